@@ -1,0 +1,84 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "./app.ts";
+import { MAX_JSON_BODY_BYTES } from "./middleware/json-body.ts";
+import { api, problemOf, seedCaller } from "./test-support/api.ts";
+import { fetchWithEnv } from "./test-support/app-with-env.ts";
+
+describe("HTTP semantics", () => {
+  it("answers an unknown route with a 404 problem and a request id", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/nothing-here", { key: caller });
+    const problem = await problemOf(res);
+    expect(problem.status).toBe(404);
+    expect(res.headers.get("X-Request-Id")).toMatch(/^req_/);
+    expect((await problemOf(await api("/nope"))).status).toBe(404);
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/account", { key: caller, method: "DELETE" });
+    expect((await problemOf(res)).status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("GET");
+  });
+
+  it("answers a non-JSON body with 415", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/keys", { key: caller, body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect((await problemOf(res)).status).toBe(415);
+  });
+
+  it("answers malformed JSON with a 400 problem", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/keys", { key: caller, body: "{not json", headers: { "Content-Type": "application/json" } });
+    expect((await problemOf(res)).status).toBe(400);
+  });
+
+  it("answers a body over the limit with 413 before reading it all", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/keys", {
+      key: caller,
+      body: "x",
+      headers: { "Content-Type": "application/json", "Content-Length": String(MAX_JSON_BODY_BYTES + 1) },
+    });
+    expect((await problemOf(res)).status).toBe(413);
+  });
+
+  it("turns an unexpected exception into a 500 problem without internals", async () => {
+    const app = createApp();
+    app.get("/explode", () => {
+      throw new Error("secret internal detail");
+    });
+    const res = await fetchWithEnv({}, new Request("http://api.test/explode"), app);
+    const text = await res.clone().text();
+    const problem = await problemOf(res);
+    expect(problem.status).toBe(500);
+    expect(problem.request_id).toBe(res.headers.get("X-Request-Id"));
+    expect(text).not.toContain("secret internal detail");
+  });
+
+  it("serves only the image family on an image alias host", async () => {
+    const caller = await seedCaller();
+    const request = (path: string) =>
+      fetchWithEnv(
+        { IMAGE_ALIAS_HOSTS: "img.example.com", PDF_ALIAS_HOSTS: "pdf.example.com" },
+        new Request(`http://img.example.com${path}`, { headers: { Authorization: `Bearer ${caller.secret}` } }),
+      );
+    const pdf = await problemOf(await request("/v1/pdf/analyze"));
+    expect(pdf.status).toBe(404);
+    expect(pdf.detail).toMatch(/img\.example\.com serves only \/v1\/image\//);
+    expect((await problemOf(await request("/v1/xlsx/generate"))).status).toBe(404);
+    expect((await request("/v1/account")).status).toBe(200);
+  });
+
+  it("reports each dependency on /healthz and 503 when the origin is down", async () => {
+    const res = await fetchWithEnv({ ORIGIN_URL: "http://127.0.0.1:9" }, new Request("http://api.test/healthz"));
+    expect(res.status).toBe(503);
+    const health = await res.json<{ status: string; dependencies: Record<string, { status: string }> }>();
+    expect(health.status).toBe("degraded");
+    expect(health.dependencies.d1!.status).toBe("ok");
+    expect(health.dependencies.r2!.status).toBe("ok");
+    expect(health.dependencies.origin!.status).toBe("down");
+    expect(env.DB).toBeDefined();
+  });
+});

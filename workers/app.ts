@@ -1,0 +1,57 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { every } from "hono/combine";
+import { HTTPException } from "hono/http-exception";
+import { ProblemError } from "./contracts/problems.ts";
+import type { AppEnv } from "./hono-env.ts";
+import { allowedMethodsMatcher } from "./http/allowed-methods.ts";
+import { problemFromError, problemResponse } from "./http/problem-response.ts";
+import { validationProblem } from "./http/validation-problem.ts";
+import { aliasHost } from "./middleware/alias-host.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { idempotency } from "./middleware/idempotency.ts";
+import { jsonBodyLimit, requireJsonBody } from "./middleware/json-body.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { requestId } from "./middleware/request-id.ts";
+import { registerRoutes, UNAUTHENTICATED_PREFIXES } from "./routes/index.ts";
+import { openApiDocument, registerSecuritySchemes } from "./openapi/document.ts";
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationProblem(result.error.issues, result.target);
+    },
+  });
+
+  app.onError((error, c) => {
+    const requestId = c.get("requestId") ?? "unknown";
+    if (!(error instanceof ProblemError) && !(error instanceof HTTPException)) console.error(`[${requestId}]`, error);
+    const headers = error instanceof ProblemError ? error.headers : {};
+    return problemResponse(problemFromError(error, requestId), { ...headers, "X-Request-Id": requestId });
+  });
+
+  app.use("*", requestId, aliasHost);
+  const apiGate = every(jsonBodyLimit, requireJsonBody, authenticate, rateLimit, idempotency);
+  app.use("/v1/*", async (c, next) => {
+    if (UNAUTHENTICATED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return next();
+    return apiGate(c, next);
+  });
+
+  registerRoutes(app);
+  registerSecuritySchemes(app);
+  app.doc31("/openapi.json", openApiDocument);
+
+  const allowedMethods = allowedMethodsMatcher(app.routes);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      throw new ProblemError("method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`, {
+        headers: { Allow: allowed.join(", ") },
+      });
+    }
+    throw new ProblemError("not_found", `No route for ${c.req.method} ${c.req.path}.`);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

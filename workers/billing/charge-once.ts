@@ -1,0 +1,61 @@
+import { ProblemError } from "../contracts/problems.ts";
+import type { Operation } from "../contracts/pricing.ts";
+
+export interface Charge {
+  accountId: string;
+  /** What is being paid for (`req:<id>`, `job:<id>`, `transform:<file>:<canonical>`): unique per account. */
+  chargeKey: string;
+  operation: Operation | "account.topup";
+  amountMicros: number;
+  units?: number;
+}
+
+export type ChargeOutcome = "charged" | "already_charged";
+
+/**
+ * Records a charge and debits the balance in one statement. The unique index on
+ * (account_id, charge_key) turns a second attempt into a no-op, and the balance CHECK turns an
+ * overdraw into a 402 with nothing recorded: both hold under concurrent requests.
+ */
+export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
+  if (!Number.isSafeInteger(charge.amountMicros)) throw new Error(`amount must be integer micros: ${charge.amountMicros}`);
+  try {
+    const row = await db
+      .prepare(
+        `INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, charge_key) DO NOTHING RETURNING id`,
+      )
+      .bind(charge.accountId, charge.chargeKey, charge.operation, charge.amountMicros, charge.units ?? 1, now)
+      .first<{ id: number }>();
+    return row ? "charged" : "already_charged";
+  } catch (error) {
+    if (String(error).includes("balance_non_negative")) {
+      throw new ProblemError(
+        "insufficient_balance",
+        `This operation costs ${charge.amountMicros} micros and the balance does not cover it.`,
+        { extensions: { required_micros: charge.amountMicros } },
+      );
+    }
+    throw error;
+  }
+}
+
+/** A 402 before any work starts, so a client without funds does not wait for a result it cannot get. */
+export async function requireBalance(db: D1Database, accountId: string, micros: number): Promise<void> {
+  if (micros <= 0) return;
+  const row = await db
+    .prepare("SELECT balance_micros FROM accounts WHERE id = ?")
+    .bind(accountId)
+    .first<{ balance_micros: number }>();
+  if (!row || row.balance_micros < micros) {
+    throw new ProblemError(
+      "insufficient_balance",
+      `This operation can cost up to ${micros} micros; the balance is ${row?.balance_micros ?? 0}.`,
+      { extensions: { required_micros: micros, balance_micros: row?.balance_micros ?? 0 } },
+    );
+  }
+}
+
+export function topUp(db: D1Database, accountId: string, micros: number, reference: string): Promise<ChargeOutcome> {
+  return chargeOnce(db, { accountId, chargeKey: `topup:${reference}`, operation: "account.topup", amountMicros: -micros });
+}

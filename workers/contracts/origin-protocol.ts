@@ -1,0 +1,75 @@
+// How the edge and the origin talk: the request body is the input bytes (or JSON for xlsx), the
+// options travel as JSON in a header, and a success answer is one framed body:
+//   [u32 big-endian length of the meta JSON][meta JSON][output bytes]
+// so the stats arrive first and the output can stream straight on to R2 without buffering.
+// A failure answer is an application/problem+json body with the problem's status.
+
+export const ORIGIN_SECRET_HEADER = "X-Origin-Secret";
+export const ORIGIN_OPTIONS_HEADER = "X-Origin-Options";
+export const FRAMED_CONTENT_TYPE = "application/vnd.pixelpress.framed";
+
+const MAX_META_BYTES = 16 * 1024 * 1024;
+
+export function encodeOptionsHeader(options: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(options));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export function decodeOptionsHeader(header: string | null | undefined): unknown {
+  if (!header) return {};
+  const binary = atob(header);
+  const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+export function frameHead(meta: unknown): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify(meta));
+  const head = new Uint8Array(4 + json.length);
+  new DataView(head.buffer).setUint32(0, json.length);
+  head.set(json, 4);
+  return head;
+}
+
+export interface Frame<M> {
+  meta: M;
+  /** The output bytes that follow the meta, still streaming. */
+  payload: ReadableStream<Uint8Array>;
+}
+
+/** Reads the meta off the front of a framed body and hands back the rest unbuffered. */
+export async function readFrame<M>(body: ReadableStream<Uint8Array>): Promise<Frame<M>> {
+  const reader = body.getReader();
+  let buffered = new Uint8Array(0);
+  const fill = async (need: number) => {
+    while (buffered.length < need) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`origin frame truncated: needed ${need} bytes, got ${buffered.length}`);
+      const next = new Uint8Array(buffered.length + value.length);
+      next.set(buffered);
+      next.set(value, buffered.length);
+      buffered = next;
+    }
+  };
+  await fill(4);
+  const metaLength = new DataView(buffered.buffer, buffered.byteOffset).getUint32(0);
+  if (metaLength > MAX_META_BYTES) throw new Error(`origin frame meta too large: ${metaLength}`);
+  await fill(4 + metaLength);
+  const meta = JSON.parse(new TextDecoder().decode(buffered.subarray(4, 4 + metaLength))) as M;
+  const rest = buffered.subarray(4 + metaLength);
+  const payload = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (rest.length > 0) controller.enqueue(rest);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { meta, payload };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatMicros,
+  imagePrice,
+  pdfCompressCeiling,
+  pdfCompressPrice,
+  PDF_SMALL_TIER_BYTES,
+  transformPrice,
+  xlsxPrice,
+} from "./pricing.ts";
+
+describe("pricing", () => {
+  it("charges $0.0008 for an image that got smaller and nothing otherwise", () => {
+    expect(imagePrice({ originalBytes: 1000, outputBytes: 999 })).toBe(800);
+    expect(imagePrice({ originalBytes: 1000, outputBytes: 1000 })).toBe(0);
+    expect(imagePrice({ originalBytes: 1000, outputBytes: 5000 })).toBe(0);
+    expect(transformPrice()).toBe(800);
+  });
+
+  it("prices PDF compress by input tier, plus verify_quality, and nothing when not smaller", () => {
+    expect(pdfCompressPrice({ inputBytes: PDF_SMALL_TIER_BYTES, madeSmaller: true, verifyQuality: false })).toBe(20_000);
+    expect(pdfCompressPrice({ inputBytes: PDF_SMALL_TIER_BYTES + 1, madeSmaller: true, verifyQuality: false })).toBe(40_000);
+    expect(pdfCompressPrice({ inputBytes: 10, madeSmaller: true, verifyQuality: true })).toBe(25_000);
+    expect(pdfCompressPrice({ inputBytes: 10, madeSmaller: false, verifyQuality: true })).toBe(0);
+    expect(pdfCompressCeiling(PDF_SMALL_TIER_BYTES + 1, true)).toBe(45_000);
+  });
+
+  it("pro-rates xlsx cells and rounds up to the micro", () => {
+    expect(xlsxPrice(0)).toBe(5_000);
+    expect(xlsxPrice(1)).toBe(5_001);
+    expect(xlsxPrice(1000)).toBe(5_020);
+    expect(xlsxPrice(1001)).toBe(5_021);
+    expect(xlsxPrice(1_000_000)).toBe(25_000);
+  });
+
+  it("formats micros as dollars without floating point", () => {
+    expect(formatMicros(800)).toBe("$0.000800");
+    expect(formatMicros(25_000_000)).toBe("$25.000000");
+    expect(formatMicros(-1)).toBe("-$0.000001");
+  });
+});

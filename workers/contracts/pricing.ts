@@ -1,0 +1,73 @@
+// Every price in integer micro-dollars, and the rules that make an operation free.
+// Hosts ask these functions what to charge; no other module knows a price.
+
+export const MICROS_PER_DOLLAR = 1_000_000;
+
+export const prices = {
+  image: 800,
+  transform: 800,
+  pdfCompressUpTo25MB: 20_000,
+  pdfCompressUpTo200MB: 40_000,
+  pdfVerifyQuality: 5_000,
+  pdfAnalyze: 0,
+  xlsxFile: 5_000,
+  xlsxPerThousandCells: 20,
+} as const;
+
+export const PDF_SMALL_TIER_BYTES = 25 * 1024 * 1024;
+export const PDF_MAX_BYTES = 200 * 1024 * 1024;
+
+export type Operation =
+  | "image.optimize"
+  | "image.batch"
+  | "image.transform"
+  | "pdf.compress"
+  | "pdf.analyze"
+  | "xlsx.generate";
+
+export const operations: readonly Operation[] = [
+  "image.optimize",
+  "image.batch",
+  "image.transform",
+  "pdf.compress",
+  "pdf.analyze",
+  "xlsx.generate",
+];
+
+/** An image costs nothing when the output is not smaller than its source. */
+export function imagePrice(result: { originalBytes: number; outputBytes: number }): number {
+  return result.outputBytes < result.originalBytes ? prices.image : 0;
+}
+
+/** The edge computing a derivative for the first time; cache and R2 hits never reach this. */
+export function transformPrice(): number {
+  return prices.transform;
+}
+
+export function pdfCompressPrice(result: {
+  inputBytes: number;
+  madeSmaller: boolean;
+  verifyQuality: boolean;
+}): number {
+  if (!result.madeSmaller) return 0;
+  const base = result.inputBytes <= PDF_SMALL_TIER_BYTES ? prices.pdfCompressUpTo25MB : prices.pdfCompressUpTo200MB;
+  return base + (result.verifyQuality ? prices.pdfVerifyQuality : 0);
+}
+
+/** The highest price a PDF compress of this size can cost: what the balance must cover up front. */
+export function pdfCompressCeiling(inputBytes: number, verifyQuality: boolean): number {
+  return pdfCompressPrice({ inputBytes, madeSmaller: true, verifyQuality });
+}
+
+/** 5,000 micros a file plus 20 micros per 1,000 cells, pro-rated and rounded up to the micro. */
+export function xlsxPrice(cells: number): number {
+  return prices.xlsxFile + Math.ceil((cells * prices.xlsxPerThousandCells) / 1000);
+}
+
+export function formatMicros(micros: number): string {
+  const sign = micros < 0 ? "-" : "";
+  const abs = Math.abs(micros);
+  const dollars = Math.floor(abs / MICROS_PER_DOLLAR);
+  const rest = String(abs % MICROS_PER_DOLLAR).padStart(6, "0");
+  return `${sign}$${dollars}.${rest}`;
+}

@@ -1,0 +1,254 @@
+// The one catalogue of RFC 9457 problem types. Edge and origin both throw
+// ProblemError with a slug from here, so a `type` URI never drifts between them.
+
+export const PROBLEM_TYPE_BASE = "https://pixelpress.dev/problems/";
+
+interface CatalogueEntry {
+  status: number;
+  title: string;
+  description: string;
+}
+
+export const problemCatalogue = {
+  validation_failed: {
+    status: 400,
+    title: "Request validation failed",
+    description: "One or more fields are invalid; `errors` lists each one with a JSON pointer.",
+  },
+  invalid_json: {
+    status: 400,
+    title: "Malformed JSON body",
+    description: "The request body is not valid JSON.",
+  },
+  unauthorized: {
+    status: 401,
+    title: "Missing or invalid API key",
+    description: "Send `Authorization: Bearer ak_live_...` with an active key.",
+  },
+  insufficient_balance: {
+    status: 402,
+    title: "Insufficient balance",
+    description: "The account balance does not cover this operation; nothing was charged.",
+  },
+  forbidden_scope: {
+    status: 403,
+    title: "API key lacks the required scope",
+    description: "The key is valid but its scopes do not include this operation.",
+  },
+  not_found: {
+    status: 404,
+    title: "Not found",
+    description: "No such route or resource for this account.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    description: "The route exists but does not accept this HTTP method.",
+  },
+  idempotency_conflict: {
+    status: 409,
+    title: "Request with this Idempotency-Key is still in progress",
+    description: "Retry after the first request has finished.",
+  },
+  conflict: {
+    status: 409,
+    title: "Conflict with the resource's current state",
+    description: "The operation is not allowed in the resource's current state.",
+  },
+  gone: {
+    status: 410,
+    title: "Gone",
+    description: "The resource expired or was deleted.",
+  },
+  payload_too_large: {
+    status: 413,
+    title: "Payload too large",
+    description: "The request body or source exceeds the documented limit.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Unsupported media type",
+    description: "The request body or source is not of a type this endpoint accepts.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: "Idempotency-Key reused with a different request",
+    description: "An Idempotency-Key identifies one request; a different method, path or body needs a new key.",
+  },
+  unprocessable: {
+    status: 422,
+    title: "Request cannot be processed",
+    description: "The request is well formed but cannot be carried out as asked.",
+  },
+  pdf_unreadable: {
+    status: 422,
+    title: "PDF cannot be read",
+    description: "The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing).",
+  },
+  pdf_password_required: {
+    status: 422,
+    title: "PDF is encrypted and needs a password",
+    description: "Send the document's user or owner password in `options.password`.",
+  },
+  pdf_password_invalid: {
+    status: 422,
+    title: "PDF password is wrong",
+    description: "`options.password` opens neither as the user nor as the owner password.",
+  },
+  pdf_signed: {
+    status: 422,
+    title: "PDF is digitally signed",
+    description: "Compressing rewrites the file and invalidates its signatures; set `allow_signature_break: true` to proceed anyway.",
+  },
+  pdf_conformance: {
+    status: 422,
+    title: "PDF claims PDF/A or PDF/X conformance",
+    description: "Compressing may break the conformance; set `allow_conformance_break: true` to proceed, and the output then no longer claims it.",
+  },
+  rate_limited: {
+    status: 429,
+    title: "Too many requests",
+    description: "The key exceeded its rate limit; retry after `Retry-After` seconds.",
+  },
+  internal_error: {
+    status: 500,
+    title: "Internal error",
+    description: "Something failed on our side; quote the request_id when reporting it. Not charged.",
+  },
+  origin_unavailable: {
+    status: 503,
+    title: "Processing service unavailable",
+    description: "The compute origin could not be reached; retry later. Not charged.",
+  },
+  dependency_unavailable: {
+    status: 503,
+    title: "A dependency is unavailable",
+    description: "Storage or the database did not answer; retry later. Not charged.",
+  },
+  image_unreadable: {
+    status: 422,
+    title: "Image cannot be decoded",
+    description: "The source is a known image format but is corrupt or truncated. Not charged.",
+  },
+  image_too_large: {
+    status: 413,
+    title: "Image exceeds the size limits",
+    description: "The source is larger than the documented byte limit or has more pixels than the pixel limit (checked from the header, before decoding). Not charged.",
+  },
+  max_bytes_unreachable: {
+    status: 422,
+    title: "max_bytes cannot be reached",
+    description: "Even the lowest quality tried does not fit in `max_bytes`; `smallest_bytes` is the smallest size reached. Lower the dimensions or raise `max_bytes`. Not charged.",
+  },
+  transform_invalid: {
+    status: 400,
+    title: "Invalid transform",
+    description: "The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed.",
+  },
+  source_invalid_url: {
+    status: 400,
+    title: "Invalid source URL",
+    description: "`source.url` must be an absolute http or https URL without credentials, on port 80, 443 or 1024 and above.",
+  },
+  source_forbidden_address: {
+    status: 422,
+    title: "Source address not allowed",
+    description: "The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name.",
+  },
+  source_unreachable: {
+    status: 422,
+    title: "Source could not be fetched",
+    description: "The source URL failed: network error, timeout, too many redirects or a non-2xx answer; `reason` says which and `upstream_status` gives the status it answered.",
+  },
+  source_too_large: {
+    status: 413,
+    title: "Source too large",
+    description: "The source exceeds the byte limit (`max_bytes`); the download stops at the limit. Use POST /v1/uploads for larger files.",
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ProblemType = keyof typeof problemCatalogue;
+
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  request_id?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+export class ProblemError extends Error {
+  readonly slug: ProblemType;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly extensions: Record<string, unknown>;
+  /** Response headers that belong with this problem (Retry-After, Allow). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    slug: ProblemType,
+    detail?: string,
+    more: {
+      errors?: FieldError[];
+      extensions?: Record<string, unknown>;
+      status?: number;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(detail ?? problemCatalogue[slug].title);
+    this.name = "ProblemError";
+    this.slug = slug;
+    this.status = more.status ?? problemCatalogue[slug].status;
+    this.errors = more.errors;
+    this.extensions = more.extensions ?? {};
+    this.headers = more.headers ?? {};
+  }
+
+  toBody(requestId?: string): ProblemBody {
+    return problemBody(this.slug, this.message, {
+      requestId,
+      errors: this.errors,
+      extensions: this.extensions,
+      status: this.status,
+    });
+  }
+}
+
+export function problemTypeUri(slug: ProblemType): string {
+  return PROBLEM_TYPE_BASE + slug;
+}
+
+export function problemBody(
+  slug: ProblemType,
+  detail: string,
+  more: { requestId?: string; errors?: FieldError[]; extensions?: Record<string, unknown>; status?: number } = {},
+): ProblemBody {
+  const entry = problemCatalogue[slug];
+  return {
+    ...more.extensions,
+    type: problemTypeUri(slug),
+    title: entry.title,
+    status: more.status ?? entry.status,
+    detail,
+    ...(more.requestId ? { request_id: more.requestId } : {}),
+    ...(more.errors ? { errors: more.errors } : {}),
+  };
+}
+
+export function isProblemBody(value: unknown): value is ProblemBody {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.type === "string" && v.type.startsWith(PROBLEM_TYPE_BASE) && typeof v.status === "number";
+}
+
+export function slugOfType(type: string): ProblemType | undefined {
+  const slug = type.slice(PROBLEM_TYPE_BASE.length);
+  return type.startsWith(PROBLEM_TYPE_BASE) && slug in problemCatalogue ? (slug as ProblemType) : undefined;
+}

@@ -1,0 +1,65 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { findAccount } from "../accounts/account-store.ts";
+import { monthStart, usageByOperation } from "../billing/usage.ts";
+import { operations } from "../contracts/pricing.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { requireScope } from "../middleware/require-scope.ts";
+import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+
+export const usageRowSchema = z
+  .object({
+    operation: z.enum(operations).openapi({ example: "image.optimize" }),
+    count: z.number().int().openapi({ example: 1250 }),
+    micros: z.number().int().openapi({ example: 1_000_000 }),
+  })
+  .openapi("UsageByOperation");
+
+const accountSchema = z
+  .object({
+    account_id: z.string().openapi({ example: "acct_9fT2bQ7kLw3mZr8Xc1Vd" }),
+    name: z.string().openapi({ example: "Acme Photos" }),
+    plan: z.enum(["free", "pro"]),
+    balance_micros: z.number().int().openapi({ example: 24_000_000 }),
+    usage: z.object({
+      period_start: z.string().openapi({ example: "2026-11-01T00:00:00.000Z" }),
+      count: z.number().int(),
+      micros: z.number().int(),
+      by_operation: z.array(usageRowSchema),
+    }),
+  })
+  .openapi("Account");
+
+export const route = createRoute({
+  method: "get",
+  path: "/v1/account",
+  tags: ["Account"],
+  summary: "The account, its balance and this month's usage",
+  security: bearerSecurity,
+  middleware: [requireScope("account")] as const,
+  responses: { 200: jsonContent(accountSchema, "The caller's account"), ...problemResponses() },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { accountId } = c.get("caller");
+  const now = Date.now();
+  const start = monthStart(now);
+  const [account, rows] = await Promise.all([
+    findAccount(c.env.DB, accountId),
+    usageByOperation(c.env.DB, accountId, start, now + 1),
+  ]);
+  return c.json(
+    {
+      account_id: account!.id,
+      name: account!.name,
+      plan: account!.plan,
+      balance_micros: account!.balance_micros,
+      usage: {
+        period_start: new Date(start).toISOString(),
+        count: rows.reduce((sum, r) => sum + r.count, 0),
+        micros: rows.reduce((sum, r) => sum + r.micros, 0),
+        by_operation: rows,
+      },
+    },
+    200,
+  );
+};
