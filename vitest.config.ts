@@ -38,6 +38,7 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/**/*.test.ts"],
+          globalSetup: ["test/support/global-pair.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -6,7 +6,6 @@ export const idempotencyHeaders = z.object({
     .string()
     .optional()
     .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
       description: `Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with \`Idempotent-Replayed: true\`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, bare or as an RFC 8941 quoted string.`,
       example: "order-8c1f-retry-safe",
     }),

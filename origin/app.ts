@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
+import { problemResponse } from "../workers/http/problem-response.ts";
+import { sharedSecret } from "./http/shared-secret.ts";
+
+export interface OriginConfig {
+  /** Null only in development, where the origin listens on loopback. */
+  secret: string | null;
+}
+
+export function createOriginApp(config: OriginConfig): Hono {
+  const app = new Hono();
+  app.onError((error) => {
+    if (error instanceof ProblemError) return problemResponse(error.toBody());
+    console.error(error);
+    return problemResponse(problemBody("internal_error", "The origin failed unexpectedly."));
+  });
+  app.notFound(() => problemResponse(problemBody("not_found", "No such origin route.")));
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  if (config.secret !== null) app.use("*", sharedSecret(config.secret));
+  return app;
+}

@@ -1,0 +1,20 @@
+import { serve } from "@hono/node-server";
+import { createOriginApp } from "./app.ts";
+
+const port = Number(process.env.PORT ?? 8788);
+const host = process.env.HOST ?? "127.0.0.1";
+const development = (process.env.ENVIRONMENT ?? "production") === "development";
+const secret = process.env.ORIGIN_SECRET || null;
+
+if (secret === null && !development) {
+  console.error("origin: ORIGIN_SECRET is required outside development; refusing to start.");
+  process.exit(1);
+}
+
+const server = serve({ fetch: createOriginApp({ secret }).fetch, port, hostname: host }, (info) => {
+  console.log(`origin listening on http://${info.address}:${info.port}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

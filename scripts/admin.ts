@@ -1,0 +1,89 @@
+// Operator CLI (access is granted by request; there is no sign-up). Writes to the local D1 that
+// `npm start` uses, or with --remote to the deployed one.
+//   npm run admin -- accounts create --name NAME --plan free|pro --balance-micros N
+//   npm run admin -- accounts topup --account ACCOUNT_ID --micros N --reference REF
+//   npm run admin -- accounts show --account ACCOUNT_ID
+//   npm run admin -- keys create --account ACCOUNT_ID [--name NAME] [--scopes images,pdf]
+//   npm run admin -- keys revoke --account ACCOUNT_ID --key KEY_ID
+import { parseArgs } from "node:util";
+import { createAccount, findAccount } from "../workers/accounts/account-store.ts";
+import { scopes as knownScopes, type Scope } from "../workers/auth/scopes.ts";
+import { topUp } from "../workers/billing/charge-once.ts";
+import { createKey, revokeKey } from "../workers/keys/key-store.ts";
+import { DEFAULT_PERSIST_DIR, openPlatform } from "./lib/local-platform.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    plan: { type: "string", default: "free" },
+    "balance-micros": { type: "string", default: "0" },
+    micros: { type: "string" },
+    reference: { type: "string" },
+    account: { type: "string" },
+    key: { type: "string" },
+    scopes: { type: "string" },
+    "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
+    remote: { type: "boolean", default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(`admin: ${message}`);
+  process.exit(2);
+}
+
+function required(name: keyof typeof values): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") fail(`--${name} is required`);
+  return value;
+}
+
+function micros(name: "balance-micros" | "micros"): number {
+  const n = Number(required(name));
+  if (!Number.isSafeInteger(n) || n < 0) fail(`--${name} must be a non-negative integer number of micro-dollars`);
+  return n;
+}
+
+function parseScopes(): Scope[] | null {
+  if (!values.scopes) return null;
+  const list = values.scopes.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = list.filter((s) => !(knownScopes as readonly string[]).includes(s));
+  if (unknown.length) fail(`unknown scopes: ${unknown.join(", ")} (known: ${knownScopes.join(", ")})`);
+  return list as Scope[];
+}
+
+const [resource, action] = positionals;
+const platform = await openPlatform({ persistTo: values["persist-to"], remote: values.remote });
+const db = platform.env.DB;
+try {
+  if (resource === "accounts" && action === "create") {
+    const plan = values.plan;
+    if (plan !== "free" && plan !== "pro") fail("--plan must be free or pro");
+    const account = await createAccount(db, { name: required("name"), plan, balanceMicros: micros("balance-micros") });
+    console.log(JSON.stringify(account, null, 2));
+  } else if (resource === "accounts" && action === "topup") {
+    const accountId = required("account");
+    if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
+    const outcome = await topUp(db, accountId, micros("micros"), required("reference"));
+    const applied = outcome === "charged";
+    console.log(JSON.stringify({ applied, account: await findAccount(db, accountId) }, null, 2));
+    if (!applied) console.error("A top-up with this reference was already applied; nothing changed.");
+  } else if (resource === "accounts" && action === "show") {
+    const account = await findAccount(db, required("account"));
+    if (!account) fail(`no account ${values.account}`);
+    console.log(JSON.stringify(account, null, 2));
+  } else if (resource === "keys" && action === "create") {
+    const accountId = required("account");
+    if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
+    const { record, secret } = await createKey(db, accountId, { name: values.name ?? null, scopes: parseScopes() });
+    console.log(JSON.stringify({ key_id: record.id, account_id: accountId, scopes: record.scopes, secret }, null, 2));
+    console.error("The secret is shown once; only its hash is stored.");
+  } else if (resource === "keys" && action === "revoke") {
+    console.log(JSON.stringify({ outcome: await revokeKey(db, required("account"), required("key")) }));
+  } else {
+    fail("usage: accounts create|topup|show, keys create|revoke (see the header of scripts/admin.ts)");
+  }
+} finally {
+  await platform.dispose();
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface ServicePair {
+  edgeUrl: string;
+  originUrl: string;
+  apiKey: string;
+  accountId: string;
+  persistTo: string;
+  stop(): Promise<void>;
+}
+
+/** Starts edge + origin exactly as `npm start` does, on its own ports and state directory. */
+export async function startServicePair(ports: { edge: number; origin: number }, timeoutMs = 150_000): Promise<ServicePair> {
+  const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-"));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["scripts/dev.ts", "--port", String(ports.edge), "--origin-port", String(ports.origin), "--persist-to", persistTo, "--allow-loopback-urls"],
+    { stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let log = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service pair did not start in ${timeoutMs} ms:\n${log}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes("PixelPress is running")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service pair exited with ${code}:\n${log}`));
+    });
+  });
+  const credentials = JSON.parse(readFileSync(join(persistTo, "dev-key.json"), "utf8")) as { secret: string; account_id: string };
+  return {
+    edgeUrl: `http://127.0.0.1:${ports.edge}`,
+    originUrl: `http://127.0.0.1:${ports.origin}`,
+    apiKey: credentials.secret,
+    accountId: credentials.account_id,
+    persistTo,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        process.kill(child.pid!, "SIGINT");
+        await exited;
+      }
+      rmSync(persistTo, { recursive: true, force: true });
+    },
+  };
+}
