@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { TEST_ORIGIN_SECRET } from "./workers/test-support/global-origin.ts";
 
 const migrations = await readD1Migrations("migrations");
 
@@ -8,21 +9,25 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest({
+          cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: migrations,
-                ORIGIN_SECRET: "test-origin-secret",
+                ORIGIN_SECRET: TEST_ORIGIN_SECRET,
+                ORIGIN_URL: inject("testOriginUrl"),
+                TEST_CORPUS_URL: inject("testCorpusUrl"),
                 SIGNING_SECRET: "test-signing-secret",
+                ENVIRONMENT: "development",
               },
             },
-          }),
+          })),
         ],
         test: {
           name: "edge",
           include: ["workers/**/*.test.ts"],
           setupFiles: ["workers/test-support/apply-migrations.ts"],
+          globalSetup: ["workers/test-support/global-origin.ts"],
         },
       },
       {

@@ -8,7 +8,9 @@ describe("origin app", () => {
   it("serves /healthz without the secret", async () => {
     const res = await app.request("/healthz");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok" });
+    const health = (await res.json()) as { status: string; rss_bytes: number };
+    expect(health.status).toBe("ok");
+    expect(health.rss_bytes).toBeGreaterThan(10 * 1024 * 1024);
   });
 
   it("refuses every other route without the right secret, as a problem", async () => {

@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
 import { problemResponse } from "../workers/http/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
+import { registerImageProcess } from "./routes/image-process.ts";
+import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
 
 export interface OriginConfig {
   /** Null only in development, where the origin listens on loopback. */
@@ -17,7 +19,10 @@ export function createOriginApp(config: OriginConfig): Hono {
   });
   app.notFound(() => problemResponse(problemBody("not_found", "No such origin route.")));
 
-  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // RSS lets operators (and bench:image) watch that memory stays flat across jobs.
+  app.get("/healthz", (c) => c.json({ status: "ok", rss_bytes: process.memoryUsage().rss }));
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
+  registerImageProcess(app);
+  registerXlsxGenerate(app);
   return app;
 }

@@ -38,6 +38,7 @@ const origin = startService("origin", process.execPath, ["origin/server.ts"], {
   ORIGIN_SECRET: secrets.ORIGIN_SECRET,
 });
 const edgeVars = [
+  "ENVIRONMENT:development",
   `ORIGIN_URL:${originUrl}`,
   ...(args["allow-loopback-urls"] ? ["ALLOW_LOOPBACK_URLS:true"] : []),
 ];

@@ -12,7 +12,7 @@ import { idempotency } from "./middleware/idempotency.ts";
 import { jsonBodyLimit, requireJsonBody } from "./middleware/json-body.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestId } from "./middleware/request-id.ts";
-import { registerRoutes, UNAUTHENTICATED_PREFIXES } from "./routes/index.ts";
+import { isUnauthenticatedPath, registerRoutes } from "./routes/index.ts";
 import { openApiDocument, registerSecuritySchemes } from "./openapi/document.ts";
 
 export function createApp() {
@@ -32,7 +32,7 @@ export function createApp() {
   app.use("*", requestId, aliasHost);
   const apiGate = every(jsonBodyLimit, requireJsonBody, authenticate, rateLimit, idempotency);
   app.use("/v1/*", async (c, next) => {
-    if (UNAUTHENTICATED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return next();
+    if (isUnauthenticatedPath(c.req.path)) return next();
     return apiGate(c, next);
   });
 

@@ -1,10 +1,10 @@
-import type { JobMessage } from "./jobs/job-message.ts";
+import type { QueueMessage } from "./jobs/job-message.ts";
 
 // Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
 export interface Bindings {
   DB: D1Database;
   FILES: R2Bucket;
-  JOBS: Queue<JobMessage>;
+  JOBS: Queue<QueueMessage>;
   ENVIRONMENT: string;
   ORIGIN_URL: string;
   ORIGIN_SECRET: string;
@@ -13,4 +13,8 @@ export interface Bindings {
   PDF_ALIAS_HOSTS: string;
   ALLOW_LOOPBACK_URLS: string;
   RATE_LIMIT_PER_MINUTE: string;
+  /** R2 S3 API credentials that presign uploads in production (secrets); absent locally. */
+  R2_ACCOUNT_ID?: string;
+  R2_ACCESS_KEY_ID?: string;
+  R2_SECRET_ACCESS_KEY?: string;
 }

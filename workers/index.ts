@@ -1,8 +1,32 @@
 import { createApp } from "./app.ts";
 import type { Bindings } from "./env.ts";
+import type { QueueMessage } from "./jobs/job-message.ts";
+import { jobRunners } from "./jobs/job-runners.ts";
+import { consumeDeadLetters, consumeJobQueue } from "./jobs/queue-consumer.ts";
+import { sweepExpiredFiles } from "./files/expiry-sweep.ts";
+import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 
 const app = createApp();
+const SWEEP_BATCH = 500;
+const SWEEP_MAX_BATCHES = 20;
+
+/** Sweeps in batches until a batch comes back short, bounded so one run cannot outlive its limits. */
+async function sweepAllExpiredFiles(env: Bindings, now: number): Promise<void> {
+  for (let i = 0; i < SWEEP_MAX_BATCHES; i++) {
+    if ((await sweepExpiredFiles(env, now, SWEEP_BATCH)) < SWEEP_BATCH) return;
+  }
+}
+const DEAD_LETTER_SUFFIX = "-dlq";
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Bindings>;
+
+  async queue(batch, env) {
+    if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) await consumeDeadLetters(batch, env);
+    else await consumeJobQueue(batch, env, jobRunners);
+  },
+
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, controller.scheduledTime), pruneExpiredRecords(env.DB, controller.scheduledTime)]));
+  },
+} satisfies ExportedHandler<Bindings, QueueMessage>;

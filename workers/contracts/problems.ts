@@ -105,6 +105,12 @@ export const problemCatalogue = {
     title: "PDF claims PDF/A or PDF/X conformance",
     description: "Compressing may break the conformance; set `allow_conformance_break: true` to proceed, and the output then no longer claims it.",
   },
+  xlsx_limits: {
+    status: 422,
+    title: "Workbook exceeds Excel's limits",
+    description:
+      "A sheet name, row or column count, cell reference, cell length, number, date, formula, list or hyperlink count is beyond what Excel can hold; `errors` points at each one. Checked before any work. Not charged.",
+  },
   rate_limited: {
     status: 429,
     title: "Too many requests",
@@ -164,6 +170,21 @@ export const problemCatalogue = {
     status: 413,
     title: "Source too large",
     description: "The source exceeds the byte limit (`max_bytes`); the download stops at the limit. Use POST /v1/uploads for larger files.",
+  },
+  download_link_invalid: {
+    status: 403,
+    title: "Download link invalid or expired",
+    description: "The signed download URL does not match its file and expiry, or it has expired; GET /v1/files/{file_id} signs a fresh one.",
+  },
+  range_not_satisfiable: {
+    status: 416,
+    title: "Range not satisfiable",
+    description: "The Range header starts at or beyond the end of the file; `Content-Range: bytes */<size>` gives its size.",
+  },
+  upload_incomplete: {
+    status: 409,
+    title: "Upload not completed",
+    description: "The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete.",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -1,6 +1,7 @@
-export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  // Web Crypto reads any view; the cast only drops the SharedArrayBuffer case from the type.
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return toHex(new Uint8Array(digest));
 }
 

@@ -12,6 +12,12 @@ export const accounts = sqliteTable(
     name: text("name").notNull(),
     plan: text("plan", { enum: ["free", "pro"] }).notNull(),
     balanceMicros: integer("balance_micros").notNull().default(0),
+    /** How long results are kept before the expiry sweep deletes them. */
+    retentionHours: integer("retention_hours").notNull().default(24),
+    /** Account-level webhook endpoint, used when a job names none of its own. */
+    webhookUrl: text("webhook_url"),
+    /** AES-GCM sealed under SIGNING_SECRET: it must be recoverable to sign deliveries. */
+    webhookSecretSealed: text("webhook_secret_sealed"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [check("balance_non_negative", sql`${t.balanceMicros} >= 0`)],
@@ -86,3 +92,74 @@ export const rateWindows = sqliteTable(
   (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
 );
 
+
+// Every stored object (a source, an upload, a result) has one row; the R2 object is written
+// before the row is marked ready and deleted only after the row is marked deleted, so a row
+// never points at a half-written object.
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    kind: text("kind", { enum: ["source", "result"] }).notNull(),
+    status: text("status", { enum: ["pending", "ready", "deleted"] }).notNull(),
+    r2Key: text("r2_key").notNull(),
+    filename: text("filename"),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("files_account").on(t.accountId, t.createdAt), index("files_expiry").on(t.status, t.expiresAt)],
+);
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    keyId: text("key_id").notNull(),
+    operation: text("operation").notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "cancelled"] }).notNull(),
+    /** The validated request with its sources already stored as files: the queue carries only the id. */
+    request: text("request", { mode: "json" }).notNull(),
+    result: text("result", { mode: "json" }),
+    error: text("error", { mode: "json" }),
+    progress: integer("progress"),
+    attempts: integer("attempts").notNull().default(0),
+    /** A running job whose lease has passed was abandoned by a crashed consumer and may run again. */
+    leaseUntil: integer("lease_until"),
+    webhookUrl: text("webhook_url"),
+    webhookSecretSealed: text("webhook_secret_sealed"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("jobs_account").on(t.accountId, t.createdAt), index("jobs_status").on(t.status)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The Standard Webhooks `webhook-id`, the same across every attempt of one event. */
+    messageId: text("message_id").notNull(),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id),
+    attempt: integer("attempt").notNull(),
+    url: text("url").notNull(),
+    outcome: text("outcome", { enum: ["delivered", "failed", "disabled"] }).notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+    attemptedAt: integer("attempted_at").notNull(),
+    nextAttemptAt: integer("next_attempt_at"),
+  },
+  (t) => [uniqueIndex("webhook_delivery_attempt").on(t.messageId, t.attempt), index("webhook_deliveries_job").on(t.jobId)],
+);

@@ -1,5 +1,11 @@
-import { ORIGIN_SECRET_HEADER } from "../contracts/origin-protocol.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import {
+  encodeOptionsHeader,
+  ORIGIN_OPTIONS_HEADER,
+  ORIGIN_SECRET_HEADER,
+  readFrame,
+  type Frame,
+} from "../contracts/origin-protocol.ts";
+import { isProblemBody, ProblemError, slugOfType } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 
 type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET">;
@@ -26,4 +32,43 @@ export async function originHealthy(env: OriginEnv, timeoutMs: number): Promise<
   } catch {
     return false;
   }
+}
+
+/**
+ * A compute call: input bytes and options in, the framed meta and output out. The origin's own
+ * problems (a corrupt image is its 422) reach the client unchanged.
+ */
+export async function originCompute<M>(
+  env: OriginEnv,
+  path: string,
+  input: { body: BodyInit; options: unknown; contentType?: string },
+): Promise<Frame<M>> {
+  const res = await originFetch(env, path, {
+    method: "POST",
+    body: input.body,
+    headers: {
+      "Content-Type": input.contentType ?? "application/octet-stream",
+      [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader(input.options),
+    },
+  });
+  if (!res.ok || !res.body) throw await originProblem(res);
+  return readFrame<M>(res.body);
+}
+
+async function originProblem(res: Response): Promise<ProblemError> {
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not a problem document
+  }
+  if (isProblemBody(body)) {
+    const slug = slugOfType(body.type);
+    if (slug && body.status < 500) {
+      const { type: _type, title: _title, status, detail, errors, request_id: _requestId, ...extensions } = body;
+      return new ProblemError(slug, detail, { status, errors, extensions });
+    }
+  }
+  return new ProblemError("origin_unavailable", `The processing service failed (${res.status}). Not charged.`);
 }

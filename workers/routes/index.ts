@@ -2,13 +2,31 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../hono-env.ts";
 import * as healthz from "./healthz.ts";
 import * as accountGet from "./v1_account_get.ts";
+import * as filesAck from "./v1_files_ack.ts";
+import * as filesContent from "./v1_files_content.ts";
+import * as filesGet from "./v1_files_get.ts";
+import * as imageBatch from "./v1_image_batch.ts";
+import * as imageOptimize from "./v1_image_optimize.ts";
+import * as jobsCancel from "./v1_jobs_cancel.ts";
+import * as jobsGet from "./v1_jobs_get.ts";
 import * as keysCreate from "./v1_keys_create.ts";
 import * as keysList from "./v1_keys_list.ts";
 import * as keysRevoke from "./v1_keys_revoke.ts";
+import * as uploadsComplete from "./v1_uploads_complete.ts";
+import * as uploadsCreate from "./v1_uploads_create.ts";
 import * as usageGet from "./v1_usage_get.ts";
+import * as xlsxGenerate from "./v1_xlsx_generate.ts";
 
-/** Paths under /v1 that are addressed without an API key (the URL-transform path carries a key_id). */
-export const UNAUTHENTICATED_PREFIXES = ["/v1/image/t/"];
+const UNAUTHENTICATED_PREFIXES = ["/v1/image/t/"];
+const SIGNED_DOWNLOAD_PATH = /^\/v1\/files\/[^/]+\/content$/;
+
+/**
+ * Paths under /v1 that are addressed without an API key: the URL-transform path carries a key_id,
+ * a signed download (/v1/files/{file_id}/content) its signature.
+ */
+export function isUnauthenticatedPath(path: string): boolean {
+  return UNAUTHENTICATED_PREFIXES.some((prefix) => path.startsWith(prefix)) || SIGNED_DOWNLOAD_PATH.test(path);
+}
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(healthz.route, healthz.handler);
@@ -17,4 +35,14 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(keysRevoke.route, keysRevoke.handler);
   app.openapi(accountGet.route, accountGet.handler);
   app.openapi(usageGet.route, usageGet.handler);
+  app.openapi(filesGet.route, filesGet.handler);
+  app.openapi(filesContent.route, filesContent.handler);
+  app.openapi(filesAck.route, filesAck.handler);
+  app.openapi(uploadsCreate.route, uploadsCreate.handler);
+  app.openapi(uploadsComplete.route, uploadsComplete.handler);
+  app.openapi(jobsGet.route, jobsGet.handler);
+  app.openapi(jobsCancel.route, jobsCancel.handler);
+  app.openapi(imageOptimize.route, imageOptimize.handler);
+  app.openapi(imageBatch.route, imageBatch.handler);
+  app.openapi(xlsxGenerate.route, xlsxGenerate.handler);
 }

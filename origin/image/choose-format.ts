@@ -1,0 +1,89 @@
+// format: "auto". Content decides the candidates (transparency rules out JPEG;
+// flat graphics go lossless, photos lossy at the requested quality), then every
+// candidate is encoded and the smallest wins.
+import type { ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import type { EncodeTarget } from "./encode.ts";
+import type { RenderedPixels } from "./pipeline.ts";
+
+export type AlphaUse = "none" | "opaque" | "transparent";
+
+export interface ContentProfile {
+  alpha: AlphaUse;
+  is_graphic: boolean;
+}
+
+// Sampling keeps the analysis cheap on 48 MP inputs; a flat graphic shows its
+// few colours in any sample.
+const MAX_SAMPLES = 250_000;
+const PHOTO_DISTINCT_COLOURS = 4096;
+const GRAPHIC_TOP_COLOURS = 256;
+const GRAPHIC_COVERAGE = 0.9;
+
+export function profileContent(pixels: RenderedPixels): ContentProfile {
+  const { data, channels } = pixels;
+  const count = pixels.width * pixels.height;
+  return { alpha: alphaUse(data, channels, count), is_graphic: isFlatGraphic(data, channels, count) };
+}
+
+function alphaUse(data: Buffer, channels: number, count: number): AlphaUse {
+  if (channels !== 2 && channels !== 4) return "none";
+  for (let i = channels - 1; i < count * channels; i += channels) {
+    if (data[i] !== 255) return "transparent";
+  }
+  return "opaque";
+}
+
+function isFlatGraphic(data: Buffer, channels: number, count: number): boolean {
+  const stride = Math.max(1, Math.floor(count / MAX_SAMPLES));
+  const colours = new Map<number, number>();
+  let samples = 0;
+  for (let p = 0; p < count; p += stride) {
+    let key = 0;
+    for (let c = 0; c < channels; c++) key = key * 256 + (data[p * channels + c] ?? 0);
+    colours.set(key, (colours.get(key) ?? 0) + 1);
+    samples++;
+    if (colours.size > PHOTO_DISTINCT_COLOURS) return false;
+  }
+  const top = [...colours.values()].sort((a, b) => b - a).slice(0, GRAPHIC_TOP_COLOURS);
+  return top.reduce((sum, n) => sum + n, 0) >= GRAPHIC_COVERAGE * samples;
+}
+
+export function autoCandidates(profile: ContentProfile, quality: number): EncodeTarget[] {
+  const lossy = (format: ImageOutputFormat): EncodeTarget => ({ format, lossless: false, quality });
+  if (profile.is_graphic) {
+    return [
+      { format: "png", lossless: true, quality },
+      { format: "webp", lossless: true, quality },
+    ];
+  }
+  if (profile.alpha === "transparent") return [lossy("webp"), lossy("avif")];
+  return [lossy("jpeg"), lossy("webp"), lossy("avif")];
+}
+
+export interface CandidateOutcome {
+  format: ImageOutputFormat;
+  lossless: boolean;
+  output_bytes: number;
+}
+
+export interface ChosenFormat {
+  target: EncodeTarget;
+  bytes: Uint8Array;
+  candidates: CandidateOutcome[];
+}
+
+/** Encodes the candidates one after another (one output in memory at a time) and keeps the smallest. */
+export async function chooseSmallest(
+  candidates: EncodeTarget[],
+  encodeTarget: (target: EncodeTarget) => Promise<Uint8Array>,
+): Promise<ChosenFormat> {
+  let best: { target: EncodeTarget; bytes: Uint8Array } | null = null;
+  const outcomes: CandidateOutcome[] = [];
+  for (const target of candidates) {
+    const bytes = await encodeTarget(target);
+    outcomes.push({ format: target.format, lossless: target.lossless, output_bytes: bytes.byteLength });
+    if (best === null || bytes.byteLength < best.bytes.byteLength) best = { target, bytes };
+  }
+  if (best === null) throw new Error("chooseSmallest needs at least one candidate");
+  return { ...best, candidates: outcomes };
+}

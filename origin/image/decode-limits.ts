@@ -1,0 +1,117 @@
+// First step: find out what the bytes really are from the header alone, and
+// refuse anything too big before a single pixel is decoded.
+import sharp, { type Metadata, type Sharp } from "sharp";
+import { ProblemError } from "../../workers/contracts/problems.ts";
+
+// Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
+// photos and medium-format cameras with room to spare while keeping a decoded
+// RGBA frame under about 400 MB.
+export const IMAGE_INPUT_LIMITS = {
+  max_input_bytes: 64 * 1024 * 1024,
+  max_input_pixels: 100_000_000,
+} as const;
+
+export type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
+
+export interface SourceImage {
+  format: SourceFormat;
+  bytes: number;
+  /** Stored dimensions of the first frame/page, before any EXIF orientation. */
+  width: number;
+  height: number;
+  /** EXIF orientation tag 1..8, null when absent. */
+  orientation: number | null;
+  pages: number;
+  has_alpha: boolean;
+  is_greyscale: boolean;
+}
+
+// Only these decoders see customer bytes: SVG, PDF and the *magick loaders
+// would widen the attack surface and are not part of the contract.
+function acceptedFormat(metadata: Metadata): SourceFormat | null {
+  switch (metadata.format) {
+    case "jpeg":
+    case "png":
+    case "webp":
+    case "gif":
+    case "tiff":
+      return metadata.format;
+    case "heif":
+      return metadata.compression === "av1" ? "avif" : null;
+    default:
+      return null;
+  }
+}
+
+export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
+  if (input.byteLength === 0) throw new ProblemError("unsupported_media_type", "The source is empty.");
+  if (input.byteLength > IMAGE_INPUT_LIMITS.max_input_bytes) {
+    throw new ProblemError(
+      "image_too_large",
+      `The source is ${input.byteLength} bytes; the limit is ${IMAGE_INPUT_LIMITS.max_input_bytes}.`,
+      { extensions: { limit_bytes: IMAGE_INPUT_LIMITS.max_input_bytes } },
+    );
+  }
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw headerFailure(error);
+  }
+  const format = acceptedFormat(metadata);
+  if (format === null) {
+    throw new ProblemError(
+      "unsupported_media_type",
+      `Image format '${metadata.format}' is not accepted; send JPEG, PNG, WebP, AVIF, GIF or TIFF.`,
+    );
+  }
+  const height = metadata.pageHeight ?? metadata.height;
+  const pixels = metadata.width * height;
+  if (pixels > IMAGE_INPUT_LIMITS.max_input_pixels) {
+    throw new ProblemError(
+      "image_too_large",
+      `The image is ${metadata.width}x${height} (${pixels} pixels); the limit is ${IMAGE_INPUT_LIMITS.max_input_pixels} pixels.`,
+      { extensions: { limit_pixels: IMAGE_INPUT_LIMITS.max_input_pixels } },
+    );
+  }
+  return {
+    format,
+    bytes: input.byteLength,
+    width: metadata.width,
+    height,
+    orientation: metadata.orientation && metadata.orientation >= 1 && metadata.orientation <= 8 ? metadata.orientation : null,
+    pages: metadata.pages ?? 1,
+    has_alpha: metadata.hasAlpha,
+    is_greyscale: metadata.space === "b-w" || metadata.space === "grey16",
+  };
+}
+
+/** A decoder for the first frame/page that stops on truncation or corrupt data. */
+export function openSource(input: Uint8Array): Sharp {
+  return sharp(input, {
+    limitInputPixels: IMAGE_INPUT_LIMITS.max_input_pixels,
+    failOn: "error",
+    page: 0,
+    pages: 1,
+  });
+}
+
+function headerFailure(error: unknown): ProblemError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/unsupported image format|Input Buffer is empty/i.test(message)) {
+    return new ProblemError("unsupported_media_type", "The source is not an image in a supported format.");
+  }
+  return new ProblemError("image_unreadable", `The image header cannot be read: ${message}`);
+}
+
+/** Maps a failure of the full decode (libvips reads pixels lazily) to a 4xx. */
+export function decodeFailure(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(message)) {
+    return new ProblemError("image_too_large", `The image has more than ${IMAGE_INPUT_LIMITS.max_input_pixels} pixels.`, {
+      extensions: { limit_pixels: IMAGE_INPUT_LIMITS.max_input_pixels },
+    });
+  }
+  return new ProblemError("image_unreadable", `The image is corrupt or truncated: ${message}`);
+}

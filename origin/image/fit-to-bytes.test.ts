@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "../../workers/contracts/problems.ts";
+import { MIN_SEARCH_QUALITY, QUALITY_TOLERANCE, fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
+
+// Size curves of the shapes encoders produce: log-linear in quality, steeper
+// at the top (JPEG), flattening at the bottom (WebP), with a jump (WebP near 80).
+const curves: Record<string, (q: number) => number> = {
+  logLinear: (q) => 5_000 * Math.exp(0.03 * q),
+  steepTop: (q) => 8_000 * Math.exp(0.02 * q + 0.0004 * Math.max(0, q - 60) ** 2),
+  flatBottom: (q) => 20_000 + 600 * q + 40 * Math.max(0, q - 40) ** 2,
+  jump: (q) => (q >= 80 ? 1.4 : 1) * 9_000 * Math.exp(0.018 * q),
+};
+
+const encoderFor = (curve: (q: number) => number) => {
+  const calls: number[] = [];
+  return { calls, encodeAt: async (q: number) => (calls.push(q), new Uint8Array(Math.round(curve(q)))) };
+};
+
+const bestThatFits = (curve: (q: number) => number, maxBytes: number, ceiling: number) =>
+  qualityLadder(ceiling)
+    .reverse()
+    .find((q) => Math.round(curve(q)) <= maxBytes);
+
+describe("fitToBytes", () => {
+  it("returns the ceiling after one encode when it already fits", async () => {
+    const { calls, encodeAt } = encoderFor(curves.logLinear!);
+    const result = await fitToBytes(encodeAt, 1_000_000, qualityLadder(76));
+    expect(result).toMatchObject({ quality: 76, encodes: 1 });
+    expect(calls).toEqual([76]);
+  });
+
+  it("reuses an encode already made at the ceiling", async () => {
+    const { calls, encodeAt } = encoderFor(curves.logLinear!);
+    const known = await encodeAt(76);
+    calls.length = 0;
+    const result = await fitToBytes(encodeAt, known.byteLength - 1, qualityLadder(76), known);
+    expect(calls).not.toContain(76);
+    expect(result.encodes).toBe(calls.length);
+  });
+
+  describe.each(Object.keys(curves))("on a %s curve", (name) => {
+    const curve = curves[name]!;
+    it.each([76, 90])("stays within the tolerance of the brute-force best, ceiling %i", async (ceiling) => {
+      let encodes = 0;
+      let searches = 0;
+      for (const fraction of [0.95, 0.85, 0.7, 0.55, 0.4, 0.3, 0.2]) {
+        const maxBytes = Math.round(curve(ceiling) * fraction);
+        const best = bestThatFits(curve, maxBytes, ceiling);
+        if (best === undefined) continue;
+        const { calls, encodeAt } = encoderFor(curve);
+        const result = await fitToBytes(encodeAt, maxBytes, qualityLadder(ceiling));
+        expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
+        expect(result.quality).toBeLessThanOrEqual(best);
+        expect(best - result.quality).toBeLessThanOrEqual(QUALITY_TOLERANCE);
+        expect(result.encodes).toBe(calls.length);
+        encodes += result.encodes;
+        searches++;
+      }
+      expect(searches).toBeGreaterThan(3);
+      // A plain bisection of 10..ceiling needs 7 encodes every time; these
+      // shapes are harsher than real encoders (see process-image.test.ts).
+      expect(encodes / searches).toBeLessThanOrEqual(5);
+    });
+  });
+
+  it("searches a ladder of tiers exactly", async () => {
+    const tiers: Record<number, number> = { 25: 40_000, 50: 140_000, 75: 330_000, 76: 670_000 };
+    const encodeAt = async (q: number) => new Uint8Array(tiers[q] ?? 0);
+    await expect(fitToBytes(encodeAt, 400_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 75 });
+    await expect(fitToBytes(encodeAt, 200_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 50 });
+    await expect(fitToBytes(encodeAt, 40_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 25 });
+  });
+
+  it("throws max_bytes_unreachable with the smallest size reached", async () => {
+    const curve = curves.flatBottom!;
+    const error = await fitToBytes(encoderFor(curve).encodeAt, 1_000, qualityLadder(76)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProblemError);
+    const problem = error as ProblemError;
+    expect(problem.slug).toBe("max_bytes_unreachable");
+    expect(problem.status).toBe(422);
+    expect(problem.extensions).toMatchObject({
+      max_bytes: 1_000,
+      smallest_bytes: Math.round(curve(MIN_SEARCH_QUALITY)),
+      lowest_quality_tried: MIN_SEARCH_QUALITY,
+    });
+  });
+});

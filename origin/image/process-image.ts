@@ -1,0 +1,117 @@
+// The image engine: bytes and parsed options in, bytes and stats out. Each
+// stage is its own step module; this file only wires them in order.
+import type { Sharp } from "sharp";
+import type { ImageOptions, ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
+import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
+import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
+import { fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
+import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
+import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
+
+export interface ProcessedImageStats {
+  original_bytes: number;
+  output_bytes: number;
+  /** output_bytes / original_bytes, 4 decimals. */
+  ratio: number;
+  /** Upright dimensions of the source (EXIF orientation applied when auto_orient is on). */
+  original_width: number;
+  original_height: number;
+  original_format: SourceFormat;
+  /** Encoder quality used; null when the output is lossless. */
+  quality: number | null;
+  lossless: boolean;
+  /** Every encode made, auto candidates and the max_bytes search included. */
+  encodes: number;
+  orientation_applied: number | null;
+  /** The source has several frames/pages (GIF, TIFF, WebP); only the first was used. */
+  first_frame_only: boolean;
+  format_chosen_by_auto: boolean;
+  /** What format: auto tried, in order; null for an explicit format. */
+  candidates: CandidateOutcome[] | null;
+}
+
+export interface ProcessedImage {
+  bytes: Uint8Array;
+  format: ImageOutputFormat;
+  width: number;
+  height: number;
+  stats: ProcessedImageStats;
+}
+
+export async function processImage(input: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
+  const source = await inspectSource(input);
+  const pixels = await renderPixels(input, source, options);
+  const content = profileContent(pixels);
+  const encodeTarget = (target: EncodeTarget) =>
+    encode(encoderInput(input, source, pixels, content, options, target.format), target, options);
+
+  const chosen =
+    options.format === "auto"
+      ? await chooseSmallest(autoCandidates(content, options.quality), encodeTarget)
+      : await encodeExplicit(options.format, options.quality, encodeTarget);
+  let { target, bytes } = chosen;
+  let encodes = chosen.candidates?.length ?? 1;
+
+  if (options.max_bytes !== null && bytes.byteLength > options.max_bytes) {
+    const lossy = (quality: number): EncodeTarget => ({ format: target.format, lossless: false, quality });
+    const fitted = await fitToBytes(
+      (quality) => encodeTarget(lossy(quality)),
+      options.max_bytes,
+      target.format === "png" ? paletteLadder(options.quality) : qualityLadder(options.quality),
+      target.lossless ? undefined : bytes,
+    );
+    target = lossy(fitted.quality);
+    bytes = fitted.bytes;
+    encodes += fitted.encodes;
+  }
+
+  const swappedAxes = pixels.orientation_applied !== null && pixels.orientation_applied >= 5;
+  return {
+    bytes,
+    format: target.format,
+    width: pixels.width,
+    height: pixels.height,
+    stats: {
+      original_bytes: source.bytes,
+      output_bytes: bytes.byteLength,
+      ratio: Math.round((bytes.byteLength / source.bytes) * 10_000) / 10_000,
+      original_width: swappedAxes ? source.height : source.width,
+      original_height: swappedAxes ? source.width : source.height,
+      original_format: source.format,
+      quality: target.lossless ? null : target.quality,
+      lossless: target.lossless,
+      encodes,
+      orientation_applied: pixels.orientation_applied,
+      first_frame_only: source.pages > 1,
+      format_chosen_by_auto: options.format === "auto",
+      candidates: chosen.candidates,
+    },
+  };
+}
+
+async function encodeExplicit(
+  format: ImageOutputFormat,
+  quality: number,
+  encodeTarget: (target: EncodeTarget) => Promise<Uint8Array>,
+): Promise<{ target: EncodeTarget; bytes: Uint8Array; candidates: null }> {
+  const target: EncodeTarget = { format, lossless: format === "png", quality };
+  return { target, bytes: await encodeTarget(target), candidates: null };
+}
+
+// Stripped output encodes from the rendered pixels. Kept metadata has to come
+// from the source itself (sharp copies EXIF, XMP and IPTC only from a decoded
+// input), so that path decodes the source again for each encode.
+function encoderInput(
+  input: Uint8Array,
+  source: SourceImage,
+  pixels: RenderedPixels,
+  content: ContentProfile,
+  options: ImageOptions,
+  format: ImageOutputFormat,
+): Sharp {
+  const image = options.strip_metadata
+    ? openPixels(pixels)
+    : buildPipeline(input, source, options, options.background ?? (formatHasAlpha(format) ? null : DEFAULT_FLATTEN_BACKGROUND)).image;
+  return flattenForFormat(image, content.alpha, format, options.background);
+}

@@ -1,0 +1,22 @@
+import type { Hono } from "hono";
+import { imageOptionsSchema } from "../../workers/contracts/image-options.ts";
+import { concurrencyLimit } from "../http/concurrency-limit.ts";
+import { framedResponse } from "../http/framed-response.ts";
+import { inputBytes, inputOptions } from "../http/request-input.ts";
+import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
+import { processImage } from "../image/process-image.ts";
+
+export const IMAGE_PROCESS_PATH = "/image/process";
+
+const limit = concurrencyLimit();
+
+/** Bytes in, the optimized image and its stats out (framed: meta first). */
+export function registerImageProcess(app: Hono): void {
+  app.post(IMAGE_PROCESS_PATH, async (c) => {
+    const options = inputOptions(c, imageOptionsSchema);
+    const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);
+    const image = await limit(() => processImage(input, options));
+    const { bytes, ...meta } = image;
+    return framedResponse(meta, bytes);
+  });
+}

@@ -1,0 +1,35 @@
+import type { Hono } from "hono";
+import { Writable } from "node:stream";
+import { xlsxRequestSchema } from "../../workers/contracts/xlsx-request.ts";
+import { validationProblem } from "../../workers/http/validation-problem.ts";
+import { ProblemError } from "../../workers/contracts/problems.ts";
+import { concurrencyLimit } from "../http/concurrency-limit.ts";
+import { framedResponse } from "../http/framed-response.ts";
+import { generateXlsx } from "../xlsx/generate-xlsx.ts";
+
+export const XLSX_GENERATE_PATH = "/xlsx/generate";
+
+const limit = concurrencyLimit();
+
+/** The request JSON in, the workbook and its stats out (framed: meta first). */
+export function registerXlsxGenerate(app: Hono): void {
+  app.post(XLSX_GENERATE_PATH, async (c) => {
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      throw new ProblemError("invalid_json", "The workbook request is not valid JSON.");
+    }
+    const parsed = xlsxRequestSchema.safeParse(raw);
+    if (!parsed.success) throw validationProblem(parsed.error.issues, "json");
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    const stats = await limit(() => generateXlsx(parsed.data, sink));
+    return framedResponse({ stats }, new Uint8Array(Buffer.concat(chunks)));
+  });
+}

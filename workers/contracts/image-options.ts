@@ -1,0 +1,96 @@
+// Options of the image engine, shared by the edge (validation, OpenAPI) and the
+// origin (the engine reads the parsed output type). Defaults live here, once.
+import { z } from "@hono/zod-openapi";
+
+export const IMAGE_DIMENSION_MAX = 16_384;
+export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
+export const IMAGE_OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
+
+const dimension = (axis: "width" | "height") =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(IMAGE_DIMENSION_MAX)
+    .nullable()
+    .default(null)
+    .openapi({
+      example: axis === "width" ? 1600 : null,
+      description: `Target ${axis} in pixels (1 to ${IMAGE_DIMENSION_MAX}); null keeps it proportional to the other dimension, or the source ${axis} when both are null.`,
+    });
+
+export const imageOptionsSchema = z
+  .object({
+    width: dimension("width"),
+    height: dimension("height"),
+    fit: z.enum(["inside", "cover", "contain", "fill"]).default("inside").openapi({
+      example: "inside",
+      description:
+        "How the image fits width x height: `inside` keeps the aspect ratio within the box, `cover` fills the box and crops the centre, `contain` fits inside and pads with `background` to exactly the box, `fill` stretches to exactly the box.",
+    }),
+    enlarge: z.boolean().default(false).openapi({
+      example: false,
+      description:
+        "Allow upscaling. When false the picture is never scaled up: `inside` keeps a smaller image's size, `cover` and `fill` are limited to the source size, `contain` pads the unscaled picture to the box.",
+    }),
+    background: z
+      .string()
+      .regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, "a CSS hex colour: #rgb, #rgba, #rrggbb or #rrggbbaa")
+      .nullable()
+      .default(null)
+      .openapi({
+        example: "#ffffff",
+        description:
+          "CSS hex colour for `contain` padding and for flattening transparency when the output format has no alpha (JPEG). null: transparent padding where the output format has alpha, white otherwise.",
+      }),
+    format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto"]).default("auto").openapi({
+      example: "auto",
+      description:
+        "Output format. Default `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
+    }),
+    quality: z.number().int().min(1).max(100).default(76).openapi({
+      example: 76,
+      description:
+        "Encoder quality 1 to 100 for JPEG, WebP and AVIF. PNG output is lossless and ignores it, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` it is the ceiling of the search.",
+    }),
+    mozjpeg: z.boolean().default(true).openapi({
+      example: true,
+      description: "JPEG: mozjpeg trellis quantisation, deringing and its quantisation table (smaller files at the same quality). Does not make the output progressive.",
+    }),
+    progressive: z.boolean().default(false).openapi({
+      example: false,
+      description: "JPEG: progressive scan (SOF2, with mozjpeg's scan optimisation) instead of baseline (SOF0).",
+    }),
+    chroma_subsampling: z.enum(["4:2:0", "4:4:4"]).default("4:2:0").openapi({
+      example: "4:2:0",
+      description: "JPEG and AVIF chroma subsampling. `4:4:4` keeps full colour resolution (sharp red text, flat graphics) at a larger size.",
+    }),
+    strip_metadata: z.boolean().default(true).openapi({
+      example: true,
+      description:
+        "Remove EXIF, XMP and IPTC. Colours are converted to sRGB either way, so dropping the source profile never shifts them; when false the metadata is kept and an sRGB profile is attached.",
+    }),
+    auto_orient: z.boolean().default(true).openapi({
+      example: true,
+      description: "Apply the EXIF orientation (all 8, mirrored included) to the pixels, then drop the tag.",
+    }),
+    max_bytes: z.number().int().min(1).max(IMAGE_MAX_BYTES_LIMIT).nullable().default(null).openapi({
+      example: 200_000,
+      description:
+        "Upper bound on the output size. The engine returns the highest quality (up to `quality`) whose output fits, and reports it with the number of encodes; 422 `max_bytes_unreachable` when even the lowest quality it tries does not fit.",
+    }),
+    keep_source: z.boolean().default(false).openapi({
+      example: false,
+      description: "Keep the uploaded source file alongside the result.",
+    }),
+    output: z.enum(["url", "base64", "both"]).default("url").openapi({
+      example: "url",
+      description: "How the result is returned: a download `url`, inline `base64`, or both.",
+    }),
+  })
+  .strict()
+  .openapi("ImageOptions");
+
+export type ImageOptions = z.output<typeof imageOptionsSchema>;
+export type ImageOptionsInput = z.input<typeof imageOptionsSchema>;
+export type ImageOutputFormat = (typeof IMAGE_OUTPUT_FORMATS)[number];

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { checkDownloadSignature, signedDownloadUrl } from "./download-signature.ts";
+
+const secret = "test-secret";
+const fileId = "file_abcdefghij0123456789";
+const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+function partsOf(url: string) {
+  const parsed = new URL(url);
+  return { path: parsed.pathname, expires: parsed.searchParams.get("expires")!, sig: parsed.searchParams.get("sig")! };
+}
+
+async function hmacBase64Url(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(message)));
+  return btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+describe("signed download URLs", () => {
+  it("signs '<file_id>.<expires>' with HMAC-SHA256, base64url, expires in whole Unix seconds", async () => {
+    const url = await signedDownloadUrl(secret, "https://api.example.com/", fileId, now + 3_600_999);
+    const { path, expires, sig } = partsOf(url);
+    expect(url.startsWith("https://api.example.com/v1/files/")).toBe(true);
+    expect(path).toBe(`/v1/files/${fileId}/content`);
+    expect(Number(expires)).toBe(Math.floor((now + 3_600_999) / 1000));
+    expect(sig).toBe(await hmacBase64Url(secret, `${fileId}.${expires}`));
+    expect(await checkDownloadSignature(secret, fileId, expires, sig, now)).toBe("valid");
+  });
+
+  it("rejects a signature for another file, another expiry, another secret or a tampered one", async () => {
+    const { expires, sig } = partsOf(await signedDownloadUrl(secret, "https://a.test", fileId, now + 60_000));
+    expect(await checkDownloadSignature(secret, "file_other000000000000000", expires, sig, now)).toBe("invalid");
+    expect(await checkDownloadSignature(secret, fileId, String(Number(expires) + 1), sig, now)).toBe("invalid");
+    expect(await checkDownloadSignature("other-secret", fileId, expires, sig, now)).toBe("invalid");
+    const flipped = (sig[0] === "A" ? "B" : "A") + sig.slice(1);
+    expect(await checkDownloadSignature(secret, fileId, expires, flipped, now)).toBe("invalid");
+    expect(await checkDownloadSignature(secret, fileId, expires, sig.slice(0, -1), now)).toBe("invalid");
+    expect(await checkDownloadSignature(secret, fileId, "1e10", sig, now)).toBe("invalid");
+  });
+
+  it("reports a correctly signed link past its expiry as expired", async () => {
+    const { expires, sig } = partsOf(await signedDownloadUrl(secret, "https://a.test", fileId, now + 60_000));
+    expect(await checkDownloadSignature(secret, fileId, expires, sig, now + 59_999)).toBe("valid");
+    expect(await checkDownloadSignature(secret, fileId, expires, sig, now + 60_000)).toBe("expired");
+  });
+
+  it("refuses to sign with an empty secret", async () => {
+    await expect(signedDownloadUrl("", "https://a.test", fileId, now)).rejects.toThrow(/SIGNING_SECRET/);
+  });
+});

@@ -1,0 +1,41 @@
+// Signed download URLs: `sig` is base64url HMAC-SHA256(SIGNING_SECRET, "<file_id>.<expires>").
+// The signature is the only credential, so a link works in an email or an <a href> without an
+// API key, for that one file and until `expires` (Unix seconds).
+import { constantTimeEqual } from "../crypto/constant-time.ts";
+import { encodeBase64 } from "../sources/base64.ts";
+
+const encoder = new TextEncoder();
+
+async function downloadSignature(secret: string, fileId: string, expires: number): Promise<string> {
+  // An empty key would make every link forgeable; refuse to sign or verify with one.
+  if (!secret) throw new Error("SIGNING_SECRET is not set");
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${fileId}.${expires}`));
+  return encodeBase64(new Uint8Array(mac), "url");
+}
+
+export function downloadPath(fileId: string): string {
+  return `/v1/files/${encodeURIComponent(fileId)}/content`;
+}
+
+/** `expiresAtMs` is epoch milliseconds, like every stored timestamp; the URL carries whole seconds. */
+export async function signedDownloadUrl(secret: string, baseUrl: string, fileId: string, expiresAtMs: number): Promise<string> {
+  const expires = Math.floor(expiresAtMs / 1000);
+  const sig = await downloadSignature(secret, fileId, expires);
+  return `${baseUrl.replace(/\/+$/, "")}${downloadPath(fileId)}?expires=${expires}&sig=${sig}`;
+}
+
+export type DownloadSignatureCheck = "valid" | "invalid" | "expired";
+
+export async function checkDownloadSignature(
+  secret: string,
+  fileId: string,
+  expires: string,
+  sig: string,
+  now = Date.now(),
+): Promise<DownloadSignatureCheck> {
+  if (!/^\d{1,12}$/.test(expires)) return "invalid";
+  const expected = await downloadSignature(secret, fileId, Number(expires));
+  if (!constantTimeEqual(expected, sig)) return "invalid";
+  return Number(expires) * 1000 <= now ? "expired" : "valid";
+}

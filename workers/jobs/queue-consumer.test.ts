@@ -1,0 +1,143 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { findAccount } from "../accounts/account-store.ts";
+import { chargeOnce } from "../billing/charge-once.ts";
+import { ProblemError } from "../contracts/problems.ts";
+import { seedCaller } from "../test-support/api.ts";
+import type { QueueMessage } from "./job-message.ts";
+import { jobChargeKey, type JobRunners } from "./job-runner.ts";
+import { cancelJob, claimJob, createJob, loadJob } from "./job-store.ts";
+import { consumeDeadLetters, consumeJobQueue, JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "./queue-consumer.ts";
+
+// A runner that does what every real one does at the end: charge with the job's charge key.
+function chargingRunner(runs: string[], price = 800): JobRunners {
+  return {
+    "image.optimize": async (runEnv, job) => {
+      runs.push(job.id);
+      await chargeOnce(runEnv.DB, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
+      return { billing: { charged_micros: price } };
+    },
+  };
+}
+
+async function deliver(jobId: string, runners: JobRunners, attempts = 1) {
+  const batch = createMessageBatch<QueueMessage>("pixelpress-jobs", [
+    { id: `m-${jobId}-${attempts}`, timestamp: new Date(), attempts, body: { kind: "job", job_id: jobId } },
+  ]);
+  const ctx = createExecutionContext();
+  await consumeJobQueue(batch, env, runners);
+  return getQueueResult(batch, ctx);
+}
+
+async function newJob(balanceMicros = 10_000) {
+  const caller = await seedCaller({ balanceMicros });
+  const job = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "image.optimize", request: { n: 1 } });
+  return { caller, job };
+}
+
+describe("job lifecycle through the queue consumer", () => {
+  it("runs a queued job once, charges once, and records the result", async () => {
+    const { caller, job } = await newJob();
+    const runs: string[] = [];
+    const result = await deliver(job.id, chargingRunner(runs));
+    expect(result.explicitAcks).toEqual([`m-${job.id}-1`]);
+    const done = await loadJob(env.DB, job.id);
+    expect(done).toMatchObject({ status: "succeeded", progress: 100, attempts: 1, result: { billing: { charged_micros: 800 } } });
+    expect(done!.finished_at).not.toBeNull();
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(runs).toEqual([job.id]);
+  });
+
+  it("does not run or charge again when the queue redelivers a finished job's message", async () => {
+    const { caller, job } = await newJob();
+    const runs: string[] = [];
+    await deliver(job.id, chargingRunner(runs));
+    const again = await deliver(job.id, chargingRunner(runs), 2);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(runs).toHaveLength(1);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+  });
+
+  it("lets only one of two concurrent deliveries claim the job", async () => {
+    const { job } = await newJob();
+    const now = Date.now();
+    const claims = await Promise.all([claimJob(env.DB, job.id, now, JOB_LEASE_MS), claimJob(env.DB, job.id, now, JOB_LEASE_MS)]);
+    expect(claims.filter((c) => c.claimed)).toHaveLength(1);
+  });
+
+  it("retries a delivery that finds the job running under a live lease, and reruns an abandoned one", async () => {
+    const { caller, job } = await newJob();
+    const started = Date.now();
+    await claimJob(env.DB, job.id, started, JOB_LEASE_MS);
+    const runs: string[] = [];
+    const blocked = await deliver(job.id, chargingRunner(runs), 2);
+    expect(blocked.retryMessages).toHaveLength(1);
+    expect(runs).toEqual([]);
+
+    await env.DB.prepare("UPDATE jobs SET lease_until = ? WHERE id = ?").bind(started - 1, job.id).run();
+    await deliver(job.id, chargingRunner(runs), 3);
+    expect(runs).toEqual([job.id]);
+    expect((await loadJob(env.DB, job.id))!.status).toBe("succeeded");
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+  });
+
+  it("fails a job at once on a 4xx problem, without charging", async () => {
+    const { caller, job } = await newJob();
+    const result = await deliver(job.id, {
+      "image.optimize": async () => {
+        throw new ProblemError("unsupported_media_type", "this is a PDF");
+      },
+    });
+    expect(result.explicitAcks).toHaveLength(1);
+    const failed = await loadJob(env.DB, job.id);
+    expect(failed!.status).toBe("failed");
+    expect(failed!.error).toMatchObject({ status: 415, detail: "this is a PDF" });
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+  });
+
+  it("retries transient failures with backoff, then fails with a reason after the last attempt", async () => {
+    const { caller, job } = await newJob();
+    const flaky: JobRunners = {
+      "image.optimize": async () => {
+        throw new ProblemError("origin_unavailable", "origin down");
+      },
+    };
+    for (let attempt = 1; attempt < MAX_JOB_ATTEMPTS; attempt++) {
+      const result = await deliver(job.id, flaky, attempt);
+      expect(result.retryMessages).toHaveLength(1);
+      expect((await loadJob(env.DB, job.id))!.status).toBe("queued");
+    }
+    const last = await deliver(job.id, flaky, MAX_JOB_ATTEMPTS);
+    expect(last.explicitAcks).toHaveLength(1);
+    expect(await loadJob(env.DB, job.id)).toMatchObject({ status: "failed", attempts: MAX_JOB_ATTEMPTS, error: { status: 503 } });
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+  });
+
+  it("never runs a cancelled job, and cannot cancel a running one", async () => {
+    const { caller, job } = await newJob();
+    expect((await cancelJob(env.DB, caller.accountId, job.id)).cancelled).toBe(true);
+    const runs: string[] = [];
+    await deliver(job.id, chargingRunner(runs));
+    expect(runs).toEqual([]);
+    expect((await loadJob(env.DB, job.id))!.status).toBe("cancelled");
+
+    const second = await newJob();
+    await claimJob(env.DB, second.job.id, Date.now(), JOB_LEASE_MS);
+    const refused = await cancelJob(env.DB, second.caller.accountId, second.job.id);
+    expect(refused).toMatchObject({ cancelled: false, job: { status: "running" } });
+    await expect(cancelJob(env.DB, caller.accountId, second.job.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("fails a dead-lettered job that never finished, and leaves finished ones alone", async () => {
+    const { job } = await newJob();
+    const finished = await newJob();
+    await deliver(finished.job.id, chargingRunner([]));
+    const batch = createMessageBatch<QueueMessage>("pixelpress-jobs-dlq", [
+      { id: "d1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: job.id } },
+      { id: "d2", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: finished.job.id } },
+    ]);
+    await consumeDeadLetters(batch, env);
+    expect(await loadJob(env.DB, job.id)).toMatchObject({ status: "failed", error: { status: 500 } });
+    expect((await loadJob(env.DB, finished.job.id))!.status).toBe("succeeded");
+  });
+});

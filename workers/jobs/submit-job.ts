@@ -1,0 +1,52 @@
+import type { z } from "@hono/zod-openapi";
+import type { jobAcceptedSchema, webhookTargetSchema } from "../contracts/envelope.ts";
+import { seal } from "../crypto/seal.ts";
+import type { Bindings } from "../env.ts";
+import type { Caller } from "../hono-env.ts";
+import { generateWebhookSecret } from "../webhooks/signature.ts";
+import { createJob, type JobOperation } from "./job-store.ts";
+
+type JobEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET">;
+
+/**
+ * Records the job with its (already stored) input, then enqueues only its id. The webhook is the
+ * request's own, else the account's; a request that names a URL without a secret gets a fresh one,
+ * shown once in the answer.
+ */
+export async function submitJob(
+  env: JobEnv,
+  caller: Caller,
+  input: { operation: JobOperation; request: unknown; webhook?: z.infer<typeof webhookTargetSchema> },
+): Promise<z.infer<typeof jobAcceptedSchema>> {
+  let webhookUrl: string | null = null;
+  let webhookSecretSealed: string | null = null;
+  let generatedSecret: string | undefined;
+  if (input.webhook) {
+    webhookUrl = input.webhook.url;
+    const secret = input.webhook.secret ?? (generatedSecret = generateWebhookSecret());
+    webhookSecretSealed = await seal(env.SIGNING_SECRET, secret);
+  } else {
+    const account = await env.DB.prepare("SELECT webhook_url, webhook_secret_sealed FROM accounts WHERE id = ?")
+      .bind(caller.accountId)
+      .first<{ webhook_url: string | null; webhook_secret_sealed: string | null }>();
+    if (account?.webhook_url && account.webhook_secret_sealed) {
+      webhookUrl = account.webhook_url;
+      webhookSecretSealed = account.webhook_secret_sealed;
+    }
+  }
+  const job = await createJob(env.DB, {
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    operation: input.operation,
+    request: input.request,
+    webhookUrl,
+    webhookSecretSealed,
+  });
+  await env.JOBS.send({ kind: "job", job_id: job.id });
+  return {
+    job_id: job.id,
+    status: "queued",
+    status_url: `/v1/jobs/${job.id}`,
+    ...(generatedSecret ? { webhook_secret: generatedSecret } : {}),
+  };
+}

@@ -1,0 +1,61 @@
+import { z } from "@hono/zod-openapi";
+import type { Bindings } from "../env.ts";
+import { signedDownloadUrl } from "../files/download-signature.ts";
+import { deleteFile, retentionFor, storeFile } from "../files/file-store.ts";
+import { encodeBase64 } from "../sources/base64.ts";
+
+export type OutputMode = "url" | "base64" | "both";
+
+export const deliveredOutputSchema = z.object({
+  file_id: z.string().nullable().openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd", description: "null when only base64 was asked for" }),
+  url: z.string().nullable().openapi({
+    description: "Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.",
+    example: "http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w",
+  }),
+  expires_at: z.string().nullable().openapi({ example: "2026-11-24T10:00:00.000Z" }),
+  base64: z.string().optional().openapi({ description: "The output bytes, when `output` is `base64` or `both`." }),
+});
+
+export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
+
+export interface StoredOutput {
+  delivered: DeliveredOutput;
+  /** Removes the stored result again when the call cannot complete (its charge failed). */
+  discard(): Promise<void>;
+}
+
+type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET">;
+
+/** Stores a result for download and/or inlines it, as the request's `output` asks. */
+export async function deliverOutput(
+  env: OutputEnv,
+  accountId: string,
+  output: { bytes: Uint8Array; contentType: string; filename: string },
+  mode: OutputMode,
+  baseUrl: string,
+): Promise<StoredOutput> {
+  const base64 = mode === "url" ? undefined : encodeBase64(output.bytes);
+  if (mode === "base64") {
+    return { delivered: { file_id: null, url: null, expires_at: null, base64 }, discard: async () => {} };
+  }
+  const record = await storeFile(env, {
+    accountId,
+    kind: "result",
+    body: output.bytes,
+    size: output.bytes.length,
+    contentType: output.contentType,
+    filename: output.filename,
+    expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),
+  });
+  return {
+    delivered: {
+      file_id: record.id,
+      url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record.id, record.expires_at),
+      expires_at: new Date(record.expires_at).toISOString(),
+      ...(base64 !== undefined ? { base64 } : {}),
+    },
+    discard: async () => {
+      await deleteFile(env, accountId, record.id);
+    },
+  };
+}

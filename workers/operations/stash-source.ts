@@ -1,0 +1,22 @@
+import type { Bindings } from "../env.ts";
+import { retentionFor, storeFile } from "../files/file-store.ts";
+import type { ResolvedSource } from "../sources/resolve-source.ts";
+
+/**
+ * An async job reads its input from R2, never from the queue message: a source that came as a
+ * URL or base64 is stored as an uploaded file first (deleted after processing like any upload
+ * unless the request keeps sources). Returns the file id the job will read.
+ */
+export async function stashSource(env: Pick<Bindings, "DB" | "FILES">, accountId: string, source: ResolvedSource): Promise<string> {
+  if (source.uploadedFileId) return source.uploadedFileId;
+  const record = await storeFile(env, {
+    accountId,
+    kind: "source",
+    body: source.bytes,
+    size: source.bytes.length,
+    contentType: source.type.mime,
+    filename: source.filename,
+    expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),
+  });
+  return record.id;
+}

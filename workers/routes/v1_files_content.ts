@@ -1,0 +1,78 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
+import { contentRange } from "../files/byte-range.ts";
+import { attachmentDisposition } from "../files/content-disposition.ts";
+import { checkDownloadSignature } from "../files/download-signature.ts";
+import { findFileOwner, openFile } from "../files/file-store.ts";
+import { fileIdParam } from "../files/file-view.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { problemSchema } from "../openapi/problem-schema.ts";
+
+// This path takes no API key (the signature is the credential), so its documented problems are
+// its own and not the authenticated set that problemResponses adds.
+function problem(slug: ProblemType) {
+  return {
+    description: `\`${slug}\`: ${problemCatalogue[slug].description}`,
+    content: { "application/problem+json": { schema: problemSchema } },
+  };
+}
+
+const bytes = { schema: z.string().openapi({ type: "string", format: "binary" }) };
+
+export const route = createRoute({
+  method: "get",
+  path: "/v1/files/{file_id}/content",
+  tags: ["Files"],
+  summary: "Download a file through its signed URL",
+  description:
+    "No API key: `expires` and `sig` from `download_url` are the credential, so the link can go in an email or an `<a href>`. Serves the stored Content-Type with `Content-Disposition: attachment`, an ETag, and single byte ranges (`Range: bytes=0-1023` gives 206 with Content-Range). HEAD works too.",
+  security: [],
+  request: {
+    params: fileIdParam,
+    query: z.object({
+      expires: z.string().max(12).openapi({ description: "Unix seconds after which the link stops working.", example: "1795514400" }),
+      sig: z.string().max(64).openapi({ description: "base64url HMAC-SHA256 over `<file_id>.<expires>`.", example: "3q2-7wAbC..." }),
+    }),
+  },
+  responses: {
+    200: { description: "The whole file", content: { "application/octet-stream": bytes } },
+    206: { description: "The requested byte range", content: { "application/octet-stream": bytes } },
+    400: problem("validation_failed"),
+    403: problem("download_link_invalid"),
+    404: problem("not_found"),
+    409: problem("upload_incomplete"),
+    410: problem("gone"),
+    416: problem("range_not_satisfiable"),
+    500: problem("internal_error"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { file_id } = c.req.valid("param");
+  const { expires, sig } = c.req.valid("query");
+  const check = await checkDownloadSignature(c.env.SIGNING_SECRET, file_id, expires, sig);
+  if (check === "invalid") throw new ProblemError("download_link_invalid", "This download link's signature does not match it.");
+  if (check === "expired") {
+    throw new ProblemError(
+      "download_link_invalid",
+      `This download link expired at ${new Date(Number(expires) * 1000).toISOString()}; GET /v1/files/${file_id} signs a fresh one.`,
+    );
+  }
+
+  const owner = await findFileOwner(c.env.DB, file_id);
+  const { record, object, range } = await openFile(c.env, owner, file_id, c.req.header("Range"));
+  const headers: Record<string, string> = {
+    "Content-Type": record.content_type,
+    "Content-Length": String(range ? range.length : object.size),
+    "Content-Disposition": attachmentDisposition(record.filename ?? record.id),
+    ETag: object.httpEtag,
+    "Accept-Ranges": "bytes",
+    // The link must stop working the moment the file is acknowledged, so no cache may keep a copy.
+    "Cache-Control": "private, no-store",
+    // Uploaded bytes are the customer's, of any declared type: never let a browser render them here.
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  };
+  if (range) headers["Content-Range"] = contentRange(range, object.size);
+  return new Response(object.body, { status: range ? 206 : 200, headers });
+};

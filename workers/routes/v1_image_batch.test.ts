@@ -1,0 +1,93 @@
+import { createMessageBatch, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { findAccount } from "../accounts/account-store.ts";
+import type { QueueMessage } from "../jobs/job-message.ts";
+import { jobRunners } from "../jobs/job-runners.ts";
+import { consumeJobQueue } from "../jobs/queue-consumer.ts";
+import { encodeBase64 } from "../sources/base64.ts";
+import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { corpusBytes } from "../test-support/corpus.ts";
+
+interface BatchResult {
+  results: ({ ref: string; status: "ok"; width: number; format: string; billing: { charged_micros: number } } | { ref: string; status: "failed"; error: { status: number; detail: string } })[];
+  totals: { images: number; succeeded: number; failed: number; charged_micros: number };
+}
+
+function batch(caller: TestCaller, body: unknown) {
+  return api("/v1/image/batch", { key: caller, json: body });
+}
+
+async function photo(name = "Landscape_1.jpg") {
+  return { base64: encodeBase64(await corpusBytes(`img/exif-orientation/${name}`)) };
+}
+
+describe("POST /v1/image/batch", () => {
+  it("returns per-image results in request order, fails only the bad item, and charges only ok items", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const res = await batch(caller, {
+      images: [
+        { ref: "a", source: await photo() },
+        { ref: "bad", source: { base64: encodeBase64(new TextEncoder().encode("%PDF-1.7 not an image")) } },
+        { ref: "c", source: await photo("Portrait_1.jpg") },
+      ],
+      options: { width: 100, format: "jpeg" },
+      per_image_options: { c: { width: 50 } },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<BatchResult>();
+    expect(body.results.map((r) => [r.ref, r.status])).toEqual([["a", "ok"], ["bad", "failed"], ["c", "ok"]]);
+    const [a, bad, c] = body.results;
+    expect(a).toMatchObject({ width: 100, format: "jpeg" });
+    expect(c).toMatchObject({ width: 50 });
+    expect(bad).toMatchObject({ error: { status: 415 } });
+    expect(body.totals).toMatchObject({ images: 3, succeeded: 2, failed: 1, charged_micros: 1_600 });
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(8_400);
+  });
+
+  it("rejects duplicate refs, unknown per-image refs and invalid per-image options with pointers", async () => {
+    const caller = await seedCaller();
+    const source = { base64: "AA==" };
+    const problem = await problemOf(
+      await batch(caller, {
+        images: [{ ref: "x", source }, { ref: "x", source }],
+        per_image_options: { nope: { width: 10 }, x: { quality: 500 } },
+      }),
+    );
+    expect(problem.status).toBe(400);
+    expect(problem.errors!.map((e) => e.pointer).sort()).toEqual(["/images/1/ref", "/per_image_options/nope", "/per_image_options/x/quality"]);
+  });
+
+  it("limits sync batches to 10 and free-plan async batches to 25, naming the limit", async () => {
+    const source = { base64: "AA==" };
+    const images = (n: number) => Array.from({ length: n }, (_, i) => ({ ref: `r${i}`, source }));
+    const pro = await seedCaller();
+    const sync = await problemOf(await batch(pro, { images: images(11) }));
+    expect(sync.status).toBe(413);
+    expect(sync.detail).toMatch(/at most 10/);
+    const free = await seedCaller({ plan: "free" });
+    const asyncFree = await problemOf(await batch(free, { images: images(26), mode: "async" }));
+    expect(asyncFree.status).toBe(413);
+    expect(asyncFree.detail).toMatch(/at most 25 images on the free plan/);
+  });
+
+  it("runs an async batch as one job through the queue with the same result shape", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const accepted = await batch(caller, {
+      images: [
+        { ref: "one", source: await photo() },
+        { ref: "broken", source: { base64: encodeBase64(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])) } },
+      ],
+      options: { width: 64, format: "webp" },
+      mode: "async",
+    });
+    expect(accepted.status).toBe(202);
+    const { job_id } = await accepted.json<{ job_id: string }>();
+    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]);
+    await consumeJobQueue(message, env, jobRunners);
+    const job = await (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; result: BatchResult }>();
+    expect(job.status).toBe("succeeded");
+    expect(job.result.results.map((r) => [r.ref, r.status])).toEqual([["one", "ok"], ["broken", "failed"]]);
+    expect(job.result.totals.charged_micros).toBe(800);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+  });
+});

@@ -1,0 +1,96 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requireBalance } from "../billing/charge-once.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
+import { imageOptionsSchema } from "../contracts/image-options.ts";
+import { prices } from "../contracts/pricing.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { submitJob } from "../jobs/submit-job.ts";
+import { requireScope } from "../middleware/require-scope.ts";
+import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
+import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+import { imageResultSchema, optimizeImage } from "../operations/image-optimize.ts";
+import { stashSource } from "../operations/stash-source.ts";
+import { resolveSource } from "../sources/resolve-source.ts";
+
+/** Stored uploads may be larger than inline sources; the origin refuses past its own cap. */
+export const IMAGE_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+const optimizeBody = z
+  .object({
+    source: sourceSchema,
+    options: imageOptionsSchema.prefault({}),
+    mode: modeSchema,
+    webhook: webhookTargetSchema.optional(),
+  })
+  .strict()
+  .openapi("ImageOptimizeRequest", {
+    example: { source: { url: "https://images.example.com/photo.jpg" }, options: { width: 1600, format: "webp", quality: 76 } },
+  });
+
+const jobRequest = z.object({ source_file_id: z.string(), options: imageOptionsSchema, base_url: z.string() });
+
+export const route = createRoute({
+  method: "post",
+  path: "/v1/image/optimize",
+  tags: ["Images"],
+  summary: "Resize, convert and compress one image",
+  description:
+    "Auto-orients (EXIF), converts colour to sRGB, resizes, strips metadata and encodes. $0.0008, or $0 when the output is not smaller than the source (it is still returned). `mode: async` answers 202 with a job.",
+  security: bearerSecurity,
+  middleware: [requireScope("images")] as const,
+  request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: optimizeBody } } } },
+  responses: {
+    200: jsonContent(imageResultSchema, "The optimized image"),
+    202: jsonContent(jobAcceptedSchema, "Accepted as an async job"),
+    ...problemResponses(
+      "validation_failed",
+      "insufficient_balance",
+      "payload_too_large",
+      "unsupported_media_type",
+      "unprocessable",
+      "idempotency_key_reused",
+      "idempotency_conflict",
+      "origin_unavailable",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const caller = c.get("caller");
+  const body = c.req.valid("json");
+  await requireBalance(c.env.DB, caller.accountId, prices.image);
+  const maxBytes = "file_id" in body.source ? IMAGE_FILE_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
+  const source = await resolveSource(c.env, caller.accountId, body.source, "image", maxBytes);
+  const baseUrl = new URL(c.req.url).origin;
+  if (body.mode === "async") {
+    const request: z.infer<typeof jobRequest> = {
+      source_file_id: await stashSource(c.env, caller.accountId, source),
+      options: body.options,
+      base_url: baseUrl,
+    };
+    return c.json(await submitJob(c.env, caller, { operation: "image.optimize", request, webhook: body.webhook }), 202);
+  }
+  const result = await optimizeImage(c.env, {
+    accountId: caller.accountId,
+    source,
+    options: body.options,
+    chargeKey: `req:${c.get("requestId")}`,
+    operation: "image.optimize",
+    baseUrl,
+  });
+  return c.json(result, 200);
+};
+
+export const runJob: JobRunner = async (env, job) => {
+  const request = jobRequest.parse(job.request);
+  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_FILE_MAX_BYTES);
+  return optimizeImage(env, {
+    accountId: job.account_id,
+    source: { ...source, uploadedFileId: request.source_file_id },
+    options: request.options,
+    chargeKey: jobChargeKey(job.id),
+    operation: "image.optimize",
+    baseUrl: request.base_url,
+  });
+};

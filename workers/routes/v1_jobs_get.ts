@@ -1,0 +1,32 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../hono-env.ts";
+import { findJob } from "../jobs/job-store.ts";
+import { deliveryView, jobSchema, jobView } from "../jobs/job-view.ts";
+import { requireScope } from "../middleware/require-scope.ts";
+import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+
+export const jobIdParams = z.object({
+  job_id: z.string().max(64).openapi({ example: "job_Q2n7bT0kRz4Lw9Xc1Vd8" }),
+});
+
+export const route = createRoute({
+  method: "get",
+  path: "/v1/jobs/{job_id}",
+  tags: ["Jobs"],
+  summary: "An async job's status, result or problem, and its webhook attempts",
+  security: bearerSecurity,
+  middleware: [requireScope("jobs")] as const,
+  request: { params: jobIdParams },
+  responses: { 200: jsonContent(jobSchema, "The job"), ...problemResponses("not_found") },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const job = await findJob(c.env.DB, c.get("caller").accountId, c.req.valid("param").job_id);
+  const { results } = await c.env.DB.prepare(
+    `SELECT attempt, outcome, response_status, error, attempted_at, next_attempt_at
+     FROM webhook_deliveries WHERE job_id = ? ORDER BY attempt`,
+  )
+    .bind(job.id)
+    .all<Parameters<typeof deliveryView>[0]>();
+  return c.json(jobView(job, results.map(deliveryView)), 200);
+};

@@ -1,0 +1,84 @@
+import { createMessageBatch, env } from "cloudflare:test";
+import * as XLSX from "xlsx";
+import { describe, expect, it } from "vitest";
+import { findAccount } from "../accounts/account-store.ts";
+import { XLSX_SYNC_CELL_LIMIT } from "../contracts/xlsx-request.ts";
+import { jobRunners } from "../jobs/job-runners.ts";
+import { consumeJobQueue } from "../jobs/queue-consumer.ts";
+import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+
+const invoices = {
+  filename: "invoices.xlsx",
+  sheets: [
+    {
+      name: "Invoices",
+      columns: [
+        { key: "co", header: "Company", type: "string" },
+        { key: "total", header: "Total", type: "number" },
+      ],
+      rows: [["Acme", 1500.5], ["=HYPERLINK(\"http://evil\")", 2]],
+      cells: { B4: { formula: "SUM(B2:B3)" } },
+    },
+  ],
+};
+
+function generate(caller: TestCaller, body: unknown) {
+  return api("/v1/xlsx/generate", { key: caller, json: body });
+}
+
+async function workbookAt(url: string): Promise<XLSX.WorkBook> {
+  const u = new URL(url);
+  const res = await api(u.pathname + u.search);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  return XLSX.read(new Uint8Array(await res.arrayBuffer()), { type: "array", cellFormula: true, sheetStubs: true });
+}
+
+describe("POST /v1/xlsx/generate", () => {
+  it("builds a workbook that reopens with its values, keeps = strings as text, and bills by cells", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const res = await generate(caller, invoices);
+    expect(res.status).toBe(200);
+    const result = await res.json<{ url: string; stats: { cells: number; sheets: number }; billing: { charged_micros: number } }>();
+    expect(result.stats).toMatchObject({ sheets: 1, cells: 7 });
+    expect(result.billing.charged_micros).toBe(5_001);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000 - 5_001);
+
+    const sheet = (await workbookAt(result.url)).Sheets.Invoices!;
+    expect(sheet.A2!.v).toBe("Acme");
+    expect(sheet.B2!.v).toBe(1500.5);
+    expect(sheet.A3!.t).toBe("s");
+    expect(sheet.A3!.f).toBeUndefined();
+    expect(sheet.A3!.v).toBe('=HYPERLINK("http://evil")');
+    expect(sheet.B4!.f).toBe("SUM(B2:B3)");
+  });
+
+  it("answers Excel limit violations with 422 and a pointer, before any work, at $0", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const bad = { sheets: [{ name: "a/b", columns: [{ key: "x", type: "string" }], rows: [["x".repeat(32_768)]] }] };
+    const problem = await problemOf(await generate(caller, bad));
+    expect(problem.status).toBe(422);
+    expect(problem.errors!.map((e) => e.pointer)).toEqual(expect.arrayContaining(["/sheets/0/name", "/sheets/0/rows/0/0"]));
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+  });
+
+  it("sends workbooks over the sync limit to async, and runs them as a job", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const columns = Array.from({ length: 10 }, (_, i) => ({ key: `c${i}`, type: "integer" }));
+    const rows = Array.from({ length: XLSX_SYNC_CELL_LIMIT / 10 + 1 }, (_, r) => Array.from({ length: 10 }, (_, c) => r * 10 + c));
+    const big = { filename: "big.xlsx", sheets: [{ name: "Data", columns, rows }] };
+    const refused = await problemOf(await generate(caller, big));
+    expect(refused.status).toBe(413);
+    expect(refused.detail).toMatch(/mode: async/);
+
+    const accepted = await generate(caller, { ...big, mode: "async" });
+    expect(accepted.status).toBe(202);
+    const { job_id } = await accepted.json<{ job_id: string }>();
+    await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "x", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]), env, jobRunners);
+    const job = await (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; result: { url: string; stats: { cells: number } } }>();
+    expect(job.status).toBe("succeeded");
+    expect(job.result.stats.cells).toBe(XLSX_SYNC_CELL_LIMIT + 10);
+    const sheet = (await workbookAt(job.result.url)).Sheets.Data!;
+    expect(sheet.J20001!.v).toBe(200_009);
+  });
+});

@@ -1,0 +1,95 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requireBalance } from "../billing/charge-once.ts";
+import { jobAcceptedSchema, modeSchema, webhookTargetSchema } from "../contracts/envelope.ts";
+import { xlsxPrice } from "../contracts/pricing.ts";
+import { ProblemError } from "../contracts/problems.ts";
+import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema } from "../contracts/xlsx-request.ts";
+import { deleteFile, openFile, retentionFor, storeFile } from "../files/file-store.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { submitJob } from "../jobs/submit-job.ts";
+import { requireScope } from "../middleware/require-scope.ts";
+import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
+import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+import { generateWorkbook, xlsxResultSchema } from "../operations/xlsx-generate.ts";
+
+const generateBody = xlsxRequestSchema
+  .extend({ mode: modeSchema, webhook: webhookTargetSchema.optional() })
+  .openapi("XlsxGenerateRequest", {
+    example: {
+      filename: "report.xlsx",
+      timezone: "Europe/Berlin",
+      styles: { hdr: { bold: true, fill: "#F2F2F2" } },
+      sheets: [
+        {
+          name: "Invoices",
+          freeze: { rows: 1 },
+          autofilter: true,
+          header_style: "hdr",
+          columns: [
+            { key: "co", header: "Company", type: "string", width: 24 },
+            { key: "total", header: "Total", type: "number" },
+            { key: "issued", header: "Issued", type: "date", format: "yyyy-mm-dd" },
+          ],
+          rows: [["Acme", 1500.5, "2026-11-01"]],
+        },
+      ],
+    },
+  });
+
+const jobRequest = z.object({ request_file_id: z.string(), base_url: z.string() });
+
+export const route = createRoute({
+  method: "post",
+  path: "/v1/xlsx/generate",
+  tags: ["Spreadsheets"],
+  summary: "Build an .xlsx workbook from JSON",
+  description: `Typed columns, named styles, merges, freeze panes, autofilter, hyperlinks, explicit formulas (a string starting with \`=\` stays text), data validation and conditional formatting. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to ${XLSX_SYNC_CELL_LIMIT} cells; larger workbooks need \`mode: async\`.`,
+  security: bearerSecurity,
+  middleware: [requireScope("xlsx")] as const,
+  request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: generateBody } } } },
+  responses: {
+    200: jsonContent(xlsxResultSchema, "The workbook"),
+    202: jsonContent(jobAcceptedSchema, "Accepted as an async job"),
+    ...problemResponses("validation_failed", "insufficient_balance", "payload_too_large", "unprocessable", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const caller = c.get("caller");
+  const { mode, webhook, ...workbook } = c.req.valid("json");
+  assertXlsxWritable(workbook);
+  const cells = countCells(workbook);
+  await requireBalance(c.env.DB, caller.accountId, xlsxPrice(cells));
+  const baseUrl = new URL(c.req.url).origin;
+  if (mode === "async") {
+    const json = new TextEncoder().encode(JSON.stringify(workbook));
+    const stashed = await storeFile(c.env, {
+      accountId: caller.accountId,
+      kind: "source",
+      body: json,
+      size: json.length,
+      contentType: "application/json",
+      filename: `${workbook.filename}.json`,
+      expiresAt: Date.now() + (await retentionFor(c.env.DB, caller.accountId)),
+    });
+    const request: z.infer<typeof jobRequest> = { request_file_id: stashed.id, base_url: baseUrl };
+    return c.json(await submitJob(c.env, caller, { operation: "xlsx.generate", request, webhook }), 202);
+  }
+  if (cells > XLSX_SYNC_CELL_LIMIT) {
+    throw new ProblemError("payload_too_large", `This workbook has ${cells} cells; synchronous calls take up to ${XLSX_SYNC_CELL_LIMIT}. Use mode: async.`, {
+      extensions: { cells, sync_cell_limit: XLSX_SYNC_CELL_LIMIT },
+    });
+  }
+  const result = await generateWorkbook(c.env, { accountId: caller.accountId, workbook, chargeKey: `req:${c.get("requestId")}`, baseUrl });
+  return c.json(result, 200);
+};
+
+export const runJob: JobRunner = async (env, job) => {
+  const request = jobRequest.parse(job.request);
+  const opened = await openFile(env, job.account_id, request.request_file_id);
+  const workbook = xlsxRequestSchema.parse(JSON.parse(await opened.object.text()));
+  const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
+  await deleteFile(env, job.account_id, request.request_file_id);
+  return result;
+};

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "../contracts/problems.ts";
+import { decodeBase64Source } from "./base64-source.ts";
+import { Base64Error, decodeBase64, decodeBase64Portable, encodeBase64, measureBase64 } from "./base64.ts";
+
+// The platform's btoa is the independent reference codec.
+const reference = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const referenceUrl = (bytes: Uint8Array) => reference(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+
+function randomBytes(length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65536) crypto.getRandomValues(bytes.subarray(at, at + 65536));
+  return bytes;
+}
+
+function problemOf(run: () => unknown): ProblemError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+    throw error;
+  }
+  throw new Error("accepted");
+}
+
+describe("base64 codec", () => {
+  it("round-trips every length and agrees with btoa in both alphabets", () => {
+    for (let length = 0; length < 70; length++) {
+      const bytes = randomBytes(length);
+      const standard = encodeBase64(bytes);
+      const url = encodeBase64(bytes, "url");
+      expect(standard).toBe(reference(bytes));
+      expect(url).toBe(referenceUrl(bytes));
+      for (const decode of [decodeBase64, decodeBase64Portable]) {
+        expect(decode(standard)).toEqual(bytes);
+        expect(decode(url)).toEqual(bytes);
+        expect(decode(standard.replace(/=+$/, ""))).toEqual(bytes);
+      }
+      expect(measureBase64(standard)).toBe(length);
+    }
+  });
+
+  it("skips line breaks and spaces, as wrapped `base64` output has them", () => {
+    const bytes = randomBytes(200);
+    const wrapped = `  ${reference(bytes).replace(/.{76}/g, "$&\r\n")}\n\t\f`;
+    expect(decodeBase64(wrapped)).toEqual(bytes);
+    expect(decodeBase64Portable(wrapped)).toEqual(bytes);
+    expect(measureBase64(wrapped)).toBe(bytes.length);
+  });
+
+  it.each([
+    ["AB%D", 2, /"%" is not in the base64 alphabet/],
+    ["AAAA\u00e9AAA", 4, /"é"/],
+    ["AAA=A", 4, /after padding/],
+    ["AA===", 4, /more than two padding/],
+    ["AAA==", 5, /padding does not match/],
+    ["AAAAA", 5, /truncated/],
+    ["ab+_", 3, /mixes the standard/],
+    ["AAAA\u0000", 4, /not in the base64 alphabet/],
+    ["AA=", 3, /padding does not match/],
+    ["QQ==QQ==", 4, /after padding/],
+  ])("refuses %j at position %i", (text, position, message) => {
+    let error: unknown;
+    try {
+      decodeBase64(text);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(Base64Error);
+    expect((error as Base64Error).position).toBe(position);
+    expect((error as Base64Error).message).toMatch(message);
+  });
+});
+
+describe("decodeBase64Source", () => {
+  const bytes = randomBytes(3000);
+  const b64 = reference(bytes);
+
+  it("accepts plain, URL-safe, unpadded and data: URI forms", () => {
+    expect(decodeBase64Source(b64, 3000)).toEqual(bytes);
+    expect(decodeBase64Source(referenceUrl(bytes), 3000)).toEqual(bytes);
+    expect(decodeBase64Source(`data:image/png;base64,${b64}`, 3000)).toEqual(bytes);
+    expect(decodeBase64Source(`DATA:application/pdf;name=a.pdf;BASE64,${b64}`, 3000)).toEqual(bytes);
+    expect(decodeBase64Source(`data:;base64,${b64.slice(0, 8)}`, 3000)).toEqual(bytes.subarray(0, 6));
+  });
+
+  it("refuses bad characters with a 400 pointing at source.base64", () => {
+    const problem = problemOf(() => decodeBase64Source(`${b64.slice(0, 100)}!${b64.slice(101)}`, 3000));
+    expect(problem.slug).toBe("validation_failed");
+    expect(problem.status).toBe(400);
+    expect(problem.errors).toEqual([{ pointer: "/source/base64", detail: expect.stringMatching(/"!" is not in the base64 alphabet \(at character 100\)/) }]);
+    const inUri = problemOf(() => decodeBase64Source(`data:image/png;base64,AAAA#`, 3000));
+    expect(inUri.message).toMatch(/at character 26/);
+  });
+
+  it("refuses data: URIs that are not base64, or malformed", () => {
+    expect(problemOf(() => decodeBase64Source("data:text/plain,hello", 3000)).message).toMatch(/must be base64-encoded/);
+    expect(problemOf(() => decodeBase64Source("data:image/png;base64", 3000)).message).toMatch(/no comma/);
+  });
+
+  it("refuses empty input", () => {
+    expect(problemOf(() => decodeBase64Source("", 3000)).message).toMatch(/empty/);
+    expect(problemOf(() => decodeBase64Source("data:image/png;base64,", 3000)).message).toMatch(/empty/);
+  });
+
+  it("refuses one byte over the cap with 413, before decoding", () => {
+    const problem = problemOf(() => decodeBase64Source(b64, 2999));
+    expect(problem.slug).toBe("source_too_large");
+    expect(problem.status).toBe(413);
+    expect(problem.message).toMatch(/decodes to 3000 bytes; the limit for base64 sources is 2999 bytes/);
+    expect(problem.extensions.max_bytes).toBe(2999);
+  });
+
+  it("refuses a huge string from its length alone, before validating it", () => {
+    // Not even valid base64: the length check comes first and answers in constant time.
+    const huge = "!".repeat(10_000_000);
+    const problem = problemOf(() => decodeBase64Source(huge, 1000));
+    expect(problem.slug).toBe("source_too_large");
+    expect(problem.message).toMatch(/10000000 characters/);
+  });
+});

@@ -1,0 +1,46 @@
+// f_auto picks the output format from Accept. The cache varies on the negotiated class,
+// never on the raw header: browsers send dozens of Accept spellings but only three classes
+// produce different bytes.
+import type { OutputFormat, TransformSpec } from "./tokens.ts";
+
+// "legacy" is JPEG, or PNG when the source has alpha; alpha is a property of the file, so
+// one class still maps to exactly one output per file.
+export type FormatClass = "avif" | "webp" | "legacy";
+
+export interface NegotiatedFormat {
+  // undefined: no f_ token, keep the source's format.
+  format: OutputFormat | undefined;
+  // For f_auto: the class to put in the cache key (and send `Vary: Accept`); else undefined.
+  formatClass: FormatClass | undefined;
+}
+
+// Only an explicit media range counts: `*/*` and `image/*` are sent by browsers that
+// decode neither AVIF nor WebP.
+function acceptsExplicitly(accept: string, mediaType: string): boolean {
+  for (const range of accept.split(",")) {
+    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    if (type !== mediaType) continue;
+    const q = params.find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    return weight > 0;
+  }
+  return false;
+}
+
+export function formatClassFromAccept(accept: string | null | undefined): FormatClass {
+  if (!accept) return "legacy";
+  if (acceptsExplicitly(accept, "image/avif")) return "avif";
+  if (acceptsExplicitly(accept, "image/webp")) return "webp";
+  return "legacy";
+}
+
+export function negotiateFormat(
+  spec: Pick<TransformSpec, "format">,
+  accept: string | null | undefined,
+  hasAlpha: boolean,
+): NegotiatedFormat {
+  if (spec.format !== "auto") return { format: spec.format, formatClass: undefined };
+  const formatClass = formatClassFromAccept(accept);
+  const format = formatClass === "legacy" ? (hasAlpha ? "png" : "jpeg") : formatClass;
+  return { format, formatClass };
+}

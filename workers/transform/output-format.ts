@@ -1,0 +1,30 @@
+// The output format a derivative is encoded in. The edge and the origin both resolve it from the
+// same choice, so a file served by either tier for one cache key has one format.
+import type { FormatClass } from "./negotiate.ts";
+import type { FormatChoice, OutputFormat } from "./tokens.ts";
+
+// What the URL asked for once Accept is folded in: a fixed format, the legacy class of f_auto
+// (JPEG, or PNG when the source has alpha) or the source's own format.
+export type OutputChoice = OutputFormat | "legacy" | "source";
+export const outputChoices = ["jpeg", "webp", "avif", "png", "legacy", "source"] as const satisfies readonly OutputChoice[];
+
+export function outputChoice(format: FormatChoice | undefined, formatClass: FormatClass | undefined): OutputChoice {
+  if (format === undefined) return "source";
+  if (format !== "auto") return format;
+  return formatClass ?? "legacy";
+}
+
+const KEPT_FORMATS: readonly string[] = ["jpeg", "png", "webp", "avif"];
+
+export function resolveOutputFormat(choice: OutputChoice, sourceFormat: string, hasAlpha: boolean): OutputFormat {
+  if (choice === "source" && KEPT_FORMATS.includes(sourceFormat)) return sourceFormat as OutputFormat;
+  if (choice === "source" || choice === "legacy") return hasAlpha ? "png" : "jpeg";
+  return choice;
+}
+
+export const contentTypes: Record<OutputFormat, string> = {
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  avif: "image/avif",
+  png: "image/png",
+};

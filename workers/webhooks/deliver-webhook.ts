@@ -1,0 +1,90 @@
+import type { Bindings } from "../env.ts";
+import { ProblemError } from "../contracts/problems.ts";
+import { unseal } from "../crypto/seal.ts";
+import type { QueueMessage } from "../jobs/job-message.ts";
+import { loadJob } from "../jobs/job-store.ts";
+import { checkUrl } from "../sources/check-url.ts";
+import { jobEventId, jobEventPayload } from "./job-event.ts";
+import { nextRetryDelayMs, QUEUE_MAX_DELAY_S } from "./retry-schedule.ts";
+import { signWebhook, WEBHOOK_HEADERS } from "./signature.ts";
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+type WebhookEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET" | "ALLOW_LOOPBACK_URLS">;
+
+export type DeliveryOutcome = "delivered" | "failed" | "disabled" | "skipped";
+
+/** Queues the first attempt for a job that just ended, if it has somewhere to report to. */
+export async function announceJobEnd(env: WebhookEnv, jobId: string, webhookUrl: string | null): Promise<void> {
+  if (webhookUrl) await env.JOBS.send({ kind: "webhook", job_id: jobId, attempt: 1 });
+}
+
+async function enqueueAttempt(env: WebhookEnv, message: Extract<QueueMessage, { kind: "webhook" }>, delayMs: number): Promise<void> {
+  const delaySeconds = Math.min(QUEUE_MAX_DELAY_S, Math.max(0, Math.ceil(delayMs / 1000)));
+  await env.JOBS.send(message, { delaySeconds });
+}
+
+/**
+ * One delivery attempt of a job's end event, signed per Standard Webhooks. Every attempt is
+ * recorded; a non-2xx answer or a timeout schedules the next one, a 410 stops them. Redelivery
+ * of the same attempt by the queue is recognised by the (message_id, attempt) key and skipped.
+ */
+export async function deliverJobWebhook(
+  env: WebhookEnv,
+  message: Extract<QueueMessage, { kind: "webhook" }>,
+  now = Date.now(),
+  fetchImpl: typeof fetch = fetch,
+): Promise<DeliveryOutcome> {
+  if (message.not_before && message.not_before > now) {
+    await enqueueAttempt(env, message, message.not_before - now);
+    return "skipped";
+  }
+  const job = await loadJob(env.DB, message.job_id);
+  if (!job?.webhook_url || !job.webhook_secret_sealed) return "skipped";
+  const messageId = jobEventId(job.id);
+  const seen = await env.DB.prepare("SELECT 1 FROM webhook_deliveries WHERE message_id = ? AND attempt = ?")
+    .bind(messageId, message.attempt)
+    .first();
+  if (seen) return "skipped";
+
+  const body = JSON.stringify(jobEventPayload(job, now));
+  const timestamp = Math.floor(now / 1000);
+  const secret = await unseal(env.SIGNING_SECRET, job.webhook_secret_sealed);
+  let responseStatus: number | null = null;
+  let error: string | null = null;
+  try {
+    const url = checkUrl(job.webhook_url, { allowLoopback: env.ALLOW_LOOPBACK_URLS === "true" });
+    const res = await fetchImpl(url, {
+      method: "POST",
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "PixelPress-Webhooks/1",
+        [WEBHOOK_HEADERS.id]: messageId,
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [WEBHOOK_HEADERS.signature]: await signWebhook({ id: messageId, timestamp, body, secret }),
+      },
+    });
+    responseStatus = res.status;
+    await res.body?.cancel();
+  } catch (cause) {
+    error = cause instanceof ProblemError ? cause.message : cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  }
+
+  const delivered = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
+  const outcome = delivered ? "delivered" : responseStatus === 410 ? "disabled" : "failed";
+  const retryIn = outcome === "failed" ? nextRetryDelayMs(message.attempt) : null;
+  if (outcome === "failed" && error === null) error = `endpoint answered ${responseStatus}`;
+  await env.DB.prepare(
+    `INSERT INTO webhook_deliveries (message_id, job_id, attempt, url, outcome, response_status, error, attempted_at, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, attempt) DO NOTHING`,
+  )
+    .bind(messageId, job.id, message.attempt, job.webhook_url, outcome, responseStatus, error, now, retryIn === null ? null : now + retryIn)
+    .run();
+  if (retryIn !== null) {
+    await enqueueAttempt(env, { kind: "webhook", job_id: job.id, attempt: message.attempt + 1, not_before: now + retryIn }, retryIn);
+  }
+  return outcome;
+}
