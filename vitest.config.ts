@@ -26,6 +26,8 @@ export default defineConfig({
         test: {
           name: "edge",
           include: ["workers/**/*.test.ts"],
+          // Edge tests call the real origin (sharp, exceljs) on a shared 2-core machine.
+          testTimeout: 30_000,
           setupFiles: ["workers/test-support/apply-migrations.ts"],
           globalSetup: ["workers/test-support/global-origin.ts"],
         },

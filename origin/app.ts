@@ -2,12 +2,16 @@ import { Hono } from "hono";
 import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
 import { problemResponse } from "../workers/http/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
+import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
+import { registerPdfRoutes } from "./routes/pdf.ts";
 import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
 
 export interface OriginConfig {
   /** Null only in development, where the origin listens on loopback. */
   secret: string | null;
+  /** Runs PDF jobs; its worker threads start on the first PDF request. */
+  pdfPool?: PdfWorkerPool;
 }
 
 export function createOriginApp(config: OriginConfig): Hono {
@@ -24,5 +28,6 @@ export function createOriginApp(config: OriginConfig): Hono {
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
   registerImageProcess(app);
   registerXlsxGenerate(app);
+  registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
   return app;
 }

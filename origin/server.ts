@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import sharp from "sharp";
 import { createOriginApp } from "./app.ts";
 
 const port = Number(process.env.PORT ?? 8788);
@@ -10,6 +11,10 @@ if (secret === null && !development) {
   console.error("origin: ORIGIN_SECRET is required outside development; refusing to start.");
   process.exit(1);
 }
+
+// libvips' operation cache keeps decoded images alive between requests; a stateless service
+// gains nothing from it and its RSS must stay flat across jobs.
+sharp.cache(false);
 
 const server = serve({ fetch: createOriginApp({ secret }).fetch, port, hostname: host }, (info) => {
   console.log(`origin listening on http://${info.address}:${info.port}`);

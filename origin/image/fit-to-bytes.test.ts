@@ -63,6 +63,19 @@ describe("fitToBytes", () => {
     });
   });
 
+  it("stays within the tolerance from a ceiling of 100, where the quantiser scale bottoms out", async () => {
+    for (const curve of Object.values(curves)) {
+      for (const fraction of [0.9, 0.5, 0.25]) {
+        const maxBytes = Math.round(curve(100) * fraction);
+        const best = bestThatFits(curve, maxBytes, 100);
+        if (best === undefined) continue;
+        const result = await fitToBytes(encoderFor(curve).encodeAt, maxBytes, qualityLadder(100));
+        expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
+        expect(best - result.quality).toBeLessThanOrEqual(QUALITY_TOLERANCE);
+      }
+    }
+  });
+
   it("searches a ladder of tiers exactly", async () => {
     const tiers: Record<number, number> = { 25: 40_000, 50: 140_000, 75: 330_000, 76: 670_000 };
     const encodeAt = async (q: number) => new Uint8Array(tiers[q] ?? 0);

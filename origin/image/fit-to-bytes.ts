@@ -74,11 +74,11 @@ export async function fitToBytes(
 }
 
 // Sizes are modelled as log-linear not in quality itself but in the libjpeg
-// quantiser scale it stands for (5000/q below 50, 200-2q above): in that
+// quantiser scale it stands for (5000/q below 50, 200-2q above, at least 1): in that
 // coordinate the slope of ln(bytes) varied 2 times across 10..95 on the
 // measured photo curves, against 3 times in raw quality.
 function scaleCoordinate(quality: number): number {
-  return -Math.log(quality < 50 ? 5000 / quality : 200 - 2 * quality);
+  return -Math.log(quality < 50 ? 5000 / quality : Math.max(1, 200 - 2 * quality));
 }
 
 function qualityAt(coordinate: number): number {

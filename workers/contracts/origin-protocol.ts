@@ -36,10 +36,12 @@ export interface Frame<M> {
   meta: M;
   /** The output bytes that follow the meta, still streaming. */
   payload: ReadableStream<Uint8Array>;
+  /** Length of the payload, when the framed body's total length was known. */
+  payloadLength: number | null;
 }
 
 /** Reads the meta off the front of a framed body and hands back the rest unbuffered. */
-export async function readFrame<M>(body: ReadableStream<Uint8Array>): Promise<Frame<M>> {
+export async function readFrame<M>(body: ReadableStream<Uint8Array>, totalLength: number | null = null): Promise<Frame<M>> {
   const reader = body.getReader();
   let buffered = new Uint8Array(0);
   const fill = async (need: number) => {
@@ -71,5 +73,5 @@ export async function readFrame<M>(body: ReadableStream<Uint8Array>): Promise<Fr
       return reader.cancel(reason);
     },
   });
-  return { meta, payload };
+  return { meta, payload, payloadLength: totalLength === null ? null : totalLength - 4 - metaLength };
 }

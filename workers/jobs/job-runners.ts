@@ -1,5 +1,6 @@
 import { runJob as imageBatch } from "../routes/v1_image_batch.ts";
 import { runJob as imageOptimize } from "../routes/v1_image_optimize.ts";
+import { runJob as pdfCompress } from "../routes/v1_pdf_compress.ts";
 import { runJob as xlsxGenerate } from "../routes/v1_xlsx_generate.ts";
 import type { JobRunners } from "./job-runner.ts";
 
@@ -8,4 +9,5 @@ export const jobRunners: JobRunners = {
   "image.optimize": imageOptimize,
   "image.batch": imageBatch,
   "xlsx.generate": xlsxGenerate,
+  "pdf.compress": pdfCompress,
 };

@@ -30,19 +30,21 @@ type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET">;
 export async function deliverOutput(
   env: OutputEnv,
   accountId: string,
-  output: { bytes: Uint8Array; contentType: string; filename: string },
+  output: { body: Uint8Array | ReadableStream<Uint8Array>; size: number; contentType: string; filename: string },
   mode: OutputMode,
   baseUrl: string,
 ): Promise<StoredOutput> {
-  const base64 = mode === "url" ? undefined : encodeBase64(output.bytes);
+  // Inline output needs the bytes in memory; a URL-only result streams straight into R2.
+  const body = mode === "url" || output.body instanceof Uint8Array ? output.body : new Uint8Array(await new Response(output.body).arrayBuffer());
+  const base64 = mode === "url" ? undefined : encodeBase64(body as Uint8Array);
   if (mode === "base64") {
     return { delivered: { file_id: null, url: null, expires_at: null, base64 }, discard: async () => {} };
   }
   const record = await storeFile(env, {
     accountId,
     kind: "result",
-    body: output.bytes,
-    size: output.bytes.length,
+    body,
+    size: output.size,
     contentType: output.contentType,
     filename: output.filename,
     expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),

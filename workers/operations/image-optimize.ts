@@ -6,7 +6,7 @@ import { chargeOnce } from "../billing/charge-once.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import type { ResolvedSource } from "../sources/resolve-source.ts";
+import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
 
 const IMAGE_PROCESS_PATH = "/image/process";
@@ -76,15 +76,14 @@ export async function optimizeImage(
   },
 ): Promise<ImageResult> {
   const frame = await originCompute<OriginImageMeta>(env, IMAGE_PROCESS_PATH, {
-    body: request.source.bytes,
+    body: await sourceBody(request.source),
     options: request.options,
   });
-  const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   const meta = frame.meta;
   const stored = await deliverOutput(
     env,
     request.accountId,
-    { bytes, contentType: CONTENT_TYPES[meta.format], filename: outputName(request.source, meta.format) },
+    { body: frame.payload, size: meta.stats.output_bytes, contentType: CONTENT_TYPES[meta.format], filename: outputName(request.source, meta.format) },
     request.options.output,
     request.baseUrl,
   );
@@ -95,8 +94,8 @@ export async function optimizeImage(
     await stored.discard();
     throw error;
   }
-  if (request.source.uploadedFileId && !request.options.keep_source) {
-    await deleteFile(env, request.accountId, request.source.uploadedFileId);
+  if (request.source.file?.kind === "source" && !request.options.keep_source) {
+    await deleteFile(env, request.accountId, request.source.file.id);
   }
   return { ...stored.delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, billing: { charged_micros: price } };
 }

@@ -8,12 +8,12 @@ import type { ResolvedSource } from "../sources/resolve-source.ts";
  * unless the request keeps sources). Returns the file id the job will read.
  */
 export async function stashSource(env: Pick<Bindings, "DB" | "FILES">, accountId: string, source: ResolvedSource): Promise<string> {
-  if (source.uploadedFileId) return source.uploadedFileId;
+  if (source.file) return source.file.id;
   const record = await storeFile(env, {
     accountId,
     kind: "source",
-    body: source.bytes,
-    size: source.bytes.length,
+    body: source.body as Uint8Array,
+    size: source.size,
     contentType: source.type.mime,
     filename: source.filename,
     expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),

@@ -41,12 +41,11 @@ export async function generateWorkbook(
     contentType: "application/json",
     options: {},
   });
-  const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   const { stats } = frame.meta;
   const stored = await deliverOutput(
     env,
     request.accountId,
-    { bytes, contentType: XLSX_CONTENT_TYPE, filename: request.workbook.filename },
+    { body: frame.payload, size: stats.bytes, contentType: XLSX_CONTENT_TYPE, filename: request.workbook.filename },
     request.workbook.output,
     request.baseUrl,
   );
@@ -60,7 +59,7 @@ export async function generateWorkbook(
   return {
     ...stored.delivered,
     filename: request.workbook.filename,
-    stats: { sheets: stats.sheets, rows: stats.rows, cells: stats.cells, output_bytes: bytes.length },
+    stats: { sheets: stats.sheets, rows: stats.rows, cells: stats.cells, output_bytes: stats.bytes },
     billing: { charged_micros: price },
   };
 }

@@ -52,7 +52,8 @@ export async function originCompute<M>(
     },
   });
   if (!res.ok || !res.body) throw await originProblem(res);
-  return readFrame<M>(res.body);
+  const length = res.headers.get("Content-Length");
+  return readFrame<M>(res.body, length === null ? null : Number(length));
 }
 
 async function originProblem(res: Response): Promise<ProblemError> {

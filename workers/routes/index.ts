@@ -14,6 +14,8 @@ import * as keysList from "./v1_keys_list.ts";
 import * as keysRevoke from "./v1_keys_revoke.ts";
 import * as uploadsComplete from "./v1_uploads_complete.ts";
 import * as uploadsCreate from "./v1_uploads_create.ts";
+import * as pdfAnalyze from "./v1_pdf_analyze.ts";
+import * as pdfCompress from "./v1_pdf_compress.ts";
 import * as usageGet from "./v1_usage_get.ts";
 import * as xlsxGenerate from "./v1_xlsx_generate.ts";
 
@@ -45,4 +47,6 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(imageOptimize.route, imageOptimize.handler);
   app.openapi(imageBatch.route, imageBatch.handler);
   app.openapi(xlsxGenerate.route, xlsxGenerate.handler);
+  app.openapi(pdfAnalyze.route, pdfAnalyze.handler);
+  app.openapi(pdfCompress.route, pdfCompress.handler);
 }

@@ -217,7 +217,7 @@ export const runJob: JobRunner = async (env, job) => {
     if ("error" in item) return { ref: item.ref, status: "failed", error: item.error };
     return runItem(item.ref, async () => {
       const source = await resolveSource(env, job.account_id, { file_id: item.source_file_id }, "image", IMAGE_FILE_MAX_BYTES);
-      return optimize(item.ref, { ...source, uploadedFileId: item.source_file_id }, item.options);
+      return optimize(item.ref, source, item.options);
     });
   });
   return summarize(results);

@@ -87,7 +87,7 @@ export const runJob: JobRunner = async (env, job) => {
   const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_FILE_MAX_BYTES);
   return optimizeImage(env, {
     accountId: job.account_id,
-    source: { ...source, uploadedFileId: request.source_file_id },
+    source,
     options: request.options,
     chargeKey: jobChargeKey(job.id),
     operation: "image.optimize",

@@ -1,18 +1,22 @@
 import type { Source } from "../contracts/envelope.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
-import { openFile } from "../files/file-store.ts";
+import { findFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { expectKind, type ExpectedKind, type SniffedType } from "./sniff.ts";
 
 const URL_TIMEOUT_MS = 30_000;
 const URL_CONNECT_TIMEOUT_MS = 10_000;
+/** Enough of a stored file to identify it (PDF allows its header within the first 1024 bytes). */
+const SNIFF_BYTES = 4096;
 
 export interface ResolvedSource {
-  bytes: Uint8Array;
-  /** Set when the source is an uploaded file, which `keep_source: false` deletes after processing. */
-  uploadedFileId: string | null;
+  /** Inline and URL sources are in memory; a stored file streams from R2 when read, never buffered. */
+  body: Uint8Array | (() => Promise<ReadableStream<Uint8Array>>);
+  size: number;
+  /** The stored file the source is; an uploaded one (`kind: "source"`) is deleted after processing unless kept. */
+  file: { id: string; kind: "source" | "result" } | null;
   filename: string | null;
   type: SniffedType;
 }
@@ -24,10 +28,16 @@ function filenameFromUrl(url: string): string | null {
   return last ? decodeURIComponent(last).slice(0, 200) : null;
 }
 
+/** The source's bytes as a request body: the buffer itself, or a fresh R2 stream. */
+export async function sourceBody(source: ResolvedSource): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  return source.body instanceof Uint8Array ? source.body : source.body();
+}
+
 /**
- * Every endpoint's one way to turn `{url}`, `{base64}` or `{file_id}` into bytes, refused past
- * `maxBytes` before they are all in memory, and checked by magic bytes against what the endpoint
- * takes (never by extension or declared type).
+ * Every endpoint's one way to turn `{url}`, `{base64}` or `{file_id}` into input, refused past
+ * `maxBytes` before it is all in memory, and checked by magic bytes against what the endpoint
+ * takes (never by extension or declared type). Stored files are sniffed from a ranged read and
+ * otherwise left in R2 until the origin reads them.
  */
 export async function resolveSource(
   env: SourceEnv,
@@ -36,8 +46,30 @@ export async function resolveSource(
   expect: ExpectedKind,
   maxBytes: number,
 ): Promise<ResolvedSource> {
+  if ("file_id" in source) {
+    const record = await findFile(env.DB, accountId, source.file_id);
+    if (record.status !== "ready") {
+      throw new ProblemError("upload_incomplete", `File ${source.file_id} is an upload that was not completed.`);
+    }
+    if (record.size_bytes > maxBytes) {
+      throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxBytes}.`);
+    }
+    const head = await env.FILES.get(record.r2_key, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });
+    if (!head) throw new ProblemError("gone", `File ${source.file_id} was deleted.`);
+    const type = expectKind(new Uint8Array(await head.arrayBuffer()), expect);
+    return {
+      body: async () => {
+        const object = await env.FILES.get(record.r2_key);
+        if (!object) throw new ProblemError("gone", `File ${source.file_id} was deleted.`);
+        return object.body;
+      },
+      size: record.size_bytes,
+      file: { id: record.id, kind: record.kind },
+      filename: record.filename,
+      type,
+    };
+  }
   let bytes: Uint8Array;
-  let uploadedFileId: string | null = null;
   let filename: string | null = null;
   if ("url" in source) {
     const fetched = await guardedFetch(source.url, {
@@ -48,17 +80,8 @@ export async function resolveSource(
     });
     bytes = fetched.bytes;
     filename = filenameFromUrl(fetched.finalUrl);
-  } else if ("base64" in source) {
-    bytes = decodeBase64Source(source.base64, maxBytes);
   } else {
-    const opened = await openFile(env, accountId, source.file_id);
-    if (opened.record.size_bytes > maxBytes) {
-      await opened.object.body.cancel();
-      throw new ProblemError("payload_too_large", `File ${source.file_id} has ${opened.record.size_bytes} bytes; this call takes at most ${maxBytes}.`);
-    }
-    bytes = new Uint8Array(await opened.object.arrayBuffer());
-    if (opened.record.kind === "source") uploadedFileId = opened.record.id;
-    filename = opened.record.filename;
+    bytes = decodeBase64Source(source.base64, maxBytes);
   }
-  return { bytes, uploadedFileId, filename, type: expectKind(bytes, expect) };
+  return { body: bytes, size: bytes.length, file: null, filename, type: expectKind(bytes, expect) };
 }

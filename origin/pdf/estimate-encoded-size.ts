@@ -1,0 +1,77 @@
+// Sizes what encodeImagePixels would write without encoding large images whole:
+// JPEG size is extrapolated from a mosaic of tiles spread over the image (JPEG
+// codes 8x8 blocks independently, so bytes per pixel carry over); Flate from
+// full-width bands of rows (PNG filters look one row up, deflate 32 KB back).
+import { chooseEncoding } from "./encode-image.ts";
+import { encodeFlate, encodeJpeg } from "./encode-pixels.ts";
+import type { EncodedStream } from "./encode-pixels.ts";
+import type { RawPixels } from "./raw-pixels.ts";
+
+export interface SizeEstimate {
+  filter: EncodedStream["filter"];
+  bytes: number;
+}
+
+const FULL_ENCODE_MAX_PIXELS = 500_000;
+const TILE = 128;
+const GRID = 4;
+const BAND_ROWS = 48;
+const BANDS = 6;
+
+function bands(pixels: RawPixels): RawPixels {
+  const { width, height, channels, data } = pixels;
+  const rowBytes = width * channels;
+  const out = new Uint8Array(BANDS * BAND_ROWS * rowBytes);
+  for (let band = 0; band < BANDS; band++) {
+    const y0 = Math.floor(((height - BAND_ROWS) * (band + 0.5)) / BANDS);
+    out.set(data.subarray(y0 * rowBytes, (y0 + BAND_ROWS) * rowBytes), band * BAND_ROWS * rowBytes);
+  }
+  return { data: out, width, height: BANDS * BAND_ROWS, channels };
+}
+
+async function flateBytes(pixels: RawPixels): Promise<number> {
+  const sample = bands(pixels);
+  return Math.round(((await encodeFlate(sample)).bytes.byteLength * pixels.height) / sample.height);
+}
+
+function mosaic(pixels: RawPixels): RawPixels {
+  const { width, height, channels, data } = pixels;
+  const side = TILE * GRID;
+  const out = new Uint8Array(side * side * channels);
+  for (let ty = 0; ty < GRID; ty++) {
+    for (let tx = 0; tx < GRID; tx++) {
+      const x0 = Math.floor(((width - TILE) * (tx + 0.5)) / GRID);
+      const y0 = Math.floor(((height - TILE) * (ty + 0.5)) / GRID);
+      for (let y = 0; y < TILE; y++) {
+        const from = ((y0 + y) * width + x0) * channels;
+        out.set(data.subarray(from, from + TILE * channels), ((ty * TILE + y) * side + tx * TILE) * channels);
+      }
+    }
+  }
+  return { data: out, width: side, height: side, channels };
+}
+
+async function jpegBytes(pixels: RawPixels, quality: number): Promise<number> {
+  const tiny = await encodeJpeg({ data: new Uint8Array(16 * 16 * pixels.channels).fill(128), width: 16, height: 16, channels: pixels.channels }, quality);
+  const overhead = tiny.bytes.byteLength;
+  const sample = mosaic(pixels);
+  const sampleBytes = (await encodeJpeg(sample, quality)).bytes.byteLength - overhead;
+  return Math.round(overhead + (sampleBytes * pixels.width * pixels.height) / (sample.width * sample.height));
+}
+
+export async function estimateEncodedSize(pixels: RawPixels, lossyInput: boolean, quality: number): Promise<SizeEstimate> {
+  const whole = pixels.width * pixels.height <= FULL_ENCODE_MAX_PIXELS || pixels.width < TILE * GRID || pixels.height < TILE * GRID;
+  const jpeg = async (): Promise<SizeEstimate> => ({
+    filter: "DCTDecode",
+    bytes: whole ? (await encodeJpeg(pixels, quality)).bytes.byteLength : await jpegBytes(pixels, quality),
+  });
+  const flate = async (): Promise<SizeEstimate> => ({
+    filter: "FlateDecode",
+    bytes: whole || pixels.height < BANDS * BAND_ROWS * 2 ? (await encodeFlate(pixels)).bytes.byteLength : await flateBytes(pixels),
+  });
+  const choice = chooseEncoding(pixels, lossyInput);
+  if (choice === "jpeg") return jpeg();
+  if (choice === "flate") return flate();
+  const [f, j] = await Promise.all([flate(), jpeg()]);
+  return f.bytes <= j.bytes ? f : j;
+}

@@ -1,0 +1,56 @@
+// Decides, from facts alone, whether and to what size an image is rewritten.
+// Shared by compress (which then encodes) and analyze's projection (which estimates).
+import type { ImageFacts } from "./image-facts.ts";
+import type { ImageTargets } from "./profiles.ts";
+
+export type KeepReason =
+  | "not_drawn"
+  | "soft_mask"
+  | "bilevel"
+  | "colour_space_kept"
+  | "explicit_mask"
+  | "alpha_in_data"
+  | "too_small"
+  | "jpeg_already_at_quality";
+
+export type ImagePlan =
+  | { action: "keep"; reason: KeepReason }
+  | { action: "rewrite"; width: number; height: number; downsampled: boolean; lossyInput: boolean };
+
+const REWRITABLE_FAMILIES = new Set(["DeviceGray", "DeviceRGB", "DeviceCMYK", "CalGray", "CalRGB", "ICCBased", "Indexed"]);
+const LOSSY_FILTERS = new Set(["DCTDecode", "JPXDecode"]);
+const MIN_REWRITE_BYTES = 2048;
+// Placements computed from PDF reals: an image meant to be at max_dpi is not resampled for rounding.
+const DPI_TOLERANCE = 1.01;
+// Re-encoding a JPEG at about its own quality only compounds the loss.
+const JPEG_QUALITY_MARGIN = 5;
+
+function colourSpaceRewritable(image: ImageFacts): boolean {
+  const { colorSpace } = image;
+  if (colorSpace.family === "Indexed") return colorSpace.base !== null && REWRITABLE_FAMILIES.has(colorSpace.base.family) && colorSpace.base.family !== "Indexed";
+  // JPX carries its colour space in the codestream when the dictionary has none.
+  if (colorSpace.family === "unknown") return image.filters.includes("JPXDecode");
+  return REWRITABLE_FAMILIES.has(colorSpace.family);
+}
+
+export function planImage(image: ImageFacts, targets: ImageTargets): ImagePlan {
+  if (image.softMaskOf.length > 0) return { action: "keep", reason: "soft_mask" };
+  if (image.placement === null) return { action: "keep", reason: "not_drawn" };
+  if (image.isStencilMask || image.bitsPerComponent === 1) return { action: "keep", reason: "bilevel" };
+  if (!colourSpaceRewritable(image)) return { action: "keep", reason: "colour_space_kept" };
+  // A soft mask overrides /Mask (ISO 32000-1, Table 89), so only an effective colour-key or stencil mask pins the samples.
+  if (image.hasMask && image.softMask === null) return { action: "keep", reason: "explicit_mask" };
+  if (image.alphaInData) return { action: "keep", reason: "alpha_in_data" };
+  if (image.bytes < MIN_REWRITE_BYTES) return { action: "keep", reason: "too_small" };
+  const lossyInput = image.filters.some((filter) => LOSSY_FILTERS.has(filter));
+  const { minDpi } = image.placement;
+  const downsampled = minDpi > targets.targetDpi * targets.downsampleThreshold || (targets.maxDpi !== null && minDpi > targets.maxDpi * DPI_TOLERANCE);
+  const scale = downsampled ? targets.targetDpi / minDpi : 1;
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  const jpegQuality = image.jpegQuality?.quality ?? null;
+  if (!downsampled && !targets.grayscale && jpegQuality !== null && jpegQuality <= targets.quality + JPEG_QUALITY_MARGIN) {
+    return { action: "keep", reason: "jpeg_already_at_quality" };
+  }
+  return { action: "rewrite", width, height, downsampled, lossyInput };
+}

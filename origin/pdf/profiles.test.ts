@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { PDF_PROFILE_PARAMETERS, pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
+import { resolveImageTargets } from "./profiles.ts";
+
+const targets = (input: PdfCompressOptionsInput) => resolveImageTargets(pdfCompressOptionsSchema.parse(input));
+
+describe("resolveImageTargets", () => {
+  it("makes auto the ebook profile unless an intent says otherwise", () => {
+    expect(targets({})).toMatchObject({ profile: "ebook", targetDpi: PDF_PROFILE_PARAMETERS.ebook.targetDpi, quality: 76 });
+    expect(targets({ intent: "email" }).profile).toBe("email");
+    expect(targets({ intent: "archive" }).profile).toBe("prepress");
+    expect(targets({ profile: "print", intent: "web" }).profile).toBe("print");
+  });
+
+  it("uses image_quality only where the profile says so", () => {
+    expect(targets({ profile: "ebook", image_quality: 40 }).quality).toBe(40);
+    expect(targets({ profile: "screen", image_quality: 40 }).quality).toBe(PDF_PROFILE_PARAMETERS.screen.quality);
+  });
+
+  it("caps the profile DPI with max_dpi and uses it as the custom target", () => {
+    expect(targets({ profile: "print", max_dpi: 200 }).targetDpi).toBe(200);
+    expect(targets({ profile: "screen", max_dpi: 200 }).targetDpi).toBe(72);
+    expect(targets({ profile: "custom", max_dpi: 110, image_quality: 55 })).toMatchObject({ targetDpi: 110, quality: 55 });
+    expect(targets({ profile: "custom" }).targetDpi).toBe(150);
+    expect(targets({ profile: "ebook" }).maxDpi).toBeNull();
+  });
+});

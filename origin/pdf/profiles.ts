@@ -1,0 +1,51 @@
+// Resolves a compress request to concrete image parameters. The numbers of each
+// profile are in PDF_PROFILE_PARAMETERS (workers/contracts/pdf-options.ts), shared
+// with the OpenAPI description; this module only applies auto, custom and max_dpi.
+import {
+  PDF_CUSTOM_DEFAULT_DPI,
+  PDF_CUSTOM_DOWNSAMPLE_THRESHOLD,
+  PDF_DEFAULT_IMAGE_QUALITY,
+  PDF_INTENT_PROFILE,
+  PDF_PROFILE_PARAMETERS,
+} from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptions, PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
+
+export interface ImageTargets {
+  profile: PdfFixedProfile | "custom";
+  targetDpi: number;
+  quality: number;
+  downsampleThreshold: number;
+  /** A hard ceiling: images above it are downsampled even within the threshold. */
+  maxDpi: number | null;
+  grayscale: boolean;
+}
+
+type TargetOptions = Pick<PdfCompressOptions, "profile" | "intent" | "max_dpi" | "image_quality" | "grayscale">;
+
+export function resolveImageTargets(options: TargetOptions): ImageTargets {
+  if (options.profile === "custom") {
+    return {
+      profile: "custom",
+      targetDpi: options.max_dpi ?? PDF_CUSTOM_DEFAULT_DPI,
+      quality: options.image_quality,
+      downsampleThreshold: PDF_CUSTOM_DOWNSAMPLE_THRESHOLD,
+      maxDpi: options.max_dpi,
+      grayscale: options.grayscale,
+    };
+  }
+  const profile = options.profile === "auto" ? (options.intent === null ? "ebook" : PDF_INTENT_PROFILE[options.intent]) : options.profile;
+  const parameters = PDF_PROFILE_PARAMETERS[profile];
+  return {
+    profile,
+    targetDpi: Math.min(parameters.targetDpi, options.max_dpi ?? Number.POSITIVE_INFINITY),
+    quality: parameters.quality === "image_quality" ? options.image_quality : parameters.quality,
+    downsampleThreshold: parameters.downsampleThreshold,
+    maxDpi: options.max_dpi,
+    grayscale: options.grayscale,
+  };
+}
+
+/** The targets of a fixed profile with default options, as analyze projects them. */
+export function defaultProfileTargets(profile: PdfFixedProfile): ImageTargets {
+  return resolveImageTargets({ profile, intent: null, max_dpi: null, image_quality: PDF_DEFAULT_IMAGE_QUALITY, grayscale: false });
+}

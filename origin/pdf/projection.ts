@@ -1,0 +1,118 @@
+// Projects, per profile, the size compress would reach and the quality it risks.
+// The structure (everything but image rewrites) is measured by really stripping,
+// subsetting and saving once; each image a profile would rewrite is decoded,
+// resampled and sized with the same encoding choice and acceptance rule as compress.
+import type * as mupdf from "mupdf";
+import { PDF_FIXED_PROFILES } from "../../workers/contracts/pdf-options.ts";
+import type { PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
+import { encodeFlate } from "./encode-pixels.ts";
+import { estimateEncodedSize } from "./estimate-encoded-size.ts";
+import type { SizeEstimate } from "./estimate-encoded-size.ts";
+import type { ImageFacts } from "./image-facts.ts";
+import { planImage } from "./image-plan.ts";
+import { defaultProfileTargets } from "./profiles.ts";
+import type { ImageTargets } from "./profiles.ts";
+import { imageRewriteRisk, worstRisk } from "./quality-risk.ts";
+import type { QualityRisk } from "./quality-risk.ts";
+import { decodeImagePixels } from "./raw-pixels.ts";
+import type { RawPixels } from "./raw-pixels.ts";
+import { resamplePixels } from "./resample-pixels.ts";
+import { worthReplacing } from "./rewrite-images.ts";
+
+export interface ProfileProjection {
+  estimated_bytes: number;
+  savings_bytes: number;
+  savings_ratio: number;
+  quality_risk: QualityRisk;
+  images_rewritten: number;
+}
+
+interface ProfileTally {
+  targets: ImageTargets;
+  saved: number;
+  rewritten: number;
+  risks: QualityRisk[];
+  softMasks: Set<number>;
+}
+
+/** What resampling a soft mask with its image saves; compress keeps the old mask when the new one is larger. */
+async function softMaskSaving(doc: mupdf.PDFDocument, softMask: ImageFacts, scale: number): Promise<number> {
+  const pixels = decodeImagePixels(doc, softMask.objectNumber, true);
+  const width = Math.max(1, Math.round(softMask.width * scale));
+  const height = Math.max(1, Math.round(softMask.height * scale));
+  const encoded = await encodeFlate(await resamplePixels(pixels, width, height));
+  return Math.max(0, softMask.bytes - encoded.bytes.byteLength);
+}
+
+const LOSSLESS_SOURCE_QUALITY = 100;
+
+async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map<number, ImageFacts>, tallies: ProfileTally[]): Promise<void> {
+  const plans = tallies.map((tally) => planImage(image, tally.targets));
+  if (plans.every((plan) => plan.action === "keep")) return;
+  let source: RawPixels;
+  try {
+    source = decodeImagePixels(doc, image.objectNumber, false);
+  } catch {
+    return;
+  }
+  const resampled = new Map<string, RawPixels>();
+  const estimates = new Map<string, SizeEstimate>();
+  for (const [index, plan] of plans.entries()) {
+    const tally = tallies[index];
+    if (plan.action === "keep" || tally === undefined) continue;
+    const key = `${plan.width}x${plan.height}`;
+    const pixels = resampled.get(key) ?? (await resamplePixels(source, plan.width, plan.height));
+    resampled.set(key, pixels);
+    const estimateKey = `${key}@${tally.targets.quality}`;
+    const estimate = estimates.get(estimateKey) ?? (await estimateEncodedSize(pixels, plan.lossyInput, tally.targets.quality));
+    estimates.set(estimateKey, estimate);
+    if (!worthReplacing(plan.downsampled, estimate.filter, estimate.bytes, image.bytes)) continue;
+    const softMask = image.softMask === null ? undefined : images.get(image.softMask);
+    const maskSaving = softMask !== undefined && plan.downsampled && !tally.softMasks.has(softMask.objectNumber) ? await softMaskSaving(doc, softMask, plan.width / image.width) : 0;
+    if (softMask !== undefined) tally.softMasks.add(softMask.objectNumber);
+    tally.saved += image.bytes - estimate.bytes + maskSaving;
+    tally.rewritten++;
+    const oldDpi = image.placement?.minDpi ?? 0;
+    tally.risks.push(
+      imageRewriteRisk({
+        oldDpi,
+        newDpi: (oldDpi * plan.width) / image.width,
+        lossy: estimate.filter === "DCTDecode",
+        sourceQuality: image.jpegQuality?.quality ?? LOSSLESS_SOURCE_QUALITY,
+        quality: tally.targets.quality,
+      }),
+    );
+  }
+}
+
+/**
+ * measureStructure saves the document as compress would with its images untouched
+ * and returns the size; it runs after the images are sized because a garbage-
+ * collecting save renumbers the objects of the open document.
+ */
+export async function projectProfiles(
+  doc: mupdf.PDFDocument,
+  images: Map<number, ImageFacts>,
+  inputBytes: number,
+  measureStructure: () => number,
+): Promise<Record<PdfFixedProfile, ProfileProjection>> {
+  const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, risks: [], softMasks: new Set<number>() }));
+  for (const image of images.values()) await tallyImage(doc, image, images, tallies);
+  const structureBytes = measureStructure();
+  const projection = {} as Record<PdfFixedProfile, ProfileProjection>;
+  for (const [index, profile] of PDF_FIXED_PROFILES.entries()) {
+    const tally = tallies[index];
+    if (tally === undefined) continue;
+    // Compress returns the original when it cannot make the file smaller.
+    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved)));
+    const rewritesKept = estimated < inputBytes;
+    projection[profile] = {
+      estimated_bytes: estimated,
+      savings_bytes: inputBytes - estimated,
+      savings_ratio: inputBytes === 0 ? 0 : (inputBytes - estimated) / inputBytes,
+      quality_risk: rewritesKept ? worstRisk(tally.risks) : "none",
+      images_rewritten: rewritesKept ? tally.rewritten : 0,
+    };
+  }
+  return projection;
+}

@@ -1,0 +1,102 @@
+// Builds small PDFs with known facts (pixel sizes, placements, encodings) for the
+// engine's tests, with mupdf's object API and sharp-encoded image streams.
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+
+export interface TestImage {
+  name: string;
+  stream: Uint8Array;
+  dict: Record<string, unknown>;
+}
+
+export interface TestPlacement {
+  image: string;
+  /** Placed size and position in points. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Smooth colour gradients with a little noise: compresses like a photograph. */
+export function photoPixels(width: number, height: number, channels: 1 | 3 | 4, seed = 1): Uint8Array {
+  const data = new Uint8Array(width * height * channels);
+  let state = seed;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      const noise = (state >> 16) % 24;
+      for (let c = 0; c < channels; c++) {
+        const wave = Math.sin((x * (c + 1)) / 37 + (y * (3 - c)) / 53) * 80;
+        data[(y * width + x) * channels + c] = Math.max(0, Math.min(255, Math.round(120 + wave + noise)));
+      }
+    }
+  }
+  return data;
+}
+
+/** An IJG (Annex K tables, baseline) or MozJPEG JPEG of photoPixels at a known quality. */
+export async function jpegOf(width: number, height: number, channels: 1 | 3, quality: number, encoder: "ijg" | "mozjpeg" = "ijg"): Promise<Uint8Array> {
+  let image = sharp(photoPixels(width, height, channels), { raw: { width, height, channels } });
+  if (channels === 1) image = image.toColourspace("b-w");
+  const options = encoder === "ijg" ? { quality, quantisationTable: 0, progressive: false } : { quality, mozjpeg: true, progressive: false };
+  return new Uint8Array(await image.jpeg(options).toBuffer());
+}
+
+export async function jpegImage(name: string, width: number, height: number, quality: number, channels: 1 | 3 = 3): Promise<TestImage> {
+  return {
+    name,
+    stream: await jpegOf(width, height, channels, quality),
+    dict: { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: channels === 1 ? "DeviceGray" : "DeviceRGB", BitsPerComponent: 8, Filter: "DCTDecode" },
+  };
+}
+
+/** A PDF whose pages draw the given images at the given placements. */
+export function buildPdf(images: TestImage[], pages: TestPlacement[][], pageSize: [number, number] = [612, 792]): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const refs = new Map<string, mupdf.PDFObject>();
+    for (const image of images) refs.set(image.name, doc.addRawStream(image.stream, image.dict));
+    for (const placements of pages) {
+      const xobjects: Record<string, mupdf.PDFObject> = {};
+      let content = "";
+      for (const placement of placements) {
+        const ref = refs.get(placement.image);
+        if (ref === undefined) throw new Error(`unknown image ${placement.image}`);
+        xobjects[placement.image] = ref;
+        content += `q ${placement.width} 0 0 ${placement.height} ${placement.x} ${placement.y} cm /${placement.image} Do Q\n`;
+      }
+      const page = doc.addPage([0, 0, pageSize[0], pageSize[1]], 0, { XObject: xobjects }, content);
+      doc.insertPage(-1, page);
+    }
+    return doc.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** Opens a PDF, lets fn edit it, and saves it (with the given save options). */
+export function editPdf(bytes: Uint8Array, fn: (doc: mupdf.PDFDocument) => void, saveOptions = "compress"): Uint8Array {
+  const doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
+  if (doc === null) throw new Error("not a PDF");
+  try {
+    fn(doc);
+    return doc.saveToBuffer(saveOptions).asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+const PDFA_XMP = `<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>
+<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>
+<rdf:Description rdf:about='' xmlns:pdfaid='http://www.aiim.org/pdfa/ns/id/' pdfaid:part='2' pdfaid:conformance='B'/>
+</rdf:RDF></x:xmpmeta><?xpacket end='w'?>`;
+
+/** Adds an XMP PDF/A-2B identification (single-quoted attributes) and an output intent. */
+export function withPdfaClaim(bytes: Uint8Array): Uint8Array {
+  return editPdf(bytes, (doc) => {
+    const catalog = doc.getTrailer().get("Root");
+    catalog.put("Metadata", doc.addStream(PDFA_XMP, { Type: "Metadata", Subtype: "XML" }));
+    catalog.put("OutputIntents", [doc.addObject({ Type: "OutputIntent", S: "GTS_PDFA1", OutputConditionIdentifier: "(sRGB)" })]);
+  });
+}

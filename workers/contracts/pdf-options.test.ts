@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { PDF_FIXED_PROFILES, PDF_PROFILE_DESCRIPTION, PDF_PROFILE_PARAMETERS, pdfAnalyzeOptionsSchema, pdfCompressOptionsSchema } from "./pdf-options.ts";
+
+describe("pdfCompressOptionsSchema", () => {
+  it("applies the documented defaults to an empty object", () => {
+    expect(pdfCompressOptionsSchema.parse({})).toEqual({
+      profile: "auto",
+      intent: null,
+      password: null,
+      allow_signature_break: false,
+      allow_conformance_break: false,
+      max_dpi: null,
+      image_quality: 76,
+      grayscale: false,
+      strip: { metadata: true, thumbnails: true, javascript: true, embedded_files: true, annotations: false, structure_tree: false },
+      fonts: { subset: true, dedupe: true },
+      dedupe_images: true,
+      output: "url",
+    });
+  });
+
+  it("fills the defaults of a partly given nested object", () => {
+    const parsed = pdfCompressOptionsSchema.parse({ strip: { annotations: true }, fonts: { subset: false } });
+    expect(parsed.strip).toEqual({ metadata: true, thumbnails: true, javascript: true, embedded_files: true, annotations: true, structure_tree: false });
+    expect(parsed.fonts).toEqual({ subset: false, dedupe: true });
+  });
+
+  it("rejects unknown fields at the top level and inside strip", () => {
+    for (const input of [{ profil: "ebook" }, { strip: { xmp: true } }]) {
+      const result = pdfCompressOptionsSchema.safeParse(input);
+      expect(result.success).toBe(false);
+    }
+  });
+
+  it("rejects out-of-range quality and dpi and unknown profiles", () => {
+    for (const input of [{ image_quality: 0 }, { image_quality: 101 }, { image_quality: 50.5 }, { max_dpi: 1 }, { max_dpi: 100_000 }, { profile: "tiny" }]) {
+      expect(pdfCompressOptionsSchema.safeParse(input).success).toBe(false);
+    }
+  });
+
+  it("documents every profile's parameters in the profile description", () => {
+    for (const name of PDF_FIXED_PROFILES) {
+      expect(PDF_PROFILE_DESCRIPTION).toContain(`\`${name}\`: ${PDF_PROFILE_PARAMETERS[name].targetDpi} dpi`);
+    }
+  });
+});
+
+describe("pdfAnalyzeOptionsSchema", () => {
+  it("takes an optional password and nothing else", () => {
+    expect(pdfAnalyzeOptionsSchema.parse({})).toEqual({ password: null });
+    expect(pdfAnalyzeOptionsSchema.parse({ password: "pw" })).toEqual({ password: "pw" });
+    expect(pdfAnalyzeOptionsSchema.safeParse({ profile: "ebook" }).success).toBe(false);
+  });
+});

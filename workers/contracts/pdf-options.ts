@@ -1,0 +1,140 @@
+// Options of the PDF engine (analyze and compress), shared by the edge (validation,
+// OpenAPI) and the origin (the engine reads the parsed output type). The profile
+// table lives here once: the origin resolves profiles from it and the schema
+// description is generated from it, so the documentation cannot drift.
+import { z } from "@hono/zod-openapi";
+
+export const PDF_FIXED_PROFILES = ["screen", "email", "ebook", "print", "prepress"] as const;
+export type PdfFixedProfile = (typeof PDF_FIXED_PROFILES)[number];
+
+export const PDF_INTENTS = ["web", "email", "reading", "print", "archive"] as const;
+export type PdfIntent = (typeof PDF_INTENTS)[number];
+
+export const PDF_DEFAULT_IMAGE_QUALITY = 76;
+export const PDF_DPI_LIMIT = 2400;
+
+export interface PdfProfileParameters {
+  /** Resolution each image is brought down to, at its largest placement on a page. */
+  targetDpi: number;
+  /** A fixed JPEG quality, or "image_quality" to use the option (default 76). */
+  quality: number | "image_quality";
+  /** Downsample only when the effective DPI exceeds targetDpi by more than this factor. */
+  downsampleThreshold: number;
+}
+
+export const PDF_PROFILE_PARAMETERS: Record<PdfFixedProfile, PdfProfileParameters> = {
+  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25 },
+  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25 },
+  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25 },
+  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25 },
+  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5 },
+};
+
+/** What `profile: "auto"` becomes for each `intent`; without an intent, auto is ebook. */
+export const PDF_INTENT_PROFILE: Record<PdfIntent, PdfFixedProfile> = {
+  web: "screen",
+  email: "email",
+  reading: "ebook",
+  print: "print",
+  archive: "prepress",
+};
+
+/** `custom` uses `max_dpi` as its target (this value when max_dpi is null) and `image_quality`. */
+export const PDF_CUSTOM_DEFAULT_DPI = 150;
+export const PDF_CUSTOM_DOWNSAMPLE_THRESHOLD = 1.25;
+
+function describeProfiles(): string {
+  const lines = PDF_FIXED_PROFILES.map((name) => {
+    const p = PDF_PROFILE_PARAMETERS[name];
+    const quality = p.quality === "image_quality" ? "`image_quality`" : `quality ${p.quality}`;
+    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold})`;
+  });
+  const intents = PDF_INTENTS.map((i) => `${i}→${PDF_INTENT_PROFILE[i]}`).join(", ");
+  return [
+    "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.",
+    ...lines,
+    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}`,
+    `\`auto\` (default): picks a profile from \`intent\` (${intents}); ebook without an intent.`,
+  ].join("; ");
+}
+
+export const PDF_PROFILE_DESCRIPTION = describeProfiles();
+
+const password = z.string().max(1024).nullable().default(null).openapi({
+  example: null,
+  description: "Password of an encrypted PDF (user or owner). Required when the file needs one: 422 `pdf_password_required`, or `pdf_password_invalid` when wrong.",
+});
+
+export const pdfCompressOptionsSchema = z
+  .object({
+    profile: z.enum(["auto", ...PDF_FIXED_PROFILES, "custom"]).default("auto").openapi({
+      example: "ebook",
+      description: PDF_PROFILE_DESCRIPTION,
+    }),
+    intent: z.enum(PDF_INTENTS).nullable().default(null).openapi({
+      example: null,
+      description: "What the output is for; only `profile: auto` reads it.",
+    }),
+    password,
+    allow_signature_break: z.boolean().default(false).openapi({
+      example: false,
+      description: "Compress a signed PDF anyway (its signatures become invalid). Without it a signed PDF is 422 `pdf_signed`.",
+    }),
+    allow_conformance_break: z.boolean().default(false).openapi({
+      example: false,
+      description:
+        "Compress a PDF/A or PDF/X file anyway; the output then drops its conformance claim (XMP identification and output intents). Without it such a file is 422 `pdf_conformance`.",
+    }),
+    max_dpi: z.number().int().min(9).max(PDF_DPI_LIMIT).nullable().default(null).openapi({
+      example: null,
+      description: "Ceiling on every image's effective resolution, applied on top of the profile; for `custom` it is the target.",
+    }),
+    image_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_IMAGE_QUALITY).openapi({
+      example: PDF_DEFAULT_IMAGE_QUALITY,
+      description: "JPEG quality (1 to 100, MozJPEG, baseline) for re-encoded continuous-tone images, used by `ebook`, `print`, `custom` and `auto` when it resolves to one of those.",
+    }),
+    grayscale: z.boolean().default(false).openapi({
+      example: false,
+      description: "Convert every re-encodable image to gray. Text and vector colours are left as they are.",
+    }),
+    strip: z
+      .object({
+        metadata: z.boolean().default(true).openapi({ description: "Remove XMP metadata streams and document info except the title." }),
+        thumbnails: z.boolean().default(true).openapi({ description: "Remove embedded page thumbnails." }),
+        javascript: z.boolean().default(true).openapi({ description: "Remove document, page, annotation and form-field JavaScript." }),
+        embedded_files: z.boolean().default(true).openapi({ description: "Remove attached files (the EmbeddedFiles name tree and associated files)." }),
+        annotations: z.boolean().default(false).openapi({ description: "Remove annotations, keeping links and form widgets." }),
+        structure_tree: z.boolean().default(false).openapi({ description: "Remove the structure tree (tagging); the file is then no longer tagged." }),
+      })
+      .strict()
+      .prefault({})
+      .openapi({ description: "What to remove from the file." }),
+    fonts: z
+      .object({
+        subset: z.boolean().default(true).openapi({ description: "Keep only the glyphs the document uses in embedded fonts." }),
+        dedupe: z.boolean().default(true).openapi({ description: "Merge byte-identical font programs and descriptors." }),
+      })
+      .strict()
+      .prefault({})
+      .openapi({ description: "Font optimisation." }),
+    dedupe_images: z.boolean().default(true).openapi({
+      example: true,
+      description: "Merge byte-identical image streams so a repeated image is stored once.",
+    }),
+    output: z.enum(["url", "base64", "both"]).default("url").openapi({
+      example: "url",
+      description: "How the result is returned: a download `url`, inline `base64`, or both.",
+    }),
+  })
+  .strict()
+  .openapi("PdfCompressOptions");
+
+export const pdfAnalyzeOptionsSchema = z
+  .object({ password })
+  .strict()
+  .openapi("PdfAnalyzeOptions");
+
+export type PdfCompressOptions = z.output<typeof pdfCompressOptionsSchema>;
+export type PdfCompressOptionsInput = z.input<typeof pdfCompressOptionsSchema>;
+export type PdfAnalyzeOptions = z.output<typeof pdfAnalyzeOptionsSchema>;
+export type PdfAnalyzeOptionsInput = z.input<typeof pdfAnalyzeOptionsSchema>;

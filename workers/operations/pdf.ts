@@ -1,0 +1,115 @@
+import { z } from "@hono/zod-openapi";
+import { chargeOnce } from "../billing/charge-once.ts";
+import { billingSchema } from "../contracts/envelope.ts";
+import type { PdfAnalyzeOptions, PdfCompressOptions } from "../contracts/pdf-options.ts";
+import { pdfCompressPrice } from "../contracts/pricing.ts";
+import type { Bindings } from "../env.ts";
+import { deleteFile } from "../files/file-store.ts";
+import { originCompute } from "../origin/origin-client.ts";
+import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
+import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
+
+const PDF_ANALYZE_PATH = "/pdf/analyze";
+const PDF_COMPRESS_PATH = "/pdf/compress";
+
+export const pdfAnalysisSchema = z
+  .object({
+    composition: z
+      .object({
+        pages: z.number().int(),
+        page_sizes_pt: z.array(z.object({ width: z.number(), height: z.number() })),
+        bytes: z.record(z.string(), z.number()).openapi({ description: "Bytes by category: images, fonts, content streams, metadata, embedded files, thumbnails, other" }),
+        total_bytes: z.number().int(),
+        object_count: z.number().int(),
+        version: z.string(),
+        producer: z.string().nullable(),
+      })
+      .passthrough(),
+    flags: z.record(z.string(), z.unknown()).openapi({ description: "encrypted, signed (field names), PDF/A or PDF/X conformance, forms, JavaScript, tagged, linearized" }),
+    images: z.array(z.record(z.string(), z.unknown())).openapi({
+      description: "Per image: object number, pages, pixel size, bits, colour space, filters, bytes, soft mask, placed size, effective DPI (lowest placement), estimated JPEG quality",
+    }),
+    fonts: z.array(z.record(z.string(), z.unknown())),
+    projection: z.record(z.string(), z.record(z.string(), z.unknown())).openapi({
+      description: "Per profile (screen, email, ebook, print, prepress): estimated output bytes, savings and quality_risk",
+    }),
+    billing: billingSchema,
+  })
+  .openapi("PdfAnalysis");
+
+export const pdfCompressResultSchema = deliveredOutputSchema
+  .extend({
+    returned_original: z.boolean().openapi({ description: "The input came back unchanged (not smaller, or the output failed its soundness checks): $0" }),
+    warnings: z.array(z.string()),
+    stats: z
+      .object({
+        original_bytes: z.number().int(),
+        output_bytes: z.number().int(),
+        ratio: z.number(),
+        pages: z.number().int(),
+        profile: z.string(),
+        images_rewritten: z.number().int(),
+        images_kept: z.number().int(),
+        bytes_saved_by_category: z.record(z.string(), z.number()),
+        images: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Per image before/after, with DPI" }),
+      })
+      .passthrough(),
+    billing: billingSchema,
+  })
+  .openapi("PdfCompressResult");
+
+export type PdfCompressResult = z.infer<typeof pdfCompressResultSchema>;
+
+type PdfEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+
+interface OriginCompressMeta {
+  stats: PdfCompressResult["stats"];
+  warnings: string[];
+  returned_original: boolean;
+}
+
+/** Free, but recorded in the ledger at $0 so that usage counts it. */
+export async function analyzePdf(
+  env: PdfEnv,
+  request: { accountId: string; source: ResolvedSource; options: PdfAnalyzeOptions; chargeKey: string },
+): Promise<z.infer<typeof pdfAnalysisSchema>> {
+  const frame = await originCompute<Omit<z.infer<typeof pdfAnalysisSchema>, "billing">>(env, PDF_ANALYZE_PATH, {
+    body: await sourceBody(request.source),
+    options: request.options,
+  });
+  await frame.payload.cancel();
+  await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: 0 });
+  return { ...frame.meta, billing: { charged_micros: 0 } };
+}
+
+/**
+ * Compresses through the origin, stores the output and bills by the input's size tier. When the
+ * origin had to return the original (not smaller, or unsound), the caller still gets it, at $0.
+ */
+export async function compressPdf(
+  env: PdfEnv,
+  request: { accountId: string; source: ResolvedSource; options: PdfCompressOptions; chargeKey: string; baseUrl: string },
+): Promise<PdfCompressResult> {
+  const frame = await originCompute<OriginCompressMeta>(env, PDF_COMPRESS_PATH, {
+    body: await sourceBody(request.source),
+    options: request.options,
+  });
+  const meta = frame.meta;
+  const stem = (request.source.filename ?? "document").replace(/\.pdf$/i, "") || "document";
+  const stored = await deliverOutput(
+    env,
+    request.accountId,
+    { body: frame.payload, size: meta.stats.output_bytes, contentType: "application/pdf", filename: `${stem}.pdf` },
+    request.options.output,
+    request.baseUrl,
+  );
+  const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: false });
+  try {
+    await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price });
+  } catch (error) {
+    await stored.discard();
+    throw error;
+  }
+  if (request.source.file?.kind === "source") await deleteFile(env, request.accountId, request.source.file.id);
+  return { ...stored.delivered, returned_original: meta.returned_original, warnings: meta.warnings, stats: meta.stats, billing: { charged_micros: price } };
+}

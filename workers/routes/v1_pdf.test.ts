@@ -1,0 +1,82 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { findAccount } from "../accounts/account-store.ts";
+import { encodeBase64 } from "../sources/base64.ts";
+import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { corpusBytes } from "../test-support/corpus.ts";
+
+async function pdfSource(name: string) {
+  return { base64: encodeBase64(await corpusBytes(`pdf/${name}`)) };
+}
+
+function call(caller: TestCaller, path: string, body: unknown) {
+  return api(path, { key: caller, json: body });
+}
+
+describe("POST /v1/pdf/analyze", () => {
+  it("reports pages, images with placed DPI, and projections, for free", async () => {
+    const caller = await seedCaller({ balanceMicros: 1_000 });
+    const res = await call(caller, "/v1/pdf/analyze", { source: await pdfSource("syn_photo_placed_small.pdf") });
+    expect(res.status).toBe(200);
+    const analysis = await res.json<{
+      composition: { pages: number };
+      images: { effective_dpi: number | null; width: number }[];
+      projection: Record<string, { estimated_bytes?: number }>;
+      billing: { charged_micros: number };
+    }>();
+    expect(analysis.composition.pages).toBeGreaterThanOrEqual(1);
+    expect(analysis.images.length).toBeGreaterThanOrEqual(1);
+    expect(analysis.images[0]!.effective_dpi).toBeGreaterThan(72);
+    expect(Object.keys(analysis.projection).sort()).toEqual(["ebook", "email", "prepress", "print", "screen"]);
+    expect(analysis.billing.charged_micros).toBe(0);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(1_000);
+    const usage = await (await api("/v1/account", { key: caller })).json<{ usage: { by_operation: { operation: string; count: number }[] } }>();
+    expect(usage.usage.by_operation).toEqual([{ operation: "pdf.analyze", count: 1, micros: 0 }]);
+  });
+
+  it("refuses a PNG with a 415 that says what it is", async () => {
+    const caller = await seedCaller();
+    const png = await corpusBytes("img/pngsuite/basn2c08.png");
+    const problem = await problemOf(await call(caller, "/v1/pdf/analyze", { source: { base64: encodeBase64(png) } }));
+    expect(problem.status).toBe(415);
+    expect(problem.detail).toMatch(/PNG/);
+  });
+});
+
+describe("POST /v1/pdf/compress", () => {
+  it("shrinks a photo PDF, stores a PDF result, and charges the 25 MB tier", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const res = await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_photo_fullpage_q95.pdf"), options: { profile: "ebook" } });
+    expect(res.status).toBe(200);
+    const result = await res.json<{ url: string; returned_original: boolean; stats: { original_bytes: number; output_bytes: number; images_rewritten: number }; billing: { charged_micros: number } }>();
+    expect(result.returned_original).toBe(false);
+    expect(result.stats.output_bytes).toBeLessThan(result.stats.original_bytes);
+    expect(result.stats.images_rewritten).toBeGreaterThanOrEqual(1);
+    expect(result.billing.charged_micros).toBe(20_000);
+    const download = await api(new URL(result.url).pathname + new URL(result.url).search);
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect(bytes.length).toBe(result.stats.output_bytes);
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(80_000);
+  });
+
+  it("refuses a signed PDF with 422 pdf_signed at $0", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_signed_valid.pdf") }));
+    expect(problem.status).toBe(422);
+    expect(problem.type).toMatch(/pdf_signed$/);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+  });
+
+  it("asks for the password of an encrypted PDF", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("pypdf_encrypted_userpw.pdf") }));
+    expect(problem.status).toBe(422);
+    expect(problem.type).toMatch(/pdf_password_required$/);
+  });
+
+  it("answers 402 before work when the balance cannot cover the tier", async () => {
+    const caller = await seedCaller({ balanceMicros: 19_999 });
+    expect((await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_vector_only.pdf") }))).status).toBe(402);
+  });
+});

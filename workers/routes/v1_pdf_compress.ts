@@ -1,0 +1,70 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requireBalance } from "../billing/charge-once.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
+import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../contracts/pdf-options.ts";
+import { PDF_MAX_BYTES, pdfCompressCeiling } from "../contracts/pricing.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { submitJob } from "../jobs/submit-job.ts";
+import { requireScope } from "../middleware/require-scope.ts";
+import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
+import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+import { compressPdf, pdfCompressResultSchema } from "../operations/pdf.ts";
+import { stashSource } from "../operations/stash-source.ts";
+import { resolveSource } from "../sources/resolve-source.ts";
+
+/** Inputs at or above this run as a job even when the request asked for sync. */
+export const PDF_SYNC_MAX_BYTES = 10 * 1024 * 1024;
+
+const compressBody = z
+  .object({
+    source: sourceSchema,
+    options: pdfCompressOptionsSchema.prefault({}),
+    mode: modeSchema,
+    webhook: webhookTargetSchema.optional(),
+  })
+  .strict()
+  .openapi("PdfCompressRequest", { example: { source: { file_id: "file_8Hq2Lm4Zt0Rb7Xc1Vd9Y" }, options: { profile: "ebook" } } });
+
+const jobRequest = z.object({ source_file_id: z.string(), options: pdfCompressOptionsSchema, base_url: z.string() });
+
+export const route = createRoute({
+  method: "post",
+  path: "/v1/pdf/compress",
+  tags: ["PDF"],
+  summary: "Shrink a PDF by resampling each image to the resolution it is placed at",
+  description: `Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under ${PDF_SYNC_MAX_BYTES / 1024 / 1024} MB, otherwise (or with \`mode: async\`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB; $0 when the PDF could not be made smaller (the original comes back). Profiles: ${PDF_PROFILE_DESCRIPTION}`,
+  security: bearerSecurity,
+  middleware: [requireScope("pdf")] as const,
+  request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: compressBody } } } },
+  responses: {
+    200: jsonContent(pdfCompressResultSchema, "The compressed PDF"),
+    202: jsonContent(jobAcceptedSchema, "Accepted as an async job"),
+    ...problemResponses("validation_failed", "insufficient_balance", "payload_too_large", "unsupported_media_type", "unprocessable", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const caller = c.get("caller");
+  const body = c.req.valid("json");
+  const maxBytes = "file_id" in body.source ? PDF_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
+  const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", maxBytes);
+  await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, false));
+  const baseUrl = new URL(c.req.url).origin;
+  if (body.mode === "async" || source.size >= PDF_SYNC_MAX_BYTES) {
+    const request: z.infer<typeof jobRequest> = {
+      source_file_id: await stashSource(c.env, caller.accountId, source),
+      options: body.options,
+      base_url: baseUrl,
+    };
+    return c.json(await submitJob(c.env, caller, { operation: "pdf.compress", request, webhook: body.webhook }), 202);
+  }
+  const result = await compressPdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: `req:${c.get("requestId")}`, baseUrl });
+  return c.json(result, 200);
+};
+
+export const runJob: JobRunner = async (env, job) => {
+  const request = jobRequest.parse(job.request);
+  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "pdf", PDF_MAX_BYTES);
+  return compressPdf(env, { accountId: job.account_id, source, options: request.options, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
+};
