@@ -1,4 +1,5 @@
 import type { QueueMessage } from "./jobs/job-message.ts";
+import type { OriginContainer } from "./origin/origin-container.ts";
 
 // Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
 export interface Bindings {
@@ -7,6 +8,8 @@ export interface Bindings {
   JOBS: Queue<QueueMessage>;
   ENVIRONMENT: string;
   ORIGIN_URL: string;
+  /** The origin as Cloudflare Containers, used when ORIGIN_URL is empty. */
+  ORIGIN_CONTAINER?: DurableObjectNamespace<OriginContainer>;
   ORIGIN_SECRET: string;
   SIGNING_SECRET: string;
   IMAGE_ALIAS_HOSTS: string;

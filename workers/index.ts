@@ -6,6 +6,8 @@ import { consumeDeadLetters, consumeJobQueue } from "./jobs/queue-consumer.ts";
 import { sweepExpiredFiles } from "./files/expiry-sweep.ts";
 import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 
+export { OriginContainer } from "./origin/origin-container.ts";
+
 const app = createApp();
 const SWEEP_BATCH = 500;
 const SWEEP_MAX_BATCHES = 20;

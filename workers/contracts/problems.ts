@@ -186,6 +186,16 @@ export const problemCatalogue = {
     title: "Upload not completed",
     description: "The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete.",
   },
+  transform_signature_invalid: {
+    status: 403,
+    title: "Transform URL signature missing or invalid",
+    description: "The `s_` token does not match the canonical transform path under the key's signing secret, or the account requires signed transform URLs and none was given. Never cached, never billed.",
+  },
+  derivative_limit: {
+    status: 422,
+    title: "Too many derivatives of this file",
+    description: "The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed.",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

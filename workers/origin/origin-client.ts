@@ -8,17 +8,25 @@ import {
 import { isProblemBody, ProblemError, slugOfType } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 
-type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET">;
+type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "ORIGIN_CONTAINER">;
+
+/** Container instances requests are spread over when the origin runs as Cloudflare Containers. */
+const CONTAINER_INSTANCES = 4;
 
 /**
- * The one place the edge reaches the origin. Where the origin runs (a local process, Cloudflare
- * Containers, any container platform) is the ORIGIN_URL setting, not code.
+ * The one place the edge reaches the origin. Where the origin runs is configuration: ORIGIN_URL
+ * when set (a local process, any container platform), else the Cloudflare Containers binding.
  */
 export async function originFetch(env: OriginEnv, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(ORIGIN_SECRET_HEADER, env.ORIGIN_SECRET);
   try {
-    return await fetch(new URL(path, env.ORIGIN_URL), { ...init, headers });
+    if (!env.ORIGIN_URL && env.ORIGIN_CONTAINER) {
+      const instance = `origin-${Math.floor(Math.random() * CONTAINER_INSTANCES)}`;
+      const container = env.ORIGIN_CONTAINER.get(env.ORIGIN_CONTAINER.idFromName(instance));
+      return await container.fetch(new Request(new URL(path, "http://origin.internal"), { ...init, headers }));
+    }
+    return await fetch(new Request(new URL(path, env.ORIGIN_URL), { ...init, headers }));
   } catch (error) {
     throw new ProblemError("origin_unavailable", `The processing service did not answer (${String(error)}).`);
   }

@@ -35,19 +35,15 @@ export function photoPixels(width: number, height: number, channels: 1 | 3 | 4, 
   return data;
 }
 
-/** An IJG (Annex K tables, baseline) or MozJPEG JPEG of photoPixels at a known quality. */
-export async function jpegOf(width: number, height: number, channels: 1 | 3, quality: number, encoder: "ijg" | "mozjpeg" = "ijg"): Promise<Uint8Array> {
-  let image = sharp(photoPixels(width, height, channels), { raw: { width, height, channels } });
-  if (channels === 1) image = image.toColourspace("b-w");
-  const options = encoder === "ijg" ? { quality, quantisationTable: 0, progressive: false } : { quality, mozjpeg: true, progressive: false };
-  return new Uint8Array(await image.jpeg(options).toBuffer());
-}
-
-export async function jpegImage(name: string, width: number, height: number, quality: number, channels: 1 | 3 = 3): Promise<TestImage> {
+/** An RGB JPEG of photoPixels with the IJG (Annex K) tables at a known quality, baseline. */
+export async function jpegImage(name: string, width: number, height: number, quality: number): Promise<TestImage> {
+  const jpeg = await sharp(photoPixels(width, height, 3), { raw: { width, height, channels: 3 } })
+    .jpeg({ quality, quantisationTable: 0, progressive: false })
+    .toBuffer();
   return {
     name,
-    stream: await jpegOf(width, height, channels, quality),
-    dict: { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: channels === 1 ? "DeviceGray" : "DeviceRGB", BitsPerComponent: 8, Filter: "DCTDecode" },
+    stream: new Uint8Array(jpeg),
+    dict: { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: "DeviceRGB", BitsPerComponent: 8, Filter: "DCTDecode" },
   };
 }
 
