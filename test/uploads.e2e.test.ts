@@ -83,3 +83,33 @@ describe("presigned uploads through the running pair (npm start)", () => {
     expect((await complete(file_id)).status).toBe(200);
   });
 });
+
+describe("an uploaded file processed by file_id (npm start)", () => {
+  it("optimizes the upload, serves the result by its signed URL, deletes the source, and acks the result to 410", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { resolve } = await import("node:path");
+    const sharp = (await import("sharp")).default;
+    const photo = new Uint8Array(readFileSync(resolve("../shared/corpus/img/exif-orientation/Landscape_6.jpg")));
+    const { file_id: sourceId, upload } = await createUpload({ filename: "landscape.jpg", content_type: "image/jpeg", size_bytes: photo.length });
+    expect((await put(upload, photo)).status).toBe(200);
+    expect((await complete(sourceId)).status).toBe(200);
+
+    const res = await fetch(`${edge}/v1/image/optimize`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ source: { file_id: sourceId }, options: { width: 320, format: "png" } }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const result = (await res.json()) as { file_id: string; url: string; width: number; height: number };
+    expect(result.url.startsWith(`${edge}/v1/files/${result.file_id}/content?`)).toBe(true);
+
+    const output = new Uint8Array(await (await fetch(result.url)).arrayBuffer());
+    const meta = await sharp(output).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 320, result.height]);
+    expect(result.width).toBeGreaterThan(result.height);
+
+    expect((await fetch(`${edge}/v1/files/${sourceId}`, { headers: auth })).status).toBe(410);
+    expect((await fetch(`${edge}/v1/files/${result.file_id}/ack`, { method: "POST", headers: auth })).status).toBe(200);
+    expect((await fetch(result.url)).status).toBe(410);
+  });
+});

@@ -40,6 +40,13 @@ export const webhookTargetSchema = z
   .strict()
   .openapi("WebhookTarget");
 
+export const outputModeSchema = z.enum(["url", "base64", "both"]).default("url").openapi({
+  example: "url",
+  description: "How the result is returned: a signed download `url`, inline `base64`, or both.",
+});
+
+export type OutputMode = z.output<typeof outputModeSchema>;
+
 export const billingSchema = z
   .object({ charged_micros: z.number().int().openapi({ example: 800 }) })
   .openapi("Billing", { description: "What this call cost, in integer micro-dollars." });

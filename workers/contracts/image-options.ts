@@ -1,6 +1,7 @@
 // Options of the image engine, shared by the edge (validation, OpenAPI) and the
 // origin (the engine reads the parsed output type). Defaults live here, once.
 import { z } from "@hono/zod-openapi";
+import { outputModeSchema } from "./envelope.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
 export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
@@ -83,10 +84,7 @@ export const imageOptionsSchema = z
       example: false,
       description: "Keep the uploaded source file alongside the result.",
     }),
-    output: z.enum(["url", "base64", "both"]).default("url").openapi({
-      example: "url",
-      description: "How the result is returned: a download `url`, inline `base64`, or both.",
-    }),
+    output: outputModeSchema,
   })
   .strict()
   .openapi("ImageOptions");

@@ -3,6 +3,7 @@
 // table lives here once: the origin resolves profiles from it and the schema
 // description is generated from it, so the documentation cannot drift.
 import { z } from "@hono/zod-openapi";
+import { outputModeSchema } from "./envelope.ts";
 
 export const PDF_FIXED_PROFILES = ["screen", "email", "ebook", "print", "prepress"] as const;
 export type PdfFixedProfile = (typeof PDF_FIXED_PROFILES)[number];
@@ -121,10 +122,7 @@ export const pdfCompressOptionsSchema = z
       example: true,
       description: "Merge byte-identical image streams so a repeated image is stored once.",
     }),
-    output: z.enum(["url", "base64", "both"]).default("url").openapi({
-      example: "url",
-      description: "How the result is returned: a download `url`, inline `base64`, or both.",
-    }),
+    output: outputModeSchema,
   })
   .strict()
   .openapi("PdfCompressOptions");

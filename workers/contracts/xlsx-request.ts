@@ -4,6 +4,7 @@
 // then walks every cell once, before any work or charge, and rejects values that do not
 // fit their column (400 validation_failed) or that Excel cannot hold (422 xlsx_limits).
 import { z } from "@hono/zod-openapi";
+import { outputModeSchema } from "./envelope.ts";
 import { ProblemError, type FieldError } from "./problems.ts";
 
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -197,7 +198,7 @@ export const xlsxRequestSchema = z
       .strict()
       .default({})
       .openapi({ description: "Document properties." }),
-    output: z.enum(["url", "base64", "both"]).default("url"),
+    output: outputModeSchema,
   })
   .strict()
   .openapi("XlsxRequest", {

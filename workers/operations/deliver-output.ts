@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import type { OutputMode } from "../contracts/envelope.ts";
 import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
 import { deleteFile, retentionFor, storeFile } from "../files/file-store.ts";
 import { encodeBase64 } from "../sources/base64.ts";
 
-export type OutputMode = "url" | "base64" | "both";
 
 export const deliveredOutputSchema = z.object({
   file_id: z.string().nullable().openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd", description: "null when only base64 was asked for" }),
