@@ -3,6 +3,7 @@
 //   npm run admin -- accounts create --name NAME --plan free|pro --balance-micros N
 //   npm run admin -- accounts topup --account ACCOUNT_ID --micros N --reference REF
 //   npm run admin -- accounts show --account ACCOUNT_ID
+//   npm run admin -- accounts set --account ACCOUNT_ID [--plan free|pro] [--retention-hours N]
 //   npm run admin -- keys create --account ACCOUNT_ID [--name NAME] [--scopes images,pdf]
 //   npm run admin -- keys revoke --account ACCOUNT_ID --key KEY_ID
 import { parseArgs } from "node:util";
@@ -16,13 +17,14 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     name: { type: "string" },
-    plan: { type: "string", default: "free" },
+    plan: { type: "string" },
     "balance-micros": { type: "string", default: "0" },
     micros: { type: "string" },
     reference: { type: "string" },
     account: { type: "string" },
     key: { type: "string" },
     scopes: { type: "string" },
+    "retention-hours": { type: "string" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
     remote: { type: "boolean", default: false },
   },
@@ -58,7 +60,7 @@ const platform = await openPlatform({ persistTo: values["persist-to"], remote: v
 const db = platform.env.DB;
 try {
   if (resource === "accounts" && action === "create") {
-    const plan = values.plan;
+    const plan = values.plan ?? "free";
     if (plan !== "free" && plan !== "pro") fail("--plan must be free or pro");
     const account = await createAccount(db, { name: required("name"), plan, balanceMicros: micros("balance-micros") });
     console.log(JSON.stringify(account, null, 2));
@@ -73,6 +75,20 @@ try {
     const account = await findAccount(db, required("account"));
     if (!account) fail(`no account ${values.account}`);
     console.log(JSON.stringify(account, null, 2));
+  } else if (resource === "accounts" && action === "set") {
+    const accountId = required("account");
+    if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
+    if (values.plan !== undefined) {
+      if (values.plan !== "free" && values.plan !== "pro") fail("--plan must be free or pro");
+      await db.prepare("UPDATE accounts SET plan = ? WHERE id = ?").bind(values.plan, accountId).run();
+    }
+    if (values["retention-hours"] !== undefined) {
+      const hours = Number(values["retention-hours"]);
+      if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 30) fail("--retention-hours must be a whole number from 1 to 720");
+      await db.prepare("UPDATE accounts SET retention_hours = ? WHERE id = ?").bind(hours, accountId).run();
+    }
+    const row = await db.prepare("SELECT id, name, plan, balance_micros, retention_hours FROM accounts WHERE id = ?").bind(accountId).first();
+    console.log(JSON.stringify(row, null, 2));
   } else if (resource === "keys" && action === "create") {
     const accountId = required("account");
     if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
@@ -82,7 +98,7 @@ try {
   } else if (resource === "keys" && action === "revoke") {
     console.log(JSON.stringify({ outcome: await revokeKey(db, required("account"), required("key")) }));
   } else {
-    fail("usage: accounts create|topup|show, keys create|revoke (see the header of scripts/admin.ts)");
+    fail("usage: accounts create|topup|show|set, keys create|revoke (see the header of scripts/admin.ts)");
   }
 } finally {
   await platform.dispose();

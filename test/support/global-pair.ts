@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import { startServicePair } from "./service-pair.ts";
 
@@ -12,20 +11,9 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** One running edge + origin pair for the whole end-to-end project, on ports free right now. */
+/** One running edge + origin pair for the whole end-to-end project. */
 export default async function setup(project: TestProject) {
-  const pair = await startServicePair({ edge: await freePort(), origin: await freePort() });
+  const pair = await startServicePair();
   project.provide("edgeUrl", pair.edgeUrl);
   project.provide("originUrl", pair.originUrl);
   project.provide("apiKey", pair.apiKey);

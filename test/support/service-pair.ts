@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,8 +13,23 @@ export interface ServicePair {
   stop(): Promise<void>;
 }
 
-/** Starts edge + origin exactly as `npm start` does, on its own ports and state directory. */
-export async function startServicePair(ports: { edge: number; origin: number }, timeoutMs = 150_000): Promise<ServicePair> {
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts edge + origin exactly as `npm start` does, on its own state directory and (by default) ports free right now. */
+export async function startServicePair(
+  requested?: { edge: number; origin: number },
+  timeoutMs = 150_000,
+): Promise<ServicePair> {
+  const ports = requested ?? { edge: await freePort(), origin: await freePort() };
   const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-"));
   const child: ChildProcess = spawn(
     process.execPath,

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../hono-env.ts";
 import * as healthz from "./healthz.ts";
 import * as accountGet from "./v1_account_get.ts";
+import * as accountWebhook from "./v1_account_webhook.ts";
 import * as filesAck from "./v1_files_ack.ts";
 import * as filesContent from "./v1_files_content.ts";
 import * as filesGet from "./v1_files_get.ts";
@@ -37,6 +38,8 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(keysRevoke.route, keysRevoke.handler);
   app.openapi(accountGet.route, accountGet.handler);
   app.openapi(usageGet.route, usageGet.handler);
+  app.openapi(accountWebhook.putRoute, accountWebhook.putHandler);
+  app.openapi(accountWebhook.deleteRoute, accountWebhook.deleteHandler);
   app.openapi(filesGet.route, filesGet.handler);
   app.openapi(filesContent.route, filesContent.handler);
   app.openapi(filesAck.route, filesAck.handler);

@@ -1,0 +1,124 @@
+// npm run bench:image — the service path (/v1/image/optimize through edge and origin) against bare
+// sharp in-process on the same inputs, in one run; then the max_bytes search's encode counts and
+// accuracy; then origin RSS across 200 sequential images. Prints figures and ratios; asserts none.
+import sharp, { type Sharp } from "sharp";
+import { imageOptionsSchema, type ImageOptionsInput } from "../workers/contracts/image-options.ts";
+import { processImage } from "../origin/image/process-image.ts";
+import { encodeBase64 } from "../workers/sources/base64.ts";
+import { startServicePair } from "../test/support/service-pair.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+async function photo(width: number, height: number): Promise<Uint8Array> {
+  // Photo-like content: smooth gradients under fine noise, as a camera JPEG would carry.
+  const noise = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .blur(1.2)
+    .raw()
+    .toBuffer();
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      noise[i] = (noise[i]! + (x * 255) / width) / 2;
+      noise[i + 2] = (noise[i + 2]! + (y * 255) / height) / 2;
+    }
+  }
+  return new Uint8Array(await sharp(noise, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+}
+
+async function graphic(width: number, height: number): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="#f4f1ea"/>
+    ${Array.from({ length: 40 }, (_, i) => `<circle cx="${(i * 97) % width}" cy="${(i * 53) % height}" r="${40 + (i % 7) * 20}" fill="hsl(${i * 37},70%,50%)" fill-opacity="0.7"/>`).join("")}
+    <text x="50" y="200" font-size="160" font-family="sans-serif" fill="#222">PixelPress bench</text></svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+const TARGETS: { name: string; options: ImageOptionsInput; bare: (img: Sharp) => Sharp }[] = [
+  { name: "jpeg q76", options: { width: 1600, format: "jpeg", quality: 76 }, bare: (i) => i.jpeg({ quality: 76, mozjpeg: true, progressive: false }) },
+  { name: "webp q76", options: { width: 1600, format: "webp", quality: 76 }, bare: (i) => i.webp({ quality: 76 }) },
+  { name: "avif q76", options: { width: 1600, format: "avif", quality: 76 }, bare: (i) => i.avif({ quality: 76, effort: 2, chromaSubsampling: "4:2:0" }) },
+];
+
+async function timed(run: () => Promise<unknown>, rounds: number): Promise<number> {
+  await run();
+  const started = performance.now();
+  for (let i = 0; i < rounds; i++) await run();
+  return (performance.now() - started) / 1000;
+}
+
+function fmt(n: number, digits = 2): string {
+  return n.toFixed(digits).padStart(8);
+}
+
+const inputs = [
+  { name: "12 MP photo (JPEG)", bytes: await photo(4000, 3000) },
+  { name: "3 MP graphic (PNG)", bytes: await graphic(2000, 1500) },
+];
+
+const pair = await startServicePair();
+const headers = { Authorization: `Bearer ${pair.apiKey}`, "Content-Type": "application/json" };
+
+async function viaService(bytes: Uint8Array, options: ImageOptionsInput) {
+  const res = await fetch(`${pair.edgeUrl}/v1/image/optimize`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ source: { base64: encodeBase64(bytes) }, options }),
+  });
+  if (res.status !== 200) throw new Error(`service answered ${res.status}: ${await res.text()}`);
+  return res.json() as Promise<{ stats: { output_bytes: number; encodes: number; quality: number | null } }>;
+}
+
+try {
+  console.log(`\nThroughput, ${ROUNDS} sequential rounds per cell (images/s; ratio = service / bare sharp)\n`);
+  console.log("input                 target      bare sharp   service    ratio");
+  const ratios: number[] = [];
+  for (const input of inputs) {
+    for (const target of TARGETS) {
+      const bare = await timed(() => target.bare(sharp(input.bytes).rotate().resize({ width: 1600, withoutEnlargement: true })).toBuffer(), ROUNDS);
+      const service = await timed(() => viaService(input.bytes, target.options), ROUNDS);
+      const ratio = bare / service;
+      ratios.push(ratio);
+      console.log(`${input.name.padEnd(21)} ${target.name.padEnd(10)} ${fmt(ROUNDS / bare)} ${fmt(ROUNDS / service)} ${fmt(ratio)}`);
+    }
+  }
+  const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+  console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
+
+  console.log("\nmax_bytes search (engine in-process, 2 MP photo): encodes and distance from the best quality that fits");
+  const searchInput = await photo(1800, 1200);
+  const encodeCounts: number[] = [];
+  for (const format of ["jpeg", "webp", "avif"] as const) {
+    const base = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 90 }));
+    const budget = Math.round(base.stats.output_bytes * 0.45);
+    const fitted = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 90, max_bytes: budget }));
+    let best = 0;
+    for (let q = 90; q >= 10; q--) {
+      const probe = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: q }));
+      if (probe.stats.output_bytes <= budget) {
+        best = q;
+        break;
+      }
+    }
+    encodeCounts.push(fitted.stats.encodes);
+    console.log(
+      `${format.padEnd(5)} budget ${budget} B -> ${fitted.stats.output_bytes} B at q${fitted.stats.quality}, ${fitted.stats.encodes} encodes; best that fits q${best} (${best - (fitted.stats.quality ?? 0)} steps away)`,
+    );
+  }
+  const meanEncodes = encodeCounts.reduce((a, b) => a + b, 0) / encodeCounts.length;
+  console.log(`mean encodes: ${meanEncodes.toFixed(2)} (target <= 3.5)`);
+
+  console.log("\nOrigin RSS across 200 sequential images through the service (1 MP photo -> 800 px WebP)");
+  const small = await photo(1200, 900);
+  const rss = async () => ((await (await fetch(`${pair.originUrl}/healthz`)).json()) as { rss_bytes: number }).rss_bytes;
+  const samples: number[] = [await rss()];
+  for (let i = 1; i <= 200; i++) {
+    await viaService(small, { width: 800, format: "webp" });
+    if (i % 25 === 0) samples.push(await rss());
+  }
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+  console.log(`RSS MB every 25 images: ${samples.map(mb).join(" ")}`);
+  const settled = samples.slice(2);
+  console.log(`growth after warm-up (image 50 -> 200): ${mb(settled.at(-1)! - settled[0]!)} MB`);
+} finally {
+  await pair.stop();
+}
