@@ -4,6 +4,7 @@ import { problemResponse } from "../workers/http/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
+import { registerImageTransform } from "./routes/image-transform.ts";
 import { registerPdfRoutes } from "./routes/pdf.ts";
 import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
 
@@ -27,6 +28,7 @@ export function createOriginApp(config: OriginConfig): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok", rss_bytes: process.memoryUsage().rss }));
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
   registerImageProcess(app);
+  registerImageTransform(app);
   registerXlsxGenerate(app);
   registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
   return app;

@@ -18,6 +18,8 @@ export const accounts = sqliteTable(
     webhookUrl: text("webhook_url"),
     /** AES-GCM sealed under SIGNING_SECRET: it must be recoverable to sign deliveries. */
     webhookSecretSealed: text("webhook_secret_sealed"),
+    /** URL transforms must carry a valid `s_` signature (workers/transform/signing.ts). */
+    requireSignedTransforms: integer("require_signed_transforms", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [check("balance_non_negative", sql`${t.balanceMicros} >= 0`)],
@@ -37,6 +39,8 @@ export const apiKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
     revokedAt: integer("revoked_at"),
+    /** Signs URL-transform paths; sealed under SIGNING_SECRET since it must be recoverable. */
+    signingSecretSealed: text("signing_secret_sealed"),
   },
   (t) => [uniqueIndex("api_keys_secret_hash").on(t.secretHash), index("api_keys_account").on(t.accountId)],
 );
@@ -163,3 +167,25 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [uniqueIndex("webhook_delivery_attempt").on(t.messageId, t.attempt), index("webhook_deliveries_job").on(t.jobId)],
 );
+
+// URL-transform derivatives kept in R2: the tier between the edge cache and computing again.
+// One row per (account, file, canonical transform, format class); `format_class` is "" unless
+// the transform is f_auto, so the unique index also caps races to one row.
+export const derivatives = sqliteTable(
+  "derivatives",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    fileId: text("file_id").notNull(),
+    canonical: text("canonical").notNull(),
+    formatClass: text("format_class").notNull(),
+    r2Key: text("r2_key").notNull(),
+    etag: text("etag").notNull(),
+    bytes: integer("bytes").notNull(),
+    contentType: text("content_type").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("derivatives_identity").on(t.accountId, t.fileId, t.canonical, t.formatClass)],
+);
+

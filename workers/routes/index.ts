@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../hono-env.ts";
+import { registerDocsRoutes } from "./docs.ts";
 import * as healthz from "./healthz.ts";
 import * as accountGet from "./v1_account_get.ts";
 import * as accountWebhook from "./v1_account_webhook.ts";
@@ -8,6 +9,7 @@ import * as filesContent from "./v1_files_content.ts";
 import * as filesGet from "./v1_files_get.ts";
 import * as imageBatch from "./v1_image_batch.ts";
 import * as imageOptimize from "./v1_image_optimize.ts";
+import * as imageTransform from "./v1_image_transform.ts";
 import * as jobsCancel from "./v1_jobs_cancel.ts";
 import * as jobsGet from "./v1_jobs_get.ts";
 import * as keysCreate from "./v1_keys_create.ts";
@@ -33,6 +35,7 @@ export function isUnauthenticatedPath(path: string): boolean {
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(healthz.route, healthz.handler);
+  registerDocsRoutes(app);
   app.openapi(keysList.route, keysList.handler);
   app.openapi(keysCreate.route, keysCreate.handler);
   app.openapi(keysRevoke.route, keysRevoke.handler);
@@ -49,6 +52,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(jobsCancel.route, jobsCancel.handler);
   app.openapi(imageOptimize.route, imageOptimize.handler);
   app.openapi(imageBatch.route, imageBatch.handler);
+  app.openapi(imageTransform.route, imageTransform.handler);
   app.openapi(xlsxGenerate.route, xlsxGenerate.handler);
   app.openapi(pdfAnalyze.route, pdfAnalyze.handler);
   app.openapi(pdfCompress.route, pdfCompress.handler);

@@ -1,0 +1,123 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { CliError } from "../cli-error.ts";
+import type { Connection } from "../connection.ts";
+import { expandInputs } from "../expand-inputs.ts";
+import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { outputPathFor, overwritesSource } from "../output-path.ts";
+import { Progress, type ProgressStream } from "../progress.ts";
+import { runPool } from "../run-pool.ts";
+import { download, loadSource } from "../source-file.ts";
+
+export interface OptimizeFlags {
+  width?: string;
+  height?: string;
+  format?: string;
+  quality?: string;
+  out?: string;
+  overwrite?: boolean;
+  concurrency?: string;
+}
+
+interface Row {
+  file: string;
+  output?: string;
+  inputBytes: number;
+  outputBytes?: number;
+  chargedMicros: number;
+  error?: string;
+}
+
+const EXTENSIONS: Record<string, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new CliError(`--${name} must be a positive integer, not ${value}`);
+  return number;
+}
+
+export function imageOptions(flags: OptimizeFlags) {
+  return {
+    ...(flags.width ? { width: positiveInteger("width", flags.width) } : {}),
+    ...(flags.height ? { height: positiveInteger("height", flags.height) } : {}),
+    ...(flags.quality ? { quality: positiveInteger("quality", flags.quality) } : {}),
+    ...(flags.format ? { format: flags.format as "auto" | "jpeg" | "png" | "webp" | "avif" } : {}),
+  };
+}
+
+function refuseOverwrite(output: string): never {
+  throw new Error(`${output} is a source file; pass --overwrite to replace it`);
+}
+
+/** Returns the process exit code: 0 when every image was written, 1 otherwise. */
+export async function optimizeCommand(connection: Connection, patterns: string[], flags: OptimizeFlags, out: ProgressStream): Promise<number> {
+  if (patterns.length === 0) throw new CliError("optimize needs at least one file or glob");
+  const files = await expandInputs(patterns);
+  const options = imageOptions(flags);
+  const concurrency = positiveInteger("concurrency", flags.concurrency) ?? 4;
+  if (flags.out) await mkdir(flags.out, { recursive: true });
+
+  const rows: Row[] = [];
+  const progress = new Progress(out, files.length);
+  await runPool(files, concurrency, async (file) => {
+    const row: Row = { file, inputBytes: 0, chargedMicros: 0 };
+    rows.push(row);
+    try {
+      const known = options.format && options.format !== "auto" ? outputPathFor(file, EXTENSIONS[options.format]!, flags.out) : undefined;
+      if (known && !flags.overwrite && overwritesSource(known, files)) refuseOverwrite(known);
+      const loaded = await loadSource(connection, file);
+      row.inputBytes = loaded.bytes;
+      const result = await connection.client.image.optimize(
+        { source: loaded.source, options, ...(loaded.uploaded ? { mode: "async" as const } : {}) },
+        { wait: true },
+      );
+      row.chargedMicros = result.billing.charged_micros;
+      const output = outputPathFor(file, EXTENSIONS[result.format] ?? result.format, flags.out);
+      if (!flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
+      const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
+      await writeFile(output, bytes);
+      row.output = output;
+      row.outputBytes = bytes.byteLength;
+      progress.finish({
+        name: basename(file),
+        ok: true,
+        inputBytes: row.inputBytes,
+        outputBytes: bytes.byteLength,
+        detail: `${formatBytes(row.inputBytes)} → ${formatBytes(bytes.byteLength)} ${output}`,
+      });
+    } catch (error) {
+      row.error = error instanceof Error ? error.message : String(error);
+      progress.finish({ name: basename(file), ok: false, inputBytes: row.inputBytes, detail: row.error });
+    }
+  });
+  progress.end();
+  out.write(`\n${summaryTable(rows.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file)))}\n`);
+  return rows.some((row) => row.error) ? 1 : 0;
+}
+
+function summaryTable(rows: Row[]): string {
+  const saved = (row: Row) => (row.outputBytes === undefined ? 0 : row.inputBytes - row.outputBytes);
+  const percent = (part: number, whole: number) => (whole === 0 ? "0%" : `${Math.round((part / whole) * 100)}%`);
+  const body = rows.map((row) => [
+    row.file,
+    row.error ? "FAILED" : "ok",
+    formatBytes(row.inputBytes),
+    row.outputBytes === undefined ? "" : formatBytes(row.outputBytes),
+    row.outputBytes === undefined ? "" : percent(saved(row), row.inputBytes),
+    formatMicros(row.chargedMicros),
+  ]);
+  const ok = rows.filter((row) => !row.error);
+  const inputTotal = ok.reduce((sum, row) => sum + row.inputBytes, 0);
+  const savedTotal = ok.reduce((sum, row) => sum + saved(row), 0);
+  const spent = rows.reduce((sum, row) => sum + row.chargedMicros, 0);
+  body.push([
+    `total: ${ok.length} ok, ${rows.length - ok.length} failed`,
+    "",
+    formatBytes(inputTotal),
+    formatBytes(inputTotal - savedTotal),
+    percent(savedTotal, inputTotal),
+    formatMicros(spent),
+  ]);
+  return `${formatTable(["file", "status", "input", "output", "saved", "cost"], body)}\nspent ${formatMicros(spent)}`;
+}

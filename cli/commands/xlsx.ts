@@ -1,0 +1,33 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import { CliError } from "../cli-error.ts";
+import type { Connection } from "../connection.ts";
+import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { overwritesSource } from "../output-path.ts";
+import { download } from "../source-file.ts";
+
+export interface XlsxFlags {
+  out?: string;
+  overwrite?: boolean;
+}
+
+/** `xlsx book.json`: the file is a /v1/xlsx/generate request body; the workbook is written beside it. */
+export async function xlsxCommand(connection: Connection, files: string[], flags: XlsxFlags, out: { write(text: string): unknown }): Promise<number> {
+  if (files.length !== 1) throw new CliError("xlsx takes exactly one JSON file (a /v1/xlsx/generate request body)");
+  const file = files[0]!;
+  let request: Record<string, unknown>;
+  try {
+    request = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    throw new CliError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const result = await connection.client.xlsx.generate(request as Parameters<typeof connection.client.xlsx.generate>[0], { wait: true });
+  const output = flags.out ?? join(".", result.filename ?? `${basename(file, extname(file))}.xlsx`);
+  if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
+  const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
+  await writeFile(output, bytes);
+  out.write(
+    `${formatTable(["file", "sheets", "rows", "cells", "size", "cost"], [[output, String(result.stats.sheets), String(result.stats.rows), String(result.stats.cells), formatBytes(bytes.byteLength), formatMicros(result.billing.charged_micros)]])}\nspent ${formatMicros(result.billing.charged_micros)}\n`,
+  );
+  return 0;
+}

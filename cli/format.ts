@@ -1,0 +1,33 @@
+// Human-readable figures for the progress line and the summary table.
+
+export function formatBytes(bytes: number): string {
+  const sign = bytes < 0 ? "-" : "";
+  let value = Math.abs(bytes);
+  for (const unit of ["B", "KB", "MB", "GB"]) {
+    if (value < 1024 || unit === "GB") return `${sign}${unit === "B" ? value : value.toFixed(1)} ${unit}`;
+    value /= 1024;
+  }
+  return `${sign}${value} GB`;
+}
+
+/** Integer micro-dollars as dollars: exact to the micro, without trailing zeros past the cents. */
+export function formatMicros(micros: number): string {
+  const sign = micros < 0 ? "-" : "";
+  const whole = Math.floor(Math.abs(micros) / 1_000_000);
+  const fraction = String(Math.abs(micros) % 1_000_000).padStart(6, "0").replace(/0{1,4}$/, "");
+  return `${sign}$${whole}.${fraction.padEnd(2, "0")}`;
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** A plain-text table: columns padded to their widest cell, numbers right-aligned. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => /^[-$\d.,% ]*[\d%]( [KMG]?B)?$|^$/.test(row[column] ?? "")));
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}

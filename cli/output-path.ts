@@ -1,0 +1,17 @@
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+
+/** Where a result goes: `outDir` (or beside the source) as `<stem>.<extension>`. */
+export function outputPathFor(source: string, extension: string, outDir?: string): string {
+  return join(outDir ?? dirname(source), `${basename(source, extname(source))}.${extension}`);
+}
+
+function canonical(path: string): string {
+  return existsSync(path) ? realpathSync(path) : resolve(path);
+}
+
+/** True when writing `output` would replace one of `sources`, through any path spelling or symlink. */
+export function overwritesSource(output: string, sources: string[]): boolean {
+  const target = canonical(output);
+  return sources.some((source) => canonical(source) === target);
+}

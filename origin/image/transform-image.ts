@@ -1,0 +1,63 @@
+// The origin's half of URL transforms: everything the edge pipeline leaves (large sources, blur,
+// sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF sources),
+// with sharp. Geometry follows the edge: `inside` never enlarges, `cover` crops at the gravity.
+import sharp, { type Sharp } from "sharp";
+import type { z } from "@hono/zod-openapi";
+import type { originTransformSchema, OriginTransformMeta } from "../../workers/transform/origin-transform.ts";
+import { resolveOutputFormat } from "../../workers/transform/output-format.ts";
+import type { Gravity, OutputFormat } from "../../workers/transform/tokens.ts";
+import { decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
+
+export type TransformOptions = z.output<typeof originTransformSchema>;
+
+export interface TransformedImage extends OriginTransformMeta {
+  bytes: Uint8Array;
+}
+
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
+
+function position(gravity: Gravity): string | number {
+  if (gravity === "auto") return sharp.strategy.attention;
+  return gravity === "center" ? "centre" : gravity;
+}
+
+function encode(image: Sharp, format: OutputFormat, quality: number): Sharp {
+  switch (format) {
+    case "jpeg":
+      return image.jpeg({ quality, mozjpeg: true, progressive: false });
+    case "webp":
+      return image.webp({ quality, effort: 4 });
+    case "avif":
+      return image.avif({ quality: Math.max(1, Math.round(quality * 0.8)), effort: 2 });
+    case "png":
+      return image.png({ compressionLevel: 9, adaptiveFiltering: true });
+  }
+}
+
+export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
+  const source = await inspectSource(input);
+  const format = resolveOutputFormat(options.output, source.format, source.has_alpha);
+  const keepsAlpha = format !== "jpeg";
+  const image = openSource(input).autoOrient();
+  if (options.rotate !== 0) image.rotate(options.rotate);
+  if (options.width !== undefined || options.height !== undefined) {
+    image.resize({
+      width: options.width,
+      height: options.height,
+      fit: options.fit,
+      position: position(options.gravity),
+      withoutEnlargement: options.fit === "inside",
+      background: keepsAlpha ? TRANSPARENT : WHITE,
+    });
+  }
+  if (options.blur !== undefined) image.blur(options.blur);
+  if (options.sharpen !== undefined) image.sharpen({ sigma: options.sharpen });
+  if (!keepsAlpha) image.flatten({ background: WHITE });
+  try {
+    const { data, info } = await encode(image, format, options.quality).toBuffer({ resolveWithObject: true });
+    return { bytes: new Uint8Array(data), format, width: info.width, height: info.height };
+  } catch (error) {
+    throw decodeFailure(error);
+  }
+}

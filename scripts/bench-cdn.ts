@@ -1,0 +1,163 @@
+// npm run bench:cdn — the URL-transform CDN path on loopback, against the pair `npm start` runs.
+// 1. Cache-hit throughput and latency (autocannon) for GET /v1/image/t/... beside the runtime's
+//    own ceiling: a second, trivial Worker under the same `wrangler dev` that returns the same
+//    bytes and headers from memory. A separate Worker keeps bench-only routes out of the product.
+// 2. Edge-miss CPU for a 1 MP source to a 400 px WebP: the CPU time the edge's workerd process
+//    spends per miss (from /proc), which includes D1, R2 and HTTP work, so it is an upper bound
+//    on the jSquash pipeline itself. Prints figures against the targets; asserts none.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import sharp from "sharp";
+import { startServicePair } from "../test/support/service-pair.ts";
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const MISSES = 10;
+const EDGE_PORT = 28797;
+const ORIGIN_PORT = 28798;
+const CEILING_PORT = 28799;
+const wrangler = resolve("node_modules/.bin/wrangler");
+const autocannon = resolve("node_modules/.bin/autocannon");
+
+interface LoadResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function load(url: string): LoadResult {
+  const out = execFileSync(autocannon, ["-c", String(CONNECTIONS), "-d", String(DURATION_S), "-j", url], { maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
+  const result = JSON.parse(out.toString()) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number };
+  return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+}
+
+// The ceiling Worker: module-scope bytes, the same headers as a cache hit, no I/O.
+async function startCeiling(body: Uint8Array, headers: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), "pixelpress-bench-ceiling-"));
+  writeFileSync(
+    join(dir, "worker.js"),
+    `const body = Uint8Array.from(atob(${JSON.stringify(Buffer.from(body).toString("base64"))}), (c) => c.charCodeAt(0));
+const headers = ${JSON.stringify(headers)};
+export default { fetch() { return new Response(body, { headers }); } };\n`,
+  );
+  const child = spawn(wrangler, ["dev", "worker.js", "--name", "bench-ceiling", "--compatibility-date", "2026-11-01", "--ip", "127.0.0.1", "--port", String(CEILING_PORT), "--show-interactive-dev-session=false", "--inspector-port", "0"], {
+    cwd: dir,
+    stdio: "ignore",
+    detached: true,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  await waitForHttp(`http://127.0.0.1:${CEILING_PORT}/`, 60_000);
+  return {
+    url: `http://127.0.0.1:${CEILING_PORT}/`,
+    stop: () => {
+      process.kill(-child.pid!, "SIGINT");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// CPU seconds (user + system) of the workerd processes started by this pair's scripts/dev.ts.
+function edgeCpuSeconds(edgePort: number): number {
+  const ticksPerSecond = 100;
+  const processes = new Map<string, { ppid: string; cmd: string; cpu: number }>();
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      // After "pid (comm) " come state, ppid, ...; utime and stime are stat fields 14 and 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      processes.set(pid, { ppid: fields[1]!, cmd, cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const devPid = [...processes].find(([, p]) => p.cmd.includes("scripts/dev.ts") && p.cmd.includes(String(edgePort)))?.[0];
+  const descendsFromDev = (pid: string): boolean => {
+    for (let at = processes.get(pid)?.ppid; at && at !== "0"; at = processes.get(at)?.ppid) if (at === devPid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, p] of processes) if (p.cmd.includes("workerd") && descendsFromDev(pid)) total += p.cpu;
+  return total;
+}
+
+async function upload(edgeUrl: string, apiKey: string, bytes: Uint8Array, contentType: string): Promise<string> {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const created = await fetch(`${edgeUrl}/v1/uploads`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ filename: "bench.jpg", content_type: contentType, size_bytes: bytes.length }),
+  });
+  const { file_id, upload: target } = (await created.json()) as { file_id: string; upload: { method: string; url: string } };
+  await fetch(target.url, { method: target.method, headers: { "Content-Type": contentType }, body: bytes });
+  await fetch(`${edgeUrl}/v1/uploads/${file_id}/complete`, { method: "POST", headers: auth });
+  return file_id;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(9);
+
+const source = new Uint8Array(await sharp(resolve("../shared/corpus/img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
+const { width, height } = await sharp(source).metadata();
+const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
+let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
+try {
+  const keys = (await (await fetch(`${pair.edgeUrl}/v1/keys`, { headers: { Authorization: `Bearer ${pair.apiKey}` } })).json()) as { data: { key_id: string }[] };
+  const keyId = keys.data[0]!.key_id;
+  const fileId = await upload(pair.edgeUrl, pair.apiKey, source, "image/jpeg");
+  const transformUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/${fileId}`;
+
+  console.log(`\nEdge miss: ${width}x${height} (${((width! * height!) / 1e6).toFixed(2)} MP) JPEG -> 400 px WebP, ${MISSES} distinct derivatives`);
+  await (await fetch(transformUrl("w_400,f_webp,q_60"))).arrayBuffer();
+  const cpuBefore = edgeCpuSeconds(EDGE_PORT);
+  const started = performance.now();
+  const engines = new Set<string>();
+  for (let q = 70; q < 70 + MISSES; q++) {
+    const res = await fetch(transformUrl(`w_400,f_webp,q_${q}`));
+    await res.arrayBuffer();
+    if (res.headers.get("X-Cache-Tier") !== "compute") throw new Error(`expected a miss, got ${res.headers.get("X-Cache-Tier")}`);
+    engines.add(res.headers.get("X-Transform-Engine") ?? "?");
+  }
+  const wallMs = (performance.now() - started) / MISSES;
+  const cpuMs = ((edgeCpuSeconds(EDGE_PORT) - cpuBefore) * 1000) / MISSES;
+  console.log(`engine: ${[...engines].join(",")}; per miss: ${cpuMs.toFixed(0)} ms edge CPU (workerd process, target <= 150), ${wallMs.toFixed(0)} ms wall`);
+
+  const hitUrl = transformUrl("w_400,f_webp");
+  const first = await fetch(hitUrl);
+  const body = new Uint8Array(await first.arrayBuffer());
+  const warm = await fetch(hitUrl);
+  await warm.arrayBuffer();
+  if (warm.headers.get("X-Cache") !== "HIT") throw new Error("the second request was not a cache hit");
+  const headers: Record<string, string> = {};
+  for (const name of ["content-type", "etag", "cache-control", "x-cache", "x-cache-tier", "x-content-type-options"]) headers[name] = warm.headers.get(name) ?? "";
+  ceiling = await startCeiling(body, headers);
+
+  console.log(`\nCache hits: ${body.byteLength} B WebP, autocannon -c ${CONNECTIONS} -d ${DURATION_S} on loopback, alternating`);
+  console.log("route                          req/s    p50 ms    p99 ms  non-2xx");
+  const rows: { name: string; result: LoadResult }[] = [];
+  for (const round of [1, 2]) {
+    rows.push({ name: `ceiling (static Worker) #${round}`, result: load(ceiling.url) });
+    rows.push({ name: `transform hit #${round}`, result: load(hitUrl) });
+  }
+  for (const { name, result } of rows) console.log(`${name.padEnd(28)} ${fmt(result.reqPerSec, 0)} ${fmt(result.p50)} ${fmt(result.p99)} ${String(result.non2xx).padStart(8)}`);
+  const best = (prefix: string) => Math.max(...rows.filter((r) => r.name.startsWith(prefix)).map((r) => r.result.reqPerSec));
+  const worstP99 = Math.max(...rows.filter((r) => r.name.startsWith("transform")).map((r) => r.result.p99));
+  console.log(`\nhit / ceiling throughput: ${(best("transform") / best("ceiling")).toFixed(2)} (target >= 0.8); worst hit p99 ${worstP99} ms (target <= 10)`);
+} finally {
+  ceiling?.stop();
+  await pair.stop();
+}

@@ -1,0 +1,110 @@
+// A real browser against the running pair (npm start): headless Chromium loads a page from a
+// loopback server whose <img> tags point at transform URLs, and each image must decode at the
+// requested size; f_auto must hand Chromium AVIF or WebP.
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const edge = inject("edgeUrl");
+const auth = { Authorization: `Bearer ${inject("apiKey")}` };
+
+async function upload(corpusPath: string, contentType: string): Promise<string> {
+  const bytes = readFileSync(resolve("../shared/corpus/img", corpusPath));
+  const created = await fetch(`${edge}/v1/uploads`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ filename: corpusPath.split("/").pop(), content_type: contentType, size_bytes: bytes.length }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const { file_id, upload } = (await created.json()) as { file_id: string; upload: { method: string; url: string; headers: Record<string, string> } };
+  const put = await fetch(upload.url, { method: upload.method, headers: { "Content-Type": contentType }, body: bytes });
+  expect(put.status).toBe(200);
+  const completed = await fetch(`${edge}/v1/uploads/${file_id}/complete`, { method: "POST", headers: auth });
+  expect(completed.status).toBe(200);
+  return file_id;
+}
+
+async function keyId(): Promise<string> {
+  const res = await fetch(`${edge}/v1/keys`, { headers: auth });
+  const { data } = (await res.json()) as { data: { key_id: string; revoked_at: string | null }[] };
+  return data.find((k) => k.revoked_at === null)!.key_id;
+}
+
+// The part of HTMLImageElement the check reads (this project's types have no DOM library).
+interface DecodedImage {
+  id: string;
+  complete: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+  decode(): Promise<void>;
+}
+
+function servePage(html: string): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(html);
+  });
+  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
+}
+
+describe("transform URLs in a real browser", () => {
+  let browser: Browser;
+  let page: Server;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => (page ? page.close(done) : done(undefined)));
+  });
+
+  it("decodes every <img> at the requested size and gets AVIF or WebP for f_auto", async () => {
+    const key = await keyId();
+    const [fox, landscape, alpha] = await Promise.all([
+      upload("avif/fox.png", "image/png"),
+      upload("exif-orientation/Landscape_1.jpg", "image/jpeg"),
+      upload("pngsuite/basn6a08.png", "image/png"),
+    ]);
+    const images = [
+      { id: "edge-auto", transform: "w_320,f_auto", file: fox, width: 320, height: 213 },
+      { id: "edge-cover", transform: "w_200,h_200,fit_cover,f_webp", file: fox, width: 200, height: 200 },
+      { id: "origin-auto", transform: "f_auto,w_600", file: landscape, width: 600, height: 400 },
+      { id: "origin-attention", transform: "w_150,h_300,fit_cover,g_auto,f_auto", file: landscape, width: 150, height: 300 },
+      { id: "alpha-dpr", transform: "w_16,dpr_2,f_png", file: alpha, width: 32, height: 32 },
+      { id: "jpeg-blur", transform: "w_100,bl_2,f_jpg", file: fox, width: 100, height: 66 },
+    ];
+    const src = (i: (typeof images)[number]) => `${edge}/v1/image/t/${key}/${i.transform}/${i.file}`;
+    page = await servePage(
+      `<!doctype html><html><body>${images.map((i) => `<img id="${i.id}" src="${src(i)}">`).join("")}</body></html>`,
+    );
+
+    const tab = await browser.newPage();
+    const contentTypes = new Map<string, string>();
+    tab.on("response", (res) => contentTypes.set(res.url(), res.headers()["content-type"] ?? ""));
+    await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`, { waitUntil: "load" });
+    const decoded = await tab.$$eval("img", (elements) =>
+      Promise.all(
+        elements.map(async (element) => {
+          const img = element as unknown as DecodedImage;
+          await img.decode().catch(() => undefined);
+          return { id: img.id, complete: img.complete, width: img.naturalWidth, height: img.naturalHeight };
+        }),
+      ),
+    );
+    for (const image of images) {
+      expect(decoded.find((d) => d.id === image.id), image.id).toEqual({ id: image.id, complete: true, width: image.width, height: image.height });
+    }
+    for (const image of images.filter((i) => i.transform.includes("f_auto"))) {
+      expect(["image/avif", "image/webp"], image.id).toContain(contentTypes.get(src(image)));
+    }
+    expect(contentTypes.get(src(images[4]!))).toBe("image/png");
+    expect(contentTypes.get(src(images[5]!))).toBe("image/jpeg");
+  });
+});

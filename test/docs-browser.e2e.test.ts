@@ -1,0 +1,87 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { problemCatalogue } from "../workers/contracts/problems.ts";
+import { SCALAR_API_REFERENCE_VERSION, SCALAR_BUNDLE_URL } from "../workers/docs/scalar-bundle.ts";
+
+const edge = inject("edgeUrl");
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/**
+ * The page loads Scalar's bundle from a CDN that this machine cannot reach. The test serves the very
+ * same file, the pinned version's npm tarball fetched once through npm, in its place.
+ */
+function scalarBundle(): string {
+  const dir = resolve("node_modules/.cache/pixelpress-docs", `scalar-api-reference-${SCALAR_API_REFERENCE_VERSION}`);
+  const bundle = join(dir, "package/dist/browser/standalone.js");
+  if (!existsSync(bundle)) {
+    mkdirSync(dir, { recursive: true });
+    const tarball = execFileSync("npm", ["pack", `@scalar/api-reference@${SCALAR_API_REFERENCE_VERSION}`, "--pack-destination", dir, "--silent"], { encoding: "utf8" }).trim().split("\n").at(-1)!;
+    execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir, "package/dist/browser/standalone.js"]);
+  }
+  return bundle;
+}
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const leftTheMachine: string[] = [];
+
+beforeAll(async () => {
+  const bundle = scalarBundle();
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(edge)) return route.continue();
+    if (url === SCALAR_BUNDLE_URL) return route.fulfill({ path: bundle, contentType: "text/javascript" });
+    leftTheMachine.push(url);
+    return route.abort();
+  });
+  page = await context.newPage();
+  await page.goto(`${edge}/docs`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("/docs in headless Chromium", () => {
+  it("renders every path of the live OpenAPI document, with nothing fetched from elsewhere", async () => {
+    const spec = (await (await fetch(`${edge}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    await page.getByText("Problem types").first().waitFor();
+    const text = await page.locator("body").innerText();
+    const missing = Object.keys(spec.paths).filter((path) => !text.includes(path));
+    expect(missing).toEqual([]);
+    expect(Object.keys(spec.paths).length).toBeGreaterThanOrEqual(16);
+    expect(leftTheMachine).toEqual([]);
+  });
+
+  it("sends GET /v1/account from the page with a pasted key and shows the answer", async () => {
+    await page.getByPlaceholder("Token").first().fill(inject("apiKey"));
+    const operation = page.locator('[id$="/GET/v1/account"]');
+    await operation.scrollIntoViewIfNeeded();
+    await operation.getByRole("button", { name: /Test Request/ }).click();
+    const answered = page.waitForResponse((response) => response.url() === `${edge}/v1/account`);
+    await page.getByRole("button", { name: /^Send/ }).first().click();
+    const response = await answered;
+    expect(response.request().headers().authorization).toBe(`Bearer ${inject("apiKey")}`);
+    expect(response.status()).toBe(200);
+    expect(((await response.json()) as { account_id: string }).account_id).toBe(inject("accountId"));
+    await expect.poll(() => page.locator("body").innerText(), { timeout: 10_000 }).toContain(`"account_id": "${inject("accountId")}"`);
+    await expect.poll(() => page.locator("body").innerText()).toContain("200 OK");
+  });
+
+  it("links each problem type to a page that explains it", async () => {
+    const docs = await context.newPage();
+    await docs.goto(`${edge}/docs`);
+    await docs.getByRole("link", { name: "idempotency_key_reused" }).click();
+    await docs.waitForURL(`${edge}/problems/idempotency_key_reused`);
+    const text = await docs.locator("body").innerText();
+    expect(text).toContain(problemCatalogue.idempotency_key_reused.title);
+    expect(text).toContain(problemCatalogue.idempotency_key_reused.description.replace(/`/g, ""));
+    await docs.close();
+  });
+});

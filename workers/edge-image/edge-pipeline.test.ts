@@ -1,0 +1,103 @@
+import { env } from "cloudflare:test";
+import { afterAll, describe, expect, it } from "vitest";
+import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
+import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
+import { originCompute } from "../origin/origin-client.ts";
+import { corpusBytes } from "../test-support/corpus.ts";
+import { resolveTransform } from "../transform/canonical.ts";
+import { parseTransform, type OutputFormat } from "../transform/tokens.ts";
+import { decodePixels } from "./codecs.ts";
+import { EDGE_MAX_SOURCE_PIXELS, edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
+import { readImageHeader } from "./image-header.ts";
+import { installWasmMemoryMeter } from "./wasm-memory-meter.ts";
+
+// Installed before any codec runs in this isolate, so every instance is seen.
+const meter = installWasmMemoryMeter();
+afterAll(() => meter.uninstall());
+
+const MB = 1024 * 1024;
+const op = (segment: string) => resolveTransform(parseTransform(segment));
+// PNG and resize keep one instance per isolate; the Emscripten codecs get one per call.
+const persistentModules = new Set([pngWasm, resizeWasm]);
+
+// The memories a run created (the Emscripten codecs' fresh instances), read right after it.
+async function meteredRun(source: Uint8Array, segment: string, format: OutputFormat) {
+  const before = meter.records().length;
+  const header = readImageHeader(source)!;
+  expect(edgeCanTransform(header, op(segment)), `${JSON.stringify(header)} ${segment}`).toBe(true);
+  const output = await transformAtEdge(source, header, op(segment), format);
+  const created = meter.records().slice(before).filter((r) => !persistentModules.has(r.module));
+  const transientBytes = created.reduce((sum, r) => sum + r.memory.buffer.byteLength, 0);
+  return { output, created, transientBytes };
+}
+
+// A source of the largest accepted size, made by the origin from a corpus photo.
+async function viaOrigin(source: Uint8Array, format: "jpeg" | "png" | "webp", width: number): Promise<Uint8Array> {
+  const frame = await originCompute(env, "/image/process", { body: source, options: { format, quality: 90, width } });
+  return new Uint8Array(await new Response(frame.payload).arrayBuffer());
+}
+
+describe("edge pipeline", () => {
+  it("produces the requested size in the requested format, with the source's pixels", async () => {
+    const source = await corpusBytes("img/avif/fox.png");
+    const header = readImageHeader(source)!;
+    const output = await transformAtEdge(source, header, op("w_400,h_300,fit_cover"), "webp");
+    expect(readImageHeader(output.bytes)).toMatchObject({ format: "webp", width: 400, height: 300 });
+    const original = await decodePixels("png", source);
+    const derived = await decodePixels("webp", output.bytes);
+    // Mean colour survives a cover crop of the middle and a downscale within a few levels.
+    const mean = (p: { data: Uint8ClampedArray }, channel: number) => p.data.reduce((s, v, i) => (i % 4 === channel ? s + v : s), 0) / (p.data.length / 4);
+    for (const channel of [0, 1, 2]) expect(Math.abs(mean(derived, channel) - mean(original, channel))).toBeLessThan(25);
+  });
+
+  it("refuses what it cannot do or cannot afford, so the origin does it", async () => {
+    const upright = readImageHeader(await corpusBytes("img/avif/fox.png"))!;
+    expect(edgeCanTransform(upright, op("w_400"))).toBe(true);
+    for (const segment of ["w_400,bl_2", "w_400,sh_1", "w_400,r_90", "w_400,h_400,fit_cover,g_auto", "w_400,h_400,fit_contain", "w_1000,h_1000,fit_fill"]) {
+      expect(edgeCanTransform(upright, op(segment))).toBe(false);
+    }
+    expect(edgeCanTransform({ ...upright, orientation: 6 }, op("w_400"))).toBe(false);
+    expect(edgeCanTransform(null, op("w_400"))).toBe(false);
+    expect(edgeCanTransform(upright, op("w_860"))).toBe(true);
+    expect(edgeCanTransform(upright, op("w_900"))).toBe(false);
+    const big = readImageHeader(await corpusBytes("img/exif-orientation/Landscape_1.jpg"))!;
+    expect(big.width * big.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS);
+    expect(edgeCanTransform(big, op("w_100"))).toBe(false);
+  });
+
+  it("reports a corrupt source as a problem", async () => {
+    const source = (await corpusBytes("img/avif/fox.png")).slice(0, 5000);
+    await expect(transformAtEdge(source, readImageHeader(source)!, op("w_100"), "jpeg")).rejects.toMatchObject({ slug: "image_unreadable" });
+  });
+});
+
+describe("edge memory budget", () => {
+  // The largest accepted source (1800x1200, 2.16 MP) through the heaviest paths.
+  it("keeps WASM memory plus buffers under 100 MB for the largest source it accepts", async () => {
+    const photo = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const [jpeg, png, webp] = await Promise.all([viaOrigin(photo, "jpeg", 1224), viaOrigin(photo, "png", 1224), viaOrigin(photo, "webp", 1224)]);
+    const header = readImageHeader(png)!;
+    expect(header.width * header.height).toBeLessThanOrEqual(EDGE_MAX_SOURCE_PIXELS);
+    expect(header.width * header.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS * 0.99);
+
+    const runs = [
+      await meteredRun(png, "w_860", "webp"),
+      await meteredRun(png, "w_800", "png"),
+      await meteredRun(jpeg, "w_860,q_60", "avif"),
+      await meteredRun(webp, "w_700,h_700,fit_cover", "png"),
+      await meteredRun(webp, "w_700,h_700,fit_cover,g_west", "jpeg"),
+      await meteredRun(jpeg, "w_1000,h_500,fit_fill", "webp"),
+      await meteredRun(jpeg, "w_860,q_90", "jpeg"),
+    ];
+    // Every run but PNG to PNG (both persistent) made Emscripten codecs of its own.
+    expect(runs.filter((run) => run.created.length > 0)).toHaveLength(runs.length - 1);
+    // The PNG and resize instances only grow and are shared by every request of the isolate:
+    // the bound is their final size plus the heaviest run's own codecs and buffers.
+    const persistent = meter.records().filter((r) => persistentModules.has(r.module));
+    expect(new Set(persistent.map((r) => r.module))).toEqual(persistentModules);
+    const persistentBytes = persistent.reduce((sum, r) => sum + r.memory.buffer.byteLength, 0);
+    const heaviest = Math.max(...runs.map((run) => run.transientBytes + run.output.peakBufferBytes));
+    console.log(`edge memory bound: ${persistent.map((r) => (r.memory.buffer.byteLength / MB).toFixed(1)).join(" + ")} = ${(persistentBytes / MB).toFixed(1)} MB persistent + ${(heaviest / MB).toFixed(1)} MB heaviest run`);
+    expect(persistentBytes + heaviest).toBeLessThan(100 * MB);
+  }, 60_000);
+});

@@ -1,0 +1,229 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { decodePixels } from "../edge-image/codecs.ts";
+import { readImageHeader } from "../edge-image/image-header.ts";
+import { storeFile } from "../files/file-store.ts";
+import { revokeKey, createKey } from "../keys/key-store.ts";
+import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { corpusBytes } from "../test-support/corpus.ts";
+import { canonicalTransform } from "../transform/canonical.ts";
+import { canonicalPath } from "../transform/check-signature.ts";
+import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
+import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
+import { transformSignature } from "../transform/signature.ts";
+import { issueSigningSecret } from "../transform/transform-key.ts";
+import { parseTransform } from "../transform/tokens.ts";
+
+const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
+
+async function seedFile(caller: TestCaller, corpusPath: string, contentType: string): Promise<string> {
+  const body = await corpusBytes(corpusPath);
+  const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType, expiresAt: Date.now() + 3_600_000 });
+  return record.id;
+}
+
+const url = (caller: TestCaller, transform: string, fileId: string) => `/v1/image/t/${caller.keyId}/${transform}/${fileId}`;
+
+async function transformCharges(accountId: string): Promise<{ n: number; micros: number }> {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(amount_micros), 0) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.transform'")
+    .bind(accountId)
+    .first<{ n: number; micros: number }>();
+  return row!;
+}
+
+describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
+  it("computes at the edge, then serves the edge cache for any spelling of the transform", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/avif/fox.png", "image/png");
+    const miss = await api(url(caller, "w_400,f_webp", fileId));
+    expect(miss.status).toBe(200);
+    const bytes = new Uint8Array(await miss.arrayBuffer());
+    expect(miss.headers.get("X-Cache")).toBe("MISS");
+    expect(miss.headers.get("X-Cache-Tier")).toBe("compute");
+    expect(miss.headers.get("X-Transform-Engine")).toBe("edge");
+    expect(miss.headers.get("Content-Type")).toBe("image/webp");
+    expect(miss.headers.get("Content-Length")).toBe(String(bytes.byteLength));
+    expect(miss.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(miss.headers.get("ETag")).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(miss.headers.get("Vary")).toBeNull();
+    const pixels = await decodePixels("webp", bytes);
+    expect([pixels.width, pixels.height]).toEqual([400, 266]);
+
+    const hit = await api(url(caller, "f_webp,w_400,q_76", fileId));
+    expect(hit.headers.get("X-Cache")).toBe("HIT");
+    expect(hit.headers.get("X-Cache-Tier")).toBe("edge");
+    expect(hit.headers.get("ETag")).toBe(miss.headers.get("ETag"));
+    expect(hit.headers.get("Content-Length")).toBe(String(bytes.byteLength));
+    expect(new Uint8Array(await hit.arrayBuffer())).toEqual(bytes);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+  });
+
+  it("answers If-None-Match with 304 on every tier", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn6a08.png", "image/png");
+    const first = await api(url(caller, "w_16", fileId));
+    const etag = first.headers.get("ETag")!;
+    await first.arrayBuffer();
+    const cached = await api(url(caller, "w_16", fileId), { headers: { "If-None-Match": `"other", ${etag}` } });
+    expect(cached.status).toBe(304);
+    expect(cached.headers.get("ETag")).toBe(etag);
+    expect(await cached.text()).toBe("");
+    const stale = await api(url(caller, "w_16", fileId), { headers: { "If-None-Match": '"other"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+    // A new derivative answers 304 straight from compute when the client already has its bytes.
+    const computed = await api(url(caller, "w_16,q_50", fileId), { headers: { "If-None-Match": "*" } });
+    expect([computed.status, computed.headers.get("X-Cache-Tier")]).toEqual([304, "compute"]);
+  });
+
+  it("negotiates f_auto from Accept, varies on the class and bills each class once", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn6a08.png", "image/png");
+    const avif = await api(url(caller, "w_24,f_auto", fileId), { headers: { Accept: CHROME_ACCEPT } });
+    expect(avif.headers.get("Content-Type")).toBe("image/avif");
+    expect(avif.headers.get("Vary")).toBe("Accept");
+    await avif.arrayBuffer();
+    const legacy = await api(url(caller, "w_24,f_auto", fileId), { headers: { Accept: LEGACY_ACCEPT } });
+    // The source has alpha, so the legacy class is PNG.
+    expect(legacy.headers.get("Content-Type")).toBe("image/png");
+    expect(legacy.headers.get("X-Cache")).toBe("MISS");
+    expect(readImageHeader(new Uint8Array(await legacy.arrayBuffer()))).toMatchObject({ format: "png", width: 24, hasAlpha: true });
+    const otherChrome = await api(url(caller, "f_auto,w_24", fileId), { headers: { Accept: "image/avif,image/webp,*/*" } });
+    expect([otherChrome.headers.get("X-Cache"), otherChrome.headers.get("Content-Type"), otherChrome.headers.get("Vary")]).toEqual(["HIT", "image/avif", "Accept"]);
+    await otherChrome.arrayBuffer();
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  it("bills a derivative once, even after the edge cache and R2 lose it", async () => {
+    const caller = await seedCaller({ balanceMicros: 5_000 });
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const transform = "w_20,f_jpeg";
+    const path = canonicalPath(caller.keyId, canonicalTransform(parseTransform(transform)), fileId);
+    const cacheKey = edgeCacheKey(`http://api.test${url(caller, transform, fileId)}`, path, "");
+    const tiers: string[] = [];
+    const get = async () => {
+      const res = await api(url(caller, transform, fileId));
+      expect(res.status).toBe(200);
+      tiers.push(res.headers.get("X-Cache-Tier")!);
+      return res.headers.get("ETag");
+    };
+    const etag = await get();
+    await get();
+    expect(await deleteEdgeCache(cacheKey)).toBe(true);
+    await get();
+    await deleteEdgeCache(cacheKey);
+    const row = await env.DB.prepare("SELECT r2_key FROM derivatives WHERE account_id = ? AND file_id = ?").bind(caller.accountId, fileId).first<{ r2_key: string }>();
+    await env.FILES.delete(row!.r2_key);
+    expect(await get()).toBe(etag);
+    expect(tiers).toEqual(["compute", "edge", "r2", "compute"]);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+    const balance = await env.DB.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(caller.accountId).first<{ balance_micros: number }>();
+    expect(balance?.balance_micros).toBe(4_200);
+  });
+
+  it("sends what the edge cannot do, or cannot afford, to the origin", async () => {
+    const caller = await seedCaller();
+    const large = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const big = await api(url(caller, "w_300,f_webp", large));
+    expect([big.status, big.headers.get("X-Transform-Engine")]).toEqual([200, "origin"]);
+    expect(readImageHeader(new Uint8Array(await big.arrayBuffer()))).toMatchObject({ format: "webp", width: 300, height: 200 });
+    const rotated = await seedFile(caller, "img/exif-orientation/Portrait_6.jpg", "image/jpeg");
+    const turned = await api(url(caller, "w_200,r_90", rotated));
+    expect([turned.headers.get("X-Transform-Engine"), turned.headers.get("Content-Type")]).toEqual(["origin", "image/jpeg"]);
+    expect(readImageHeader(new Uint8Array(await turned.arrayBuffer()))).toMatchObject({ width: 200, height: 133 });
+  });
+
+  it("answers 404 alike for unknown keys, revoked keys and other accounts' files", async () => {
+    const owner = await seedCaller();
+    const fileId = await seedFile(owner, "img/pngsuite/basn2c08.png", "image/png");
+    const stranger = await seedCaller();
+    const spare = await createKey(env.DB, owner.accountId, { name: "spare" });
+    expect(await revokeKey(env.DB, owner.accountId, spare.record.id)).toBe("revoked");
+    const paths = [
+      `/v1/image/t/key_doesnotexist/w_10/${fileId}`,
+      `/v1/image/t/${spare.record.id}/w_10/${fileId}`,
+      url(stranger, "w_10", fileId),
+      url(owner, "w_10", "file_doesnotexist"),
+    ];
+    for (const path of paths) {
+      const res = await api(path);
+      expect(res.status).toBe(404);
+      expect((await problemOf(res)).type).toBe("https://pixelpress.dev/problems/not_found");
+    }
+    expect(await transformCharges(stranger.accountId)).toEqual({ n: 0, micros: 0 });
+  });
+
+  it("refuses bad transforms with 400, never caching or billing them", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    for (const transform of ["w_0", "w_10,w_10", "zz_1", "w_8000,h_8000"]) {
+      const res = await api(url(caller, transform, fileId));
+      expect(res.status).toBe(400);
+      expect((await problemOf(res)).type).toBe("https://pixelpress.dev/problems/transform_invalid");
+      expect(res.headers.get("Cache-Control") ?? "").not.toContain("immutable");
+    }
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
+  });
+
+  it("verifies signatures, and requires them when the account says so", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const secret = await issueSigningSecret(env, caller.accountId, caller.keyId);
+    const signature = await transformSignature(secret, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_12,f_png")), fileId));
+    const signed = await api(url(caller, `f_png,w_12,s_${signature}`, fileId));
+    expect(signed.status).toBe(200);
+    await signed.arrayBuffer();
+    const forged = await api(url(caller, `w_13,f_png,s_${signature}`, fileId));
+    expect(forged.status).toBe(403);
+    expect((await problemOf(forged)).type).toBe("https://pixelpress.dev/problems/transform_signature_invalid");
+
+    await env.DB.prepare("UPDATE accounts SET require_signed_transforms = 1 WHERE id = ?").bind(caller.accountId).run();
+    // The key lookup is remembered per isolate; issuing a secret again refreshes it.
+    const rotated = await issueSigningSecret(env, caller.accountId, caller.keyId);
+    const unsigned = await api(url(caller, "w_12,f_png", fileId));
+    expect(unsigned.status).toBe(403);
+    await unsigned.arrayBuffer();
+    const old = await api(url(caller, `w_12,f_png,s_${signature}`, fileId));
+    expect(old.status).toBe(403);
+    await old.arrayBuffer();
+    const fresh = await transformSignature(rotated, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_12,f_png")), fileId));
+    const ok = await api(url(caller, `w_12,f_png,s_${fresh}`, fileId));
+    expect([ok.status, ok.headers.get("X-Cache")]).toEqual([200, "HIT"]);
+    await ok.arrayBuffer();
+  });
+
+  it("caps distinct derivatives per file and refuses without billing", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const insert = env.DB.prepare(
+      "INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at) VALUES (?, ?, ?, '', 'x', '\"x\"', 1, 'image/png', 0)",
+    );
+    await env.DB.batch(Array.from({ length: MAX_DERIVATIVES_PER_FILE }, (_, i) => insert.bind(caller.accountId, fileId, `w_${i + 100}`)));
+    const res = await api(url(caller, "w_9", fileId));
+    expect(res.status).toBe(422);
+    expect(await problemOf(res)).toMatchObject({ type: "https://pixelpress.dev/problems/derivative_limit", limit: MAX_DERIVATIVES_PER_FILE });
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
+  });
+
+  it("refuses an unfunded account with 402 and stores nothing", async () => {
+    const caller = await seedCaller({ balanceMicros: 0 });
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const res = await api(url(caller, "w_10", fileId));
+    expect(res.status).toBe(402);
+    await res.arrayBuffer();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ?").bind(fileId).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
+  it("applies the key's rate limit past the edge cache", async () => {
+    const caller = await seedCaller();
+    const request = () => new Request(`http://api.test${url(caller, "w_10", "file_missing")}`);
+    const first = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
+    expect(first.status).toBe(404);
+    const second = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
+    expect(second.status).toBe(429);
+    expect(second.headers.get("Retry-After")).toMatch(/^\d+$/);
+  });
+});

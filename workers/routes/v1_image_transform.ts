@@ -1,0 +1,148 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
+import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
+import { transformPrice } from "../contracts/pricing.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
+import { findFile, openFile } from "../files/file-store.ts";
+import type { AppEnv } from "../hono-env.ts";
+import { rateLimit } from "../middleware/rate-limit.ts";
+import { problemSchema } from "../openapi/problem-schema.ts";
+import { canonicalTransform, resolveTransform } from "../transform/canonical.ts";
+import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
+import { computeDerivative } from "../transform/compute-derivative.ts";
+import { derivativeResponse, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
+import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
+import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
+import { formatClassFromAccept } from "../transform/negotiate.ts";
+import { contentTypes, outputChoice } from "../transform/output-format.ts";
+import { findTransformKey, type TransformKey } from "../transform/transform-key.ts";
+import { MAX_TRANSFORM_LENGTH, parseTransform, tokenDescriptions, type TransformSpec } from "../transform/tokens.ts";
+
+// No API key: the key_id names the account, and an optional signature guards the URL.
+function problem(slugs: ProblemType[]) {
+  return {
+    description: slugs.map((slug) => `\`${slug}\`: ${problemCatalogue[slug].description}`).join(" "),
+    content: { "application/problem+json": { schema: problemSchema } },
+  };
+}
+
+const image = { schema: z.string().openapi({ type: "string", format: "binary" }) };
+const tokenTable = Object.entries(tokenDescriptions)
+  .map(([prefix, text]) => `- \`${prefix}_\`: ${text}`)
+  .join("\n");
+
+export const route = createRoute({
+  method: "get",
+  path: "/v1/image/t/{key_id}/{transform}/{file_id}",
+  tags: ["Images"],
+  summary: "A transformed image, for <img src>",
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed (at the edge with WASM codecs for sources up to 1 MP and outputs up to 0.5 MP, otherwise at the origin). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Limits: ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
+  security: [],
+  request: {
+    params: z.object({
+      key_id: z.string().max(64).openapi({ example: "key_3kT9bQ7xLw3mZr9X", description: "The public id of an active API key." }),
+      transform: z.string().max(MAX_TRANSFORM_LENGTH).openapi({ example: "w_400,h_300,fit_cover,f_auto", description: "Comma-separated tokens; see the description." }),
+      file_id: z.string().max(64).openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd" }),
+    }),
+  },
+  responses: {
+    200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
+    304: { description: "Not modified: If-None-Match matched the ETag." },
+    400: problem(["transform_invalid"]),
+    402: problem(["insufficient_balance"]),
+    403: problem(["transform_signature_invalid"]),
+    404: problem(["not_found"]),
+    410: problem(["gone"]),
+    413: problem(["image_too_large"]),
+    415: problem(["unsupported_media_type"]),
+    422: problem(["derivative_limit", "image_unreadable"]),
+    429: problem(["rate_limited"]),
+    503: problem(["origin_unavailable"]),
+  },
+});
+
+// One transform request after the checks that run before the edge cache.
+interface TransformRequest {
+  key: TransformKey;
+  fileId: string;
+  spec: TransformSpec;
+  identity: DerivativeIdentity;
+  cacheKey: Request;
+  variesOnAccept: boolean;
+  ifNoneMatch: string | undefined;
+}
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { key_id, transform, file_id } = c.req.valid("param");
+  const spec = parseTransform(transform);
+  const canonical = canonicalTransform(spec);
+  const key = await findTransformKey(c.env, key_id);
+  const path = canonicalPath(key_id, canonical, file_id);
+  await checkTransformSignature(key, path, spec.signature);
+
+  const variesOnAccept = spec.format === "auto";
+  const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
+  const request: TransformRequest = {
+    key,
+    fileId: file_id,
+    spec,
+    identity: { accountId: key.accountId, fileId: file_id, canonical, formatClass },
+    cacheKey: edgeCacheKey(c.req.url, path, formatClass),
+    variesOnAccept,
+    ifNoneMatch: c.req.header("If-None-Match"),
+  };
+  const cached = await matchEdgeCache(request.cacheKey, variesOnAccept);
+  if (cached) return derivativeResponse(cached.body, cached.meta, "edge", request.ifNoneMatch);
+
+  // Past the edge cache every request costs D1 and R2 reads at least: the key's rate limit applies.
+  c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: null });
+  await rateLimit(c, async () => {
+    c.res = await beyondEdgeCache(c, request);
+  });
+  return c.res;
+};
+
+async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): Promise<Response> {
+  const { identity } = request;
+  await findFile(c.env.DB, identity.accountId, identity.fileId);
+  const stored = await findDerivative(c.env.DB, identity);
+  const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
+  if (stored && object) {
+    const body = new Uint8Array(await object.arrayBuffer());
+    const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: body.byteLength, variesOnAccept: request.variesOnAccept };
+    await putEdgeCache(request.cacheKey, body, meta);
+    return derivativeResponse(body, meta, "r2", request.ifNoneMatch);
+  }
+
+  if (!stored && (await countDerivatives(c.env.DB, identity.accountId, identity.fileId)) >= MAX_DERIVATIVES_PER_FILE) {
+    throw new ProblemError("derivative_limit", `File ${identity.fileId} already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
+      extensions: { limit: MAX_DERIVATIVES_PER_FILE },
+    });
+  }
+  const price = transformPrice();
+  await requireBalance(c.env.DB, identity.accountId, price);
+  const { object: source } = await openFile(c.env, identity.accountId, identity.fileId);
+  const sourceBytes = new Uint8Array(await source.arrayBuffer());
+  const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
+  const derivative = await computeDerivative(c.env, sourceBytes, resolveTransform(request.spec), choice);
+
+  // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
+  // edge cache and R2 it is computed again but not charged again.
+  const chargeKey = `transform:${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
+  await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey, operation: "image.transform", amountMicros: price });
+
+  const meta: DerivativeMeta = {
+    etag: strongEtag(await sha256Hex(derivative.bytes)),
+    contentType: contentTypes[derivative.format],
+    bytes: derivative.bytes.byteLength,
+    variesOnAccept: request.variesOnAccept,
+  };
+  await storeDerivative(c.env, identity, derivative.bytes, meta.contentType, meta.etag);
+  // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
+  // next request for the same image (the browser's second <img>) then finds it.
+  await putEdgeCache(request.cacheKey, derivative.bytes, meta);
+  const response = derivativeResponse(derivative.bytes, meta, "compute", request.ifNoneMatch);
+  response.headers.set("X-Transform-Engine", derivative.engine);
+  return response;
+}

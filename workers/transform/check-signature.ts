@@ -1,0 +1,21 @@
+import { ProblemError } from "../contracts/problems.ts";
+import { verifyTransformSignature } from "./signature.ts";
+import type { TransformKey } from "./transform-key.ts";
+
+export function canonicalPath(keyId: string, canonical: string, fileId: string): string {
+  return `/v1/image/t/${keyId}/${canonical}/${fileId}`;
+}
+
+/** A given `s_` must verify; none is accepted only when the account does not require one. */
+export async function checkTransformSignature(key: TransformKey, path: string, signature: string | undefined): Promise<void> {
+  if (signature === undefined) {
+    if (!key.requireSigned) return;
+    throw new ProblemError("transform_signature_invalid", "This account requires signed transform URLs: add s_<signature> for the canonical path.");
+  }
+  if (key.signingSecret === null) {
+    throw new ProblemError("transform_signature_invalid", `Key ${key.keyId} has no signing secret, so its transform URLs cannot carry s_.`);
+  }
+  if (!(await verifyTransformSignature(key.signingSecret, path, signature))) {
+    throw new ProblemError("transform_signature_invalid", `s_ does not match ${path}.`, { extensions: { canonical_path: path } });
+  }
+}

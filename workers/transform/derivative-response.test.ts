@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { derivativeResponse, matchesIfNoneMatch, strongEtag } from "./derivative-response.ts";
+
+const meta = { etag: strongEtag("ab".repeat(32)), contentType: "image/webp", bytes: 3, variesOnAccept: true };
+
+describe("derivative responses", () => {
+  it("matches If-None-Match lists, weak forms and *", () => {
+    expect(meta.etag).toBe(`"${"ab".repeat(16)}"`);
+    expect(matchesIfNoneMatch(`"x", ${meta.etag}`, meta.etag)).toBe(true);
+    expect(matchesIfNoneMatch(`W/${meta.etag}`, meta.etag)).toBe(true);
+    expect(matchesIfNoneMatch("*", meta.etag)).toBe(true);
+    expect(matchesIfNoneMatch('"x"', meta.etag)).toBe(false);
+    expect(matchesIfNoneMatch(undefined, meta.etag)).toBe(false);
+  });
+
+  it("sends 304 without a body but with the validators and Vary", async () => {
+    const res = derivativeResponse(new Uint8Array([1, 2, 3]), meta, "r2", meta.etag);
+    expect(res.status).toBe(304);
+    expect(await res.text()).toBe("");
+    expect([res.headers.get("ETag"), res.headers.get("Vary"), res.headers.get("X-Cache"), res.headers.get("X-Cache-Tier")]).toEqual([meta.etag, "Accept", "HIT", "r2"]);
+    const full = derivativeResponse(new Uint8Array([1, 2, 3]), { ...meta, variesOnAccept: false }, "compute", null);
+    expect([full.status, full.headers.get("Content-Length"), full.headers.get("Vary"), full.headers.get("X-Cache")]).toEqual([200, "3", null, "MISS"]);
+  });
+});

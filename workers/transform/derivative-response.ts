@@ -1,0 +1,51 @@
+// The response headers of a derivative, whichever tier served it. A derivative never changes
+// (a different transform is a different URL), so caches may keep it for a year without asking.
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export type Tier = "edge" | "r2" | "compute";
+
+export interface DerivativeMeta {
+  etag: string;
+  contentType: string;
+  bytes: number;
+  // Set for f_auto: the body depends on Accept.
+  variesOnAccept: boolean;
+}
+
+export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
+  const headers = new Headers({
+    "Content-Type": meta.contentType,
+    "Content-Length": String(meta.bytes),
+    ETag: meta.etag,
+    "Cache-Control": IMMUTABLE,
+    "X-Cache": tier === "compute" ? "MISS" : "HIT",
+    "X-Cache-Tier": tier,
+    "X-Content-Type-Options": "nosniff",
+  });
+  if (meta.variesOnAccept) headers.set("Vary", "Accept");
+  return headers;
+}
+
+export function strongEtag(hexDigest: string): string {
+  return `"${hexDigest.slice(0, 32)}"`;
+}
+
+/** RFC 9110 If-None-Match: a list of entity tags or `*`, compared weakly. */
+export function matchesIfNoneMatch(header: string | null | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === bare;
+  });
+}
+
+export function derivativeResponse(body: BodyInit | null, meta: DerivativeMeta, tier: Tier, ifNoneMatch: string | null | undefined): Response {
+  const headers = derivativeHeaders(meta, tier);
+  if (matchesIfNoneMatch(ifNoneMatch, meta.etag)) {
+    headers.delete("Content-Length");
+    headers.delete("Content-Type");
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,33 @@
+// The edge-to-origin contract for a transform the edge cannot compute itself (large sources,
+// blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
+// sources). Both sides validate with this schema.
+import { z } from "@hono/zod-openapi";
+import { blurRange, fitValues, gravityValues, qualityRange, sharpenRange, sizeRange } from "./tokens.ts";
+import { outputChoices } from "./output-format.ts";
+import type { OutputFormat } from "./tokens.ts";
+
+export const IMAGE_TRANSFORM_PATH = "/image/transform";
+
+const size = z.number().int().min(sizeRange.min).max(sizeRange.max).optional();
+
+export const originTransformSchema = z
+  .object({
+    width: size,
+    height: size,
+    fit: z.enum(fitValues).default("inside"),
+    gravity: z.enum(gravityValues).default("center"),
+    quality: z.number().int().min(qualityRange.min).max(qualityRange.max),
+    rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
+    blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
+    sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
+    output: z.enum(outputChoices),
+  })
+  .strict();
+
+export type OriginTransformOptions = z.input<typeof originTransformSchema>;
+
+export interface OriginTransformMeta {
+  format: OutputFormat;
+  width: number;
+  height: number;
+}

@@ -1,0 +1,71 @@
+// The key named in a transform URL, with what serving it needs: the account, whether the account
+// requires signatures, and the key's signing secret. Transform URLs sit in <img> tags and are
+// fetched at page-view rates, so a lookup is remembered in the isolate for a short while: a
+// revoked key or a changed setting takes effect within KEY_MEMO_MS.
+import type { Bindings } from "../env.ts";
+import { ProblemError } from "../contracts/problems.ts";
+import { seal, unseal } from "../crypto/seal.ts";
+import { encodeBase64 } from "../sources/base64.ts";
+
+export const KEY_MEMO_MS = 30_000;
+const MEMO_LIMIT = 1_000;
+
+export interface TransformKey {
+  keyId: string;
+  accountId: string;
+  plan: "free" | "pro";
+  requireSigned: boolean;
+  signingSecret: string | null;
+}
+
+type KeyEnv = Pick<Bindings, "DB" | "SIGNING_SECRET">;
+
+const memo = new Map<string, { key: TransformKey | null; until: number }>();
+
+interface KeyRow {
+  account_id: string;
+  plan: "free" | "pro";
+  require_signed_transforms: number;
+  signing_secret_sealed: string | null;
+}
+
+async function loadKey(env: KeyEnv, keyId: string): Promise<TransformKey | null> {
+  const row = await env.DB.prepare(
+    `SELECT k.account_id, a.plan, a.require_signed_transforms, k.signing_secret_sealed
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.id = ? AND k.revoked_at IS NULL`,
+  )
+    .bind(keyId)
+    .first<KeyRow>();
+  if (!row) return null;
+  return {
+    keyId,
+    accountId: row.account_id,
+    plan: row.plan,
+    requireSigned: row.require_signed_transforms === 1,
+    signingSecret: row.signing_secret_sealed ? await unseal(env.SIGNING_SECRET, row.signing_secret_sealed) : null,
+  };
+}
+
+/** An active key; unknown and revoked keys are the same 404. */
+export async function findTransformKey(env: KeyEnv, keyId: string, now = Date.now()): Promise<TransformKey> {
+  let entry = memo.get(keyId);
+  if (!entry || entry.until <= now) {
+    entry = { key: await loadKey(env, keyId), until: now + KEY_MEMO_MS };
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(keyId, entry);
+  }
+  if (!entry.key) throw new ProblemError("not_found", `No active key ${keyId}.`);
+  return entry.key;
+}
+
+/** Creates (or replaces) the key's signing secret and returns it; only its sealed form is kept. */
+export async function issueSigningSecret(env: KeyEnv, accountId: string, keyId: string): Promise<string> {
+  const secret = `tsk_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)), "url")}`;
+  const updated = await env.DB.prepare("UPDATE api_keys SET signing_secret_sealed = ? WHERE id = ? AND account_id = ? RETURNING id")
+    .bind(await seal(env.SIGNING_SECRET, secret), keyId, accountId)
+    .first();
+  if (!updated) throw new ProblemError("not_found", `No key ${keyId} in this account.`);
+  memo.delete(keyId);
+  return secret;
+}
