@@ -3,6 +3,7 @@
 // the sweep is what frees the storage. Pending rows (abandoned uploads, interrupted writes)
 // expire the same way.
 import type { Bindings } from "../env.ts";
+import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 
 // D1 binds at most 100 parameters per statement: one goes to deleted_at.
 const IDS_PER_UPDATE = 99;
@@ -35,5 +36,6 @@ export async function sweepExpiredFiles(env: Pick<Bindings, "DB" | "FILES">, now
     ),
   );
   for (const keys of chunked(results.map((row) => row.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
+  await deleteDerivativesOf(env, results.map((row) => row.id));
   return results.length;
 }

@@ -5,6 +5,7 @@
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import { newId } from "../crypto/ids.ts";
+import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 
 export type FileKind = "source" | "result";
@@ -195,6 +196,7 @@ export async function deleteFile(env: FileEnv, accountId: string, fileId: string
     .first<FileRecord>();
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   await env.FILES.delete(record.r2_key);
+  await deleteDerivativesOf(env, [fileId]);
   return record;
 }
 

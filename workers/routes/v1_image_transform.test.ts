@@ -12,7 +12,6 @@ import { canonicalPath } from "../transform/check-signature.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
 import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
 import { transformSignature } from "../transform/signature.ts";
-import { issueSigningSecret } from "../transform/transform-key.ts";
 import { parseTransform } from "../transform/tokens.ts";
 
 const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
@@ -170,7 +169,9 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("verifies signatures, and requires them when the account says so", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
-    const secret = await issueSigningSecret(env, caller.accountId, caller.keyId);
+    const issued = await api(`/v1/keys/${caller.keyId}/signing-secret`, { key: caller, method: "POST" });
+    expect(issued.status).toBe(200);
+    const secret = (await issued.json<{ signing_secret: string }>()).signing_secret;
     const signature = await transformSignature(secret, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_12,f_png")), fileId));
     const signed = await api(url(caller, `f_png,w_12,s_${signature}`, fileId));
     expect(signed.status).toBe(200);
@@ -179,9 +180,11 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(forged.status).toBe(403);
     expect((await problemOf(forged)).type).toBe("https://pixelpress.dev/problems/transform_signature_invalid");
 
-    await env.DB.prepare("UPDATE accounts SET require_signed_transforms = 1 WHERE id = ?").bind(caller.accountId).run();
+    const required = await api("/v1/account", { key: caller, method: "PATCH", json: { require_signed_transforms: true } });
+    expect(await required.json()).toEqual({ require_signed_transforms: true });
     // The key lookup is remembered per isolate; issuing a secret again refreshes it.
-    const rotated = await issueSigningSecret(env, caller.accountId, caller.keyId);
+    const rotation = await api(`/v1/keys/${caller.keyId}/signing-secret`, { key: caller, method: "POST" });
+    const rotated = (await rotation.json<{ signing_secret: string }>()).signing_secret;
     const unsigned = await api(url(caller, "w_12,f_png", fileId));
     expect(unsigned.status).toBe(403);
     await unsigned.arrayBuffer();

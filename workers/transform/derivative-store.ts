@@ -52,3 +52,17 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, bod
     .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, body.byteLength, contentType, now)
     .run();
 }
+
+/** Forgets every derivative of the given files, rows and R2 objects, when the files are deleted. */
+export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < fileIds.length; i += 99) {
+    const chunk = fileIds.slice(i, i + 99);
+    const { results } = await env.DB.prepare(`DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key`)
+      .bind(...chunk)
+      .all<{ r2_key: string }>();
+    for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2_key));
+    deleted += results.length;
+  }
+  return deleted;
+}
