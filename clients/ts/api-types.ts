@@ -439,6 +439,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys/{key_id}/signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue (or rotate) the key's URL-transform signing secret
+         * @description Transform URLs of this key may then carry an `s_` token: the HMAC-SHA256 of the canonical path under this secret. The previous secret stops working within 30 seconds. Shown once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    key_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The new secret, shown once */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TransformSigningSecret"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account": {
         parameters: {
             query?: never;
@@ -508,7 +597,79 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change account settings */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Refuse URL-transform requests without a valid `s_` signature (403). Takes effect within 30 seconds. */
+                        require_signed_transforms?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The settings now in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccountSettings"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/usage": {
@@ -2220,7 +2381,7 @@ export interface paths {
         put?: never;
         /**
          * Shrink a PDF by resampling each image to the resolution it is placed at
-         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi; `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi; `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi; `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi; `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi; `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
          */
         post: {
             parameters: {
@@ -2458,6 +2619,11 @@ export interface components {
              */
             scopes?: ("images" | "pdf" | "xlsx" | "files" | "jobs" | "keys" | "account")[];
         };
+        TransformSigningSecret: {
+            key_id: string;
+            /** @example tsk_Xq3... */
+            signing_secret: string;
+        };
         Account: {
             /** @example acct_9fT2bQ7kLw3mZr8Xc1Vd */
             account_id: string;
@@ -2485,6 +2651,10 @@ export interface components {
             count: number;
             /** @example 1000000 */
             micros: number;
+        };
+        AccountSettings: {
+            /** @description Refuse URL-transform requests without a valid `s_` signature (403). Takes effect within 30 seconds. */
+            require_signed_transforms: boolean;
         };
         Usage: {
             from: string;
@@ -3307,7 +3477,7 @@ export interface components {
         /** @default {} */
         PdfCompressOptions: {
             /**
-             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi; `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi; `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi; `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi; `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi; `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
              * @default auto
              * @example ebook
              * @enum {string}
@@ -3414,42 +3584,6 @@ export interface components {
              * @example true
              */
             dedupe_images?: boolean;
-            /**
-             * @description Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from `image_quality` towards `min_quality`, then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result comes back with `target_met: false`.
-             * @default null
-             * @example null
-             */
-            max_size_mb?: number | null;
-            /**
-             * @description Size target as base64 characters (4 * ceil(bytes / 3)), for outputs embedded in JSON or email; searched like `max_size_mb`, and the smaller of the two applies.
-             * @default null
-             * @example null
-             */
-            max_base64_bytes?: number | null;
-            /**
-             * @description The lowest JPEG quality a size target may use (never above the profile's quality).
-             * @default 30
-             * @example 30
-             */
-            min_quality?: number;
-            /**
-             * @description Render every page of input and output at 100 dpi with MuPDF, compare luma SSIM (Wang et al. 2004), and re-encode the images of pages below `ssim_threshold` at higher quality, or keep them original, until every page passes. Per-page SSIM in `stats.verify`. Costs $0.005 more, only when the PDF was made smaller.
-             * @default false
-             * @example false
-             */
-            verify_quality?: boolean;
-            /**
-             * @description The lowest page SSIM `verify_quality` accepts.
-             * @default 0.97
-             * @example 0.97
-             */
-            ssim_threshold?: number;
-            /**
-             * @description Recompress every Flate stream (content, fonts, lossless images) with Zopfli, keeping a stream only when smaller. Slower (seconds per MB of streams); the CPU time and bytes saved are in `stats.zopfli`.
-             * @default false
-             * @example false
-             */
-            zopfli?: boolean;
             /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url
