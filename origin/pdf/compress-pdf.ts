@@ -6,16 +6,20 @@ import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts"
 import { ProblemError } from "../../workers/contracts/problems.ts";
 import { measureComposition } from "./composition.ts";
 import type { BytesByCategory } from "./composition.ts";
-import { conformanceClaims, removeConformanceClaims } from "./conformance.ts";
+import { conformanceClaims } from "./conformance.ts";
 import { documentShape, shapeDifference } from "./document-shape.ts";
-import { inspectImages } from "./image-facts.ts";
 import { openPdf, readOrUnreadable } from "./open-pdf.ts";
+import { OutputRuns } from "./output-runs.ts";
+import type { ProducedOutput } from "./output-runs.ts";
 import { resolveImageTargets } from "./profiles.ts";
-import { rewriteImages } from "./rewrite-images.ts";
-import { saveOptions } from "./save-options.ts";
-import type { ImageRewriteStat } from "./rewrite-images.ts";
+import type { ImageOverride, ImageRewriteStat } from "./rewrite-images.ts";
 import { signedFieldNames } from "./signatures.ts";
-import { stripDocument } from "./strip-document.ts";
+import { meetSizeTarget, targetBytesOf } from "./size-target.ts";
+import type { TargetSearchStats } from "./size-target.ts";
+import { escalateFailingImages, measurePageSsims, summarizeVerify, VERIFY_MAX_ROUNDS } from "./verify-quality.ts";
+import type { PageSsim, VerifyStats } from "./verify-quality.ts";
+import { zopfliFlateStreams } from "./zopfli-streams.ts";
+import type { ZopfliStats } from "./zopfli-streams.ts";
 
 export interface PdfCompressStats {
   original_bytes: number;
@@ -27,6 +31,12 @@ export interface PdfCompressStats {
   images_kept: number;
   bytes_saved_by_category: BytesByCategory;
   images: ImageRewriteStat[];
+  /** With max_size_mb or max_base64_bytes: the byte budget and whether the returned file fits it. */
+  target_bytes?: number;
+  target_met?: boolean;
+  target_search?: TargetSearchStats;
+  verify?: VerifyStats;
+  zopfli?: ZopfliStats & { output_bytes_before: number };
 }
 
 export interface PdfCompressResult {
@@ -59,25 +69,22 @@ function refuseProtected(doc: mupdf.PDFDocument, options: PdfCompressOptions): b
   return claims.length > 0;
 }
 
-function subsetFontsOrWarn(doc: mupdf.PDFDocument, warnings: string[]): void {
-  try {
-    doc.subsetFonts();
-  } catch (error) {
-    warnings.push(`Fonts were not subset: ${String(error)}`);
-  }
-}
-
 function noSavings(): BytesByCategory {
   return { images: 0, fonts: 0, content_streams: 0, metadata: 0, embedded_files: 0, thumbnails: 0, other: 0 };
 }
 
-function originalResult(input: Uint8Array, stats: PdfCompressStats, warning: string): PdfCompressResult {
+/** The input itself; what verify_quality and zopfli measured described the discarded output, so they are left out. */
+function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
   const images = stats.images.map((image) => ({ ...image, after: null }));
   const kept = { ...stats, output_bytes: input.byteLength, ratio: 1, images_rewritten: 0, images_kept: images.length, images, bytes_saved_by_category: noSavings() };
   return { bytes: input, stats: kept, warnings: [warning], returned_original: true };
 }
 
 export async function compressPdf(input: Uint8Array, options: PdfCompressOptions): Promise<PdfCompressResult> {
+  return withTarget(await compressDocument(input, options), options);
+}
+
+async function compressDocument(input: Uint8Array, options: PdfCompressOptions): Promise<PdfCompressResult> {
   const opened = openPdf(input, options.password);
   const { doc } = opened;
   const targets = resolveImageTargets(options);
@@ -102,15 +109,19 @@ export async function compressPdf(input: Uint8Array, options: PdfCompressOptions
     if (breaksConformance) warnings.push("The input claimed PDF/A or PDF/X conformance; the output no longer claims it.");
     if (signedFieldNames(doc).length > 0) warnings.push("The input was signed; its signatures are no longer valid.");
     try {
-      if (breaksConformance) removeConformanceClaims(doc);
-      stripDocument(doc, options.strip);
-      stats.images = await rewriteImages(doc, inspectImages(doc), targets);
+      const runs = new OutputRuns({ input, options, password: opened.password, encrypted: opened.encrypted, breaksConformance, warnings });
+      let produced = await runs.first(doc, targets);
+      const targetBytes = targetBytesOf(options);
+      if (targetBytes !== null) {
+        const outcome = await meetSizeTarget(runs, produced, targets, options.min_quality, targetBytes);
+        produced = outcome.output;
+        stats.target_search = outcome.search;
+      }
+      if (options.verify_quality) produced = await verifyQuality(runs, produced, input, opened.password, options.ssim_threshold, stats);
+      stats.images = produced.rewrites.stats;
       stats.images_rewritten = stats.images.filter((image) => image.after !== null).length;
       stats.images_kept = stats.images.length - stats.images_rewritten;
-      if (options.fonts.subset) subsetFontsOrWarn(doc, warnings);
-      const saved = doc.saveToBuffer(saveOptions(options, opened.encrypted));
-      output = saved.asUint8Array().slice();
-      saved.destroy();
+      output = options.zopfli ? await zopfliOutput(runs, produced.bytes, stats) : produced.bytes;
     } catch (error) {
       return originalResult(input, stats, `Compression failed, the original is returned: ${String(error)}`);
     }
@@ -121,6 +132,46 @@ export async function compressPdf(input: Uint8Array, options: PdfCompressOptions
   }
   if (output.byteLength >= input.byteLength) return originalResult(input, stats, "The output was not smaller than the input; the original is returned.");
   return { bytes: output, stats: { ...stats, output_bytes: output.byteLength, ratio: output.byteLength / input.byteLength }, warnings, returned_original: false };
+}
+
+/** Whether the file returned, output or original, fits the size target. */
+function withTarget(result: PdfCompressResult, options: PdfCompressOptions): PdfCompressResult {
+  const targetBytes = targetBytesOf(options);
+  if (targetBytes === null) return result;
+  const met = result.bytes.byteLength <= targetBytes;
+  if (!met) result.warnings.push(`The size target of ${targetBytes} bytes could not be met; the smallest result reached is returned.`);
+  return { ...result, stats: { ...result.stats, target_bytes: targetBytes, target_met: met } };
+}
+
+/**
+ * Scores every page, then escalates the images of failing pages and produces the
+ * output again, rescoring only the pages that failed, until all pass or no image
+ * there can be escalated. The quality check wins over a size target.
+ */
+async function verifyQuality(runs: OutputRuns, first: ProducedOutput, input: Uint8Array, password: string | null, threshold: number, stats: PdfCompressStats): Promise<ProducedOutput> {
+  const scores = new Map<number, PageSsim>(measurePageSsims(input, first.bytes, password).map((score) => [score.page, score]));
+  const overrides = new Map<number, ImageOverride>();
+  let produced = first;
+  let rounds = 0;
+  while (rounds < VERIFY_MAX_ROUNDS) {
+    const failing = new Set([...scores.values()].filter((score) => score.ssim < threshold).map((score) => score.page));
+    if (failing.size === 0 || !escalateFailingImages(failing, produced.rewrites.stats, overrides)) break;
+    produced = await runs.again(produced.targets, overrides);
+    rounds++;
+    for (const score of measurePageSsims(input, produced.bytes, password, [...failing])) scores.set(score.page, score);
+  }
+  stats.verify = summarizeVerify(threshold, [...scores.values()], produced.rewrites.stats, overrides, rounds);
+  return produced;
+}
+
+/** Zopfli over the final output's Flate streams, kept only when the saved file comes out smaller. */
+async function zopfliOutput(runs: OutputRuns, output: Uint8Array, stats: PdfCompressStats): Promise<Uint8Array> {
+  let streams: ZopfliStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
+  const recompressed = await runs.resave(output, async (doc) => {
+    streams = await zopfliFlateStreams(doc);
+  });
+  stats.zopfli = { ...streams, output_bytes_before: output.byteLength };
+  return recompressed.byteLength < output.byteLength ? recompressed : output;
 }
 
 function verifyOutput(

@@ -1,4 +1,4 @@
-// Sizes what encodeImagePixels would write without encoding large images whole:
+// Sizes what compress's encoder (rewrite-images.ts) would write without encoding large images whole:
 // JPEG size is extrapolated from a mosaic of tiles spread over the image (JPEG
 // codes 8x8 blocks independently, so bytes per pixel carry over); Flate from
 // full-width bands of rows (PNG filters look one row up, deflate 32 KB back).

@@ -25,4 +25,11 @@ describe("resolveImageTargets", () => {
     expect(targets({ profile: "custom" }).targetDpi).toBe(150);
     expect(targets({ profile: "ebook" }).maxDpi).toBeNull();
   });
+
+  it("gives size targets the profile's floor, never above the target itself", () => {
+    expect(targets({ profile: "print" }).floorDpi).toBe(PDF_PROFILE_PARAMETERS.print.floorDpi);
+    expect(targets({ profile: "print", max_dpi: 100 }).floorDpi).toBe(100);
+    expect(targets({ profile: "custom", max_dpi: 300 }).floorDpi).toBe(72);
+    expect(targets({ profile: "custom", max_dpi: 50 }).floorDpi).toBe(50);
+  });
 });

@@ -4,6 +4,7 @@
 import {
   PDF_CUSTOM_DEFAULT_DPI,
   PDF_CUSTOM_DOWNSAMPLE_THRESHOLD,
+  PDF_CUSTOM_FLOOR_DPI,
   PDF_DEFAULT_IMAGE_QUALITY,
   PDF_INTENT_PROFILE,
   PDF_PROFILE_PARAMETERS,
@@ -18,30 +19,36 @@ export interface ImageTargets {
   /** A hard ceiling: images above it are downsampled even within the threshold. */
   maxDpi: number | null;
   grayscale: boolean;
+  /** The lowest targetDpi a size target may search down to. */
+  floorDpi: number;
 }
 
 type TargetOptions = Pick<PdfCompressOptions, "profile" | "intent" | "max_dpi" | "image_quality" | "grayscale">;
 
 export function resolveImageTargets(options: TargetOptions): ImageTargets {
   if (options.profile === "custom") {
+    const targetDpi = options.max_dpi ?? PDF_CUSTOM_DEFAULT_DPI;
     return {
       profile: "custom",
-      targetDpi: options.max_dpi ?? PDF_CUSTOM_DEFAULT_DPI,
+      targetDpi,
       quality: options.image_quality,
       downsampleThreshold: PDF_CUSTOM_DOWNSAMPLE_THRESHOLD,
       maxDpi: options.max_dpi,
       grayscale: options.grayscale,
+      floorDpi: Math.min(PDF_CUSTOM_FLOOR_DPI, targetDpi),
     };
   }
   const profile = options.profile === "auto" ? (options.intent === null ? "ebook" : PDF_INTENT_PROFILE[options.intent]) : options.profile;
   const parameters = PDF_PROFILE_PARAMETERS[profile];
+  const targetDpi = Math.min(parameters.targetDpi, options.max_dpi ?? Number.POSITIVE_INFINITY);
   return {
     profile,
-    targetDpi: Math.min(parameters.targetDpi, options.max_dpi ?? Number.POSITIVE_INFINITY),
+    targetDpi,
     quality: parameters.quality === "image_quality" ? options.image_quality : parameters.quality,
     downsampleThreshold: parameters.downsampleThreshold,
     maxDpi: options.max_dpi,
     grayscale: options.grayscale,
+    floorDpi: Math.min(parameters.floorDpi, targetDpi),
   };
 }
 

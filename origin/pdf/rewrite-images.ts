@@ -1,14 +1,18 @@
 // Rewrites the images of an open document in place, one object at a time so a
 // shared image is re-encoded once and at most one decoded image is in memory.
+// Encoding and writing are two steps: a size search (size-target.ts) encodes
+// without writing, and every encoded stream goes into a cache shared by all runs
+// of one request, so a later run at the same size and quality encodes nothing.
 import type * as mupdf from "mupdf";
 import type { ImageFacts } from "./image-facts.ts";
-import { encodeImagePixels } from "./encode-image.ts";
-import { encodeFlate } from "./encode-pixels.ts";
+import { chooseEncoding } from "./encode-image.ts";
+import type { EncodingChoice } from "./encode-image.ts";
+import { encodeFlate, encodeJpeg } from "./encode-pixels.ts";
 import type { EncodedStream } from "./encode-pixels.ts";
 import { planImage } from "./image-plan.ts";
 import type { KeepReason } from "./image-plan.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
-import type { RawPixels } from "./raw-pixels.ts";
+import type { PixelChannels, RawPixels } from "./raw-pixels.ts";
 import { replaceImageStream } from "./replace-image-stream.ts";
 import type { ReplacementImage } from "./replace-image-stream.ts";
 import { resamplePixels } from "./resample-pixels.ts";
@@ -18,8 +22,36 @@ export interface ImageRewriteStat {
   object_number: number;
   pages: number[];
   before: { width: number; height: number; bytes: number; filters: string[]; dpi: number | null };
-  after: { width: number; height: number; bytes: number; filter: string; dpi: number | null } | null;
-  kept_reason: KeepReason | "not_smaller" | "decode_failed" | null;
+  after: { width: number; height: number; bytes: number; filter: string; dpi: number | null; quality: number | null } | null;
+  kept_reason: KeepReason | "not_smaller" | "decode_failed" | "restored_for_quality" | null;
+}
+
+/** A per-image departure from the request's targets: verify_quality raises quality or keeps the original. */
+export type ImageOverride = { quality: number } | "original";
+
+interface SizedChoice {
+  choice: EncodingChoice;
+  channels: PixelChannels;
+}
+
+/** Encoded streams and encoding choices of one request, reused across its runs. */
+export interface EncodeCache {
+  streams: Map<string, EncodedStream>;
+  /** By object and pixel size: which encoding the pixels call for, and how many channels they have. */
+  choices: Map<string, SizedChoice>;
+  /** How many image or soft-mask encodes really ran. */
+  encodes: number;
+}
+
+export function newEncodeCache(): EncodeCache {
+  return { streams: new Map(), choices: new Map(), encodes: 0 };
+}
+
+export interface EncodedRewrites {
+  stats: ImageRewriteStat[];
+  /** Stream bytes of every image object (soft masks and undrawn ones included) once the rewrites are written. */
+  imageBytes: number;
+  write: (doc: mupdf.PDFDocument) => void;
 }
 
 // Without downsampling, a lossy re-encode must save at least this share to be worth its loss.
@@ -31,28 +63,78 @@ export function worthReplacing(downsampled: boolean, filter: EncodedStream["filt
   return newBytes < limit;
 }
 
-function outputColorSpace(doc: mupdf.PDFDocument, image: ImageFacts, pixels: RawPixels, grayscale: boolean): ReplacementImage["colorSpace"] {
+function outputColorSpace(doc: mupdf.PDFDocument, image: ImageFacts, channels: PixelChannels, grayscale: boolean): ReplacementImage["colorSpace"] {
   const deviceByChannels = { 1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK" } as const;
-  if (grayscale || image.colorSpace.family === "unknown") return deviceByChannels[pixels.channels];
+  if (grayscale || image.colorSpace.family === "unknown") return deviceByChannels[channels];
   const dict = doc.newIndirect(image.objectNumber);
   const colorSpace = dict.get("ColorSpace");
   return image.colorSpace.family === "Indexed" ? colorSpace.get(1) : colorSpace;
 }
 
-async function rewriteSoftMask(doc: mupdf.PDFDocument, softMask: ImageFacts, width: number, height: number): Promise<void> {
-  const pixels = await resamplePixels(decodeImagePixels(doc, softMask.objectNumber, true), width, height);
-  const stream = await encodeFlate(pixels);
-  const matte = !doc.newIndirect(softMask.objectNumber).get("Matte").isNull();
-  // A mask with /Matte must keep its image's dimensions, so it is written even when larger.
-  if (stream.bytes.byteLength >= softMask.bytes && !matte) return;
-  replaceImageStream(doc, softMask.objectNumber, { stream, width, height, channels: 1, colorSpace: "DeviceGray" });
+/** Decodes and resamples one image on first use only: a fully cached image is never decoded. */
+class LazyPixels {
+  private pixels: Promise<RawPixels> | null = null;
+  private readonly load: () => Promise<RawPixels>;
+
+  constructor(load: () => Promise<RawPixels>) {
+    this.load = load;
+  }
+
+  get(): Promise<RawPixels> {
+    this.pixels ??= this.load();
+    return this.pixels;
+  }
 }
 
-export async function rewriteImages(doc: mupdf.PDFDocument, images: Map<number, ImageFacts>, targets: ImageTargets): Promise<ImageRewriteStat[]> {
+async function cachedStream(cache: EncodeCache, key: string, encode: () => Promise<EncodedStream>): Promise<EncodedStream> {
+  const found = cache.streams.get(key);
+  if (found !== undefined) return found;
+  const stream = await encode();
+  cache.encodes++;
+  cache.streams.set(key, stream);
+  return stream;
+}
+
+/** The same choice as encodeImagePixels, with each encoding cached: Flate does not depend on the quality. */
+async function encodeCached(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, lossyInput: boolean, quality: number): Promise<{ stream: EncodedStream; channels: PixelChannels }> {
+  let sized = cache.choices.get(sizeKey);
+  if (sized === undefined) {
+    const decoded = await pixels.get();
+    sized = { choice: chooseEncoding(decoded, lossyInput), channels: decoded.channels };
+    cache.choices.set(sizeKey, sized);
+  }
+  const { choice, channels } = sized;
+  const flate = () => cachedStream(cache, `${sizeKey}:flate`, async () => encodeFlate(await pixels.get()));
+  const jpeg = () => cachedStream(cache, `${sizeKey}:q${quality}`, async () => encodeJpeg(await pixels.get(), quality));
+  if (choice === "flate") return { stream: await flate(), channels };
+  if (choice === "jpeg") return { stream: await jpeg(), channels };
+  const [lossless, lossy] = [await flate(), await jpeg()];
+  return { stream: lossless.bytes.byteLength <= lossy.bytes.byteLength ? lossless : lossy, channels };
+}
+
+async function encodeSoftMask(doc: mupdf.PDFDocument, cache: EncodeCache, softMask: ImageFacts, width: number, height: number): Promise<EncodedStream> {
+  return cachedStream(cache, `${softMask.objectNumber}:${width}x${height}:mask`, async () =>
+    encodeFlate(await resamplePixels(decodeImagePixels(doc, softMask.objectNumber, true), width, height)),
+  );
+}
+
+/** Encodes every rewrite the targets call for, without touching the document. */
+export async function encodeRewrites(
+  doc: mupdf.PDFDocument,
+  images: Map<number, ImageFacts>,
+  targets: ImageTargets,
+  cache: EncodeCache,
+  overrides: ReadonlyMap<number, ImageOverride> = new Map(),
+): Promise<EncodedRewrites> {
   const stats: ImageRewriteStat[] = [];
+  const writes: Array<(doc: mupdf.PDFDocument) => void> = [];
+  const streamBytes = new Map<number, number>();
+  for (const image of images.values()) streamBytes.set(image.objectNumber, image.bytes);
   const rewrittenSoftMasks = new Set<number>();
   for (const image of images.values()) {
-    const plan = planImage(image, targets);
+    const override = overrides.get(image.objectNumber);
+    const imageTargets = override === undefined || override === "original" ? targets : { ...targets, quality: override.quality };
+    const plan = planImage(image, imageTargets);
     if (plan.action === "keep" && plan.reason === "soft_mask") continue;
     const dpi = image.placement?.minDpi ?? null;
     const stat: ImageRewriteStat = {
@@ -60,18 +142,20 @@ export async function rewriteImages(doc: mupdf.PDFDocument, images: Map<number, 
       pages: image.placement?.pages ?? [],
       before: { width: image.width, height: image.height, bytes: image.bytes, filters: image.filters, dpi },
       after: null,
-      kept_reason: plan.action === "keep" ? plan.reason : null,
+      kept_reason: plan.action === "keep" ? plan.reason : override === "original" ? "restored_for_quality" : null,
     };
     stats.push(stat);
-    if (plan.action === "keep") continue;
-    let pixels: RawPixels;
+    if (plan.action === "keep" || override === "original") continue;
+    const sizeKey = `${image.objectNumber}:${plan.width}x${plan.height}`;
+    const pixels = new LazyPixels(async () => resamplePixels(decodeImagePixels(doc, image.objectNumber, targets.grayscale), plan.width, plan.height));
+    let encoded: Awaited<ReturnType<typeof encodeCached>>;
     try {
-      pixels = await resamplePixels(decodeImagePixels(doc, image.objectNumber, targets.grayscale), plan.width, plan.height);
+      encoded = await encodeCached(cache, sizeKey, pixels, plan.lossyInput, imageTargets.quality);
     } catch {
       stat.kept_reason = "decode_failed";
       continue;
     }
-    const stream = await encodeImagePixels(pixels, plan.lossyInput, targets.quality);
+    const { stream, channels } = encoded;
     if (!worthReplacing(plan.downsampled, stream.filter, stream.bytes.byteLength, image.bytes)) {
       stat.kept_reason = "not_smaller";
       continue;
@@ -80,17 +164,37 @@ export async function rewriteImages(doc: mupdf.PDFDocument, images: Map<number, 
     if (softMask !== undefined && plan.downsampled && !rewrittenSoftMasks.has(softMask.objectNumber)) {
       rewrittenSoftMasks.add(softMask.objectNumber);
       const scale = plan.width / image.width;
-      await rewriteSoftMask(doc, softMask, Math.max(1, Math.round(softMask.width * scale)), Math.max(1, Math.round(softMask.height * scale)));
+      const width = Math.max(1, Math.round(softMask.width * scale));
+      const height = Math.max(1, Math.round(softMask.height * scale));
+      const maskStream = await encodeSoftMask(doc, cache, softMask, width, height);
+      const matte = !doc.newIndirect(softMask.objectNumber).get("Matte").isNull();
+      // A mask with /Matte must keep its image's dimensions, so it is written even when larger.
+      if (maskStream.bytes.byteLength < softMask.bytes || matte) {
+        streamBytes.set(softMask.objectNumber, maskStream.bytes.byteLength);
+        writes.push((target) => replaceImageStream(target, softMask.objectNumber, { stream: maskStream, width, height, channels: 1, colorSpace: "DeviceGray" }));
+      }
     }
-    replaceImageStream(doc, image.objectNumber, {
-      stream,
-      width: plan.width,
-      height: plan.height,
-      channels: pixels.channels,
-      colorSpace: outputColorSpace(doc, image, pixels, targets.grayscale),
-    });
+    streamBytes.set(image.objectNumber, stream.bytes.byteLength);
+    writes.push((target) =>
+      replaceImageStream(target, image.objectNumber, { stream, width: plan.width, height: plan.height, channels, colorSpace: outputColorSpace(target, image, channels, targets.grayscale) }),
+    );
     const newDpi = dpi === null ? null : (dpi * plan.width) / image.width;
-    stat.after = { width: plan.width, height: plan.height, bytes: stream.bytes.byteLength, filter: stream.filter, dpi: newDpi };
+    const quality = stream.filter === "DCTDecode" ? imageTargets.quality : null;
+    stat.after = { width: plan.width, height: plan.height, bytes: stream.bytes.byteLength, filter: stream.filter, dpi: newDpi, quality };
   }
-  return stats;
+  let imageBytes = 0;
+  for (const bytes of streamBytes.values()) imageBytes += bytes;
+  return { stats, imageBytes, write: (target) => writes.forEach((write) => write(target)) };
+}
+
+export async function rewriteImages(
+  doc: mupdf.PDFDocument,
+  images: Map<number, ImageFacts>,
+  targets: ImageTargets,
+  cache: EncodeCache = newEncodeCache(),
+  overrides?: ReadonlyMap<number, ImageOverride>,
+): Promise<EncodedRewrites> {
+  const rewrites = await encodeRewrites(doc, images, targets, cache, overrides);
+  rewrites.write(doc);
+  return rewrites;
 }

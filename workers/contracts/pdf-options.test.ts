@@ -15,6 +15,12 @@ describe("pdfCompressOptionsSchema", () => {
       strip: { metadata: true, thumbnails: true, javascript: true, embedded_files: true, annotations: false, structure_tree: false },
       fonts: { subset: true, dedupe: true },
       dedupe_images: true,
+      max_size_mb: null,
+      max_base64_bytes: null,
+      min_quality: 30,
+      verify_quality: false,
+      ssim_threshold: 0.97,
+      zopfli: false,
       output: "url",
     });
   });
@@ -38,9 +44,18 @@ describe("pdfCompressOptionsSchema", () => {
     }
   });
 
+  it("rejects size targets, quality floors and SSIM thresholds out of range", () => {
+    const invalid = [{ max_size_mb: 0 }, { max_size_mb: -1 }, { max_size_mb: 201 }, { max_base64_bytes: 0 }, { max_base64_bytes: 10.5 }, { min_quality: 0 }, { ssim_threshold: 0.2 }, { ssim_threshold: 1.1 }, { zopfli: "yes" }];
+    for (const input of invalid) {
+      expect(pdfCompressOptionsSchema.safeParse(input).success).toBe(false);
+    }
+  });
+
   it("documents every profile's parameters in the profile description", () => {
     for (const name of PDF_FIXED_PROFILES) {
       expect(PDF_PROFILE_DESCRIPTION).toContain(`\`${name}\`: ${PDF_PROFILE_PARAMETERS[name].targetDpi} dpi`);
+      expect(PDF_PROFILE_DESCRIPTION).toContain(`size-target floor ${PDF_PROFILE_PARAMETERS[name].floorDpi} dpi`);
+      expect(PDF_PROFILE_PARAMETERS[name].floorDpi).toBeLessThan(PDF_PROFILE_PARAMETERS[name].targetDpi);
     }
   });
 });

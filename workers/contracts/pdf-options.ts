@@ -21,14 +21,16 @@ export interface PdfProfileParameters {
   quality: number | "image_quality";
   /** Downsample only when the effective DPI exceeds targetDpi by more than this factor. */
   downsampleThreshold: number;
+  /** The lowest resolution a size target (`max_size_mb`, `max_base64_bytes`) may bring images down to. */
+  floorDpi: number;
 }
 
 export const PDF_PROFILE_PARAMETERS: Record<PdfFixedProfile, PdfProfileParameters> = {
-  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25 },
-  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25 },
-  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25 },
-  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25 },
-  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5 },
+  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25, floorDpi: 36 },
+  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25, floorDpi: 48 },
+  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 72 },
+  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 150 },
+  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5, floorDpi: 200 },
 };
 
 /** What `profile: "auto"` becomes for each `intent`; without an intent, auto is ebook. */
@@ -43,18 +45,29 @@ export const PDF_INTENT_PROFILE: Record<PdfIntent, PdfFixedProfile> = {
 /** `custom` uses `max_dpi` as its target (this value when max_dpi is null) and `image_quality`. */
 export const PDF_CUSTOM_DEFAULT_DPI = 150;
 export const PDF_CUSTOM_DOWNSAMPLE_THRESHOLD = 1.25;
+/** `custom`'s resolution floor under a size target, never above its own target. */
+export const PDF_CUSTOM_FLOOR_DPI = 72;
+
+export const PDF_DEFAULT_MIN_QUALITY = 30;
+export const PDF_DEFAULT_SSIM_THRESHOLD = 0.97;
+/** Pages are rendered at this resolution for `verify_quality`: below it, downsampled stripes and halftones alias differently in the two renders. */
+export const PDF_VERIFY_DPI = 100;
+/** `zopfli` spends at most this long per file; the remaining streams keep their Flate encoding. */
+export const PDF_ZOPFLI_BUDGET_MS = 30_000;
+/** A megabyte of `max_size_mb`, as in the size tiers of the pricing. */
+export const PDF_BYTES_PER_MB = 1024 * 1024;
 
 function describeProfiles(): string {
   const lines = PDF_FIXED_PROFILES.map((name) => {
     const p = PDF_PROFILE_PARAMETERS[name];
     const quality = p.quality === "image_quality" ? "`image_quality`" : `quality ${p.quality}`;
-    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold})`;
+    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold}), size-target floor ${p.floorDpi} dpi`;
   });
   const intents = PDF_INTENTS.map((i) => `${i}→${PDF_INTENT_PROFILE[i]}`).join(", ");
   return [
     "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.",
     ...lines,
-    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}`,
+    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower)`,
     `\`auto\` (default): picks a profile from \`intent\` (${intents}); ebook without an intent.`,
   ].join("; ");
 }
@@ -121,6 +134,31 @@ export const pdfCompressOptionsSchema = z
     dedupe_images: z.boolean().default(true).openapi({
       example: true,
       description: "Merge byte-identical image streams so a repeated image is stored once.",
+    }),
+    max_size_mb: z.number().positive().max(200).nullable().default(null).openapi({
+      example: null,
+      description:
+        "Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from `image_quality` towards `min_quality`, then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result comes back with `target_met: false`.",
+    }),
+    max_base64_bytes: z.number().int().positive().nullable().default(null).openapi({
+      example: null,
+      description: "Size target as base64 characters (4 * ceil(bytes / 3)), for outputs embedded in JSON or email; searched like `max_size_mb`, and the smaller of the two applies.",
+    }),
+    min_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_MIN_QUALITY).openapi({
+      example: PDF_DEFAULT_MIN_QUALITY,
+      description: "The lowest JPEG quality a size target may use (never above the profile's quality).",
+    }),
+    verify_quality: z.boolean().default(false).openapi({
+      example: false,
+      description: `Render every page of input and output at ${PDF_VERIFY_DPI} dpi with MuPDF, compare luma SSIM (Wang et al. 2004), and re-encode the images of pages below \`ssim_threshold\` at higher quality, or keep them original, until every page passes. Per-page SSIM in \`stats.verify\`. Runs after a size target and wins over it (restored images can push the file back over). Costs $0.005 more, only when the PDF was made smaller.`,
+    }),
+    ssim_threshold: z.number().min(0.5).max(1).default(PDF_DEFAULT_SSIM_THRESHOLD).openapi({
+      example: PDF_DEFAULT_SSIM_THRESHOLD,
+      description: "The lowest page SSIM `verify_quality` accepts.",
+    }),
+    zopfli: z.boolean().default(false).openapi({
+      example: false,
+      description: `Recompress Flate streams (content, fonts, lossless images) with Zopfli, smallest first, keeping a stream only when smaller: typically 2 to 5% off those streams. Slow (seconds per MB of streams), so capped at ${PDF_ZOPFLI_BUDGET_MS / 1000} s per file; streams past the cap stay as they were. CPU time, bytes saved and streams skipped are in \`stats.zopfli\`.`,
     }),
     output: outputModeSchema,
   })

@@ -52,6 +52,42 @@ export const pdfCompressResultSchema = deliveredOutputSchema
         images_kept: z.number().int(),
         bytes_saved_by_category: z.record(z.string(), z.number()),
         images: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Per image before/after, with DPI" }),
+        target_bytes: z.number().int().optional().openapi({ description: "With `max_size_mb` or `max_base64_bytes`: the byte budget" }),
+        target_met: z.boolean().optional().openapi({ description: "With a size target: whether the returned file fits it; when false, the smallest result reached came back" }),
+        target_search: z
+          .object({
+            quality: z.number().int(),
+            resolution_scale: z.number(),
+            target_dpi: z.number(),
+            estimated_bytes: z.number().int(),
+            encodes: z.number().int(),
+            saves: z.number().int(),
+          })
+          .optional()
+          .openapi({ description: "With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took" }),
+        verify: z
+          .object({
+            dpi: z.number().int(),
+            threshold: z.number(),
+            pages: z.array(z.object({ page: z.number().int(), ssim: z.number() })),
+            min_ssim: z.number(),
+            images_restored: z.number().int(),
+            images_requality: z.number().int(),
+            rounds: z.number().int(),
+          })
+          .optional()
+          .openapi({ description: "With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass" }),
+        zopfli: z
+          .object({
+            streams_examined: z.number().int(),
+            streams_recompressed: z.number().int(),
+            streams_skipped: z.number().int(),
+            bytes_saved: z.number().int(),
+            cpu_ms: z.number().int(),
+            output_bytes_before: z.number().int(),
+          })
+          .optional()
+          .openapi({ description: "With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds" }),
       })
       .passthrough(),
     billing: billingSchema,
@@ -103,7 +139,7 @@ export async function compressPdf(
     request.options.output,
     request.baseUrl,
   );
-  const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: false });
+  const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: request.options.verify_quality });
   try {
     await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price });
   } catch (error) {

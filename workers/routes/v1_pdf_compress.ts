@@ -33,7 +33,7 @@ export const route = createRoute({
   path: "/v1/pdf/compress",
   tags: ["PDF"],
   summary: "Shrink a PDF by resampling each image to the resolution it is placed at",
-  description: `Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under ${PDF_SYNC_MAX_BYTES / 1024 / 1024} MB, otherwise (or with \`mode: async\`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB; $0 when the PDF could not be made smaller (the original comes back). Profiles: ${PDF_PROFILE_DESCRIPTION}`,
+  description: `Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under ${PDF_SYNC_MAX_BYTES / 1024 / 1024} MB, otherwise (or with \`mode: async\`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB, plus $0.005 with \`verify_quality\`; $0 when the PDF could not be made smaller (the original comes back). Profiles: ${PDF_PROFILE_DESCRIPTION}`,
   security: bearerSecurity,
   middleware: [requireScope("pdf")] as const,
   request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: compressBody } } } },
@@ -49,7 +49,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const maxBytes = "file_id" in body.source ? PDF_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
   const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", maxBytes);
-  await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, false));
+  await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, body.options.verify_quality));
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async" || source.size >= PDF_SYNC_MAX_BYTES) {
     const request: z.infer<typeof jobRequest> = {

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
+import { compressPdf } from "./compress-pdf.ts";
+import { defaultProfileTargets } from "./profiles.ts";
+import { searchSizeStep, targetBytesOf } from "./size-target.ts";
+import type { SizeStep } from "./size-target.ts";
+import { buildPdf, jpegImage } from "./test-support/generate-pdf.ts";
+import { jpegFrameType, pageImages } from "./test-support/inspect-output.ts";
+import { comparePdfRenders } from "./test-support/render-compare.ts";
+
+const options = (input: PdfCompressOptionsInput = {}) => pdfCompressOptionsSchema.parse(input);
+const MB = 1024 * 1024;
+const base64Length = (bytes: number) => Buffer.alloc(bytes).toString("base64").length;
+
+describe("targetBytesOf", () => {
+  it("turns max_size_mb into bytes and max_base64_bytes into the largest byte count whose base64 fits", () => {
+    expect(targetBytesOf({ max_size_mb: 1, max_base64_bytes: null })).toBe(MB);
+    expect(targetBytesOf({ max_size_mb: null, max_base64_bytes: null })).toBeNull();
+    for (const limit of [4, 5, 7, 1000, 1001, 1002, 1003, 98_765]) {
+      const bytes = targetBytesOf({ max_size_mb: null, max_base64_bytes: limit }) ?? 0;
+      expect(base64Length(bytes)).toBeLessThanOrEqual(limit);
+      expect(base64Length(bytes + 1)).toBeGreaterThan(limit);
+    }
+    expect(targetBytesOf({ max_size_mb: 1, max_base64_bytes: 4000 })).toBe(3000);
+  });
+});
+
+describe("searchSizeStep", () => {
+  const ebook = defaultProfileTargets("ebook");
+  // A size that falls with quality and with the square of the resolution, as image bytes do.
+  const sizer = () => {
+    const probes: SizeStep[] = [];
+    const estimate = async (step: SizeStep) => {
+      probes.push(step);
+      return 1000 + step.quality * 1000 * (step.dpi / ebook.targetDpi) ** 2;
+    };
+    return { probes, estimate };
+  };
+
+  it("takes the highest quality that fits, by bisection", async () => {
+    const { probes, estimate } = sizer();
+    const result = await searchSizeStep(ebook, 30, 1000 + 55_500, estimate);
+    expect(result).toMatchObject({ step: { quality: 55, dpi: 150 }, fits: true });
+    expect(probes.every((step) => step.dpi === 150)).toBe(true);
+    expect(probes.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(76 - 30)));
+  });
+
+  it("lowers the resolution only when the lowest quality does not fit, and stops at the floor", async () => {
+    const { estimate } = sizer();
+    const target = 1000 + 30 * 1000 * (100 / 150) ** 2;
+    const result = await searchSizeStep(ebook, 30, target, estimate);
+    expect(result).toMatchObject({ step: { quality: 30, dpi: 100 }, fits: true });
+    const impossible = await searchSizeStep(ebook, 30, 500, estimate);
+    expect(impossible).toMatchObject({ step: { quality: 30, dpi: ebook.floorDpi }, fits: false });
+  });
+});
+
+describe("compressPdf with a size target", () => {
+  let input: Uint8Array;
+  let unconstrained: number;
+
+  beforeAll(async () => {
+    // Two photos drawn at 300 dpi: ebook brings them to 150 dpi, 600 x 400 and 450 x 300 px.
+    const photos = [await jpegImage("Large", 1200, 800, 92), await jpegImage("Small", 900, 600, 92)];
+    input = buildPdf(photos, [[{ image: "Large", x: 72, y: 400, width: 288, height: 192 }], [{ image: "Small", x: 72, y: 400, width: 216, height: 144 }]]);
+    unconstrained = (await compressPdf(input, options({ profile: "ebook" }))).bytes.byteLength;
+  });
+
+  it("meets a reachable target with the highest quality that fits, keeping the resolution", async () => {
+    const targetBytes = Math.floor(unconstrained * 0.6);
+    const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
+    expect(result.stats).toMatchObject({ target_met: true, target_bytes: targetBytes });
+    expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
+    const search = result.stats.target_search;
+    expect(search?.resolution_scale).toBe(1);
+    expect(search?.quality).toBeGreaterThanOrEqual(30);
+    expect(search?.quality).toBeLessThan(76);
+    // Bisection over qualities: a handful of encodes per image, and two saves.
+    expect(search?.encodes).toBeLessThanOrEqual(2 * 8);
+    expect(search?.saves).toBe(2);
+    const images = pageImages(result.bytes).flat();
+    expect(images.map((image) => [image.width, image.filter]).sort()).toEqual([
+      [450, "DCTDecode"],
+      [600, "DCTDecode"],
+    ]);
+    for (const image of images) expect(jpegFrameType(image.raw)).toBe("baseline");
+    for (const page of comparePdfRenders(input, result.bytes, { dpi: 72, maxPages: 2 })) expect(page.ssim, `page ${page.page}`).toBeGreaterThan(0.85);
+    // One quality step higher no longer fits.
+    const higher = await compressPdf(input, options({ profile: "ebook", image_quality: (search?.quality ?? 76) + 1 }));
+    expect(higher.bytes.byteLength).toBeGreaterThan(targetBytes);
+  });
+
+  it("lowers the resolution once min_quality is not enough", async () => {
+    const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 30 }))).bytes.byteLength;
+    const targetBytes = Math.floor(atMinQuality * 0.8);
+    const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
+    expect(result.stats.target_met).toBe(true);
+    expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
+    expect(result.stats.target_search?.quality).toBe(30);
+    expect(result.stats.target_search?.resolution_scale).toBeLessThan(1);
+    expect(pageImages(result.bytes)[0]?.[0]?.width).toBeLessThan(600);
+  });
+
+  it("returns the smallest result, marked unmet, when the target is out of reach", async () => {
+    const result = await compressPdf(input, options({ profile: "ebook", max_base64_bytes: 4000 }));
+    expect(result.stats).toMatchObject({ target_met: false, target_bytes: 3000 });
+    expect(base64Length(result.bytes.byteLength)).toBeGreaterThan(4000);
+    expect(result.stats.target_search).toMatchObject({ quality: 30, target_dpi: 72 });
+    // 72 dpi of a 1200 px image drawn at 4 inches: 288 px.
+    expect(pageImages(result.bytes)[0]?.[0]).toMatchObject({ width: 288, height: 192, filter: "DCTDecode" });
+    expect(result.warnings.join(" ")).toContain("could not be met");
+    expect(comparePdfRenders(input, result.bytes, { dpi: 36, maxPages: 2 }).every((page) => page.ssim > 0.5)).toBe(true);
+  });
+
+  it("meets a target on a corpus photo with one extra save", async () => {
+    const photo = new Uint8Array(fs.readFileSync(path.resolve("../shared/corpus/pdf/syn_photo_fullpage_q95.pdf")));
+    const result = await compressPdf(photo, options({ profile: "ebook", max_size_mb: 0.1 }));
+    expect(result.stats.target_met).toBe(true);
+    expect(result.bytes.byteLength).toBeLessThanOrEqual(0.1 * MB);
+    expect(result.stats.target_search?.saves).toBe(2);
+    expect(comparePdfRenders(photo, result.bytes, { dpi: 50, maxPages: 1 })[0]?.ssim).toBeGreaterThan(0.85);
+  });
+});
