@@ -2381,7 +2381,7 @@ export interface paths {
         put?: never;
         /**
          * Shrink a PDF by resampling each image to the resolution it is placed at
-         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB, plus $0.005 with `verify_quality`; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi; `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi; `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi; `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi; `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi; `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
          */
         post: {
             parameters: {
@@ -3448,6 +3448,41 @@ export interface components {
                 images: {
                     [key: string]: unknown;
                 }[];
+                /** @description With `max_size_mb` or `max_base64_bytes`: the byte budget */
+                target_bytes?: number;
+                /** @description With a size target: whether the returned file fits it; when false, the smallest result reached came back */
+                target_met?: boolean;
+                /** @description With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took */
+                target_search?: {
+                    quality: number;
+                    resolution_scale: number;
+                    target_dpi: number;
+                    estimated_bytes: number;
+                    encodes: number;
+                    saves: number;
+                };
+                /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
+                verify?: {
+                    dpi: number;
+                    threshold: number;
+                    pages: {
+                        page: number;
+                        ssim: number;
+                    }[];
+                    min_ssim: number;
+                    images_restored: number;
+                    images_requality: number;
+                    rounds: number;
+                };
+                /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
+                zopfli?: {
+                    streams_examined: number;
+                    streams_recompressed: number;
+                    streams_skipped: number;
+                    bytes_saved: number;
+                    cpu_ms: number;
+                    output_bytes_before: number;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -3477,7 +3512,7 @@ export interface components {
         /** @default {} */
         PdfCompressOptions: {
             /**
-             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi; `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi; `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi; `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi; `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi; `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
              * @default auto
              * @example ebook
              * @enum {string}
@@ -3584,6 +3619,42 @@ export interface components {
              * @example true
              */
             dedupe_images?: boolean;
+            /**
+             * @description Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from `image_quality` towards `min_quality`, then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result comes back with `target_met: false`.
+             * @default null
+             * @example null
+             */
+            max_size_mb?: number | null;
+            /**
+             * @description Size target as base64 characters (4 * ceil(bytes / 3)), for outputs embedded in JSON or email; searched like `max_size_mb`, and the smaller of the two applies.
+             * @default null
+             * @example null
+             */
+            max_base64_bytes?: number | null;
+            /**
+             * @description The lowest JPEG quality a size target may use (never above the profile's quality).
+             * @default 30
+             * @example 30
+             */
+            min_quality?: number;
+            /**
+             * @description Render every page of input and output at 100 dpi with MuPDF, compare luma SSIM (Wang et al. 2004), and re-encode the images of pages below `ssim_threshold` at higher quality, or keep them original, until every page passes. Per-page SSIM in `stats.verify`. Runs after a size target and wins over it (restored images can push the file back over). Costs $0.005 more, only when the PDF was made smaller.
+             * @default false
+             * @example false
+             */
+            verify_quality?: boolean;
+            /**
+             * @description The lowest page SSIM `verify_quality` accepts.
+             * @default 0.97
+             * @example 0.97
+             */
+            ssim_threshold?: number;
+            /**
+             * @description Recompress Flate streams (content, fonts, lossless images) with Zopfli, smallest first, keeping a stream only when smaller: typically 2 to 5% off those streams. Slow (seconds per MB of streams), so capped at 30 s per file; streams past the cap stay as they were. CPU time, bytes saved and streams skipped are in `stats.zopfli`.
+             * @default false
+             * @example false
+             */
+            zopfli?: boolean;
             /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url
