@@ -84,28 +84,34 @@ try {
   const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
 
-  console.log("\nmax_bytes search (engine in-process, 2 MP photo): encodes and distance from the best quality that fits");
+  console.log("\nmax_bytes search (engine in-process, 2 MP photo, ceiling q76): budgets at 85/60/40/25% of the q76 size");
+  console.log("steps = how far the best quality that fits (checked at chosen+1..+3) lies above the chosen one");
   const searchInput = await photo(1800, 1200);
   const encodeCounts: number[] = [];
+  let worstSteps = 0;
   for (const format of ["jpeg", "webp", "avif"] as const) {
-    const base = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 90 }));
-    const budget = Math.round(base.stats.output_bytes * 0.45);
-    const fitted = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 90, max_bytes: budget }));
-    let best = 0;
-    for (let q = 90; q >= 10; q--) {
-      const probe = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: q }));
-      if (probe.stats.output_bytes <= budget) {
-        best = q;
-        break;
+    const size = async (quality: number) =>
+      (await processImage(searchInput, imageOptionsSchema.parse({ format, quality }))).stats.output_bytes;
+    const full = await size(76);
+    const row: string[] = [];
+    for (const share of [0.85, 0.6, 0.4, 0.25]) {
+      const budget = Math.round(full * share);
+      try {
+        const fitted = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 76, max_bytes: budget }));
+        const chosen = fitted.stats.quality ?? 0;
+        let best = chosen;
+        for (let q = chosen + 1; q <= Math.min(76, chosen + 3); q++) if ((await size(q)) <= budget) best = q;
+        worstSteps = Math.max(worstSteps, best - chosen);
+        encodeCounts.push(fitted.stats.encodes);
+        row.push(`${Math.round(share * 100)}%: q${chosen} ${fitted.stats.encodes} enc ${best - chosen} steps`);
+      } catch (error) {
+        row.push(`${Math.round(share * 100)}%: unreachable (${(error as Error).message.slice(0, 60)})`);
       }
     }
-    encodeCounts.push(fitted.stats.encodes);
-    console.log(
-      `${format.padEnd(5)} budget ${budget} B -> ${fitted.stats.output_bytes} B at q${fitted.stats.quality}, ${fitted.stats.encodes} encodes; best that fits q${best} (${best - (fitted.stats.quality ?? 0)} steps away)`,
-    );
+    console.log(`${format.padEnd(5)} ${row.join(" | ")}`);
   }
   const meanEncodes = encodeCounts.reduce((a, b) => a + b, 0) / encodeCounts.length;
-  console.log(`mean encodes: ${meanEncodes.toFixed(2)} (target <= 3.5)`);
+  console.log(`mean encodes over ${encodeCounts.length} searches: ${meanEncodes.toFixed(2)} (target <= 3.5); worst distance from the best that fits: ${worstSteps} steps (target <= 2)`);
 
   console.log("\nOrigin RSS across 200 sequential images through the service (1 MP photo -> 800 px WebP)");
   const small = await photo(1200, 900);

@@ -1,0 +1,101 @@
+// One corpus file through every tool: output size and time, then the soundness checks
+// (page count, form fields, qpdf --check) and the render comparison against the input.
+import * as mupdf from "mupdf";
+import { compareRenders } from "./compare-renders.ts";
+import type { CorpusFile } from "./corpus.ts";
+import { formFieldNames, pageCount, qpdfCheck } from "./inspect-output.ts";
+import type { QpdfCheck } from "./inspect-output.ts";
+import { TOOLS, outputPathFor } from "./tools.ts";
+import type { ToolRun } from "./tools.ts";
+
+export type FormKept = "yes" | "no" | "no form" | "unknown";
+
+export interface ToolOutcome {
+  tool: string;
+  run: ToolRun;
+  /** Bytes the caller ends up with: the output, or the input when the tool refused or produced nothing. */
+  outputBytes: number;
+  broken: boolean;
+  pagesKept: boolean;
+  formKept: FormKept;
+  check: QpdfCheck | null;
+  /** Null when the tool refused (the caller keeps the input) or the input renders no page. */
+  minSsim: number | null;
+  pagesBelowTarget: number;
+  pagesNotComparable: number;
+}
+
+export interface FileBench {
+  file: CorpusFile;
+  pages: number;
+  renderedPages: number;
+  outcomes: ToolOutcome[];
+}
+
+export type FileResult = FileBench | { file: CorpusFile; skipped: string };
+
+function needsUnknownPassword(file: CorpusFile): boolean {
+  if (file.password !== null) return false;
+  try {
+    const doc = mupdf.Document.openDocument(file.bytes, "application/pdf");
+    const needs = doc.needsPassword();
+    doc.destroy();
+    return needs;
+  } catch {
+    return false;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+function formKept(before: string[] | null, after: string[] | null): FormKept {
+  if (before === null) return "unknown";
+  if (before.length === 0) return "no form";
+  return after !== null && after.join("\n") === before.join("\n") ? "yes" : "no";
+}
+
+export async function benchFile(file: CorpusFile, workDir: string, maxRenderedPages: number): Promise<FileResult> {
+  if (needsUnknownPassword(file)) return { file, skipped: "encrypted and neither the provenance nor the tests know its password" };
+  const pages = await pageCount(file.path, file.password);
+  if (pages === null) return { file, skipped: "poppler cannot read the input, so there is no reference render" };
+  const inputFields = formFieldNames(file.bytes, file.password);
+  const renderedPages = Math.min(pages, maxRenderedPages);
+  const outcomes: ToolOutcome[] = [];
+  for (const [index, tool] of TOOLS.entries()) {
+    const outputPath = outputPathFor(workDir, index);
+    const run = await tool.run(file, outputPath);
+    const outputPages = run.bytes === null ? null : await pageCount(outputPath, file.password);
+    const pagesKept = run.refused || outputPages === pages;
+    outcomes.push({
+      tool: tool.name,
+      run,
+      outputBytes: run.bytes?.byteLength ?? file.bytes.byteLength,
+      broken: !run.refused && !pagesKept,
+      pagesKept,
+      formKept: run.refused ? formKept(inputFields, inputFields) : formKept(inputFields, run.bytes === null ? null : formFieldNames(run.bytes, file.password)),
+      check: run.bytes === null ? null : await qpdfCheck(outputPath, file.password),
+      minSsim: run.refused ? null : 0,
+      pagesBelowTarget: run.refused ? 0 : renderedPages,
+      pagesNotComparable: 0,
+    });
+  }
+  // Outputs equal to the input score 1; outputs equal to each other (auto resolves to
+  // ebook without an intent) are rendered once and share their score.
+  const groups: { path: string; bytes: Uint8Array; members: ToolOutcome[] }[] = [];
+  for (const [index, outcome] of outcomes.entries()) {
+    const bytes = outcome.run.bytes;
+    if (bytes === null || outcome.broken) continue;
+    if (sameBytes(bytes, file.bytes)) {
+      Object.assign(outcome, { minSsim: 1, pagesBelowTarget: 0 });
+      continue;
+    }
+    const group = groups.find((candidate) => sameBytes(candidate.bytes, bytes));
+    if (group === undefined) groups.push({ path: outputPathFor(workDir, index), bytes, members: [outcome] });
+    else group.members.push(outcome);
+  }
+  const scores = await compareRenders(file.path, groups.map((group) => group.path), file.password, renderedPages, workDir);
+  groups.forEach((group, index) => group.members.forEach((outcome) => Object.assign(outcome, scores[index])));
+  return { file, pages, renderedPages, outcomes };
+}

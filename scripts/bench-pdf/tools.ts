@@ -1,0 +1,77 @@
+// The four compressors the bench compares. Ours runs in-process on the engine; the
+// others are the Debian ghostscript and qpdf binaries. Every run reports wall time.
+import fs from "node:fs";
+import path from "node:path";
+import { compressPdf } from "../../origin/pdf/compress-pdf.ts";
+import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import { ProblemError } from "../../workers/contracts/problems.ts";
+import type { CorpusFile } from "./corpus.ts";
+import { runCommand } from "./run-command.ts";
+
+export interface ToolRun {
+  /** The output, or null when the tool produced none. */
+  bytes: Uint8Array | null;
+  ms: number;
+  /** Why there is no output, or what the tool reported while producing one. */
+  note: string | null;
+  /** True when the tool refused the input as a 4xx problem (the caller keeps the original). */
+  refused: boolean;
+}
+
+export interface Tool {
+  name: string;
+  run(file: CorpusFile, outputPath: string): Promise<ToolRun>;
+}
+
+function ours(profile: "ebook" | "auto"): Tool {
+  return {
+    name: `ours ${profile}`,
+    async run(file, outputPath) {
+      // The corpus holds signed and PDF/A samples; the bench measures what breaking them would give.
+      const options = pdfCompressOptionsSchema.parse({ profile, password: file.password, allow_signature_break: true, allow_conformance_break: true });
+      const started = performance.now();
+      try {
+        const result = await compressPdf(file.bytes, options);
+        const ms = performance.now() - started;
+        fs.writeFileSync(outputPath, result.bytes);
+        const note = result.returned_original ? `returned original: ${result.warnings.join("; ")}` : null;
+        return { bytes: result.bytes, ms, note, refused: false };
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error;
+        return { bytes: null, ms: performance.now() - started, note: `refused ${error.slug}: ${error.message}`, refused: true };
+      }
+    },
+  };
+}
+
+async function external(command: string, args: string[], outputPath: string): Promise<ToolRun> {
+  fs.rmSync(outputPath, { force: true });
+  const result = await runCommand(command, args);
+  const produced = fs.existsSync(outputPath) && fs.statSync(outputPath).size > 0;
+  const message = (result.stderr || result.stdout).trim().split("\n").slice(-1)[0] ?? "";
+  const note = result.code === 0 ? null : `exit ${result.code}${message ? `: ${message}` : ""}`;
+  return { bytes: produced ? new Uint8Array(fs.readFileSync(outputPath)) : null, ms: result.ms, note, refused: false };
+}
+
+const ghostscriptEbook: Tool = {
+  name: "gs /ebook",
+  run(file, outputPath) {
+    const password = file.password === null ? [] : [`-sPDFPassword=${file.password}`];
+    const args = ["-q", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", "-dNOPAUSE", "-dBATCH", "-dSAFER", ...password, `-sOutputFile=${outputPath}`, file.path];
+    return external("gs", args, outputPath);
+  },
+};
+
+const qpdfOptimize: Tool = {
+  name: "qpdf",
+  run(file, outputPath) {
+    const password = file.password === null ? [] : [`--password=${file.password}`];
+    return external("qpdf", [...password, "--optimize-images", "--object-streams=generate", file.path, outputPath], outputPath);
+  },
+};
+
+export const TOOLS: Tool[] = [ours("ebook"), ours("auto"), ghostscriptEbook, qpdfOptimize];
+
+export function outputPathFor(workDir: string, toolIndex: number): string {
+  return path.join(workDir, `tool${toolIndex}.pdf`);
+}
