@@ -19,7 +19,7 @@ describe("HTTP semantics", () => {
     const caller = await seedCaller();
     const res = await api("/v1/account", { key: caller, method: "DELETE" });
     expect((await problemOf(res)).status).toBe(405);
-    expect(res.headers.get("Allow")).toBe("GET");
+    expect(res.headers.get("Allow")).toBe("GET, PATCH");
   });
 
   it("answers a non-JSON body with 415", async () => {
