@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { imageOptionsSchema } from "../../workers/contracts/image-options.ts";
-import { concurrencyLimit } from "../http/concurrency-limit.ts";
+import os from "node:os";
+import { concurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
@@ -8,7 +9,7 @@ import { processImage } from "../image/process-image.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 
-const limit = concurrencyLimit();
+const limit = concurrencyLimit(os.availableParallelism());
 
 /** Bytes in, the optimized image and its stats out (framed: meta first). */
 export function registerImageProcess(app: Hono): void {

@@ -1,12 +1,13 @@
+import os from "node:os";
 import type { Hono } from "hono";
 import { IMAGE_TRANSFORM_PATH, originTransformSchema } from "../../workers/transform/origin-transform.ts";
-import { concurrencyLimit } from "../http/concurrency-limit.ts";
+import { concurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
 import { transformImage } from "../image/transform-image.ts";
 
-const limit = concurrencyLimit();
+const limit = concurrencyLimit(os.availableParallelism());
 
 /** A URL transform the edge could not compute: source bytes in, the derivative out (framed). */
 export function registerImageTransform(app: Hono): void {

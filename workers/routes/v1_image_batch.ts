@@ -1,5 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
+import { concurrencyLimit } from "../concurrency/concurrency-limit.ts";
 import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
 import { imageOptionsSchema } from "../contracts/image-options.ts";
 import { prices } from "../contracts/pricing.ts";
@@ -122,17 +123,10 @@ function batchLimit(caller: Caller, mode: "sync" | "async"): number {
   return caller.plan === "free" ? BATCH_LIMITS.asyncFree : BATCH_LIMITS.asyncPro;
 }
 
-async function mapBounded<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!, index);
-    }
-  });
-  await Promise.all(workers);
-  return results;
+/** Runs `task` over every item, at most `limit` at a time, keeping the results in item order. */
+function mapBounded<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const run = concurrencyLimit(limit);
+  return Promise.all(items.map((item) => run(() => task(item))));
 }
 
 function summarize(results: BatchItemResult[]) {

@@ -1,10 +1,8 @@
-import os from "node:os";
-
 /**
- * At most `limit` tasks at once, the rest wait in arrival order. Heavy codecs each hold a
- * decoded image in memory, so a cap tied to the cores keeps the origin's RSS flat under bursts.
+ * At most `limit` tasks at once, the rest wait in arrival order. The origin caps its codecs by
+ * cores so RSS stays flat under bursts; the edge caps a batch's items in flight.
  */
-export function concurrencyLimit(limit = Math.max(1, os.availableParallelism())) {
+export function concurrencyLimit(limit: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
   return async function run<T>(task: () => Promise<T>): Promise<T> {
