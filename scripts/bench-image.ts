@@ -86,20 +86,20 @@ try {
   const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
 
-  console.log("\nmax_bytes search (engine in-process, 2 MP photo, ceiling q76): budgets at 85/60/40/25% of the q76 size");
+  console.log("\nmax_bytes search (engine in-process, the 12 MP photo to 1600 px, ceiling q76): budgets at 85/60/40/25% of the q76 size");
   console.log("steps = how far the best quality that fits (checked at chosen+1..+3) lies above the chosen one");
-  const searchInput = await photo(1800, 1200);
+  const searchInput = inputs[0]!.bytes;
   const encodeCounts: number[] = [];
   let worstSteps = 0;
   for (const format of ["jpeg", "webp", "avif"] as const) {
     const size = async (quality: number) =>
-      (await processImage(searchInput, imageOptionsSchema.parse({ format, quality }))).stats.output_bytes;
+      (await processImage(searchInput, imageOptionsSchema.parse({ format, quality, width: 1600 }))).stats.output_bytes;
     const full = await size(76);
     const row: string[] = [];
     for (const share of [0.85, 0.6, 0.4, 0.25]) {
       const budget = Math.round(full * share);
       try {
-        const fitted = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 76, max_bytes: budget }));
+        const fitted = await processImage(searchInput, imageOptionsSchema.parse({ format, quality: 76, width: 1600, max_bytes: budget }));
         const chosen = fitted.stats.quality ?? 0;
         let best = chosen;
         for (let q = chosen + 1; q <= Math.min(76, chosen + 3); q++) if ((await size(q)) <= budget) best = q;

@@ -4,13 +4,16 @@
 // (see scaleCoordinate), with a prior slope while there is one point, the
 // secant of the two lowest misses while nothing fits, then interpolation
 // inside the bracket. Probes are placed so that, if the model holds, the
-// next one closes the bracket to QUALITY_TOLERANCE + 1: the answer is then
-// the highest fit, never more than QUALITY_TOLERANCE below the best that fits
-// (sizes being monotone in quality).
+// next one closes the bracket to QUALITY_TOLERANCE + 1, or the interpolation
+// between a fit and a miss puts the best within one step of the fit: the
+// answer is then the highest fit, within QUALITY_TOLERANCE of the best that
+// fits (sizes being monotone in quality).
 import { ProblemError } from "../../workers/contracts/problems.ts";
 
 export const MIN_SEARCH_QUALITY = 10;
 export const QUALITY_TOLERANCE = 2;
+// The widest bracket (in quality steps) inside which the interpolation is trusted to end the search.
+const TRUSTED_BRACKET = 8;
 // d ln(bytes) / d scaleCoordinate, typical of JPEG, WebP and AVIF photos.
 const PRIOR_SLOPE = 0.9;
 
@@ -53,6 +56,16 @@ export async function fitToBytes(
   for (;;) {
     const between = ladder.filter((q) => q > (under?.quality ?? -Infinity) && q < over.quality);
     if (under !== null && (between.length === 0 || over.quality - under.quality <= QUALITY_TOLERANCE + 1)) {
+      return { ...under, encodes };
+    }
+    // Between a fit and a miss the model is an interpolation, accurate to about a step: when it
+    // puts the best within one step above the fit, proving it with another encode buys nothing
+    // the tolerance does not already allow.
+    if (
+      under !== null &&
+      over.quality - under.quality <= TRUSTED_BRACKET &&
+      Math.floor(crossingQuality(under, over, maxBytes)) - under.quality <= QUALITY_TOLERANCE - 1
+    ) {
       return { ...under, encodes };
     }
     if (between.length === 0) {
