@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { originTransformSchema, type OriginTransformOptions } from "../../workers/transform/origin-transform.ts";
+import { readJpegSegments } from "./test-support/jpeg-markers.ts";
 import { transformImage } from "./transform-image.ts";
 
 const corpus = (path: string) => new Uint8Array(readFileSync(resolve("../shared/corpus/img", path)));
@@ -27,6 +28,13 @@ describe("transformImage", () => {
     }
     const small = await run(corpus("pngsuite/basn6a08.png"), { width: 400 });
     expect([small.format, small.width, small.height]).toEqual(["png", 32, 32]);
+  });
+
+  it("encodes JPEG derivatives as baseline with 4:2:0 chroma, like the optimize endpoint", async () => {
+    const out = await run(corpus("exif-orientation/Landscape_1.jpg"), { width: 200 });
+    const frame = readJpegSegments(out.bytes).frame!;
+    expect(frame.sofMarker).toBe(0xc0);
+    expect(frame.sampling[0]).toEqual({ h: 2, v: 2 });
   });
 
   it("blurs and sharpens", async () => {

@@ -1,12 +1,13 @@
 // The origin's half of URL transforms: everything the edge pipeline leaves (large sources, blur,
 // sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF sources),
 // with sharp. Geometry follows the edge: `inside` never enlarges, `cover` crops at the gravity.
-import sharp, { type Sharp } from "sharp";
+import sharp from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../workers/transform/origin-transform.ts";
 import { resolveOutputFormat } from "../../workers/transform/output-format.ts";
-import type { Gravity, OutputFormat } from "../../workers/transform/tokens.ts";
+import type { Gravity } from "../../workers/transform/tokens.ts";
 import { decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
+import { encode } from "./encode.ts";
 
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
@@ -22,18 +23,9 @@ function position(gravity: Gravity): string | number {
   return gravity === "center" ? "centre" : gravity;
 }
 
-function encode(image: Sharp, format: OutputFormat, quality: number): Sharp {
-  switch (format) {
-    case "jpeg":
-      return image.jpeg({ quality, mozjpeg: true, progressive: false });
-    case "webp":
-      return image.webp({ quality, effort: 4 });
-    case "avif":
-      return image.avif({ quality: Math.max(1, Math.round(quality * 0.8)), effort: 2 });
-    case "png":
-      return image.png({ compressionLevel: 9, adaptiveFiltering: true });
-  }
-}
+// Transforms take the image engine's encoder settings (baseline JPEG, the same quality scale for
+// every format), so a `q_76` derivative matches what /v1/image/optimize makes at quality 76.
+const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: "4:2:0", strip_metadata: true } as const;
 
 export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
   const source = await inspectSource(input);
@@ -55,8 +47,9 @@ export async function transformImage(input: Uint8Array, options: TransformOption
   if (options.sharpen !== undefined) image.sharpen({ sigma: options.sharpen });
   if (!keepsAlpha) image.flatten({ background: WHITE });
   try {
-    const { data, info } = await encode(image, format, options.quality).toBuffer({ resolveWithObject: true });
-    return { bytes: new Uint8Array(data), format, width: info.width, height: info.height };
+    const bytes = await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING);
+    const { width, height } = await sharp(bytes).metadata();
+    return { bytes, format, width: width!, height: height! };
   } catch (error) {
     throw decodeFailure(error);
   }
