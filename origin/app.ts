@@ -1,4 +1,6 @@
+import os from "node:os";
 import { Hono } from "hono";
+import { concurrencyLimit } from "../workers/concurrency/concurrency-limit.ts";
 import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
 import { problemResponse } from "../workers/http/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
@@ -27,9 +29,12 @@ export function createOriginApp(config: OriginConfig): Hono {
   // RSS lets operators (and bench:image) watch that memory stays flat across jobs.
   app.get("/healthz", (c) => c.json({ status: "ok", rss_bytes: process.memoryUsage().rss }));
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
-  registerImageProcess(app);
-  registerImageTransform(app);
-  registerXlsxGenerate(app);
+  // One limit across every sharp and exceljs route: per-route limits would let the origin run
+  // several times its cores' worth of decoded images at once.
+  const computeLimit = concurrencyLimit(os.availableParallelism());
+  registerImageProcess(app, computeLimit);
+  registerImageTransform(app, computeLimit);
+  registerXlsxGenerate(app, computeLimit);
   registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
   return app;
 }

@@ -1,7 +1,6 @@
 import type { Hono } from "hono";
 import { imageOptionsSchema } from "../../workers/contracts/image-options.ts";
-import os from "node:os";
-import { concurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
@@ -9,10 +8,9 @@ import { processImage } from "../image/process-image.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 
-const limit = concurrencyLimit(os.availableParallelism());
 
 /** Bytes in, the optimized image and its stats out (framed: meta first). */
-export function registerImageProcess(app: Hono): void {
+export function registerImageProcess(app: Hono, limit: ConcurrencyLimit): void {
   app.post(IMAGE_PROCESS_PATH, async (c) => {
     const options = inputOptions(c, imageOptionsSchema);
     const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);

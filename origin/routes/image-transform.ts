@@ -1,16 +1,14 @@
-import os from "node:os";
 import type { Hono } from "hono";
 import { IMAGE_TRANSFORM_PATH, originTransformSchema } from "../../workers/transform/origin-transform.ts";
-import { concurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
 import { transformImage } from "../image/transform-image.ts";
 
-const limit = concurrencyLimit(os.availableParallelism());
 
 /** A URL transform the edge could not compute: source bytes in, the derivative out (framed). */
-export function registerImageTransform(app: Hono): void {
+export function registerImageTransform(app: Hono, limit: ConcurrencyLimit): void {
   app.post(IMAGE_TRANSFORM_PATH, async (c) => {
     const options = inputOptions(c, originTransformSchema);
     const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);

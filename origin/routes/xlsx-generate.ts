@@ -3,17 +3,15 @@ import { Writable } from "node:stream";
 import { xlsxRequestSchema } from "../../workers/contracts/xlsx-request.ts";
 import { validationProblem } from "../../workers/http/validation-problem.ts";
 import { ProblemError } from "../../workers/contracts/problems.ts";
-import os from "node:os";
-import { concurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { generateXlsx } from "../xlsx/generate-xlsx.ts";
 
 export const XLSX_GENERATE_PATH = "/xlsx/generate";
 
-const limit = concurrencyLimit(os.availableParallelism());
 
 /** The request JSON in, the workbook and its stats out (framed: meta first). */
-export function registerXlsxGenerate(app: Hono): void {
+export function registerXlsxGenerate(app: Hono, limit: ConcurrencyLimit): void {
   app.post(XLSX_GENERATE_PATH, async (c) => {
     let raw: unknown;
     try {
