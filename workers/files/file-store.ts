@@ -43,7 +43,8 @@ export interface StoreFileInput {
   size: number;
   contentType: string;
   filename?: string | null;
-  expiresAt: number;
+  /** Defaults to now plus the account's retention. */
+  expiresAt?: number;
   /** Hex SHA-256 of the body: R2 refuses the write when the bytes do not match it. */
   sha256?: string;
 }
@@ -104,7 +105,8 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
   if (input.body instanceof Uint8Array && input.body.byteLength !== input.size) {
     throw new RangeError(`storeFile: body has ${input.body.byteLength} bytes, size says ${input.size}`);
   }
-  const { accountId, kind, contentType, filename, expiresAt, sha256 } = input;
+  const { accountId, kind, contentType, filename, sha256 } = input;
+  const expiresAt = input.expiresAt ?? Date.now() + (await retentionFor(env.DB, accountId));
   const pending = await insertPendingFile(env.DB, { accountId, kind, contentType, sizeBytes: input.size, filename, expiresAt, sha256 });
   try {
     await putObject(env.FILES, pending.r2_key, input);

@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import type { OutputMode } from "../contracts/envelope.ts";
 import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
-import { deleteFile, retentionFor, storeFile } from "../files/file-store.ts";
+import { chargeOnce, type Charge } from "../billing/charge-once.ts";
+import { deleteFile, storeFile } from "../files/file-store.ts";
 import { encodeBase64 } from "../sources/base64.ts";
 
 
@@ -18,46 +19,45 @@ export const deliveredOutputSchema = z.object({
 
 export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
 
-export interface StoredOutput {
-  delivered: DeliveredOutput;
-  /** Removes the stored result again when the call cannot complete (its charge failed). */
-  discard(): Promise<void>;
-}
-
 type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET">;
 
-/** Stores a result for download and/or inlines it, as the request's `output` asks. */
+/**
+ * Stores a result for download and/or inlines it, as the request's `output` asks, and charges for
+ * it. The charge comes after the store so nothing is billed without a result; when the charge
+ * fails (402), the stored result is deleted again, so nothing is delivered unbilled either.
+ */
 export async function deliverOutput(
   env: OutputEnv,
-  accountId: string,
   output: { body: Uint8Array | ReadableStream<Uint8Array>; size: number; contentType: string; filename: string },
   mode: OutputMode,
   baseUrl: string,
-): Promise<StoredOutput> {
+  charge: Charge,
+): Promise<DeliveredOutput> {
   // Inline output needs the bytes in memory; a URL-only result streams straight into R2.
   const body = mode === "url" || output.body instanceof Uint8Array ? output.body : new Uint8Array(await new Response(output.body).arrayBuffer());
   const base64 = mode === "url" ? undefined : encodeBase64(body as Uint8Array);
   if (mode === "base64") {
-    return { delivered: { file_id: null, url: null, expires_at: null, base64 }, discard: async () => {} };
+    await chargeOnce(env.DB, charge);
+    return { file_id: null, url: null, expires_at: null, base64 };
   }
   const record = await storeFile(env, {
-    accountId,
+    accountId: charge.accountId,
     kind: "result",
     body,
     size: output.size,
     contentType: output.contentType,
     filename: output.filename,
-    expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),
   });
+  try {
+    await chargeOnce(env.DB, charge);
+  } catch (error) {
+    await deleteFile(env, charge.accountId, record.id);
+    throw error;
+  }
   return {
-    delivered: {
-      file_id: record.id,
-      url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record.id, record.expires_at),
-      expires_at: new Date(record.expires_at).toISOString(),
-      ...(base64 !== undefined ? { base64 } : {}),
-    },
-    discard: async () => {
-      await deleteFile(env, accountId, record.id);
-    },
+    file_id: record.id,
+    url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record.id, record.expires_at),
+    expires_at: new Date(record.expires_at).toISOString(),
+    ...(base64 !== undefined ? { base64 } : {}),
   };
 }

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { billingSchema } from "../contracts/envelope.ts";
 import type { ImageOptions } from "../contracts/image-options.ts";
 import { imagePrice } from "../contracts/pricing.ts";
-import { chargeOnce } from "../billing/charge-once.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";
@@ -80,22 +79,16 @@ export async function optimizeImage(
     options: request.options,
   });
   const meta = frame.meta;
-  const stored = await deliverOutput(
+  const price = imagePrice({ originalBytes: meta.stats.original_bytes, outputBytes: meta.stats.output_bytes });
+  const delivered = await deliverOutput(
     env,
-    request.accountId,
     { body: frame.payload, size: meta.stats.output_bytes, contentType: CONTENT_TYPES[meta.format], filename: outputName(request.source, meta.format) },
     request.options.output,
     request.baseUrl,
+    { accountId: request.accountId, chargeKey: request.chargeKey, operation: request.operation, amountMicros: price },
   );
-  const price = imagePrice({ originalBytes: meta.stats.original_bytes, outputBytes: meta.stats.output_bytes });
-  try {
-    await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: request.operation, amountMicros: price });
-  } catch (error) {
-    await stored.discard();
-    throw error;
-  }
   if (request.source.file?.kind === "source" && !request.options.keep_source) {
     await deleteFile(env, request.accountId, request.source.file.id);
   }
-  return { ...stored.delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, billing: { charged_micros: price } };
+  return { ...delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, billing: { charged_micros: price } };
 }

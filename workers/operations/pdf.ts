@@ -132,20 +132,14 @@ export async function compressPdf(
   });
   const meta = frame.meta;
   const stem = (request.source.filename ?? "document").replace(/\.pdf$/i, "") || "document";
-  const stored = await deliverOutput(
+  const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: request.options.verify_quality });
+  const delivered = await deliverOutput(
     env,
-    request.accountId,
     { body: frame.payload, size: meta.stats.output_bytes, contentType: "application/pdf", filename: `${stem}.pdf` },
     request.options.output,
     request.baseUrl,
+    { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price },
   );
-  const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: request.options.verify_quality });
-  try {
-    await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price });
-  } catch (error) {
-    await stored.discard();
-    throw error;
-  }
   if (request.source.file?.kind === "source") await deleteFile(env, request.accountId, request.source.file.id);
-  return { ...stored.delivered, returned_original: meta.returned_original, warnings: meta.warnings, stats: meta.stats, billing: { charged_micros: price } };
+  return { ...delivered, returned_original: meta.returned_original, warnings: meta.warnings, stats: meta.stats, billing: { charged_micros: price } };
 }

@@ -1,5 +1,5 @@
 import type { Bindings } from "../env.ts";
-import { retentionFor, storeFile } from "../files/file-store.ts";
+import { storeFile } from "../files/file-store.ts";
 import type { ResolvedSource } from "../sources/resolve-source.ts";
 
 /**
@@ -16,7 +16,6 @@ export async function stashSource(env: Pick<Bindings, "DB" | "FILES">, accountId
     size: source.size,
     contentType: source.type.mime,
     filename: source.filename,
-    expiresAt: Date.now() + (await retentionFor(env.DB, accountId)),
   });
   return record.id;
 }

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { chargeOnce } from "../billing/charge-once.ts";
 import { billingSchema } from "../contracts/envelope.ts";
 import { xlsxPrice } from "../contracts/pricing.ts";
 import type { XlsxRequest } from "../contracts/xlsx-request.ts";
@@ -42,22 +41,16 @@ export async function generateWorkbook(
     options: {},
   });
   const { stats } = frame.meta;
-  const stored = await deliverOutput(
+  const price = xlsxPrice(stats.cells);
+  const delivered = await deliverOutput(
     env,
-    request.accountId,
     { body: frame.payload, size: stats.bytes, contentType: XLSX_CONTENT_TYPE, filename: request.workbook.filename },
     request.workbook.output,
     request.baseUrl,
+    { accountId: request.accountId, chargeKey: request.chargeKey, operation: "xlsx.generate", amountMicros: price },
   );
-  const price = xlsxPrice(stats.cells);
-  try {
-    await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "xlsx.generate", amountMicros: price });
-  } catch (error) {
-    await stored.discard();
-    throw error;
-  }
   return {
-    ...stored.delivered,
+    ...delivered,
     filename: request.workbook.filename,
     stats: { sheets: stats.sheets, rows: stats.rows, cells: stats.cells, output_bytes: stats.bytes },
     billing: { charged_micros: price },

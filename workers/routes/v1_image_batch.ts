@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
 import { concurrencyLimit } from "../concurrency/concurrency-limit.ts";
-import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
 import { imageOptionsSchema } from "../contracts/image-options.ts";
 import { prices } from "../contracts/pricing.ts";
 import { ProblemError } from "../contracts/problems.ts";
@@ -181,7 +181,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await requireBalance(c.env.DB, caller.accountId, prices.image);
   const baseUrl = new URL(c.req.url).origin;
   const resolve = (source: BatchBody["images"][number]["source"]) =>
-    resolveSource(c.env, caller.accountId, source, "image", "file_id" in source ? IMAGE_FILE_MAX_BYTES : SYNC_SOURCE_MAX_BYTES);
+    resolveSource(c.env, caller.accountId, source, "image", IMAGE_FILE_MAX_BYTES);
 
   if (body.mode === "async") {
     // Sources are fetched now so a bad one fails its item, not the job; the job reads only R2.

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
-import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
 import { imageOptionsSchema } from "../contracts/image-options.ts";
 import { prices } from "../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -60,8 +60,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
   await requireBalance(c.env.DB, caller.accountId, prices.image);
-  const maxBytes = "file_id" in body.source ? IMAGE_FILE_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
-  const source = await resolveSource(c.env, caller.accountId, body.source, "image", maxBytes);
+  const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_FILE_MAX_BYTES);
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async") {
     const request: z.infer<typeof jobRequest> = {

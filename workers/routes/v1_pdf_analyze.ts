@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { sourceSchema, SYNC_SOURCE_MAX_BYTES } from "../contracts/envelope.ts";
+import { sourceSchema } from "../contracts/envelope.ts";
 import { pdfAnalyzeOptionsSchema } from "../contracts/pdf-options.ts";
 import { PDF_MAX_BYTES } from "../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -33,8 +33,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
-  const maxBytes = "file_id" in body.source ? PDF_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
-  const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", maxBytes);
+  const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
   const analysis = await analyzePdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: `req:${c.get("requestId")}` });
   return c.json(analysis, 200);
 };

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
-import { jobAcceptedSchema, modeSchema, sourceSchema, SYNC_SOURCE_MAX_BYTES, webhookTargetSchema } from "../contracts/envelope.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
 import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../contracts/pdf-options.ts";
 import { PDF_MAX_BYTES, pdfCompressCeiling } from "../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -47,8 +47,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
-  const maxBytes = "file_id" in body.source ? PDF_MAX_BYTES : SYNC_SOURCE_MAX_BYTES;
-  const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", maxBytes);
+  const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
   await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, body.options.verify_quality));
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async" || source.size >= PDF_SYNC_MAX_BYTES) {

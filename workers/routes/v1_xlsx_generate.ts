@@ -4,7 +4,7 @@ import { jobAcceptedSchema, modeSchema, webhookTargetSchema } from "../contracts
 import { xlsxPrice } from "../contracts/pricing.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema } from "../contracts/xlsx-request.ts";
-import { deleteFile, openFile, retentionFor, storeFile } from "../files/file-store.ts";
+import { deleteFile, openFile, storeFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
 import { submitJob } from "../jobs/submit-job.ts";
@@ -71,7 +71,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       size: json.length,
       contentType: "application/json",
       filename: `${workbook.filename}.json`,
-      expiresAt: Date.now() + (await retentionFor(c.env.DB, caller.accountId)),
     });
     const request: z.infer<typeof jobRequest> = { request_file_id: stashed.id, base_url: baseUrl };
     return c.json(await submitJob(c.env, caller, { operation: "xlsx.generate", request, webhook }), 202);

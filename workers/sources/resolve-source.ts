@@ -1,4 +1,4 @@
-import type { Source } from "../contracts/envelope.ts";
+import { SYNC_SOURCE_MAX_BYTES, type Source } from "../contracts/envelope.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 import { findFile } from "../files/file-store.ts";
@@ -34,25 +34,26 @@ export async function sourceBody(source: ResolvedSource): Promise<Uint8Array | R
 }
 
 /**
- * Every endpoint's one way to turn `{url}`, `{base64}` or `{file_id}` into input, refused past
- * `maxBytes` before it is all in memory, and checked by magic bytes against what the endpoint
- * takes (never by extension or declared type). Stored files are sniffed from a ranged read and
- * otherwise left in R2 until the origin reads them.
+ * Every endpoint's one way to turn `{url}`, `{base64}` or `{file_id}` into input. A stored file
+ * may be up to `maxStoredBytes`; an inline or URL source sits whole in the isolate, so it is also
+ * capped at SYNC_SOURCE_MAX_BYTES. Either is refused before it is all in memory, and checked by
+ * magic bytes against what the endpoint takes (never by extension or declared type). Stored files
+ * are sniffed from a ranged read and otherwise left in R2 until the origin reads them.
  */
 export async function resolveSource(
   env: SourceEnv,
   accountId: string,
   source: Source,
   expect: ExpectedKind,
-  maxBytes: number,
+  maxStoredBytes: number,
 ): Promise<ResolvedSource> {
   if ("file_id" in source) {
     const record = await findFile(env.DB, accountId, source.file_id);
     if (record.status !== "ready") {
       throw new ProblemError("upload_incomplete", `File ${source.file_id} is an upload that was not completed.`);
     }
-    if (record.size_bytes > maxBytes) {
-      throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxBytes}.`);
+    if (record.size_bytes > maxStoredBytes) {
+      throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxStoredBytes}.`);
     }
     const head = await env.FILES.get(record.r2_key, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });
     if (!head) throw new ProblemError("gone", `File ${source.file_id} was deleted.`);
@@ -69,6 +70,7 @@ export async function resolveSource(
       type,
     };
   }
+  const maxBytes = Math.min(SYNC_SOURCE_MAX_BYTES, maxStoredBytes);
   let bytes: Uint8Array;
   let filename: string | null = null;
   if ("url" in source) {
