@@ -4,7 +4,7 @@
 import sharp, { type Sharp } from "sharp";
 import { imageOptionsSchema, type ImageOptionsInput } from "../workers/contracts/image-options.ts";
 import { processImage } from "../origin/image/process-image.ts";
-import { encodeBase64 } from "../workers/sources/base64.ts";
+import { encodeBase64 } from "../workers/encoding/base64.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

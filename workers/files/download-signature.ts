@@ -2,7 +2,7 @@
 // The signature is the only credential, so a link works in an email or an <a href> without an
 // API key, for that one file and until `expires` (Unix seconds).
 import { constantTimeEqual } from "../crypto/constant-time.ts";
-import { encodeBase64 } from "../sources/base64.ts";
+import { encodeBase64 } from "../encoding/base64.ts";
 
 const encoder = new TextEncoder();
 

@@ -4,7 +4,7 @@ import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
 import { chargeOnce, type Charge } from "../billing/charge-once.ts";
 import { deleteFile, storeFile } from "../files/file-store.ts";
-import { encodeBase64 } from "../sources/base64.ts";
+import { encodeBase64 } from "../encoding/base64.ts";
 
 
 export const deliveredOutputSchema = z.object({

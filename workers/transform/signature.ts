@@ -2,7 +2,7 @@
 // 16 bytes (128 bits: forging one still takes 2^128 guesses) and base64url-encoded without
 // padding into SIGNATURE_LENGTH characters, short enough to sit in an <img src>. It signs the
 // canonical path, so any spelling of the same transform carries the same signature.
-import { encodeBase64 } from "../sources/base64.ts";
+import { encodeBase64 } from "../encoding/base64.ts";
 import { SIGNATURE_LENGTH } from "./tokens.ts";
 
 const SIGNATURE_BYTES = 16;

@@ -5,7 +5,7 @@
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import { seal, unseal } from "../crypto/seal.ts";
-import { encodeBase64 } from "../sources/base64.ts";
+import { encodeBase64 } from "../encoding/base64.ts";
 
 export const KEY_MEMO_MS = 30_000;
 const MEMO_LIMIT = 1_000;

@@ -9,7 +9,7 @@
 //   const event = JSON.parse(body);   // only after verification
 // verifyWebhook throws WebhookVerificationError (with `reason`) on anything but a valid,
 // fresh signature; answer 400 then. Deduplicate on `webhook-id`: retries repeat it.
-import { Base64Error, decodeBase64, encodeBase64 } from "../sources/base64.ts";
+import { Base64Error, decodeBase64, encodeBase64 } from "../encoding/base64.ts";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 // The spec asks for 24 to 64 random bytes.
