@@ -17,8 +17,11 @@ const HTTP_EXCEPTION_SLUGS: Record<number, ProblemType> = {
   415: "unsupported_media_type",
 };
 
-/** Turns anything thrown into a problem; internals of unexpected errors never reach the client. */
-export function problemFromError(error: unknown, requestId: string): ProblemBody {
+/**
+ * Turns anything thrown into a problem; internals of unexpected errors never reach the client.
+ * Without a request id (a batch item inside a request) the problem carries none.
+ */
+export function problemFromError(error: unknown, requestId?: string): ProblemBody {
   if (error instanceof ProblemError) return error.toBody(requestId);
   if (error instanceof HTTPException && HTTP_EXCEPTION_SLUGS[error.status]) {
     return problemBody(HTTP_EXCEPTION_SLUGS[error.status]!, error.message, { requestId });

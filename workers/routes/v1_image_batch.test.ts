@@ -40,6 +40,7 @@ describe("POST /v1/image/batch", () => {
     expect(a).toMatchObject({ width: 100, format: "jpeg" });
     expect(c).toMatchObject({ width: 50 });
     expect(bad).toMatchObject({ error: { status: 415 } });
+    expect((bad as { error: object }).error).not.toHaveProperty("request_id");
     expect(body.totals).toMatchObject({ images: 3, succeeded: 2, failed: 1, charged_micros: 1_600 });
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(8_400);
   });

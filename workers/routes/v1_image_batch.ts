@@ -146,11 +146,10 @@ function summarize(results: BatchItemResult[]) {
   };
 }
 
-/** An item's failure as the problem a single call would have answered, minus the request id. */
+/** An item's failure as the problem a single call would have answered. */
 function itemProblem(error: unknown): z.infer<typeof problemSchema> {
   if (!(error instanceof ProblemError)) console.error("batch item failed", error);
-  const { request_id: _requestId, ...problem } = problemFromError(error, "");
-  return problem;
+  return problemFromError(error);
 }
 
 async function runItem(ref: string, work: () => Promise<ImageResult>): Promise<BatchItemResult> {
