@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../workers/contracts/problems.ts";
-import { MIN_SEARCH_QUALITY, QUALITY_TOLERANCE, fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
+import { MIN_SEARCH_QUALITY, PRIOR_SLOPES, QUALITY_TOLERANCE, fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
 
 // Size curves of the shapes encoders produce: log-linear in quality, steeper
 // at the top (JPEG), flattening at the bottom (WebP), with a jump (WebP near 80).
@@ -24,7 +24,7 @@ const bestThatFits = (curve: (q: number) => number, maxBytes: number, ceiling: n
 describe("fitToBytes", () => {
   it("returns the ceiling after one encode when it already fits", async () => {
     const { calls, encodeAt } = encoderFor(curves.logLinear!);
-    const result = await fitToBytes(encodeAt, 1_000_000, qualityLadder(76));
+    const result = await fitToBytes(encodeAt, 1_000_000, { ladder: qualityLadder(76), priorSlope: PRIOR_SLOPES.jpeg });
     expect(result).toMatchObject({ quality: 76, encodes: 1 });
     expect(calls).toEqual([76]);
   });
@@ -33,34 +33,38 @@ describe("fitToBytes", () => {
     const { calls, encodeAt } = encoderFor(curves.logLinear!);
     const known = await encodeAt(76);
     calls.length = 0;
-    const result = await fitToBytes(encodeAt, known.byteLength - 1, qualityLadder(76), known);
+    const result = await fitToBytes(encodeAt, known.byteLength - 1, { ladder: qualityLadder(76), known, priorSlope: PRIOR_SLOPES.jpeg });
     expect(calls).not.toContain(76);
     expect(result.encodes).toBe(calls.length);
   });
 
   describe.each(Object.keys(curves))("on a %s curve", (name) => {
     const curve = curves[name]!;
-    it.each([76, 90])("stays within the tolerance of the brute-force best, ceiling %i", async (ceiling) => {
-      let encodes = 0;
-      let searches = 0;
-      for (const fraction of [0.95, 0.85, 0.7, 0.55, 0.4, 0.3, 0.2]) {
-        const maxBytes = Math.round(curve(ceiling) * fraction);
-        const best = bestThatFits(curve, maxBytes, ceiling);
-        if (best === undefined) continue;
-        const { calls, encodeAt } = encoderFor(curve);
-        const result = await fitToBytes(encodeAt, maxBytes, qualityLadder(ceiling));
-        expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
-        expect(result.quality).toBeLessThanOrEqual(best);
-        expect(best - result.quality).toBeLessThanOrEqual(QUALITY_TOLERANCE);
-        expect(result.encodes).toBe(calls.length);
-        encodes += result.encodes;
-        searches++;
-      }
-      expect(searches).toBeGreaterThan(3);
-      // A plain bisection of 10..ceiling needs 7 encodes every time; these
-      // shapes are harsher than real encoders (see process-image.test.ts).
-      expect(encodes / searches).toBeLessThanOrEqual(5);
-    });
+    // Every format's prior on every curve: a wrong prior may cost encodes, never accuracy.
+    it.each(Object.entries(PRIOR_SLOPES).flatMap(([format, priorSlope]) => [76, 90].map((ceiling) => ({ format, priorSlope, ceiling }))))(
+      "stays within the tolerance of the brute-force best, $format prior, ceiling $ceiling",
+      async ({ priorSlope, ceiling }) => {
+        let encodes = 0;
+        let searches = 0;
+        for (const fraction of [0.95, 0.85, 0.7, 0.55, 0.4, 0.3, 0.2]) {
+          const maxBytes = Math.round(curve(ceiling) * fraction);
+          const best = bestThatFits(curve, maxBytes, ceiling);
+          if (best === undefined) continue;
+          const { calls, encodeAt } = encoderFor(curve);
+          const result = await fitToBytes(encodeAt, maxBytes, { ladder: qualityLadder(ceiling), priorSlope });
+          expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
+          expect(result.quality).toBeLessThanOrEqual(best);
+          expect(best - result.quality).toBeLessThanOrEqual(QUALITY_TOLERANCE);
+          expect(result.encodes).toBe(calls.length);
+          encodes += result.encodes;
+          searches++;
+        }
+        expect(searches).toBeGreaterThan(3);
+        // A plain bisection of 10..ceiling needs 7 encodes every time; these
+        // shapes are harsher than real encoders (see process-image.test.ts).
+        expect(encodes / searches).toBeLessThanOrEqual(5);
+      },
+    );
   });
 
   it("stays within the tolerance from a ceiling of 100, where the quantiser scale bottoms out", async () => {
@@ -69,7 +73,7 @@ describe("fitToBytes", () => {
         const maxBytes = Math.round(curve(100) * fraction);
         const best = bestThatFits(curve, maxBytes, 100);
         if (best === undefined) continue;
-        const result = await fitToBytes(encoderFor(curve).encodeAt, maxBytes, qualityLadder(100));
+        const result = await fitToBytes(encoderFor(curve).encodeAt, maxBytes, { ladder: qualityLadder(100), priorSlope: PRIOR_SLOPES.webp });
         expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
         expect(best - result.quality).toBeLessThanOrEqual(QUALITY_TOLERANCE);
       }
@@ -79,14 +83,14 @@ describe("fitToBytes", () => {
   it("searches a ladder of tiers exactly", async () => {
     const tiers: Record<number, number> = { 25: 40_000, 50: 140_000, 75: 330_000, 76: 670_000 };
     const encodeAt = async (q: number) => new Uint8Array(tiers[q] ?? 0);
-    await expect(fitToBytes(encodeAt, 400_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 75 });
-    await expect(fitToBytes(encodeAt, 200_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 50 });
-    await expect(fitToBytes(encodeAt, 40_000, [25, 50, 75, 76])).resolves.toMatchObject({ quality: 25 });
+    await expect(fitToBytes(encodeAt, 400_000, { ladder: [25, 50, 75, 76], priorSlope: PRIOR_SLOPES.png })).resolves.toMatchObject({ quality: 75 });
+    await expect(fitToBytes(encodeAt, 200_000, { ladder: [25, 50, 75, 76], priorSlope: PRIOR_SLOPES.png })).resolves.toMatchObject({ quality: 50 });
+    await expect(fitToBytes(encodeAt, 40_000, { ladder: [25, 50, 75, 76], priorSlope: PRIOR_SLOPES.png })).resolves.toMatchObject({ quality: 25 });
   });
 
   it("throws max_bytes_unreachable with the smallest size reached", async () => {
     const curve = curves.flatBottom!;
-    const error = await fitToBytes(encoderFor(curve).encodeAt, 1_000, qualityLadder(76)).then(
+    const error = await fitToBytes(encoderFor(curve).encodeAt, 1_000, { ladder: qualityLadder(76), priorSlope: PRIOR_SLOPES.avif }).then(
       () => null,
       (e: unknown) => e,
     );

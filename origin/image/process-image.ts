@@ -5,7 +5,7 @@ import type { ImageOptions, ImageOutputFormat } from "../../workers/contracts/im
 import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
-import { fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
+import { fitToBytes, PRIOR_SLOPES, qualityLadder } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
 
@@ -55,12 +55,11 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
 
   if (options.max_bytes !== null && bytes.byteLength > options.max_bytes) {
     const lossy = (quality: number): EncodeTarget => ({ format: target.format, lossless: false, quality });
-    const fitted = await fitToBytes(
-      (quality) => encodeTarget(lossy(quality)),
-      options.max_bytes,
-      target.format === "png" ? paletteLadder(options.quality) : qualityLadder(options.quality),
-      target.lossless ? undefined : bytes,
-    );
+    const fitted = await fitToBytes((quality) => encodeTarget(lossy(quality)), options.max_bytes, {
+      ladder: target.format === "png" ? paletteLadder(options.quality) : qualityLadder(options.quality),
+      known: target.lossless ? undefined : bytes,
+      priorSlope: PRIOR_SLOPES[target.format],
+    });
     target = lossy(fitted.quality);
     bytes = fitted.bytes;
     encodes += fitted.encodes;
