@@ -3656,6 +3656,12 @@ export interface components {
              */
             zopfli?: boolean;
             /**
+             * @description Linearize the output ("fast web view": the first page and the cross-reference hints come first, so a viewer shows page 1 before the download ends), with qpdf. An encrypted input stays encrypted with the same password. Adds a few kB of hint tables; CPU time and sizes are in `stats.linearize`.
+             * @default false
+             * @example false
+             */
+            linearize?: boolean;
+            /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url
              * @example url

@@ -8,6 +8,8 @@ import { measureComposition } from "./composition.ts";
 import type { BytesByCategory } from "./composition.ts";
 import { conformanceClaims } from "./conformance.ts";
 import { documentShape, shapeDifference } from "./document-shape.ts";
+import { linearizePdf } from "./linearize.ts";
+import type { LinearizeStats } from "./linearize.ts";
 import { openPdf, readOrUnreadable } from "./open-pdf.ts";
 import { OutputRuns } from "./output-runs.ts";
 import type { ProducedOutput } from "./output-runs.ts";
@@ -37,6 +39,7 @@ export interface PdfCompressStats {
   target_search?: TargetSearchStats;
   verify?: VerifyStats;
   zopfli?: ZopfliStats & { output_bytes_before: number };
+  linearize?: LinearizeStats;
 }
 
 export interface PdfCompressResult {
@@ -73,8 +76,8 @@ function noSavings(): BytesByCategory {
   return { images: 0, fonts: 0, content_streams: 0, metadata: 0, embedded_files: 0, thumbnails: 0, other: 0 };
 }
 
-/** The input itself; what verify_quality and zopfli measured described the discarded output, so they are left out. */
-function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
+/** The input itself; what verify_quality, zopfli and linearize measured described the discarded output, so they are left out. */
+function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, linearize: _linearize, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
   const images = stats.images.map((image) => ({ ...image, after: null }));
   const kept = { ...stats, output_bytes: input.byteLength, ratio: 1, images_rewritten: 0, images_kept: images.length, images, bytes_saved_by_category: noSavings() };
   return { bytes: input, stats: kept, warnings: [warning], returned_original: true };
@@ -122,6 +125,11 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
       stats.images_rewritten = stats.images.filter((image) => image.after !== null).length;
       stats.images_kept = stats.images.length - stats.images_rewritten;
       output = options.zopfli ? await zopfliOutput(runs, produced.bytes, stats) : produced.bytes;
+      if (options.linearize) {
+        const linearized = await linearizePdf(output, opened.password);
+        stats.linearize = linearized.stats;
+        output = linearized.bytes;
+      }
     } catch (error) {
       return originalResult(input, stats, `Compression failed, the original is returned: ${String(error)}`);
     }

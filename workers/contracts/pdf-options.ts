@@ -160,6 +160,11 @@ export const pdfCompressOptionsSchema = z
       example: false,
       description: `Recompress Flate streams (content, fonts, lossless images) with Zopfli, smallest first, keeping a stream only when smaller: typically 2 to 5% off those streams. Slow (seconds per MB of streams), so capped at ${PDF_ZOPFLI_BUDGET_MS / 1000} s per file; streams past the cap stay as they were. CPU time, bytes saved and streams skipped are in \`stats.zopfli\`.`,
     }),
+    linearize: z.boolean().default(false).openapi({
+      example: false,
+      description:
+        "Linearize the output (\"fast web view\": the first page and the cross-reference hints come first, so a viewer shows page 1 before the download ends), with qpdf. An encrypted input stays encrypted with the same password. Adds a few kB of hint tables; CPU time and sizes are in `stats.linearize`.",
+    }),
     output: outputModeSchema,
   })
   .strict()
