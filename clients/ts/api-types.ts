@@ -3483,6 +3483,21 @@ export interface components {
                     cpu_ms: number;
                     output_bytes_before: number;
                 };
+                /** @description Unless `jbig2: off`: bilevel images converted to JBIG2, their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds */
+                jbig2?: {
+                    images_converted: number;
+                    bytes_before: number;
+                    bytes_after: number;
+                    globals_bytes: number;
+                    symbols: number;
+                    cpu_ms: number;
+                };
+                /** @description With `linearize`: the file's size before and after linearization and the CPU time in milliseconds */
+                linearize?: {
+                    cpu_ms: number;
+                    bytes_before: number;
+                    bytes_after: number;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -3655,6 +3670,13 @@ export interface components {
              * @example false
              */
             zopfli?: boolean;
+            /**
+             * @description Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. `auto` uses it where it is smaller than the current encoding, `lossless` for every such image, `off` never. Counts, bytes and CPU time are in `stats.jbig2`.
+             * @default auto
+             * @example auto
+             * @enum {string}
+             */
+            jbig2?: "auto" | "off" | "lossless";
             /**
              * @description Linearize the output ("fast web view": the first page and the cross-reference hints come first, so a viewer shows page 1 before the download ends), with qpdf. An encrypted input stays encrypted with the same password. Adds a few kB of hint tables; CPU time and sizes are in `stats.linearize`.
              * @default false

@@ -10,6 +10,7 @@ import { conformanceClaims } from "./conformance.ts";
 import { documentShape, shapeDifference } from "./document-shape.ts";
 import { linearizePdf } from "./linearize.ts";
 import type { LinearizeStats } from "./linearize.ts";
+import type { Jbig2Stats } from "./jbig2-images.ts";
 import { openPdf, readOrUnreadable } from "./open-pdf.ts";
 import { OutputRuns } from "./output-runs.ts";
 import type { ProducedOutput } from "./output-runs.ts";
@@ -40,6 +41,8 @@ export interface PdfCompressStats {
   verify?: VerifyStats;
   zopfli?: ZopfliStats & { output_bytes_before: number };
   linearize?: LinearizeStats;
+  /** Unless `jbig2` is off: the bilevel images converted to JBIG2 and what that cost and saved. */
+  jbig2?: Jbig2Stats;
 }
 
 export interface PdfCompressResult {
@@ -76,8 +79,8 @@ function noSavings(): BytesByCategory {
   return { images: 0, fonts: 0, content_streams: 0, metadata: 0, embedded_files: 0, thumbnails: 0, other: 0 };
 }
 
-/** The input itself; what verify_quality, zopfli and linearize measured described the discarded output, so they are left out. */
-function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, linearize: _linearize, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
+/** The input itself; what verify_quality, zopfli, jbig2 and linearize measured described the discarded output, so they are left out. */
+function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, jbig2: _jbig2, linearize: _linearize, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
   const images = stats.images.map((image) => ({ ...image, after: null }));
   const kept = { ...stats, output_bytes: input.byteLength, ratio: 1, images_rewritten: 0, images_kept: images.length, images, bytes_saved_by_category: noSavings() };
   return { bytes: input, stats: kept, warnings: [warning], returned_original: true };
@@ -122,6 +125,7 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
       }
       if (options.verify_quality) produced = await verifyQuality(runs, produced, input, opened.password, options.ssim_threshold, stats);
       stats.images = produced.rewrites.stats;
+      if (produced.jbig2 !== null) stats.jbig2 = produced.jbig2;
       stats.images_rewritten = stats.images.filter((image) => image.after !== null).length;
       stats.images_kept = stats.images.length - stats.images_rewritten;
       output = options.zopfli ? await zopfliOutput(runs, produced.bytes, stats) : produced.bytes;

@@ -8,6 +8,8 @@ import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts"
 import { removeConformanceClaims } from "./conformance.ts";
 import { inspectImages } from "./image-facts.ts";
 import type { ImageFacts } from "./image-facts.ts";
+import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
+import type { Jbig2Stats } from "./jbig2-images.ts";
 import { openPdf } from "./open-pdf.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { encodeRewrites, newEncodeCache, rewriteImages } from "./rewrite-images.ts";
@@ -19,6 +21,7 @@ export interface ProducedOutput {
   bytes: Uint8Array;
   rewrites: EncodedRewrites;
   targets: ImageTargets;
+  jbig2: Jbig2Stats | null;
 }
 
 export interface OutputRunSettings {
@@ -38,9 +41,11 @@ export class OutputRuns {
   saves = 0;
   private readonly settings: OutputRunSettings;
   private facts: Map<number, ImageFacts> | null = null;
+  private readonly jbig2: Jbig2Images;
 
   constructor(settings: OutputRunSettings) {
     this.settings = settings;
+    this.jbig2 = new Jbig2Images(settings.options.jbig2);
   }
 
   async first(doc: mupdf.PDFDocument, targets: ImageTargets): Promise<ProducedOutput> {
@@ -58,7 +63,7 @@ export class OutputRuns {
 
   /** Encodes at other targets without saving: what the images would weigh. Runs on one fresh copy. */
   async sizer<T>(fn: (imageBytesAt: (targets: ImageTargets) => Promise<number>) => Promise<T>): Promise<T> {
-    return this.withFreshCopy((doc) => fn(async (targets) => (await encodeRewrites(doc, this.imageFacts(), targets, this.cache)).imageBytes));
+    return this.withFreshCopy((doc) => fn(async (targets) => (await encodeRewrites(doc, this.rewriterFacts(), targets, this.cache)).imageBytes));
   }
 
   /** Opens the given bytes (an output of this request), lets fn edit it, and saves it like every output. */
@@ -77,6 +82,11 @@ export class OutputRuns {
     return this.facts;
   }
 
+  /** The image facts without the images the JBIG2 pass converted, which the rewriter must keep. */
+  private rewriterFacts(): Map<number, ImageFacts> {
+    return factsAfterJbig2(this.imageFacts(), this.jbig2.converted());
+  }
+
   private async withFreshCopy<T>(fn: (doc: mupdf.PDFDocument) => Promise<T>): Promise<T> {
     const { doc } = openPdf(this.settings.input, this.settings.password);
     try {
@@ -92,9 +102,10 @@ export class OutputRuns {
   }
 
   private async produce(doc: mupdf.PDFDocument, targets: ImageTargets, overrides: ReadonlyMap<number, ImageOverride>): Promise<ProducedOutput> {
-    const rewrites = await rewriteImages(doc, this.imageFacts(), targets, this.cache, overrides);
+    const jbig2 = this.jbig2.apply(doc, this.imageFacts());
+    const rewrites = await rewriteImages(doc, this.rewriterFacts(), targets, this.cache, overrides);
     if (this.settings.options.fonts.subset) this.subsetFonts(doc);
-    return { bytes: this.save(doc), rewrites, targets };
+    return { bytes: this.save(doc), rewrites, targets, jbig2 };
   }
 
   private subsetFonts(doc: mupdf.PDFDocument): void {

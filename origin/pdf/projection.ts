@@ -2,6 +2,8 @@
 // The structure (everything but image rewrites) is measured by really stripping,
 // subsetting and saving once; each image a profile would rewrite is decoded,
 // resampled and sized with the same encoding choice and acceptance rule as compress.
+// Bilevel images are sized by really encoding them with JBIG2 (compress's default
+// `jbig2: auto`), which every profile does alike.
 import type * as mupdf from "mupdf";
 import { PDF_FIXED_PROFILES } from "../../workers/contracts/pdf-options.ts";
 import type { PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
@@ -10,6 +12,7 @@ import { estimateEncodedSize } from "./estimate-encoded-size.ts";
 import type { SizeEstimate } from "./estimate-encoded-size.ts";
 import type { ImageFacts } from "./image-facts.ts";
 import { planImage } from "./image-plan.ts";
+import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
 import { defaultProfileTargets } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { imageRewriteRisk, worstRisk } from "./quality-risk.ts";
@@ -97,21 +100,25 @@ export async function projectProfiles(
   measureStructure: () => number,
 ): Promise<Record<PdfFixedProfile, ProfileProjection>> {
   const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, risks: [], softMasks: new Set<number>() }));
-  for (const image of images.values()) await tallyImage(doc, image, images, tallies);
+  const jbig2 = new Jbig2Images("auto");
+  const jbig2Stats = jbig2.measure(doc, images);
+  const jbig2Saving = jbig2Stats === null ? 0 : jbig2Stats.bytes_before - jbig2Stats.bytes_after;
+  const rewritable = factsAfterJbig2(images, jbig2.converted());
+  for (const image of rewritable.values()) await tallyImage(doc, image, rewritable, tallies);
   const structureBytes = measureStructure();
   const projection = {} as Record<PdfFixedProfile, ProfileProjection>;
   for (const [index, profile] of PDF_FIXED_PROFILES.entries()) {
     const tally = tallies[index];
     if (tally === undefined) continue;
     // Compress returns the original when it cannot make the file smaller.
-    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved)));
+    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved - jbig2Saving)));
     const rewritesKept = estimated < inputBytes;
     projection[profile] = {
       estimated_bytes: estimated,
       savings_bytes: inputBytes - estimated,
       savings_ratio: inputBytes === 0 ? 0 : (inputBytes - estimated) / inputBytes,
       quality_risk: rewritesKept ? worstRisk(tally.risks) : "none",
-      images_rewritten: rewritesKept ? tally.rewritten : 0,
+      images_rewritten: rewritesKept ? tally.rewritten + (jbig2Stats?.images_converted ?? 0) : 0,
     };
   }
   return projection;

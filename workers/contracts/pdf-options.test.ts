@@ -21,6 +21,8 @@ describe("pdfCompressOptionsSchema", () => {
       verify_quality: false,
       ssim_threshold: 0.97,
       zopfli: false,
+      jbig2: "auto",
+      linearize: false,
       output: "url",
     });
   });
@@ -45,7 +47,7 @@ describe("pdfCompressOptionsSchema", () => {
   });
 
   it("rejects size targets, quality floors and SSIM thresholds out of range", () => {
-    const invalid = [{ max_size_mb: 0 }, { max_size_mb: -1 }, { max_size_mb: 201 }, { max_base64_bytes: 0 }, { max_base64_bytes: 10.5 }, { min_quality: 0 }, { ssim_threshold: 0.2 }, { ssim_threshold: 1.1 }, { zopfli: "yes" }];
+    const invalid = [{ max_size_mb: 0 }, { max_size_mb: -1 }, { max_size_mb: 201 }, { max_base64_bytes: 0 }, { max_base64_bytes: 10.5 }, { min_quality: 0 }, { ssim_threshold: 0.2 }, { ssim_threshold: 1.1 }, { zopfli: "yes" }, { jbig2: "lossy" }, { linearize: "yes" }];
     for (const input of invalid) {
       expect(pdfCompressOptionsSchema.safeParse(input).success).toBe(false);
     }

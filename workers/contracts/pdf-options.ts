@@ -160,6 +160,11 @@ export const pdfCompressOptionsSchema = z
       example: false,
       description: `Recompress Flate streams (content, fonts, lossless images) with Zopfli, smallest first, keeping a stream only when smaller: typically 2 to 5% off those streams. Slow (seconds per MB of streams), so capped at ${PDF_ZOPFLI_BUDGET_MS / 1000} s per file; streams past the cap stay as they were. CPU time, bytes saved and streams skipped are in \`stats.zopfli\`.`,
     }),
+    jbig2: z.enum(["auto", "off", "lossless"]).default("auto").openapi({
+      example: "auto",
+      description:
+        "Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. `auto` uses it where it is smaller than the current encoding, `lossless` for every such image, `off` never. Counts, bytes and CPU time are in `stats.jbig2`.",
+    }),
     linearize: z.boolean().default(false).openapi({
       example: false,
       description:

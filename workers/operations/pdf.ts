@@ -88,6 +88,21 @@ export const pdfCompressResultSchema = deliveredOutputSchema
           })
           .optional()
           .openapi({ description: "With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds" }),
+        jbig2: z
+          .object({
+            images_converted: z.number().int(),
+            bytes_before: z.number().int(),
+            bytes_after: z.number().int(),
+            globals_bytes: z.number().int(),
+            symbols: z.number().int(),
+            cpu_ms: z.number().int(),
+          })
+          .optional()
+          .openapi({ description: "Unless `jbig2: off`: bilevel images converted to JBIG2, their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds" }),
+        linearize: z
+          .object({ cpu_ms: z.number().int(), bytes_before: z.number().int(), bytes_after: z.number().int() })
+          .optional()
+          .openapi({ description: "With `linearize`: the file's size before and after linearization and the CPU time in milliseconds" }),
       })
       .passthrough(),
     billing: billingSchema,
