@@ -3597,7 +3597,7 @@ export interface components {
                  */
                 javascript?: boolean;
                 /**
-                 * @description Remove attached files (the EmbeddedFiles name tree and associated files).
+                 * @description Remove attached files (the EmbeddedFiles name tree and associated files). The editable source a LibreOffice hybrid PDF carries (trailer /AdditionalStreams) is dropped either way: the rewritten file cannot keep its link.
                  * @default true
                  */
                 embedded_files?: boolean;

@@ -116,7 +116,7 @@ export const pdfCompressOptionsSchema = z
         metadata: z.boolean().default(true).openapi({ description: "Remove XMP metadata streams and document info except the title." }),
         thumbnails: z.boolean().default(true).openapi({ description: "Remove embedded page thumbnails." }),
         javascript: z.boolean().default(true).openapi({ description: "Remove document, page, annotation and form-field JavaScript." }),
-        embedded_files: z.boolean().default(true).openapi({ description: "Remove attached files (the EmbeddedFiles name tree and associated files)." }),
+        embedded_files: z.boolean().default(true).openapi({ description: "Remove attached files (the EmbeddedFiles name tree and associated files). The editable source a LibreOffice hybrid PDF carries (trailer /AdditionalStreams) is dropped either way: the rewritten file cannot keep its link." }),
         annotations: z.boolean().default(false).openapi({ description: "Remove annotations, keeping links and form widgets." }),
         structure_tree: z.boolean().default(false).openapi({ description: "Remove the structure tree (tagging); the file is then no longer tagged." }),
       })
