@@ -21,8 +21,8 @@ import { meetSizeTarget, targetBytesOf } from "./size-target.ts";
 import type { TargetSearchStats } from "./size-target.ts";
 import { escalateFailingImages, measurePageSsims, summarizeVerify, VERIFY_MAX_ROUNDS } from "./verify-quality.ts";
 import type { PageSsim, VerifyStats } from "./verify-quality.ts";
-import { zopfliFlateStreams } from "./zopfli-streams.ts";
-import type { ZopfliStats } from "./zopfli-streams.ts";
+import { recompressFlateStreams } from "./recompress-flate.ts";
+import type { RecompressStats } from "./recompress-flate.ts";
 
 export interface PdfCompressStats {
   original_bytes: number;
@@ -39,7 +39,7 @@ export interface PdfCompressStats {
   target_met?: boolean;
   target_search?: TargetSearchStats;
   verify?: VerifyStats;
-  zopfli?: ZopfliStats & { output_bytes_before: number };
+  zopfli?: RecompressStats & { output_bytes_before: number };
   linearize?: LinearizeStats;
   /** Unless `jbig2` is off: the bilevel images converted to JBIG2 and what that cost and saved. */
   jbig2?: Jbig2Stats;
@@ -128,7 +128,7 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
       if (produced.jbig2 !== null) stats.jbig2 = produced.jbig2;
       stats.images_rewritten = stats.images.filter((image) => image.after !== null).length;
       stats.images_kept = stats.images.length - stats.images_rewritten;
-      output = options.zopfli ? await zopfliOutput(runs, produced.bytes, stats) : produced.bytes;
+      output = await recompressFlateOutput(runs, produced.bytes, options.zopfli, stats);
       if (options.linearize) {
         const linearized = await linearizePdf(output, opened.password);
         stats.linearize = linearized.stats;
@@ -176,13 +176,13 @@ async function verifyQuality(runs: OutputRuns, first: ProducedOutput, input: Uin
   return produced;
 }
 
-/** Zopfli over the final output's Flate streams, kept only when the saved file comes out smaller. */
-async function zopfliOutput(runs: OutputRuns, output: Uint8Array, stats: PdfCompressStats): Promise<Uint8Array> {
-  let streams: ZopfliStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
+/** zlib's best level, or Zopfli when asked, over the final output's Flate streams; kept only when the saved file comes out smaller. */
+async function recompressFlateOutput(runs: OutputRuns, output: Uint8Array, zopfli: boolean, stats: PdfCompressStats): Promise<Uint8Array> {
+  let streams: RecompressStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
   const recompressed = await runs.resave(output, async (doc) => {
-    streams = await zopfliFlateStreams(doc);
+    streams = await recompressFlateStreams(doc, zopfli ? "zopfli" : "zlib");
   });
-  stats.zopfli = { ...streams, output_bytes_before: output.byteLength };
+  if (zopfli) stats.zopfli = { ...streams, output_bytes_before: output.byteLength };
   return recompressed.byteLength < output.byteLength ? recompressed : output;
 }
 
