@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
 import { createOriginApp } from "./app.ts";
+import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
 
 const port = Number(process.env.PORT ?? 8788);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -16,7 +17,10 @@ if (secret === null && !development) {
 // gains nothing from it and its RSS must stay flat across jobs.
 sharp.cache(false);
 
-const server = serve({ fetch: createOriginApp({ secret }).fetch, port, hostname: host }, (info) => {
+// One PDF thread leaves the other core to sharp; inputs move to it rather than being copied.
+const pdfPool = new PdfWorkerPool({ size: 1, transferInput: true });
+
+const server = serve({ fetch: createOriginApp({ secret, pdfPool }).fetch, port, hostname: host }, (info) => {
   console.log(`origin listening on http://${info.address}:${info.port}`);
 });
 

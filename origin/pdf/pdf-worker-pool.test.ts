@@ -58,6 +58,19 @@ describe("PdfWorkerPool", () => {
     expect(ceiling.stats().workersStarted).toBe(DOCUMENTS.length * 2);
   });
 
+  it("with transferInput moves the input to the worker instead of copying it, and compresses it the same", async () => {
+    const copying = new PdfWorkerPool();
+    const moving = new PdfWorkerPool({ transferInput: true });
+    pools.push(copying, moving);
+    const input = DOCUMENTS[1]!.slice();
+    const copied = await copying.compress(input, options);
+    expect(input.byteLength).toBe(DOCUMENTS[1]!.byteLength);
+    const moved = await moving.compress(input, options);
+    expect(input.byteLength).toBe(0);
+    expect(moved.stats.original_bytes).toBe(DOCUMENTS[1]!.byteLength);
+    expect(Buffer.from(moved.bytes).equals(copied.bytes)).toBe(true);
+  });
+
   it("carries problems across the thread as ProblemErrors", async () => {
     const pool = new PdfWorkerPool();
     pools.push(pool);
