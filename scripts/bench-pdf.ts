@@ -3,7 +3,10 @@
 // Per file: bytes, ratio, wall time, min luma SSIM over the pages rendered at 150 dpi by
 // pdftoppm, page count kept, form fields kept (mupdf), qpdf --check; then totals, the
 // issue's targets for profile ebook, and the analyze projection's error against the real
-// ebook compress. Prints figures and whether targets are met; asserts none.
+// ebook compress. Then ours again per file with the advanced options of issue 7 (max_size_mb,
+// verify_quality), and a generated ~150 MB PDF through a running edge + origin pair with the
+// origin's peak RSS. Prints figures and whether targets are met; asserts none.
+// BENCH_PDF_LARGE=only runs the large file alone, BENCH_PDF_LARGE=skip leaves it out.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +16,10 @@ import { benchFile } from "./bench-pdf/bench-file.ts";
 import type { FileBench, FileResult, ToolOutcome } from "./bench-pdf/bench-file.ts";
 import { SSIM_TARGET } from "./bench-pdf/compare-renders.ts";
 import { CORPUS_DIR, readCorpus } from "./bench-pdf/corpus.ts";
+import { benchLargeFile } from "./bench-pdf/large-file.ts";
+import { runOptions } from "./bench-pdf/option-runs.ts";
+import { printOptionRuns } from "./bench-pdf/print-option-runs.ts";
+import type { FileOptionOutcomes } from "./bench-pdf/print-option-runs.ts";
 import { bytes, fixed, header, ms, row } from "./bench-pdf/print-table.ts";
 import type { Column } from "./bench-pdf/print-table.ts";
 import { RENDER_DPI } from "./bench-pdf/render-pages.ts";
@@ -24,6 +31,8 @@ import { TOOLS } from "./bench-pdf/tools.ts";
 const DEFAULT_MAX_RENDERED_PAGES = 24;
 const pagesSetting = process.env.BENCH_PDF_MAX_PAGES ?? String(DEFAULT_MAX_RENDERED_PAGES);
 const MAX_RENDERED_PAGES = pagesSetting === "all" ? Infinity : Number(pagesSetting);
+const largeSetting = process.env.BENCH_PDF_LARGE ?? "run";
+if (!["run", "only", "skip"].includes(largeSetting)) throw new Error(`BENCH_PDF_LARGE must be run, only or skip, not ${largeSetting}`);
 
 const ratioOf = (outcome: ToolOutcome, file: FileBench) => outcome.outputBytes / file.file.bytes.byteLength;
 // A broken output is no use to anyone: in the size totals the caller keeps the input.
@@ -169,11 +178,13 @@ async function printProjectionError(results: FileBench[]): Promise<void> {
   console.log(`  mean absolute log error over ${errors.length} files: ${fixed(mean, 3)} (x${fixed(Math.exp(mean), 2)} typical size factor)`);
 }
 
-const started = performance.now();
-const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pdf-"));
-try {
-  const corpus = readCorpus();
-  console.log(`bench:pdf — ${corpus.length} PDFs from ${CORPUS_DIR}; renders: pdftoppm -r ${RENDER_DPI} -gray, luma SSIM (Gaussian 11x11, sigma 1.5) against the input's render`);
+// BENCH_PDF_FILES=a,b keeps the corpus files whose names contain one of the parts: for a quick
+// look at a few files, whose totals then cover only them.
+const fileFilter = process.env.BENCH_PDF_FILES?.split(",").filter(Boolean) ?? [];
+
+async function benchCorpus(workDir: string): Promise<void> {
+  const corpus = readCorpus().filter((file) => fileFilter.length === 0 || fileFilter.some((part) => file.name.includes(part)));
+  console.log(`bench:pdf — ${corpus.length} PDFs from ${CORPUS_DIR}${fileFilter.length === 0 ? "" : ` (only those matching BENCH_PDF_FILES=${fileFilter.join(",")})`}; renders: pdftoppm -r ${RENDER_DPI} -gray, luma SSIM (Gaussian 11x11, sigma 1.5) against the input's render`);
   console.log(`Ours runs in-process with allow_signature_break and allow_conformance_break (the corpus holds signed and PDF/A samples); times are wall clock, run one tool at a time.`);
   console.log(
     MAX_RENDERED_PAGES === Infinity
@@ -181,10 +192,15 @@ try {
       : `SSIM over at most the first ${MAX_RENDERED_PAGES} pages of each file (BENCH_PDF_MAX_PAGES=all for every page); page counts, forms and sizes cover whole files.`,
   );
   const results: FileResult[] = [];
+  const optionResults: FileOptionOutcomes[] = [];
   for (const file of corpus) {
     const result = await benchFile(file, workDir, MAX_RENDERED_PAGES);
-    if ("skipped" in result) console.log(`\n${file.name}  SKIPPED: ${result.skipped}`);
-    else printFile(result);
+    if ("skipped" in result) {
+      console.log(`\n${file.name}  SKIPPED: ${result.skipped}`);
+    } else {
+      printFile(result);
+      optionResults.push({ file: result, outcomes: await runOptions(result) });
+    }
     results.push(result);
   }
   const benched = results.filter((result): result is FileBench => !("skipped" in result));
@@ -192,6 +208,14 @@ try {
   printTotals(totals, benched.length);
   printTargets(totals);
   await printProjectionError(benched);
+  printOptionRuns(optionResults);
+}
+
+const started = performance.now();
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pdf-"));
+try {
+  if (largeSetting !== "only") await benchCorpus(workDir);
+  if (largeSetting !== "skip") await benchLargeFile();
   console.log(`\nbench:pdf took ${fixed((performance.now() - started) / 1000, 1)} s`);
 } finally {
   fs.rmSync(workDir, { recursive: true, force: true });

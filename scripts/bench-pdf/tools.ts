@@ -3,7 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { compressPdf } from "../../origin/pdf/compress-pdf.ts";
+import type { PdfCompressResult } from "../../origin/pdf/compress-pdf.ts";
 import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
 import { ProblemError } from "../../workers/contracts/problems.ts";
 import type { CorpusFile } from "./corpus.ts";
 import { runCommand } from "./run-command.ts";
@@ -23,23 +25,31 @@ export interface Tool {
   run(file: CorpusFile, outputPath: string): Promise<ToolRun>;
 }
 
+export type OursRun = { result: PdfCompressResult; ms: number } | { refusal: string; ms: number };
+
+/** Our compress in-process, as the bench runs it: a 4xx problem is a refusal, anything else throws. */
+export async function runOurs(file: CorpusFile, options: PdfCompressOptionsInput): Promise<OursRun> {
+  // The corpus holds signed and PDF/A samples; the bench measures what breaking them would give.
+  const parsed = pdfCompressOptionsSchema.parse({ ...options, password: file.password, allow_signature_break: true, allow_conformance_break: true });
+  const started = performance.now();
+  try {
+    const result = await compressPdf(file.bytes, parsed);
+    return { result, ms: performance.now() - started };
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    return { refusal: `refused ${error.slug}: ${error.message}`, ms: performance.now() - started };
+  }
+}
+
 function ours(profile: "ebook" | "auto"): Tool {
   return {
     name: `ours ${profile}`,
     async run(file, outputPath) {
-      // The corpus holds signed and PDF/A samples; the bench measures what breaking them would give.
-      const options = pdfCompressOptionsSchema.parse({ profile, password: file.password, allow_signature_break: true, allow_conformance_break: true });
-      const started = performance.now();
-      try {
-        const result = await compressPdf(file.bytes, options);
-        const ms = performance.now() - started;
-        fs.writeFileSync(outputPath, result.bytes);
-        const note = result.returned_original ? `returned original: ${result.warnings.join("; ")}` : null;
-        return { bytes: result.bytes, ms, note, refused: false };
-      } catch (error) {
-        if (!(error instanceof ProblemError)) throw error;
-        return { bytes: null, ms: performance.now() - started, note: `refused ${error.slug}: ${error.message}`, refused: true };
-      }
+      const run = await runOurs(file, { profile });
+      if ("refusal" in run) return { bytes: null, ms: run.ms, note: run.refusal, refused: true };
+      fs.writeFileSync(outputPath, run.result.bytes);
+      const note = run.result.returned_original ? `returned original: ${run.result.warnings.join("; ")}` : null;
+      return { bytes: run.result.bytes, ms: run.ms, note, refused: false };
     },
   };
 }
