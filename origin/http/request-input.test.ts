@@ -15,10 +15,10 @@ describe("inputBytes", () => {
 
   beforeAll(async () => {
     const app = new Hono();
-    app.onError((error) => (error instanceof ProblemError ? problemResponse(error) : new Response(String(error), { status: 500 })));
+    app.onError((error) => (error instanceof ProblemError ? problemResponse(error.toBody()) : new Response(String(error), { status: 500 })));
     app.post("/echo", async (c) => {
       const bytes = await inputBytes(c, MAX_BYTES);
-      return new Response(bytes, { headers: { "X-Buffer-Length": String(bytes.buffer.byteLength) } });
+      return new Response(bytes.slice(), { headers: { "X-Buffer-Length": String(bytes.buffer.byteLength) } });
     });
     await new Promise<void>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
