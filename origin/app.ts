@@ -5,6 +5,7 @@ import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
 import { problemResponse } from "../workers/http/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
+import { registerImageMezzanine } from "./routes/image-mezzanine.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
 import { registerImageTransform } from "./routes/image-transform.ts";
 import { registerPdfRoutes } from "./routes/pdf.ts";
@@ -34,6 +35,7 @@ export function createOriginApp(config: OriginConfig): Hono {
   const computeLimit = concurrencyLimit(os.availableParallelism());
   registerImageProcess(app, computeLimit);
   registerImageTransform(app, computeLimit);
+  registerImageMezzanine(app, computeLimit);
   registerXlsxGenerate(app, computeLimit);
   registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
   return app;

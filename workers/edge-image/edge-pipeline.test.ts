@@ -7,8 +7,12 @@ import { corpusBytes } from "../test-support/corpus.ts";
 import { resolveTransform } from "../transform/canonical.ts";
 import { parseTransform, type OutputFormat } from "../transform/tokens.ts";
 import { decodePixels } from "./codecs.ts";
-import { EDGE_MAX_SOURCE_PIXELS, edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
+import { EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
+import { edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
+import type { Size } from "./geometry.ts";
 import { readImageHeader } from "./image-header.ts";
+import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../transform/origin-mezzanine.ts";
+import { IMAGE_TRANSFORM_PATH, originTransformOptions } from "../transform/origin-transform.ts";
 import { installWasmMemoryMeter } from "./wasm-memory-meter.ts";
 
 // Installed before any codec runs in this isolate, so every instance is seen.
@@ -21,11 +25,12 @@ const op = (segment: string) => resolveTransform(parseTransform(segment));
 const persistentModules = new Set([pngWasm, resizeWasm]);
 
 // The memories a run created (the Emscripten codecs' fresh instances), read right after it.
-async function meteredRun(source: Uint8Array, segment: string, format: OutputFormat) {
+// `frame`: the original's size when the source is its mezzanine.
+async function meteredRun(source: Uint8Array, segment: string, format: OutputFormat, frame?: Size) {
   const before = meter.records().length;
   const header = readImageHeader(source)!;
-  expect(edgeCanTransform(header, op(segment)), `${JSON.stringify(header)} ${segment}`).toBe(true);
-  const output = await transformAtEdge(source, header, op(segment), format);
+  expect(edgeCanTransform(header, op(segment), frame), `${JSON.stringify(header)} ${segment}`).toBe(true);
+  const output = await transformAtEdge(source, header, op(segment), format, frame);
   const created = meter.records().slice(before).filter((r) => !persistentModules.has(r.module));
   const transientBytes = created.reduce((sum, r) => sum + r.memory.buffer.byteLength, 0);
   return { output, created, transientBytes };
@@ -50,6 +55,17 @@ describe("edge pipeline", () => {
     for (const channel of [0, 1, 2]) expect(Math.abs(mean(derived, channel) - mean(original, channel))).toBeLessThan(25);
   });
 
+  it("flattens alpha onto white for JPEG, as the origin does", async () => {
+    const translucent = await corpusBytes("img/pngsuite/basn6a08.png");
+    const header = readImageHeader(translucent)!;
+    const edge = await decodePixels("jpeg", (await transformAtEdge(translucent, header, op("w_32,f_jpg"), "jpeg")).bytes);
+    const frame = await originCompute(env, IMAGE_TRANSFORM_PATH, { body: translucent, options: originTransformOptions(op("w_32,f_jpg"), "jpeg") });
+    const origin = await decodePixels("jpeg", new Uint8Array(await new Response(frame.payload).arrayBuffer()));
+    let difference = 0;
+    for (let i = 0; i < edge.data.length; i++) if (i % 4 !== 3) difference += Math.abs(edge.data[i]! - origin.data[i]!);
+    expect(difference / ((edge.data.length / 4) * 3)).toBeLessThan(3);
+  });
+
   it("refuses what it cannot do or cannot afford, so the origin does it", async () => {
     const upright = readImageHeader(await corpusBytes("img/avif/fox.png"))!;
     expect(edgeCanTransform(upright, op("w_400"))).toBe(true);
@@ -57,6 +73,7 @@ describe("edge pipeline", () => {
       expect(edgeCanTransform(upright, op(segment))).toBe(false);
     }
     expect(edgeCanTransform({ ...upright, orientation: 6 }, op("w_400"))).toBe(false);
+    expect(edgeCanTransform({ ...upright, cmyk: true }, op("w_400"))).toBe(false);
     expect(edgeCanTransform(null, op("w_400"))).toBe(false);
     expect(edgeCanTransform(upright, op("w_860"))).toBe(true);
     expect(edgeCanTransform(upright, op("w_900"))).toBe(false);
@@ -76,6 +93,10 @@ describe("edge memory budget", () => {
   it("keeps WASM memory plus buffers under 100 MB for the largest source it accepts", async () => {
     const photo = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
     const [jpeg, png, webp] = await Promise.all([viaOrigin(photo, "jpeg", 1224), viaOrigin(photo, "png", 1224), viaOrigin(photo, "webp", 1224)]);
+    // The mezzanine the origin makes of the same photo: a q92 4:4:4 JPEG at the source budget.
+    const mezzanineFrame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: photo, options: {} });
+    const mezzanine = new Uint8Array(await new Response(mezzanineFrame.payload).arrayBuffer());
+    expect(readImageHeader(mezzanine)!.width * readImageHeader(mezzanine)!.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS * 0.99);
     const header = readImageHeader(png)!;
     expect(header.width * header.height).toBeLessThanOrEqual(EDGE_MAX_SOURCE_PIXELS);
     expect(header.width * header.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS * 0.99);
@@ -88,6 +109,8 @@ describe("edge memory budget", () => {
       await meteredRun(webp, "w_700,h_700,fit_cover,g_west", "jpeg"),
       await meteredRun(jpeg, "w_1000,h_500,fit_fill", "webp"),
       await meteredRun(jpeg, "w_860,q_90", "jpeg"),
+      await meteredRun(mezzanine, "w_900,h_550,fit_cover", "webp", mezzanineFrame.meta.original),
+      await meteredRun(mezzanine, "w_800", "avif", mezzanineFrame.meta.original),
     ];
     // Every run but PNG to PNG (both persistent) made Emscripten codecs of its own.
     expect(runs.filter((run) => run.created.length > 0)).toHaveLength(runs.length - 1);

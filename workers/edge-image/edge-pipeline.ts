@@ -5,31 +5,32 @@ import { ProblemError } from "../contracts/problems.ts";
 import type { ResolvedTransform } from "../transform/canonical.ts";
 import type { OutputFormat } from "../transform/tokens.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";
-import { outputGeometry, type Region } from "./geometry.ts";
+import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
+import { geometryOnDownscale, type Region, type Size } from "./geometry.ts";
 import type { ImageHeader } from "./image-header.ts";
 import { oneAtATime } from "./one-at-a-time.ts";
 
-// Measured in edge-pipeline.test.ts: at 1 MP the PNG and resize instances (which persist in
-// the isolate, 37 MB) plus the heaviest run's decoder, encoder and JS buffers (49 MB) stay
-// under 100 MB; the Workers isolate limit is 128 MB and the rest is the worker's own heap.
-export const EDGE_MAX_SOURCE_PIXELS = 1_000_000;
-// The resize instance persists and grows with its input, output and a float buffer of output
-// width x input height; the AVIF encoder needs about 45 MB of WASM memory per megapixel (and
-// seconds of CPU). Larger outputs are the origin's: the edge serves thumbnails and page images.
-export const EDGE_MAX_OUTPUT_PIXELS = 500_000;
-
-// Operations the jSquash pipeline has: downscaling, cover crops at a compass gravity, encoding.
-// Blur, sharpen, rotation, EXIF orientation, padding and content-aware crops are sharp's.
-export function edgeCanTransform(header: ImageHeader | null, op: ResolvedTransform): header is ImageHeader {
-  if (header === null || header.orientation !== null) return false;
+/**
+ * Whether the jSquash pipeline can make `op` from this source. It has downscaling, cover crops
+ * at a compass gravity and encoding; blur, sharpen, rotation, EXIF orientation, CMYK, padding
+ * and content-aware crops are sharp's. `frame` is the original's upright size when the source
+ * is its mezzanine (the geometry refers to the original); by default the source itself.
+ */
+export function edgeCanTransform(header: ImageHeader | null, op: ResolvedTransform, frame?: Size): header is ImageHeader {
+  if (header === null || header.orientation !== null || header.cmyk) return false;
   if (header.width * header.height > EDGE_MAX_SOURCE_PIXELS) return false;
-  if (op.blur !== undefined || op.sharpen !== undefined || op.rotate !== 0) return false;
-  if (op.fit === "contain" || op.gravity === "auto") return false;
-  const out = outputGeometry(header.width, header.height, op);
-  // Enlarging grows the persistent resize instance past what the budget test measured.
+  if (!edgeHasOperation(op)) return false;
+  const out = geometryOnDownscale(header, frame ?? header, op);
+  // Enlarging grows the persistent resize instance past what the budget test measured, and
+  // from a mezzanine it would lose detail the original has.
   const kept = out.crop ?? header;
   if (out.width > kept.width || out.height > kept.height) return false;
   return out.width * out.height <= EDGE_MAX_OUTPUT_PIXELS;
+}
+
+function edgeHasOperation(op: ResolvedTransform): boolean {
+  if (op.blur !== undefined || op.sharpen !== undefined || op.rotate !== 0) return false;
+  return op.fit !== "contain" && op.gravity !== "auto";
 }
 
 export interface EdgeOutput {
@@ -41,11 +42,11 @@ export interface EdgeOutput {
   peakBufferBytes: number;
 }
 
-export function transformAtEdge(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat): Promise<EdgeOutput> {
-  return oneAtATime(() => runPipeline(source, header, op, format));
+export function transformAtEdge(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat, frame?: Size): Promise<EdgeOutput> {
+  return oneAtATime(() => runPipeline(source, header, op, format, frame ?? header));
 }
 
-async function runPipeline(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat): Promise<EdgeOutput> {
+async function runPipeline(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat, frame: Size): Promise<EdgeOutput> {
   let decoded: Pixels;
   try {
     decoded = await decodePixels(header.format, source);
@@ -56,12 +57,15 @@ async function runPipeline(source: Uint8Array, header: ImageHeader, op: Resolved
     throw new ProblemError("image_unreadable", `The ${header.format} header says ${header.width}x${header.height}, the pixels are ${decoded.width}x${decoded.height}.`);
   }
   let peak = source.byteLength + decoded.data.byteLength;
-  const geometry = outputGeometry(header.width, header.height, op);
+  const geometry = geometryOnDownscale(header, frame, op);
   const cropped = geometry.crop ? crop(decoded, geometry.crop) : decoded;
   peak = Math.max(peak, source.byteLength + decoded.data.byteLength + (cropped === decoded ? 0 : cropped.data.byteLength));
   const sized =
     geometry.width === cropped.width && geometry.height === cropped.height ? cropped : await resizePixels(cropped, geometry.width, geometry.height);
   peak = Math.max(peak, source.byteLength + decoded.data.byteLength + cropped.data.byteLength + (sized === cropped ? 0 : sized.data.byteLength));
+  // JPEG has no alpha: flattened onto white, as the origin does, not left to whatever colour
+  // the transparent pixels happen to carry.
+  if (format === "jpeg" && header.hasAlpha) flattenOnWhite(sized);
   const bytes = await encodePixels(format, sized, op.quality);
   peak = Math.max(peak, source.byteLength + decoded.data.byteLength + cropped.data.byteLength + sized.data.byteLength + bytes.byteLength);
   return { bytes, format, width: sized.width, height: sized.height, peakBufferBytes: peak };
@@ -75,4 +79,17 @@ function crop(pixels: Pixels, region: Region): Pixels {
     data.set(pixels.data.subarray(start, start + rowBytes), y * rowBytes);
   }
   return { data, width: region.width, height: region.height };
+}
+
+function flattenOnWhite(pixels: Pixels): void {
+  const { data } = pixels;
+  for (let i = 0; i < data.length; i += 4) {
+    const alpha = data[i + 3]!;
+    if (alpha === 255) continue;
+    const white = 255 * (255 - alpha);
+    data[i] = (data[i]! * alpha + white + 127) / 255;
+    data[i + 1] = (data[i + 1]! * alpha + white + 127) / 255;
+    data[i + 2] = (data[i + 2]! * alpha + white + 127) / 255;
+    data[i + 3] = 255;
+  }
 }

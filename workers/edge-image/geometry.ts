@@ -38,6 +38,29 @@ export function outputGeometry(sourceWidth: number, sourceHeight: number, op: Bo
   };
 }
 
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * The geometry of `op` on `frame` (the original's upright size), carried out on `source`, a
+ * same-shape downscale of it (a mezzanine): the output size is the original's, so a derivative
+ * has the same dimensions whichever of the two it was made from; only the crop is rescaled.
+ * With `source` the same size as `frame` this is outputGeometry.
+ */
+export function geometryOnDownscale(source: Size, frame: Size, op: Box): Geometry {
+  const planned = outputGeometry(frame.width, frame.height, op);
+  if (planned.crop === null) return planned;
+  const x = source.width / frame.width;
+  const y = source.height / frame.height;
+  const left = Math.min(source.width - 1, Math.round(planned.crop.left * x));
+  const top = Math.min(source.height - 1, Math.round(planned.crop.top * y));
+  const width = Math.max(1, Math.min(source.width - left, Math.round(planned.crop.width * x)));
+  const height = Math.max(1, Math.min(source.height - top, Math.round(planned.crop.height * y)));
+  return { crop: { left, top, width, height }, width: planned.width, height: planned.height };
+}
+
 // Fractions of the slack to leave on the left and on the top.
 function anchor(gravity: Gravity): [number, number] {
   const x = gravity.endsWith("east") ? 1 : gravity.endsWith("west") ? 0 : 0.5;

@@ -5,11 +5,21 @@ import { readImageHeader } from "./image-header.ts";
 
 describe("readImageHeader", () => {
   it("reads JPEG size and EXIF orientation", async () => {
-    expect(readImageHeader(await corpusBytes("img/exif-orientation/Landscape_1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null });
+    expect(readImageHeader(await corpusBytes("img/exif-orientation/Landscape_1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null, cmyk: false });
     expect(readImageHeader(await corpusBytes("img/exif-orientation/Landscape_0.jpg"))?.orientation).toBeNull();
     for (const n of [2, 6, 8]) {
       expect(readImageHeader(await corpusBytes(`img/exif-orientation/Portrait_${n}.jpg`))?.orientation).toBe(n);
     }
+  });
+
+  it("tells a four-component (CMYK) JPEG from a three-component one", async () => {
+    const rgb = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    let sof = 2;
+    while (rgb[sof + 1] !== 0xc0 && rgb[sof + 1] !== 0xc2) sof += 2 + ((rgb[sof + 2]! << 8) | rgb[sof + 3]!);
+    expect(rgb[sof + 9]).toBe(3);
+    const cmyk = rgb.slice();
+    cmyk[sof + 9] = 4;
+    expect(readImageHeader(cmyk)).toMatchObject({ format: "jpeg", width: 1800, cmyk: true });
   });
 
   it("reads PNG size and alpha, tRNS included", async () => {

@@ -2,7 +2,7 @@
 // the memory budget), alpha (f_auto's legacy class picks PNG for it) and whether an EXIF
 // rotation is pending. Anything this cannot read is not refused here: it goes to the origin,
 // whose decoder knows more formats and reports corrupt files as problems.
-import type { EdgeSourceFormat } from "./codecs.ts";
+import type { EdgeSourceFormat } from "./edge-budget.ts";
 
 export interface ImageHeader {
   format: EdgeSourceFormat;
@@ -11,6 +11,8 @@ export interface ImageHeader {
   hasAlpha: boolean;
   // EXIF orientation 2..8; 1, absent or invalid values mean none.
   orientation: number | null;
+  // A four-component (CMYK or YCCK) JPEG: mozjpeg cannot turn it into RGB; sharp can, with a profile.
+  cmyk: boolean;
 }
 
 function ascii(bytes: Uint8Array, at: number, length: number): string {
@@ -40,7 +42,7 @@ function pngHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     if (type === "IDAT") break;
     at += 12 + view.getUint32(at);
   }
-  return { format: "png", width: view.getUint32(16), height: view.getUint32(20), hasAlpha, orientation: null };
+  return { format: "png", width: view.getUint32(16), height: view.getUint32(20), hasAlpha, orientation: null, cmyk: false };
 }
 
 function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
@@ -49,14 +51,14 @@ function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     const flags = view.getUint8(20);
     const width = 1 + (view.getUint8(24) | (view.getUint8(25) << 8) | (view.getUint8(26) << 16));
     const height = 1 + (view.getUint8(27) | (view.getUint8(28) << 8) | (view.getUint8(29) << 16));
-    return { format: "webp", width, height, hasAlpha: (flags & 0x10) !== 0, orientation: null };
+    return { format: "webp", width, height, hasAlpha: (flags & 0x10) !== 0, orientation: null, cmyk: false };
   }
   if (chunk === "VP8L") {
     const bits = view.getUint32(21, true);
-    return { format: "webp", width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, hasAlpha: ((bits >>> 28) & 1) === 1, orientation: null };
+    return { format: "webp", width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, hasAlpha: ((bits >>> 28) & 1) === 1, orientation: null, cmyk: false };
   }
   if (chunk === "VP8 ") {
-    return { format: "webp", width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff, hasAlpha: false, orientation: null };
+    return { format: "webp", width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff, hasAlpha: false, orientation: null, cmyk: false };
   }
   throw new RangeError("unknown WebP chunk");
 }
@@ -77,7 +79,7 @@ function jpegHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     if (SOF_MARKERS.has(marker)) {
       // mozjpeg fills a truncated scan with grey instead of failing; sharp refuses it.
       if (!endsWithEoi(bytes)) throw new RangeError("truncated JPEG");
-      return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation };
+      return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation, cmyk: view.getUint8(at + 9) === 4 };
     }
     at += 2 + length;
   }

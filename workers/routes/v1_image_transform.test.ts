@@ -1,15 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { decodePixels } from "../edge-image/codecs.ts";
+import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { storeFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
-import { canonicalTransform } from "../transform/canonical.ts";
+import { canonicalTransform, resolveTransform } from "../transform/canonical.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
-import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
+import { countDerivatives, MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
+import { mezzanineKey } from "../transform/mezzanine-store.ts";
+import { MEZZANINE_MAX_PIXELS } from "../transform/origin-mezzanine.ts";
+import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "../transform/origin-transform.ts";
+import type { EdgeSourceFormat } from "../edge-image/edge-budget.ts";
+import { originCompute } from "../origin/origin-client.ts";
 import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
 import { transformSignature } from "../transform/signature.ts";
 import { parseTransform } from "../transform/tokens.ts";
@@ -99,8 +104,8 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller({ balanceMicros: 5_000 });
     const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
     const transform = "w_20,f_jpeg";
-    const path = canonicalPath(caller.keyId, canonicalTransform(parseTransform(transform)), fileId);
-    const cacheKey = edgeCacheKey(`http://api.test${url(caller, transform, fileId)}`, path, "");
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
+    const cacheKey = edgeCacheKey("http://api.test", identity);
     const tiers: string[] = [];
     const get = async () => {
       const res = await api(url(caller, transform, fileId));
@@ -122,12 +127,31 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(balance?.balance_micros).toBe(4_200);
   });
 
+  it("stops serving a deleted file's derivatives from this data centre's cache", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    for (const transform of ["w_20,f_webp", "w_10"]) {
+      await (await api(url(caller, transform, fileId))).arrayBuffer();
+      const hit = await api(url(caller, transform, fileId));
+      expect(hit.headers.get("X-Cache-Tier")).toBe("edge");
+      await hit.arrayBuffer();
+    }
+    const ack = await api(`/v1/files/${fileId}/ack`, { key: caller, method: "POST" });
+    expect(ack.status).toBe(200);
+    await ack.arrayBuffer();
+    for (const transform of ["w_20,f_webp", "w_10"]) {
+      const after = await api(url(caller, transform, fileId));
+      expect(after.status).toBe(410);
+      await after.arrayBuffer();
+    }
+  });
+
   it("sends what the edge cannot do, or cannot afford, to the origin", async () => {
     const caller = await seedCaller();
     const large = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
-    const big = await api(url(caller, "w_300,f_webp", large));
-    expect([big.status, big.headers.get("X-Transform-Engine")]).toEqual([200, "origin"]);
-    expect(readImageHeader(new Uint8Array(await big.arrayBuffer()))).toMatchObject({ format: "webp", width: 300, height: 200 });
+    const big = await api(url(caller, "w_1500,f_webp", large));
+    expect([big.status, big.headers.get("X-Transform-Engine"), big.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
+    expect(readImageHeader(new Uint8Array(await big.arrayBuffer()))).toMatchObject({ format: "webp", width: 1500, height: 1000 });
     const rotated = await seedFile(caller, "img/exif-orientation/Portrait_6.jpg", "image/jpeg");
     const turned = await api(url(caller, "w_200,r_90", rotated));
     expect([turned.headers.get("X-Transform-Engine"), turned.headers.get("Content-Type")]).toEqual(["origin", "image/jpeg"]);
@@ -228,5 +252,77 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const second = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
     expect(second.status).toBe(429);
     expect(second.headers.get("Retry-After")).toMatch(/^\d+$/);
+  });
+});
+
+// The same transform made by the origin from the original, decoded: the reference a mezzanine
+// derivative must look like.
+async function fromOriginal(original: Uint8Array, transform: string, format: EdgeSourceFormat): Promise<Pixels> {
+  const frame = await originCompute<OriginTransformMeta>(env, IMAGE_TRANSFORM_PATH, { body: original, options: originTransformOptions(resolveTransform(parseTransform(transform)), format) });
+  return decodePixels(format, new Uint8Array(await new Response(frame.payload).arrayBuffer()));
+}
+
+// Mean absolute difference over the colour channels, 0..255.
+function meanAbsoluteDifference(a: Pixels, b: Pixels): number {
+  expect([a.width, a.height]).toEqual([b.width, b.height]);
+  let sum = 0;
+  for (let i = 0; i < a.data.length; i++) if (i % 4 !== 3) sum += Math.abs(a.data[i]! - b.data[i]!);
+  return sum / ((a.data.length / 4) * 3);
+}
+
+describe("large and EXIF-rotated originals through the mezzanine", () => {
+  it("makes the mezzanine once and serves small outputs from it at the edge, looking like the original's", async () => {
+    const caller = await seedCaller();
+    const original = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    let uploaded: number | undefined;
+    for (const [transform, format] of [
+      ["w_300,f_webp", "webp"],
+      ["w_400,h_400,fit_cover,g_east,f_png", "png"],
+      ["w_500,h_200,fit_fill,f_jpg", "jpeg"],
+    ] as const) {
+      const res = await api(url(caller, transform, fileId));
+      expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
+      const derived = await decodePixels(format, new Uint8Array(await res.arrayBuffer()));
+      const difference = meanAbsoluteDifference(derived, await fromOriginal(original, transform, format));
+      console.log(`${transform}: mezzanine vs original mean absolute difference ${difference.toFixed(2)}`);
+      // Two resamplers and two q76 encodings of the same picture differ by a few levels alone.
+      expect(difference).toBeLessThan(5);
+      // One mezzanine, made by the first miss and reused (not rewritten) by the others.
+      const stored = await env.FILES.head(mezzanineKey(fileId));
+      uploaded ??= stored!.uploaded.getTime();
+      expect(stored!.uploaded.getTime()).toBe(uploaded);
+    }
+    // Not a derivative: three rows, three charges.
+    expect(await countDerivatives(env.DB, caller.accountId, fileId)).toBe(3);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 3, micros: 2400 });
+    const mezzanine = await env.FILES.get(mezzanineKey(fileId));
+    const header = readImageHeader(new Uint8Array(await mezzanine!.arrayBuffer()))!;
+    expect(header.width * header.height).toBeLessThanOrEqual(MEZZANINE_MAX_PIXELS);
+
+    // Deleting the file deletes its mezzanine.
+    const ack = await api(`/v1/files/${fileId}/ack`, { key: caller, method: "POST" });
+    expect(ack.status).toBe(200);
+    await ack.arrayBuffer();
+    expect(await env.FILES.head(mezzanineKey(fileId))).toBeNull();
+  });
+
+  it("turns an EXIF-rotated original upright in the mezzanine", async () => {
+    const caller = await seedCaller();
+    const original = await corpusBytes("img/exif-orientation/Portrait_6.jpg");
+    const fileId = await seedFile(caller, "img/exif-orientation/Portrait_6.jpg", "image/jpeg");
+    const res = await api(url(caller, "w_200,f_webp", fileId));
+    expect([res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual(["edge", "mezzanine"]);
+    const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
+    expect(meanAbsoluteDifference(derived, await fromOriginal(original, "w_200,f_webp", "webp"))).toBeLessThan(5);
+  });
+
+  it("leaves operations the edge lacks to the origin, working from the original", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const blurred = await api(url(caller, "w_300,bl_2", fileId));
+    expect([blurred.status, blurred.headers.get("X-Transform-Engine"), blurred.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
+    await blurred.arrayBuffer();
+    expect(await env.FILES.head(mezzanineKey(fileId))).toBeNull();
   });
 });

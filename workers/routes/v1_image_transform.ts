@@ -37,7 +37,7 @@ export const route = createRoute({
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
   summary: "A transformed image, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed (at the edge with WASM codecs for sources up to 1 MP and outputs up to 0.5 MP, otherwise at the origin). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Limits: ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed (at the edge with WASM codecs for sources up to 1 MP and outputs up to 0.5 MP, otherwise at the origin). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
   security: [],
   request: {
     params: z.object({
@@ -68,6 +68,7 @@ interface TransformRequest {
   fileId: string;
   spec: TransformSpec;
   identity: DerivativeIdentity;
+  cacheOrigin: string;
   cacheKey: Request;
   variesOnAccept: boolean;
   ifNoneMatch: string | undefined;
@@ -83,12 +84,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
   const variesOnAccept = spec.format === "auto";
   const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
+  const identity: DerivativeIdentity = { accountId: key.accountId, fileId: file_id, canonical, formatClass };
+  const cacheOrigin = new URL(c.req.url).origin;
   const request: TransformRequest = {
     key,
     fileId: file_id,
     spec,
-    identity: { accountId: key.accountId, fileId: file_id, canonical, formatClass },
-    cacheKey: edgeCacheKey(c.req.url, path, formatClass),
+    identity,
+    cacheOrigin,
+    cacheKey: edgeCacheKey(cacheOrigin, identity),
     variesOnAccept,
     ifNoneMatch: c.req.header("If-None-Match"),
   };
@@ -122,10 +126,15 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   }
   const price = transformPrice();
   await requireBalance(c.env.DB, identity.accountId, price);
-  const { object: source } = await openFile(c.env, identity.accountId, identity.fileId);
-  const sourceBytes = new Uint8Array(await source.arrayBuffer());
   const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
-  const derivative = await computeDerivative(c.env, sourceBytes, resolveTransform(request.spec), choice);
+  const source = {
+    fileId: identity.fileId,
+    readOriginal: async () => {
+      const { object } = await openFile(c.env, identity.accountId, identity.fileId);
+      return new Uint8Array(await object.arrayBuffer());
+    },
+  };
+  const derivative = await computeDerivative(c.env, source, resolveTransform(request.spec), choice);
 
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again.
@@ -138,11 +147,12 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
     bytes: derivative.bytes.byteLength,
     variesOnAccept: request.variesOnAccept,
   };
-  await storeDerivative(c.env, identity, derivative.bytes, meta.contentType, meta.etag);
+  await storeDerivative(c.env, identity, { body: derivative.bytes, contentType: meta.contentType, etag: meta.etag, cacheOrigin: request.cacheOrigin });
   // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
   // next request for the same image (the browser's second <img>) then finds it.
   await putEdgeCache(request.cacheKey, derivative.bytes, meta);
   const response = derivativeResponse(derivative.bytes, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
+  response.headers.set("X-Transform-Source", derivative.source);
   return response;
 }

@@ -2,9 +2,16 @@
 // computing (and without billing, which the ledger guarantees on its own) again.
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
+import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
+import { deleteMezzaninesOf } from "./mezzanine-store.ts";
 
 // Distinct derivatives a file may have: beyond this a URL-minting loop is refused, not computed.
 export const MAX_DERIVATIVES_PER_FILE = 50;
+// Cache API deletes per deleteDerivativesOf call: each is a subrequest, and the expiry sweep
+// deletes hundreds of files at once. A deleted file's derivatives are purged from this data
+// centre's cache up to this many; the rest, like every other data centre's copies, stay until
+// the cache evicts them.
+export const MAX_EDGE_CACHE_PURGES = 200;
 
 export interface DerivativeIdentity {
   accountId: string;
@@ -40,29 +47,60 @@ export async function countDerivatives(db: D1Database, accountId: string, fileId
   return row?.n ?? 0;
 }
 
+export interface StoredBody {
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+  // scheme://host whose edge cache holds it, null when none does.
+  cacheOrigin: string | null;
+}
+
 /** The object first, then the row, so a row never points at a missing object. */
-export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, body: Uint8Array, contentType: string, etag: string, now = Date.now()): Promise<void> {
+export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, now = Date.now()): Promise<void> {
+  const { body, contentType, etag, cacheOrigin } = stored;
   const r2Key = await derivativeKey(id);
   await env.FILES.put(r2Key, body, { httpMetadata: { contentType } });
   await env.DB.prepare(
-    `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type`,
+    `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at, cache_origin)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type, cache_origin = excluded.cache_origin`,
   )
-    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, body.byteLength, contentType, now)
+    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, body.byteLength, contentType, now, cacheOrigin)
     .run();
 }
 
-/** Forgets every derivative of the given files, rows and R2 objects, when the files are deleted. */
+interface DeletedRow {
+  r2_key: string;
+  account_id: string;
+  file_id: string;
+  canonical: string;
+  format_class: string;
+  cache_origin: string | null;
+}
+
+/**
+ * Forgets everything derived from the given files when they are deleted or expire: derivative
+ * rows, objects and this data centre's edge-cache entries, and the files' mezzanines.
+ */
 export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<number> {
   let deleted = 0;
+  let purges = 0;
   for (let i = 0; i < fileIds.length; i += 99) {
     const chunk = fileIds.slice(i, i + 99);
-    const { results } = await env.DB.prepare(`DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key`)
+    const { results } = await env.DB.prepare(
+      `DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key, account_id, file_id, canonical, format_class, cache_origin`,
+    )
       .bind(...chunk)
-      .all<{ r2_key: string }>();
+      .all<DeletedRow>();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2_key));
+    for (const row of results) {
+      if (row.cache_origin === null || purges >= MAX_EDGE_CACHE_PURGES) continue;
+      purges++;
+      const id = { accountId: row.account_id, fileId: row.file_id, canonical: row.canonical, formatClass: row.format_class };
+      await deleteEdgeCache(edgeCacheKey(row.cache_origin, id));
+    }
     deleted += results.length;
   }
+  await deleteMezzaninesOf(env.FILES, fileIds);
   return deleted;
 }

@@ -1,13 +1,17 @@
-// The first tier: the data centre's Cache API. The key is the canonical URL plus the negotiated
-// format class, never the raw Accept header or the spelling of the transform, so every spelling
-// and every browser of one class share an entry. Vary is kept out of the stored response (the
-// class is already in the key) and added back when serving.
+// The first tier: the data centre's Cache API. The key is the derivative's identity (account,
+// file, canonical transform, negotiated format class) under the request's own origin, never the
+// raw Accept header, the spelling of the transform or the key id, so every spelling, every key
+// of the account and every browser of one class share an entry, and the entry can be named
+// again from the derivative's row when its file is deleted. Vary is kept out of the stored
+// response (the class is already in the key) and added back when serving.
 import { IMMUTABLE, type DerivativeMeta } from "./derivative-response.ts";
+import type { DerivativeIdentity } from "./derivative-store.ts";
 
-export function edgeCacheKey(requestUrl: string, canonicalPath: string, formatClass: string): Request {
-  const url = new URL(canonicalPath.replace(/\/\/+/g, "/-/"), requestUrl);
-  url.search = formatClass ? `fc=${formatClass}` : "";
-  return new Request(url.toString(), { method: "GET" });
+/** `origin` is scheme://host of the serving request: Cloudflare keys the cache on the zone's own hostnames. */
+export function edgeCacheKey(origin: string, id: DerivativeIdentity): Request {
+  const canonical = id.canonical === "" ? "-" : encodeURIComponent(id.canonical);
+  const query = id.formatClass ? `?fc=${id.formatClass}` : "";
+  return new Request(`${origin}/v1/image/t/~cache/${id.accountId}/${id.fileId}/${canonical}${query}`, { method: "GET" });
 }
 
 export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {

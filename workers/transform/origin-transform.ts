@@ -3,7 +3,8 @@
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
 import { blurRange, fitValues, gravityValues, qualityRange, sharpenRange, sizeRange } from "./tokens.ts";
-import { outputChoices } from "./output-format.ts";
+import type { ResolvedTransform } from "./canonical.ts";
+import { outputChoices, type OutputChoice } from "./output-format.ts";
 import type { OutputFormat } from "./tokens.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
@@ -30,4 +31,9 @@ export interface OriginTransformMeta {
   format: OutputFormat;
   width: number;
   height: number;
+}
+
+export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
+  const { width, height, fit, gravity, quality, rotate, blur, sharpen } = op;
+  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `derivatives` ADD `cache_origin` text;

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { MEZZANINE_MAX_PIXELS } from "../../workers/transform/origin-mezzanine.ts";
+import { deriveMezzanine } from "./derive-mezzanine.ts";
+import { photoLikeJpeg, pixelDistance } from "./test-support/synthetic-images.ts";
+
+const corpus = (name: string) => new Uint8Array(readFileSync(resolve(`../shared/corpus/img/${name}`)));
+
+describe("deriveMezzanine", () => {
+  it("makes a large photo an upright, in-budget, high-quality JPEG of the same picture", async () => {
+    const original = corpus("exif-orientation/Portrait_6.jpg");
+    const mezzanine = await deriveMezzanine(original);
+    const meta = await sharp(mezzanine.bytes).metadata();
+    expect(meta).toMatchObject({ format: "jpeg", width: mezzanine.width, height: mezzanine.height, space: "srgb" });
+    expect(meta.orientation ?? 1).toBe(1);
+    expect(mezzanine.width * mezzanine.height).toBeLessThanOrEqual(MEZZANINE_MAX_PIXELS);
+    expect(mezzanine.width * mezzanine.height).toBeGreaterThan(MEZZANINE_MAX_PIXELS * 0.99);
+    const stored = await sharp(original).metadata();
+    // Orientation 6 swaps the axes; the shape is kept.
+    expect(mezzanine.original).toEqual({ width: stored.height, height: stored.width, format: "jpeg", hasAlpha: false });
+    expect(Math.abs(mezzanine.width / mezzanine.height - stored.height! / stored.width!)).toBeLessThan(0.01);
+    const upright = await sharp(original).autoOrient().toBuffer();
+    expect(await pixelDistance(mezzanine.bytes, upright)).toBeLessThan(3);
+  });
+
+  it("converts CMYK to sRGB so the colours survive", async () => {
+    const rgb = await photoLikeJpeg(1200, 900);
+    const cmyk = new Uint8Array(await sharp(rgb).toColourspace("cmyk").jpeg({ quality: 95 }).toBuffer());
+    expect((await sharp(cmyk).metadata()).space).toBe("cmyk");
+    const mezzanine = await deriveMezzanine(cmyk);
+    const meta = await sharp(mezzanine.bytes).metadata();
+    expect(meta).toMatchObject({ format: "jpeg", space: "srgb", channels: 3 });
+    expect(await pixelDistance(mezzanine.bytes, rgb)).toBeLessThan(8);
+  });
+
+  it("keeps alpha losslessly in PNG and leaves small sources at their size", async () => {
+    const translucent = corpus("pngsuite/basn6a08.png");
+    const mezzanine = await deriveMezzanine(translucent);
+    expect(mezzanine).toMatchObject({ format: "png", width: 32, height: 32, original: { width: 32, height: 32, format: "png", hasAlpha: true } });
+    const [a, b] = await Promise.all([sharp(mezzanine.bytes).raw().toBuffer(), sharp(translucent).ensureAlpha().raw().toBuffer()]);
+    expect(Buffer.compare(a, b)).toBe(0);
+  });
+
+  it("reports a corrupt original as a problem", async () => {
+    const truncated = corpus("exif-orientation/Landscape_1.jpg").slice(0, 40_000);
+    await expect(deriveMezzanine(truncated)).rejects.toMatchObject({ slug: "image_unreadable" });
+  });
+});

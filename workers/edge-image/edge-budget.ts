@@ -1,0 +1,14 @@
+// What the edge isolate can afford, in one module without codecs so the origin (which makes
+// mezzanines to fit it) can import it too.
+
+// Measured in edge-pipeline.test.ts: at 1 MP the PNG and resize instances (which persist in
+// the isolate, 37 MB) plus the heaviest run's decoder, encoder and JS buffers (49 MB) stay
+// under 100 MB; the Workers isolate limit is 128 MB and the rest is the worker's own heap.
+export const EDGE_MAX_SOURCE_PIXELS = 1_000_000;
+// The resize instance persists and grows with its input, output and a float buffer of output
+// width x input height; the AVIF encoder needs about 45 MB of WASM memory per megapixel (and
+// seconds of CPU). Larger outputs are the origin's: the edge serves thumbnails and page images.
+export const EDGE_MAX_OUTPUT_PIXELS = 500_000;
+
+// The formats the edge decodes (jSquash codecs).
+export type EdgeSourceFormat = "jpeg" | "png" | "webp";

@@ -1,0 +1,35 @@
+// Has the origin derive a file's mezzanine and keeps it in R2. Requests in this isolate that
+// miss on the same file meanwhile (a page's srcset asks for several sizes at once) share the one
+// origin call; other isolates may make it again, which costs a duplicate origin call and an
+// identical overwrite, nothing worse.
+import type { Bindings } from "../env.ts";
+import { ProblemError } from "../contracts/problems.ts";
+import { readImageHeader } from "../edge-image/image-header.ts";
+import { originCompute } from "../origin/origin-client.ts";
+import type { Mezzanine } from "./mezzanine-store.ts";
+import { storeMezzanine } from "./mezzanine-store.ts";
+import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "./origin-mezzanine.ts";
+
+type MezzanineEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
+
+const inFlight = new Map<string, Promise<Mezzanine>>();
+
+export function makeMezzanine(env: MezzanineEnv, fileId: string, original: Uint8Array): Promise<Mezzanine> {
+  let pending = inFlight.get(fileId);
+  if (!pending) {
+    pending = deriveAndStore(env, fileId, original).finally(() => inFlight.delete(fileId));
+    inFlight.set(fileId, pending);
+  }
+  return pending;
+}
+
+async function deriveAndStore(env: MezzanineEnv, fileId: string, original: Uint8Array): Promise<Mezzanine> {
+  const frame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: original, options: {} });
+  const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
+  const header = readImageHeader(bytes);
+  if (!header || header.width !== frame.meta.width || header.height !== frame.meta.height) {
+    throw new ProblemError("internal_error", `The origin's mezzanine for ${fileId} is not the ${frame.meta.width}x${frame.meta.height} ${frame.meta.format} it reported.`);
+  }
+  await storeMezzanine(env.FILES, fileId, bytes, frame.meta);
+  return { bytes, header, meta: frame.meta };
+}

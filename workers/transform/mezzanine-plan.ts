@@ -1,0 +1,27 @@
+// Which transforms a mezzanine serves: those the edge pipeline has (no blur, sharpen, rotation,
+// padding or content-aware crop) whose output is no larger than the mezzanine's pixels for the
+// region kept. Bigger outputs come from the original, at the origin, so no detail is lost.
+import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
+import type { ImageHeader } from "../edge-image/image-header.ts";
+import type { ResolvedTransform } from "./canonical.ts";
+import { mezzanineSize, type OriginMezzanineMeta, type Size } from "./origin-mezzanine.ts";
+
+export function uprightSize(header: Pick<ImageHeader, "width" | "height" | "orientation">): Size {
+  const swapsAxes = header.orientation !== null && header.orientation >= 5;
+  return swapsAxes ? { width: header.height, height: header.width } : { width: header.width, height: header.height };
+}
+
+function mezzanineHeader(size: Size, format: ImageHeader["format"], hasAlpha: boolean): ImageHeader {
+  return { format, width: size.width, height: size.height, hasAlpha, orientation: null, cmyk: false };
+}
+
+/** A stored mezzanine, judged from its meta before its body is read. */
+export function mezzanineServes(meta: OriginMezzanineMeta, op: ResolvedTransform): boolean {
+  return edgeCanTransform(mezzanineHeader(meta, meta.format, meta.original.hasAlpha), op, meta.original);
+}
+
+/** The mezzanine this original would get, were it made (the caller knows the edge cannot use the original). */
+export function mezzanineWouldServe(original: ImageHeader, op: ResolvedTransform): boolean {
+  const upright = uprightSize(original);
+  return edgeCanTransform(mezzanineHeader(mezzanineSize(upright), "jpeg", original.hasAlpha), op, upright);
+}

@@ -1,0 +1,63 @@
+// Mezzanines in R2, one per file under `mezzanine/{file_id}`, with the origin's meta (its size
+// and the original's) in the object's custom metadata so the edge can tell whether it serves a
+// transform before reading its body. A mezzanine is a private intermediate, not a derivative:
+// no D1 row, not billed, not counted against the per-file derivative cap. It goes when its file
+// goes (deleteDerivativesOf in derivative-store.ts, called on deletion and by the expiry sweep).
+import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
+import type { OriginMezzanineMeta } from "./origin-mezzanine.ts";
+
+// R2's delete takes at most 1000 keys per call.
+const KEYS_PER_DELETE = 1000;
+
+export function mezzanineKey(fileId: string): string {
+  return `mezzanine/${fileId}`;
+}
+
+export interface Mezzanine {
+  bytes: Uint8Array;
+  header: ImageHeader;
+  meta: OriginMezzanineMeta;
+}
+
+/** A stored mezzanine's meta (from a HEAD), its body read only if it is wanted. */
+export interface StoredMezzanine {
+  meta: OriginMezzanineMeta;
+  read(): Promise<Mezzanine | null>;
+}
+
+function parseMeta(custom: Record<string, string> | undefined): OriginMezzanineMeta | null {
+  try {
+    const meta = JSON.parse(custom?.meta ?? "null") as OriginMezzanineMeta | null;
+    return meta && Number.isInteger(meta.width) && Number.isInteger(meta.original?.width) ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Null when the file has none (or an unreadable one, which the caller then makes again). */
+export async function findMezzanine(files: R2Bucket, fileId: string): Promise<StoredMezzanine | null> {
+  const head = await files.head(mezzanineKey(fileId));
+  const meta = head ? parseMeta(head.customMetadata) : null;
+  if (!meta) return null;
+  return {
+    meta,
+    read: async () => {
+      const object = await files.get(mezzanineKey(fileId));
+      if (!object) return null;
+      const bytes = new Uint8Array(await object.arrayBuffer());
+      const header = readImageHeader(bytes);
+      return header ? { bytes, header, meta } : null;
+    },
+  };
+}
+
+export async function storeMezzanine(files: R2Bucket, fileId: string, bytes: Uint8Array, meta: OriginMezzanineMeta): Promise<void> {
+  await files.put(mezzanineKey(fileId), bytes, {
+    httpMetadata: { contentType: meta.format === "png" ? "image/png" : "image/jpeg" },
+    customMetadata: { meta: JSON.stringify(meta) },
+  });
+}
+
+export async function deleteMezzaninesOf(files: R2Bucket, fileIds: string[]): Promise<void> {
+  for (let i = 0; i < fileIds.length; i += KEYS_PER_DELETE) await files.delete(fileIds.slice(i, i + KEYS_PER_DELETE).map(mezzanineKey));
+}
