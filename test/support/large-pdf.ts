@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
+import { seededRandom } from "../../origin/image/test-support/seeded-random.ts";
 
 const IMAGE_WIDTH = 3000;
 const IMAGE_HEIGHT = 2000;
@@ -26,19 +27,9 @@ export interface LargePdf {
   pages: number;
 }
 
-/** Small, fast, seeded: the same page number always gives the same picture. */
-function xorshift(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
 
 async function photoLikeJpeg(page: number): Promise<Buffer> {
-  const random = xorshift(0x9e3779b9 ^ (page * 2654435761));
+  const random = seededRandom(0x9e3779b9 ^ (page * 2654435761));
   const gridWidth = Math.ceil(IMAGE_WIDTH / BLOB_PX);
   const gridHeight = Math.ceil(IMAGE_HEIGHT / BLOB_PX);
   const grid = Buffer.alloc(gridWidth * gridHeight * 3);

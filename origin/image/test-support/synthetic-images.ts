@@ -1,6 +1,7 @@
 // Generated test inputs: deterministic, so a failing test reproduces.
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
+import { seededRandom } from "./seeded-random.ts";
 
 /**
  * Gradients, value-noise texture at several scales (cells sized relative to
@@ -8,7 +9,8 @@ import sharp from "sharp";
  * photo at any output size, not like a flat graphic.
  */
 export function photoLikePixels(width: number, height: number, seed = 1): Buffer {
-  const random = xorshift(seed);
+  const uniform = seededRandom(seed);
+  const random = () => (uniform() - 0.5) * 2;
   const octaves = [8, 40, 160, 500].map((cellsAcross, i) => ({
     lattice: valueLattice(cellsAcross + 2, Math.ceil((cellsAcross * height) / width) + 2, random),
     cell: width / cellsAcross,
@@ -52,16 +54,6 @@ function sampleLattice({ columns, values }: Lattice, x: number, y: number): numb
   return top * (1 - fy) + bottom * fy;
 }
 
-/** Uniform in -1..1. */
-function xorshift(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return ((state >>> 0) / 0xffffffff - 0.5) * 2;
-  };
-}
 
 export async function photoLikeJpeg(width: number, height: number, quality = 92): Promise<Uint8Array> {
   const raw = photoLikePixels(width, height);
