@@ -18,7 +18,7 @@ const TRUSTED_BRACKET = 8;
 // on the corpus photos (exif-orientation, kimono, fox) at 1600 px: JPEG 0.75 to 0.9, WebP 0.5 to
 // 0.7, AVIF 1.0 to 1.5 (its quantiser follows quality linearly, not libjpeg's scale). Erring
 // steep keeps the first probe near the ceiling, where a miss still closes the bracket cheaply.
-export const PRIOR_SLOPES = { jpeg: 0.85, webp: 0.65, avif: 1.4, png: 0.9 } as const;
+export const PRIOR_SLOPES = { jpeg: 0.9, webp: 0.7, avif: 1.4, png: 0.9 } as const;
 
 export interface FitOutcome {
   bytes: Uint8Array;
