@@ -74,6 +74,9 @@ function printFile(result: FileBench): void {
       ]),
     );
   }
+  const reference = result.inputByMupdf;
+  const referenceCells = [fixed(reference.minSsim ?? 1, 4), String(reference.pagesBelowTarget)];
+  console.log(row(columns, ["  (renderers)", "-", "-", "-", ...referenceCells, "-", "-", "-", "the input itself, MuPDF against pdftoppm"]));
 }
 
 interface ToolTotals {
@@ -206,6 +209,8 @@ async function benchCorpus(workDir: string): Promise<void> {
   const benched = results.filter((result): result is FileBench => !("skipped" in result));
   const totals = TOOLS.map((_, index) => totalsOf(benched, index));
   printTotals(totals, benched.length);
+  const disagreeing = benched.reduce((sum, result) => sum + result.inputByMupdf.pagesBelowTarget, 0);
+  console.log(`  (renderers): on ${disagreeing} page(s) MuPDF's render of the unmodified input is already below SSIM ${SSIM_TARGET} against pdftoppm's`);
   printTargets(totals);
   await printProjectionError(benched);
   printOptionRuns(optionResults);

@@ -2,6 +2,7 @@
 // (page count, form fields, qpdf --check) and the render comparison against the input.
 import * as mupdf from "mupdf";
 import { compareRenders } from "./compare-renders.ts";
+import type { RenderScore } from "./compare-renders.ts";
 import type { CorpusFile } from "./corpus.ts";
 import { formFieldNames, pageCount, qpdfCheck } from "./inspect-output.ts";
 import type { QpdfCheck } from "./inspect-output.ts";
@@ -30,6 +31,8 @@ export interface FileBench {
   pages: number;
   renderedPages: number;
   outcomes: ToolOutcome[];
+  /** MuPDF's render of the input against pdftoppm's: the two renderers' own disagreement. */
+  inputByMupdf: RenderScore;
 }
 
 export type FileResult = FileBench | { file: CorpusFile; skipped: string };
@@ -95,7 +98,7 @@ export async function benchFile(file: CorpusFile, workDir: string, maxRenderedPa
     if (group === undefined) groups.push({ path: outputPathFor(workDir, index), bytes, members: [outcome] });
     else group.members.push(outcome);
   }
-  const scores = await compareRenders(file.path, groups.map((group) => group.path), file.password, renderedPages, workDir);
-  groups.forEach((group, index) => group.members.forEach((outcome) => Object.assign(outcome, scores[index])));
-  return { file, pages, renderedPages, outcomes };
+  const scores = await compareRenders(file.path, file.bytes, groups.map((group) => group.path), file.password, renderedPages, workDir);
+  groups.forEach((group, index) => group.members.forEach((outcome) => Object.assign(outcome, scores.outputs[index])));
+  return { file, pages, renderedPages, outcomes, inputByMupdf: scores.inputByMupdf };
 }

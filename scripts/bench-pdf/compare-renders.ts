@@ -1,8 +1,12 @@
 // Min SSIM per output over the input's pages, rendering a chunk of pages of every
-// document at a time so a long book never sits on disk or in memory whole.
+// document at a time so a long book never sits on disk or in memory whole. Beside
+// them, the same score for the input itself rendered by MuPDF: how far two renderers
+// of the very same bytes already disagree, the floor under what SSIM can tell apart.
 import path from "node:path";
+import { openForRendering, renderPageLuma } from "../../origin/pdf/render-luma.ts";
 import { ssim } from "../../origin/pdf/ssim.ts";
-import { renderPages } from "./render-pages.ts";
+import type { LumaImage } from "../../origin/pdf/ssim.ts";
+import { RENDER_DPI, renderPages } from "./render-pages.ts";
 import type { RenderedPage } from "./render-pages.ts";
 
 export const SSIM_TARGET = 0.97;
@@ -16,27 +20,42 @@ export interface RenderScore {
   pagesNotComparable: number;
 }
 
+export interface RenderComparison {
+  outputs: RenderScore[];
+  /** The input rendered by MuPDF at the same resolution, scored like an output. */
+  inputByMupdf: RenderScore;
+}
+
+const emptyScore = (): RenderScore => ({ minSsim: null, pagesBelowTarget: 0, pagesNotComparable: 0 });
+
+function addPage(score: RenderScore, before: RenderedPage, after: LumaImage | undefined): void {
+  const comparable = after !== undefined && after.width === before.width && after.height === before.height;
+  const value = comparable ? ssim(before, after) : 0;
+  if (!comparable) score.pagesNotComparable++;
+  score.minSsim = Math.min(score.minSsim ?? 1, value);
+  if (value < SSIM_TARGET) score.pagesBelowTarget++;
+}
+
 /** Scores each output PDF (same page count as the input) against the input, pages 1..pages. */
-export async function compareRenders(input: string, outputs: string[], password: string | null, pages: number, workDir: string): Promise<RenderScore[]> {
-  const scores: RenderScore[] = outputs.map(() => ({ minSsim: null, pagesBelowTarget: 0, pagesNotComparable: 0 }));
-  for (let first = 1; first <= pages; first += PAGES_PER_CHUNK) {
-    const last = Math.min(pages, first + PAGES_PER_CHUNK - 1);
-    const [reference, ...rendered] = await Promise.all(
-      [input, ...outputs].map((pdf, index) => renderPages(pdf, password, first, last, path.join(workDir, `render${index}`))),
-    );
-    for (let page = first; page <= last; page++) {
-      const before = reference!.get(page);
-      if (before === undefined) continue;
-      rendered.forEach((pagesOfOutput, index) => {
-        const after = pagesOfOutput.get(page);
-        const comparable = after !== undefined && after.width === before.width && after.height === before.height;
-        const value = comparable ? ssim(before, after) : 0;
-        const score = scores[index]!;
-        if (!comparable) score.pagesNotComparable++;
-        score.minSsim = Math.min(score.minSsim ?? 1, value);
-        if (value < SSIM_TARGET) score.pagesBelowTarget++;
-      });
+export async function compareRenders(input: string, inputBytes: Uint8Array, outputs: string[], password: string | null, pages: number, workDir: string): Promise<RenderComparison> {
+  const scores: RenderScore[] = outputs.map(emptyScore);
+  const inputByMupdf = emptyScore();
+  const mupdfDoc = openForRendering(inputBytes, password);
+  try {
+    for (let first = 1; first <= pages; first += PAGES_PER_CHUNK) {
+      const last = Math.min(pages, first + PAGES_PER_CHUNK - 1);
+      const [reference, ...rendered] = await Promise.all(
+        [input, ...outputs].map((pdf, index) => renderPages(pdf, password, first, last, path.join(workDir, `render${index}`))),
+      );
+      for (let page = first; page <= last; page++) {
+        const before = reference!.get(page);
+        if (before === undefined) continue;
+        rendered.forEach((pagesOfOutput, index) => addPage(scores[index]!, before, pagesOfOutput.get(page)));
+        addPage(inputByMupdf, before, renderPageLuma(mupdfDoc, page - 1, RENDER_DPI));
+      }
     }
+  } finally {
+    mupdfDoc.destroy();
   }
-  return scores;
+  return { outputs: scores, inputByMupdf };
 }
