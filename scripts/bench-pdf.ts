@@ -75,8 +75,9 @@ function printFile(result: FileBench): void {
     );
   }
   const reference = result.inputByMupdf;
-  const referenceCells = [fixed(reference.minSsim ?? 1, 4), String(reference.pagesBelowTarget)];
-  console.log(row(columns, ["  (renderers)", "-", "-", "-", ...referenceCells, "-", "-", "-", "the input itself, MuPDF against pdftoppm"]));
+  const unsized = reference.pagesNotComparable > 0 ? `; ${reference.pagesNotComparable} page(s) sized differently or not loaded by MuPDF, left out` : "";
+  const referenceCells = reference.minSsim === null ? ["n/a", "0"] : [fixed(reference.minSsim, 4), String(reference.pagesBelowTarget)];
+  console.log(row(columns, ["  (renderers)", "-", "-", "-", ...referenceCells, "-", "-", "-", `the input itself, MuPDF against pdftoppm${unsized}`]));
 }
 
 interface ToolTotals {

@@ -1,7 +1,8 @@
 // Min SSIM per output over the input's pages, rendering a chunk of pages of every
 // document at a time so a long book never sits on disk or in memory whole. Beside
-// them, the same score for the input itself rendered by MuPDF: how far two renderers
-// of the very same bytes already disagree, the floor under what SSIM can tell apart.
+// them, the same score for the input itself rendered by MuPDF: how far two faithful
+// renderings of the very same bytes already differ, which is about what any resampler
+// other than pdftoppm's own scores where an image is brought down to the render's dpi.
 import path from "node:path";
 import { openForRendering, renderPageLuma } from "../../origin/pdf/render-luma.ts";
 import { ssim } from "../../origin/pdf/ssim.ts";
@@ -22,7 +23,7 @@ export interface RenderScore {
 
 export interface RenderComparison {
   outputs: RenderScore[];
-  /** The input rendered by MuPDF at the same resolution, scored like an output. */
+  /** The input rendered by MuPDF at the same resolution, scored like an output over the pages both renderers size alike. */
   inputByMupdf: RenderScore;
 }
 
@@ -34,6 +35,20 @@ function addPage(score: RenderScore, before: RenderedPage, after: LumaImage | un
   if (!comparable) score.pagesNotComparable++;
   score.minSsim = Math.min(score.minSsim ?? 1, value);
   if (value < SSIM_TARGET) score.pagesBelowTarget++;
+}
+
+function mupdfRender(doc: ReturnType<typeof openForRendering>, index: number): LumaImage | undefined {
+  try {
+    return renderPageLuma(doc, index, RENDER_DPI);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Unlike an output's, a page the two renderers size differently (or MuPDF cannot load) is left out: it says nothing of their agreement. */
+function addReferencePage(score: RenderScore, before: RenderedPage, after: LumaImage | undefined): void {
+  if (after === undefined || after.width !== before.width || after.height !== before.height) score.pagesNotComparable++;
+  else addPage(score, before, after);
 }
 
 /** Scores each output PDF (same page count as the input) against the input, pages 1..pages. */
@@ -51,7 +66,7 @@ export async function compareRenders(input: string, inputBytes: Uint8Array, outp
         const before = reference!.get(page);
         if (before === undefined) continue;
         rendered.forEach((pagesOfOutput, index) => addPage(scores[index]!, before, pagesOfOutput.get(page)));
-        addPage(inputByMupdf, before, renderPageLuma(mupdfDoc, page - 1, RENDER_DPI));
+        addReferencePage(inputByMupdf, before, mupdfRender(mupdfDoc, page - 1));
       }
     }
   } finally {
