@@ -20,10 +20,13 @@ function openDoc(bytes: Uint8Array): mupdf.PDFDocument {
   return doc;
 }
 
+// The pass alone, with no resolution target: every image keeps its pixel size.
+const FULL_RESOLUTION = { dpi: Number.POSITIVE_INFINITY, threshold: 1 };
+
 function runPass(input: Uint8Array, mode: Jbig2Mode): { bytes: Uint8Array; stats: Jbig2Stats | null } {
   const doc = openDoc(input);
   try {
-    const stats = new Jbig2Images(mode).apply(doc, inspectImages(doc));
+    const stats = new Jbig2Images(mode, FULL_RESOLUTION).apply(doc, inspectImages(doc));
     return { bytes: doc.saveToBuffer("compress").asUint8Array().slice(), stats };
   } finally {
     doc.destroy();
@@ -89,6 +92,26 @@ describe("Jbig2Images", () => {
     const off = await compressPdf(input, pdfCompressOptionsSchema.parse({ jbig2: "off" }));
     expect(off.stats.jbig2).toBeUndefined();
     expect([...imageViews(off.bytes).values()].map((view) => view.dict.includes("/FlateDecode"))).toEqual([true, true, true]);
+  });
+
+  it("brings a 1-bit image placed above the profile's 1-bit resolution down to it, still rendering the same", async () => {
+    // 2400 x 600 px drawn at 288 x 72 pt: 600 dpi, above ebook's 300 dpi x 1.25.
+    const text = await textPage(2400, 600, ["Downsampled 1-bit", "stencil text"]);
+    const mask = flateImage("Mask", 2400, 600, invert(text.rows), { ImageMask: true });
+    const input = buildPdf([mask], [[{ image: "Mask", x: 36, y: 300, width: 288, height: 72 }]]);
+    const result = await compressPdf(input, pdfCompressOptionsSchema.parse({ profile: "ebook" }));
+    expect(result.returned_original).toBe(false);
+    expect(result.stats.jbig2).toMatchObject({ images_converted: 1, images_downsampled: 1 });
+    const [view] = [...imageViews(result.bytes).values()];
+    expect(view?.dict).toMatch(/\/Width 1200\b/);
+    expect(view?.dict).toMatch(/\/Height 300\b/);
+    for (const page of comparePdfRenders(input, result.bytes, { dpi: 150, maxPages: 1 })) {
+      expect(page.ssim).toBeGreaterThan(0.95);
+      expect(page.meanAbsDiff).toBeLessThan(3);
+    }
+    // print's 1-bit resolution is 1200 dpi: the same image keeps its pixels there.
+    const print = await compressPdf(input, pdfCompressOptionsSchema.parse({ profile: "print" }));
+    expect(print.stats.jbig2).toMatchObject({ images_downsampled: 0 });
   });
 
   it("keeps both 1-bit polarities and both stencil-mask polarities as they render", async () => {

@@ -4,6 +4,8 @@
 // two colours, which become 1-bit Indexed images so they render the same.
 // `auto` keeps the JBIG2 streams only where they are smaller than the current
 // encoding; `lossless` uses them for every bilevel image; `off` skips the pass.
+// 1-bit images placed above the profile's 1-bit resolution are first brought down
+// to it (jbig2/downsample-bitmap.ts), as continuous-tone images are to theirs.
 // The encoding depends only on the input's image streams, so one request encodes
 // once and every output run just writes the cached streams.
 import * as mupdf from "mupdf";
@@ -12,6 +14,7 @@ import type { ImageFacts } from "./image-facts.ts";
 import type { ColorSpaceFamily } from "./image-inventory.ts";
 import { packedStride } from "./jbig2/bitmap.ts";
 import type { PackedBitmap } from "./jbig2/bitmap.ts";
+import { downsampleBitmap } from "./jbig2/downsample-bitmap.ts";
 import { encodeJbig2 } from "./jbig2/encode-jbig2.ts";
 import { numberOf } from "./pdf-objects.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
@@ -20,6 +23,8 @@ export type Jbig2Mode = PdfCompressOptions["jbig2"];
 
 export interface Jbig2Stats {
   images_converted: number;
+  /** Of those, the ones brought down to the profile's 1-bit resolution first. */
+  images_downsampled: number;
   /** Of those images: stream bytes before, and JBIG2 bytes after with the shared globals stream. */
   bytes_before: number;
   bytes_after: number;
@@ -36,23 +41,34 @@ interface Candidate {
   bytesBefore: number;
   ink: PackedBitmap;
   coloring: Coloring;
+  downsampled: boolean;
+}
+
+/** Where 1-bit images go: down to `dpi` when placed above `dpi * threshold`. */
+export interface BilevelResolution {
+  dpi: number;
+  threshold: number;
 }
 
 interface Conversion {
   globals: Uint8Array | null;
   symbols: number;
-  images: { objectNumber: number; bytesBefore: number; stream: Uint8Array; coloring: Coloring }[];
+  images: { objectNumber: number; bytesBefore: number; stream: Uint8Array; coloring: Coloring; width: number; height: number; downsampled: boolean }[];
 }
 
 const TWO_LEVEL_FAMILIES = new Set<ColorSpaceFamily>(["DeviceGray", "DeviceRGB", "DeviceCMYK", "CalGray", "CalRGB", "ICCBased", "Indexed"]);
-// One decoded page at 600 dpi A3 is about 70 MP; bigger images are left to the rest of the engine.
-const MAX_PIXELS = 80_000_000;
+// One decoded page at 600 dpi A3 is about 70 MP. Two-colour images are decoded to 8-bit samples to count their colours; 1-bit ones stay
+// packed (a 400 MP page is 50 MB), and the largest are brought down before encoding.
+const MAX_DECODED_PIXELS = 80_000_000;
+const MAX_ONE_BIT_PIXELS = 400_000_000;
 
 function eligible(image: ImageFacts): boolean {
   if (image.softMaskOf.length > 0 || image.hasMask || image.alphaInData || image.placement === null) return false;
-  if (image.filters.includes("JBIG2Decode") || image.width < 1 || image.height < 1 || image.width * image.height > MAX_PIXELS) return false;
-  if (image.isStencilMask) return true;
-  if (image.bitsPerComponent === 1) return image.colorSpace.family === "DeviceGray";
+  if (image.filters.includes("JBIG2Decode") || image.width < 1 || image.height < 1) return false;
+  const pixels = image.width * image.height;
+  if (image.isStencilMask) return pixels <= MAX_ONE_BIT_PIXELS;
+  if (image.bitsPerComponent === 1) return image.colorSpace.family === "DeviceGray" && pixels <= MAX_ONE_BIT_PIXELS;
+  if (pixels > MAX_DECODED_PIXELS) return false;
   // Lossy encodings practically never leave exactly two levels; decoding them to find out is not worth it.
   const lossy = image.filters.includes("DCTDecode") || image.filters.includes("JPXDecode");
   return !lossy && TWO_LEVEL_FAMILIES.has(image.colorSpace.family);
@@ -74,7 +90,7 @@ function readOneBitImage(doc: mupdf.PDFDocument, image: ImageFacts): Candidate |
     const rows = samples.slice(0, size);
     if (!oneIsInk(ref)) for (let index = 0; index < rows.length; index++) rows[index] = ~(rows[index] as number) & 0xff;
     const coloring: Coloring = image.isStencilMask ? { kind: "mask" } : { kind: "gray" };
-    return { objectNumber: image.objectNumber, bytesBefore: image.bytes, ink: { width: image.width, height: image.height, rows }, coloring };
+    return { objectNumber: image.objectNumber, bytesBefore: image.bytes, ink: { width: image.width, height: image.height, rows }, coloring, downsampled: false };
   } finally {
     decoded.destroy();
     ref.destroy();
@@ -126,7 +142,7 @@ function readTwoColourImage(doc: mupdf.PDFDocument, image: ImageFacts): Candidat
     lookup[c] = Math.floor(inkColour / 2 ** shift) % 256;
     lookup[channels + c] = Math.floor(paperColour / 2 ** shift) % 256;
   }
-  return { objectNumber: image.objectNumber, bytesBefore: image.bytes, ink: { width, height, rows }, coloring: { kind: "indexed", lookup } };
+  return { objectNumber: image.objectNumber, bytesBefore: image.bytes, ink: { width, height, rows }, coloring: { kind: "indexed", lookup }, downsampled: false };
 }
 
 function readCandidate(doc: mupdf.PDFDocument, image: ImageFacts): Candidate | null {
@@ -136,6 +152,16 @@ function readCandidate(doc: mupdf.PDFDocument, image: ImageFacts): Candidate | n
     // An image mupdf cannot decode is left to the rest of the engine, which reports it.
     return null;
   }
+}
+
+/** The candidate at the resolution its placement calls for. */
+function atResolution(candidate: Candidate, image: ImageFacts, resolution: BilevelResolution): Candidate {
+  const dpi = image.placement?.minDpi ?? 0;
+  if (dpi <= resolution.dpi * resolution.threshold) return candidate;
+  const scale = resolution.dpi / dpi;
+  const width = Math.max(1, Math.round(candidate.ink.width * scale));
+  const height = Math.max(1, Math.round(candidate.ink.height * scale));
+  return { ...candidate, ink: downsampleBitmap(candidate.ink, width, height), downsampled: true };
 }
 
 function encodeCandidates(candidates: readonly Candidate[]): Conversion {
@@ -148,6 +174,9 @@ function encodeCandidates(candidates: readonly Candidate[]): Conversion {
       bytesBefore: candidate.bytesBefore,
       stream: streams.pages[index] as Uint8Array,
       coloring: candidate.coloring,
+      width: candidate.ink.width,
+      height: candidate.ink.height,
+      downsampled: candidate.downsampled,
     })),
   };
 }
@@ -194,6 +223,8 @@ function writeConversion(doc: mupdf.PDFDocument, conversion: Conversion): void {
       for (const key of ["DecodeParms", "Decode", "Length1", "DL"]) dict.delete(key);
       dict.put("Filter", doc.newName("JBIG2Decode"));
       dict.put("BitsPerComponent", 1);
+      dict.put("Width", image.width);
+      dict.put("Height", image.height);
       if (globals !== null) {
         const parms = doc.newDictionary();
         parms.put("JBIG2Globals", globals);
@@ -208,12 +239,14 @@ function writeConversion(doc: mupdf.PDFDocument, conversion: Conversion): void {
 /** The JBIG2 pass of one request: plans and encodes on its first document, writes the same streams into every later one. */
 export class Jbig2Images {
   private readonly mode: Jbig2Mode;
+  private readonly resolution: BilevelResolution;
   private conversion: Conversion | null = null;
   private planned = false;
   private cpuMs = 0;
 
-  constructor(mode: Jbig2Mode) {
+  constructor(mode: Jbig2Mode, resolution: BilevelResolution) {
     this.mode = mode;
+    this.resolution = resolution;
   }
 
   /** Object numbers this pass turned into JBIG2, which the image rewriter must leave alone. */
@@ -242,7 +275,10 @@ export class Jbig2Images {
 
   private plan(doc: mupdf.PDFDocument, facts: ReadonlyMap<number, ImageFacts>): Conversion | null {
     if (!this.planned) {
-      const candidates = [...facts.values()].filter(eligible).map((image) => readCandidate(doc, image)).filter((candidate) => candidate !== null);
+      const candidates = [...facts.values()].filter(eligible).flatMap((image) => {
+        const candidate = readCandidate(doc, image);
+        return candidate === null ? [] : [atResolution(candidate, image, this.resolution)];
+      });
       this.conversion = chooseConversion(candidates, this.mode);
       this.planned = true;
     }
@@ -253,6 +289,7 @@ export class Jbig2Images {
     const conversion = this.conversion;
     return {
       images_converted: conversion?.images.length ?? 0,
+      images_downsampled: conversion?.images.filter((image) => image.downsampled).length ?? 0,
       bytes_before: conversion?.images.reduce((total, image) => total + image.bytesBefore, 0) ?? 0,
       bytes_after: conversion === null ? 0 : conversionBytes(conversion),
       globals_bytes: conversion?.globals?.length ?? 0,

@@ -11,6 +11,7 @@ import type { ImageFacts } from "./image-facts.ts";
 import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
 import type { Jbig2Stats } from "./jbig2-images.ts";
 import { openPdf } from "./open-pdf.ts";
+import { resolveImageTargets } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { encodeRewrites, newEncodeCache, rewriteImages } from "./rewrite-images.ts";
 import type { EncodedRewrites, EncodeCache, ImageOverride } from "./rewrite-images.ts";
@@ -45,7 +46,8 @@ export class OutputRuns {
 
   constructor(settings: OutputRunSettings) {
     this.settings = settings;
-    this.jbig2 = new Jbig2Images(settings.options.jbig2);
+    const targets = resolveImageTargets(settings.options);
+    this.jbig2 = new Jbig2Images(settings.options.jbig2, { dpi: targets.bilevelDpi, threshold: targets.downsampleThreshold });
   }
 
   async first(doc: mupdf.PDFDocument, targets: ImageTargets): Promise<ProducedOutput> {

@@ -2,6 +2,7 @@
 // profile are in PDF_PROFILE_PARAMETERS (workers/contracts/pdf-options.ts), shared
 // with the OpenAPI description; this module only applies auto, custom and max_dpi.
 import {
+  PDF_CUSTOM_BILEVEL_DPI,
   PDF_CUSTOM_DEFAULT_DPI,
   PDF_CUSTOM_DOWNSAMPLE_THRESHOLD,
   PDF_CUSTOM_FLOOR_DPI,
@@ -21,6 +22,8 @@ export interface ImageTargets {
   grayscale: boolean;
   /** The lowest targetDpi a size target may search down to. */
   floorDpi: number;
+  /** Where 1-bit images are brought down to (by the JBIG2 pass, with the same threshold). */
+  bilevelDpi: number;
 }
 
 type TargetOptions = Pick<PdfCompressOptions, "profile" | "intent" | "max_dpi" | "image_quality" | "grayscale">;
@@ -36,6 +39,7 @@ export function resolveImageTargets(options: TargetOptions): ImageTargets {
       maxDpi: options.max_dpi,
       grayscale: options.grayscale,
       floorDpi: Math.min(PDF_CUSTOM_FLOOR_DPI, targetDpi),
+      bilevelDpi: options.max_dpi ?? PDF_CUSTOM_BILEVEL_DPI,
     };
   }
   const profile = options.profile === "auto" ? (options.intent === null ? "ebook" : PDF_INTENT_PROFILE[options.intent]) : options.profile;
@@ -49,6 +53,7 @@ export function resolveImageTargets(options: TargetOptions): ImageTargets {
     maxDpi: options.max_dpi,
     grayscale: options.grayscale,
     floorDpi: Math.min(parameters.floorDpi, targetDpi),
+    bilevelDpi: Math.min(parameters.bilevelDpi, options.max_dpi ?? Number.POSITIVE_INFINITY),
   };
 }
 

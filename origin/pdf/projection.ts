@@ -100,10 +100,18 @@ export async function projectProfiles(
   measureStructure: () => number,
 ): Promise<Record<PdfFixedProfile, ProfileProjection>> {
   const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, risks: [], softMasks: new Set<number>() }));
-  const jbig2 = new Jbig2Images("auto");
-  const jbig2Stats = jbig2.measure(doc, images);
-  const jbig2Saving = jbig2Stats === null ? 0 : jbig2Stats.bytes_before - jbig2Stats.bytes_after;
-  const rewritable = factsAfterJbig2(images, jbig2.converted());
+  // Profiles differ in their 1-bit resolution only, so each distinct one is encoded once.
+  const jbig2ByDpi = new Map<number, { saving: number; converted: number }>();
+  const convertedByAny = new Set<number>();
+  for (const { targets } of tallies) {
+    if (jbig2ByDpi.has(targets.bilevelDpi)) continue;
+    const pass = new Jbig2Images("auto", { dpi: targets.bilevelDpi, threshold: targets.downsampleThreshold });
+    const stats = pass.measure(doc, images);
+    jbig2ByDpi.set(targets.bilevelDpi, { saving: stats === null ? 0 : stats.bytes_before - stats.bytes_after, converted: stats?.images_converted ?? 0 });
+    for (const objectNumber of pass.converted()) convertedByAny.add(objectNumber);
+  }
+  // The image rewriter leaves bilevel images to the JBIG2 pass whatever it decided for them.
+  const rewritable = factsAfterJbig2(images, convertedByAny);
   for (const image of rewritable.values()) await tallyImage(doc, image, rewritable, tallies);
   const structureBytes = measureStructure();
   const projection = {} as Record<PdfFixedProfile, ProfileProjection>;
@@ -111,14 +119,15 @@ export async function projectProfiles(
     const tally = tallies[index];
     if (tally === undefined) continue;
     // Compress returns the original when it cannot make the file smaller.
-    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved - jbig2Saving)));
+    const jbig2 = jbig2ByDpi.get(tally.targets.bilevelDpi) ?? { saving: 0, converted: 0 };
+    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved - jbig2.saving)));
     const rewritesKept = estimated < inputBytes;
     projection[profile] = {
       estimated_bytes: estimated,
       savings_bytes: inputBytes - estimated,
       savings_ratio: inputBytes === 0 ? 0 : (inputBytes - estimated) / inputBytes,
       quality_risk: rewritesKept ? worstRisk(tally.risks) : "none",
-      images_rewritten: rewritesKept ? tally.rewritten + (jbig2Stats?.images_converted ?? 0) : 0,
+      images_rewritten: rewritesKept ? tally.rewritten + jbig2.converted : 0,
     };
   }
   return projection;

@@ -23,14 +23,16 @@ export interface PdfProfileParameters {
   downsampleThreshold: number;
   /** The lowest resolution a size target (`max_size_mb`, `max_base64_bytes`) may bring images down to. */
   floorDpi: number;
+  /** Resolution 1-bit images (scans, stencil masks) are brought down to: text needs more than continuous tone. */
+  bilevelDpi: number;
 }
 
 export const PDF_PROFILE_PARAMETERS: Record<PdfFixedProfile, PdfProfileParameters> = {
-  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25, floorDpi: 36 },
-  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25, floorDpi: 48 },
-  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 72 },
-  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 150 },
-  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5, floorDpi: 200 },
+  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25, floorDpi: 36, bilevelDpi: 300 },
+  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25, floorDpi: 48, bilevelDpi: 300 },
+  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 72, bilevelDpi: 300 },
+  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 150, bilevelDpi: 1200 },
+  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5, floorDpi: 200, bilevelDpi: 1200 },
 };
 
 /** What `profile: "auto"` becomes for each `intent`; without an intent, auto is ebook. */
@@ -45,6 +47,8 @@ export const PDF_INTENT_PROFILE: Record<PdfIntent, PdfFixedProfile> = {
 /** `custom` uses `max_dpi` as its target (this value when max_dpi is null) and `image_quality`. */
 export const PDF_CUSTOM_DEFAULT_DPI = 150;
 export const PDF_CUSTOM_DOWNSAMPLE_THRESHOLD = 1.25;
+/** `custom`'s resolution for 1-bit images when `max_dpi` does not set one. */
+export const PDF_CUSTOM_BILEVEL_DPI = 300;
 /** `custom`'s resolution floor under a size target, never above its own target. */
 export const PDF_CUSTOM_FLOOR_DPI = 72;
 
@@ -61,13 +65,13 @@ function describeProfiles(): string {
   const lines = PDF_FIXED_PROFILES.map((name) => {
     const p = PDF_PROFILE_PARAMETERS[name];
     const quality = p.quality === "image_quality" ? "`image_quality`" : `quality ${p.quality}`;
-    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold}), size-target floor ${p.floorDpi} dpi`;
+    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold}), size-target floor ${p.floorDpi} dpi, 1-bit images ${p.bilevelDpi} dpi (with \`jbig2\` on)`;
   });
   const intents = PDF_INTENTS.map((i) => `${i}→${PDF_INTENT_PROFILE[i]}`).join(", ");
   return [
     "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.",
     ...lines,
-    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower)`,
+    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower), 1-bit images \`max_dpi\` (default ${PDF_CUSTOM_BILEVEL_DPI}) dpi`,
     `\`auto\` (default): picks a profile from \`intent\` (${intents}); ebook without an intent.`,
   ].join("; ");
 }
@@ -163,7 +167,7 @@ export const pdfCompressOptionsSchema = z
     jbig2: z.enum(["auto", "off", "lossless"]).default("auto").openapi({
       example: "auto",
       description:
-        "Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. `auto` uses it where it is smaller than the current encoding, `lossless` for every such image, `off` never. Counts, bytes and CPU time are in `stats.jbig2`.",
+        "Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. 1-bit images placed above the profile's 1-bit resolution (see \`profile\`) are first brought down to it (box filter, ink where a third of the footprint is). `auto` uses JBIG2 where it is smaller than the current encoding, `lossless` for every such image, `off` never (and then 1-bit images keep their resolution). Counts, bytes and CPU time are in `stats.jbig2`.",
     }),
     linearize: z.boolean().default(false).openapi({
       example: false,

@@ -91,6 +91,7 @@ export const pdfCompressResultSchema = deliveredOutputSchema
         jbig2: z
           .object({
             images_converted: z.number().int(),
+            images_downsampled: z.number().int(),
             bytes_before: z.number().int(),
             bytes_after: z.number().int(),
             globals_bytes: z.number().int(),
@@ -98,7 +99,7 @@ export const pdfCompressResultSchema = deliveredOutputSchema
             cpu_ms: z.number().int(),
           })
           .optional()
-          .openapi({ description: "Unless `jbig2: off`: bilevel images converted to JBIG2, their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds" }),
+          .openapi({ description: "Unless `jbig2: off`: bilevel images converted to JBIG2 (and how many were first brought down to the profile's 1-bit resolution), their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds" }),
         linearize: z
           .object({ cpu_ms: z.number().int(), bytes_before: z.number().int(), bytes_after: z.number().int() })
           .optional()

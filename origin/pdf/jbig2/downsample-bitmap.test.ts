@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { packBitmap, unpackBitmap } from "./bitmap.ts";
+import { downsampleBitmap } from "./downsample-bitmap.ts";
+
+function bitmapOf(width: number, height: number, inked: (x: number, y: number) => boolean) {
+  const pixels = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels[y * width + x] = inked(x, y) ? 1 : 0;
+  return packBitmap({ width, height, pixels });
+}
+
+describe("downsampleBitmap", () => {
+  it("keeps a solid block, its edges at the scaled position", () => {
+    const source = bitmapOf(400, 300, (x, y) => x >= 100 && x < 300 && y >= 60 && y < 240);
+    const out = unpackBitmap(downsampleBitmap(source, 100, 75));
+    for (let y = 0; y < 75; y++) {
+      for (let x = 0; x < 100; x++) expect(out.pixels[y * 100 + x], `${x},${y}`).toBe(x >= 25 && x < 75 && y >= 15 && y < 60 ? 1 : 0);
+    }
+  });
+
+  it("inks a pixel when a third of its footprint is ink, not when less", () => {
+    // 4x4 footprints: 6 of 16 inked in the first, 5 in the second.
+    const source = bitmapOf(8, 4, (x, y) => (x < 1 || (x === 1 && y < 2)) || (x === 4 || (x === 5 && y === 0)));
+    const out = unpackBitmap(downsampleBitmap(source, 2, 1));
+    expect([...out.pixels]).toEqual([1, 0]);
+  });
+
+  it("keeps a stroke three source pixels wide at a 4x reduction as a continuous line, not dots", () => {
+    const source = bitmapOf(1203, 401, (x, y) => Math.abs(y - 200 - Math.round((x - 600) / 10)) <= 1);
+    const out = unpackBitmap(downsampleBitmap(source, 301, 101));
+    for (let x = 5; x < 296; x++) {
+      let column = 0;
+      for (let y = 0; y < 101; y++) column += out.pixels[y * 301 + x] as number;
+      expect(column, `column ${x}`).toBeGreaterThan(0);
+    }
+  });
+
+  it("covers every source row and column exactly once, whatever the ratio", () => {
+    for (const [w, h] of [[7, 5], [1, 1], [33, 17]] as const) {
+      const source = bitmapOf(97, 61, () => true);
+      const out = unpackBitmap(downsampleBitmap(source, w, h));
+      expect(out.pixels.every((pixel) => pixel === 1)).toBe(true);
+    }
+  });
+});
