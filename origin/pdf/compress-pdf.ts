@@ -128,7 +128,7 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
       if (produced.jbig2 !== null) stats.jbig2 = produced.jbig2;
       stats.images_rewritten = stats.images.filter((image) => image.after !== null).length;
       stats.images_kept = stats.images.length - stats.images_rewritten;
-      output = await recompressFlateOutput(runs, produced.bytes, options.zopfli, stats);
+      output = options.zopfli ? await zopfliOutput(runs, produced.bytes, stats) : produced.bytes;
       if (options.linearize) {
         const linearized = await linearizePdf(output, opened.password);
         stats.linearize = linearized.stats;
@@ -176,13 +176,13 @@ async function verifyQuality(runs: OutputRuns, first: ProducedOutput, input: Uin
   return produced;
 }
 
-/** zlib's best level, or Zopfli when asked, over the final output's Flate streams; kept only when the saved file comes out smaller. */
-async function recompressFlateOutput(runs: OutputRuns, output: Uint8Array, zopfli: boolean, stats: PdfCompressStats): Promise<Uint8Array> {
+/** Zopfli over the final output's Flate streams, kept only when the saved file comes out smaller. */
+async function zopfliOutput(runs: OutputRuns, output: Uint8Array, stats: PdfCompressStats): Promise<Uint8Array> {
   let streams: RecompressStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
   const recompressed = await runs.resave(output, async (doc) => {
-    streams = await recompressFlateStreams(doc, zopfli ? "zopfli" : "zlib");
+    streams = await recompressFlateStreams(doc, "zopfli");
   });
-  if (zopfli) stats.zopfli = { ...streams, output_bytes_before: output.byteLength };
+  stats.zopfli = { ...streams, output_bytes_before: output.byteLength };
   return recompressed.byteLength < output.byteLength ? recompressed : output;
 }
 

@@ -15,6 +15,7 @@ import { resolveImageTargets } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { encodeRewrites, newEncodeCache, rewriteImages } from "./rewrite-images.ts";
 import type { EncodedRewrites, EncodeCache, ImageOverride } from "./rewrite-images.ts";
+import { recompressFlateStreams } from "./recompress-flate.ts";
 import { saveOptions } from "./save-options.ts";
 import { stripDocument } from "./strip-document.ts";
 
@@ -43,6 +44,8 @@ export class OutputRuns {
   private readonly settings: OutputRunSettings;
   private facts: Map<number, ImageFacts> | null = null;
   private readonly jbig2: Jbig2Images;
+  /** zlib's best level for each Flate content seen so far, reused by every later run. */
+  private readonly flateStreams = new Map<string, Uint8Array>();
 
   constructor(settings: OutputRunSettings) {
     this.settings = settings;
@@ -107,6 +110,7 @@ export class OutputRuns {
     const jbig2 = this.jbig2.apply(doc, this.imageFacts());
     const rewrites = await rewriteImages(doc, this.rewriterFacts(), targets, this.cache, overrides);
     if (this.settings.options.fonts.subset) this.subsetFonts(doc);
+    await recompressFlateStreams(doc, "zlib", this.flateStreams);
     return { bytes: this.save(doc), rewrites, targets, jbig2 };
   }
 

@@ -1,8 +1,8 @@
 // Recompresses the Flate streams of an open document (content streams, fonts,
 // lossless images), keeping a stream only when it comes out smaller. Producers
-// often deflate at a fast level, so every output gets zlib's best level (about
-// 1% of the corpus's output bytes, at a few ms per MB); `zopfli: true` uses
-// Zopfli instead, within a time budget. The inflated bytes are compressed again
+// often deflate at a fast level, so every output run gets zlib's best level just
+// before it is saved (about 1% of the corpus's output bytes, at a few ms per MB);
+// `zopfli: true` runs again over the final output with Zopfli, within a time budget. The inflated bytes are compressed again
 // as they are, so PNG predictors and every /DecodeParms stay valid.
 import { zlibAsync } from "@gfx/zopfli";
 import { PDF_ZOPFLI_BUDGET_MS } from "../../workers/contracts/pdf-options.ts";
@@ -16,7 +16,7 @@ export type FlateEngine = "zlib" | "zopfli";
 export interface RecompressStats {
   streams_examined: number;
   streams_recompressed: number;
-  /** Streams Zopfli left to zlib because its time budget ran out. */
+  /** Streams Zopfli left as they were because its time budget ran out. */
   streams_skipped: number;
   bytes_saved: number;
   /** Time spent compressing, synchronously on one thread: its CPU time. */
@@ -55,18 +55,27 @@ async function compress(inflated: Uint8Array, engine: FlateEngine): Promise<Uint
   return deflateSync(inflated, { level: constants.Z_BEST_COMPRESSION, memLevel: 9 });
 }
 
-export async function recompressFlateStreams(doc: mupdf.PDFDocument, requested: FlateEngine): Promise<RecompressStats> {
+/**
+ * `compressed`: streams already compressed by inflated content, which the runs of one request
+ * share so an unchanged content stream is compressed once however many outputs are saved.
+ */
+export async function recompressFlateStreams(
+  doc: mupdf.PDFDocument,
+  engine: FlateEngine,
+  compressed: Map<string, Uint8Array> = new Map(),
+): Promise<RecompressStats> {
   const stats: RecompressStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
   const candidates: Array<{ objectNumber: number; length: number }> = [];
   forEachObject(doc, (objectNumber, ref) => {
     if (ref.isStream() && isPlainFlate(ref)) candidates.push({ objectNumber, length: rawStreamLength(ref) });
   });
   candidates.sort((a, b) => a.length - b.length);
-  const byContent = new Map<string, Uint8Array>();
   for (const { objectNumber } of candidates) {
-    const overBudget = requested === "zopfli" && stats.cpu_ms > PDF_ZOPFLI_BUDGET_MS;
-    const engine = overBudget ? "zlib" : requested;
-    if (overBudget) stats.streams_skipped++;
+    // Streams past Zopfli's budget keep what the output run gave them: zlib's best level.
+    if (engine === "zopfli" && stats.cpu_ms > PDF_ZOPFLI_BUDGET_MS) {
+      stats.streams_skipped++;
+      continue;
+    }
     const ref = doc.newIndirect(objectNumber);
     try {
       const buffer = ref.readRawStream();
@@ -76,12 +85,12 @@ export async function recompressFlateStreams(doc: mupdf.PDFDocument, requested: 
       if (inflated === null || inflated.byteLength > MAX_INFLATED_BYTES) continue;
       stats.streams_examined++;
       const key = `${engine}:${createHash("sha256").update(inflated).digest("hex")}`;
-      let recompressed = byContent.get(key);
+      let recompressed = compressed.get(key);
       if (recompressed === undefined) {
         const started = performance.now();
         recompressed = await compress(inflated, engine);
         stats.cpu_ms += performance.now() - started;
-        byContent.set(key, recompressed);
+        compressed.set(key, recompressed);
       }
       if (recompressed.byteLength >= raw.byteLength) continue;
       ref.writeRawStream(recompressed);
