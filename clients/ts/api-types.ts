@@ -1962,7 +1962,7 @@ export interface paths {
          *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed (at the edge with WASM codecs for sources up to 1 MP and outputs up to 0.5 MP, otherwise at the origin). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
          */
         get: {
             parameters: {
@@ -2027,6 +2027,15 @@ export interface paths {
                 };
                 /** @description `not_found`: No such route or resource for this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,13 +1,14 @@
 // First step: find out what the bytes really are from the header alone, and
 // refuse anything too big before a single pixel is decoded.
 import sharp, { type Metadata, type Sharp } from "sharp";
+import { IMAGE_SOURCE_MAX_BYTES } from "../../workers/contracts/image-options.ts";
 import { ProblemError } from "../../workers/contracts/problems.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
 // photos and medium-format cameras with room to spare while keeping a decoded
 // RGBA frame under about 400 MB.
 export const IMAGE_INPUT_LIMITS = {
-  max_input_bytes: 64 * 1024 * 1024,
+  max_input_bytes: IMAGE_SOURCE_MAX_BYTES,
   max_input_pixels: 100_000_000,
 } as const;
 

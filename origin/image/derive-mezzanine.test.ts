@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { EDGE_MAX_SOURCE_BYTES } from "../../workers/edge-image/edge-budget.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../workers/transform/origin-mezzanine.ts";
 import { deriveMezzanine } from "./derive-mezzanine.ts";
 import { photoLikeJpeg, pixelDistance } from "./test-support/synthetic-images.ts";
@@ -41,6 +42,21 @@ describe("deriveMezzanine", () => {
     expect(mezzanine).toMatchObject({ format: "png", width: 32, height: 32, original: { width: 32, height: 32, format: "png", hasAlpha: true } });
     const [a, b] = await Promise.all([sharp(mezzanine.bytes).raw().toBuffer(), sharp(translucent).ensureAlpha().raw().toBuffer()]);
     expect(Buffer.compare(a, b)).toBe(0);
+  });
+
+  it("stays within the edge's byte budget even for incompressible pixels with alpha", async () => {
+    const noise = Buffer.alloc(1300 * 1000 * 4);
+    let state = 12345;
+    for (let i = 0; i < noise.length; i++) {
+      state = (state * 1103515245 + 12345) >>> 0;
+      noise[i] = state >>> 24;
+    }
+    const original = new Uint8Array(await sharp(noise, { raw: { width: 1300, height: 1000, channels: 4 } }).png().toBuffer());
+    const mezzanine = await deriveMezzanine(original);
+    expect(mezzanine.format).toBe("png");
+    expect(mezzanine.width * mezzanine.height).toBeGreaterThan(MEZZANINE_MAX_PIXELS * 0.99);
+    expect(mezzanine.bytes.byteLength).toBeGreaterThan(EDGE_MAX_SOURCE_BYTES * 0.9);
+    expect(mezzanine.bytes.byteLength).toBeLessThanOrEqual(EDGE_MAX_SOURCE_BYTES);
   });
 
   it("reports a corrupt original as a problem", async () => {

@@ -4,6 +4,8 @@ import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
+/** The largest image source, in bytes, any image call takes (a stored upload may be this large; inline sources stop earlier). */
+export const IMAGE_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
 export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
 export const IMAGE_OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
 

@@ -8,8 +8,9 @@ const TABLE = (() => {
   return table;
 })();
 
-export function crc32(text: string): number {
+/** CRC-32 (ISO 3309, as zlib and PNG use it) of bytes, or of a string's UTF-8. */
+export function crc32(input: string | Uint8Array): number {
   let crc = 0xffffffff;
-  for (const byte of new TextEncoder().encode(text)) crc = TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  for (const byte of typeof input === "string" ? new TextEncoder().encode(input) : input) crc = TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }

@@ -7,7 +7,8 @@ import { corpusBytes } from "../test-support/corpus.ts";
 import { resolveTransform } from "../transform/canonical.ts";
 import { parseTransform, type OutputFormat } from "../transform/tokens.ts";
 import { decodePixels } from "./codecs.ts";
-import { EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
+import { padImage } from "../test-support/padded-image.ts";
+import { EDGE_MAX_SOURCE_BYTES, EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
 import { edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
 import type { Size } from "./geometry.ts";
 import { readImageHeader } from "./image-header.ts";
@@ -89,13 +90,15 @@ describe("edge pipeline", () => {
 });
 
 describe("edge memory budget", () => {
-  // The largest accepted source (1800x1200, 2.16 MP) through the heaviest paths.
+  // The largest accepted source through the heaviest paths: a photo (1800x1200, 2.16 MP) brought
+  // to the pixel budget, then padded to the byte budget, which decoders copy in whole.
   it("keeps WASM memory plus buffers under 100 MB for the largest source it accepts", async () => {
     const photo = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
-    const [jpeg, png, webp] = await Promise.all([viaOrigin(photo, "jpeg", 1224), viaOrigin(photo, "png", 1224), viaOrigin(photo, "webp", 1224)]);
+    const atBudget = async (format: "jpeg" | "png" | "webp") => padImage(await viaOrigin(photo, format, 1224), EDGE_MAX_SOURCE_BYTES);
+    const [jpeg, png, webp] = await Promise.all([atBudget("jpeg"), atBudget("png"), atBudget("webp")]);
     // The mezzanine the origin makes of the same photo: a q92 4:4:4 JPEG at the source budget.
     const mezzanineFrame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: photo, options: {} });
-    const mezzanine = new Uint8Array(await new Response(mezzanineFrame.payload).arrayBuffer());
+    const mezzanine = padImage(new Uint8Array(await new Response(mezzanineFrame.payload).arrayBuffer()), EDGE_MAX_SOURCE_BYTES);
     expect(readImageHeader(mezzanine)!.width * readImageHeader(mezzanine)!.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS * 0.99);
     const header = readImageHeader(png)!;
     expect(header.width * header.height).toBeLessThanOrEqual(EDGE_MAX_SOURCE_PIXELS);

@@ -19,10 +19,11 @@ function ascii(bytes: Uint8Array, at: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(at, at + length));
 }
 
-export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
+/** `extent`: whether `bytes` is the whole file or only its start (a truncated file then goes unnoticed). */
+export function readImageHeader(bytes: Uint8Array, extent: "whole" | "start" = "whole"): ImageHeader | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    if (bytes[0] === 0xff && bytes[1] === 0xd8) return jpegHeader(bytes, view);
+    if (bytes[0] === 0xff && bytes[1] === 0xd8) return jpegHeader(bytes, view, extent);
     if (ascii(bytes, 1, 3) === "PNG" && ascii(bytes, 12, 4) === "IHDR") return pngHeader(bytes, view);
     if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") return webpHeader(bytes, view);
   } catch (error) {
@@ -65,7 +66,7 @@ function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
 
 const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
-function jpegHeader(bytes: Uint8Array, view: DataView): ImageHeader {
+function jpegHeader(bytes: Uint8Array, view: DataView, extent: "whole" | "start"): ImageHeader {
   let orientation: number | null = null;
   for (let at = 2; at + 4 <= bytes.length; ) {
     if (bytes[at] !== 0xff) throw new RangeError("not a JPEG marker");
@@ -78,7 +79,7 @@ function jpegHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     if (marker === 0xe1 && ascii(bytes, at + 4, 4) === "Exif") orientation = exifOrientation(view, at + 10);
     if (SOF_MARKERS.has(marker)) {
       // mozjpeg fills a truncated scan with grey instead of failing; sharp refuses it.
-      if (!endsWithEoi(bytes)) throw new RangeError("truncated JPEG");
+      if (extent === "whole" && !endsWithEoi(bytes)) throw new RangeError("truncated JPEG");
       return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation, cmyk: view.getUint8(at + 9) === 4 };
     }
     at += 2 + length;

@@ -151,6 +151,15 @@ export async function findFile(db: D1Database, accountId: string, fileId: string
   return record;
 }
 
+/** The file's row, when its bytes are all there to read: an upload not completed yet is 409. */
+export async function findReadyFile(db: D1Database, accountId: string, fileId: string): Promise<FileRecord> {
+  const record = await findFile(db, accountId, fileId);
+  if (record.status === "pending") {
+    throw new ProblemError("upload_incomplete", `File ${fileId} is an upload that was not completed: PUT its bytes, then POST /v1/uploads/${fileId}/complete.`);
+  }
+  return record;
+}
+
 /**
  * The account that owns a file, for the signed download path, where the URL's signature (not an
  * API key) is the credential.
@@ -173,10 +182,7 @@ export interface OpenedFile {
  * unsatisfiable one is a 416, one that is malformed or asks for several ranges reads it all.
  */
 export async function openFile(env: FileEnv, accountId: string, fileId: string, rangeHeader?: string | null): Promise<OpenedFile> {
-  const record = await findFile(env.DB, accountId, fileId);
-  if (record.status === "pending") {
-    throw new ProblemError("upload_incomplete", `File ${fileId} is an upload that was not completed: PUT its bytes, then POST /v1/uploads/${fileId}/complete.`);
-  }
+  const record = await findReadyFile(env.DB, accountId, fileId);
   const range = resolveByteRange(rangeHeader ?? null, record.size_bytes);
   if (range === "unsatisfiable") {
     throw new ProblemError("range_not_satisfiable", `The file has ${record.size_bytes} bytes; the requested range lies outside it.`, {

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
 import { concurrencyLimit } from "../concurrency/concurrency-limit.ts";
 import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
-import { imageOptionsSchema } from "../contracts/image-options.ts";
+import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema } from "../contracts/image-options.ts";
 import { prices } from "../contracts/pricing.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
@@ -18,7 +18,6 @@ import { bearerSecurity, jsonContent, problemResponses } from "../openapi/respon
 import { imageResultSchema, optimizeImage, type ImageResult } from "../operations/image-optimize.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
-import { IMAGE_FILE_MAX_BYTES } from "./v1_image_optimize.ts";
 
 export const BATCH_LIMITS = { sync: 10, asyncPro: 250, asyncFree: 25 } as const;
 /** Items in flight at once; the origin bounds its own decoders too, so memory stays flat. */
@@ -180,7 +179,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await requireBalance(c.env.DB, caller.accountId, prices.image);
   const baseUrl = new URL(c.req.url).origin;
   const resolve = (source: BatchBody["images"][number]["source"]) =>
-    resolveSource(c.env, caller.accountId, source, "image", IMAGE_FILE_MAX_BYTES);
+    resolveSource(c.env, caller.accountId, source, "image", IMAGE_SOURCE_MAX_BYTES);
 
   if (body.mode === "async") {
     // Sources are fetched now so a bad one fails its item, not the job; the job reads only R2.
@@ -209,7 +208,7 @@ export const runJob: JobRunner = async (env, job) => {
   const results = await mapBounded(request.items, ITEM_CONCURRENCY, async (item): Promise<BatchItemResult> => {
     if ("error" in item) return { ref: item.ref, status: "failed", error: item.error };
     return runItem(item.ref, async () => {
-      const source = await resolveSource(env, job.account_id, { file_id: item.source_file_id }, "image", IMAGE_FILE_MAX_BYTES);
+      const source = await resolveSource(env, job.account_id, { file_id: item.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
       return optimize(item.ref, source, item.options);
     });
   });

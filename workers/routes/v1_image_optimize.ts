@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
 import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
-import { imageOptionsSchema } from "../contracts/image-options.ts";
+import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema } from "../contracts/image-options.ts";
 import { prices } from "../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
@@ -12,9 +12,6 @@ import { bearerSecurity, jsonContent, problemResponses } from "../openapi/respon
 import { imageResultSchema, optimizeImage } from "../operations/image-optimize.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
-
-/** Stored uploads may be larger than inline sources; the origin refuses past its own cap. */
-export const IMAGE_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 const optimizeBody = z
   .object({
@@ -60,7 +57,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
   await requireBalance(c.env.DB, caller.accountId, prices.image);
-  const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_FILE_MAX_BYTES);
+  const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_SOURCE_MAX_BYTES);
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async") {
     const request: z.infer<typeof jobRequest> = {
@@ -83,7 +80,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
 export const runJob: JobRunner = async (env, job) => {
   const request = jobRequest.parse(job.request);
-  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_FILE_MAX_BYTES);
+  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
   return optimizeImage(env, {
     accountId: job.account_id,
     source,

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
-import { storeFile } from "../files/file-store.ts";
+import { insertPendingFile, storeFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
@@ -13,7 +13,9 @@ import { countDerivatives, MAX_DERIVATIVES_PER_FILE } from "../transform/derivat
 import { mezzanineKey } from "../transform/mezzanine-store.ts";
 import { MEZZANINE_MAX_PIXELS } from "../transform/origin-mezzanine.ts";
 import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "../transform/origin-transform.ts";
-import type { EdgeSourceFormat } from "../edge-image/edge-budget.ts";
+import { EDGE_MAX_SOURCE_BYTES, type EdgeSourceFormat } from "../edge-image/edge-budget.ts";
+import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
+import { padImage } from "../test-support/padded-image.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
 import { transformSignature } from "../transform/signature.ts";
@@ -23,7 +25,10 @@ const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
 async function seedFile(caller: TestCaller, corpusPath: string, contentType: string): Promise<string> {
-  const body = await corpusBytes(corpusPath);
+  return seedBytes(caller, await corpusBytes(corpusPath), contentType);
+}
+
+async function seedBytes(caller: TestCaller, body: Uint8Array, contentType: string): Promise<string> {
   const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType, expiresAt: Date.now() + 3_600_000 });
   return record.id;
 }
@@ -156,6 +161,40 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const turned = await api(url(caller, "w_200,r_90", rotated));
     expect([turned.headers.get("X-Transform-Engine"), turned.headers.get("Content-Type")]).toEqual(["origin", "image/jpeg"]);
     expect(readImageHeader(new Uint8Array(await turned.arrayBuffer()))).toMatchObject({ width: 200, height: 133 });
+  });
+
+  it("never holds an original over the edge's byte budget: the origin gets it streamed", async () => {
+    const caller = await seedCaller();
+    const fox = await corpusBytes("img/avif/fox.png");
+    // Under the pixel budget either way: only the bytes decide whether the edge decodes the original.
+    const atBudget = await seedBytes(caller, padImage(fox, EDGE_MAX_SOURCE_BYTES), "image/png");
+    const overBudget = await seedBytes(caller, padImage(fox, EDGE_MAX_SOURCE_BYTES + 2), "image/png");
+    for (const [fileId, transform, engine, source] of [
+      [atBudget, "w_400,f_webp", "edge", "original"],
+      // What the edge could do from the original it does from a mezzanine, made from the stream.
+      [overBudget, "w_400,f_webp", "edge", "mezzanine"],
+      // What it cannot do, the origin does from the stream.
+      [overBudget, "w_400,bl_1,f_webp", "origin", "original"],
+    ] as const) {
+      const res = await api(url(caller, transform, fileId));
+      expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, engine, source]);
+      // The edge's and the origin's resamplers and encoders differ by a few levels alone.
+      const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
+      expect(meanAbsoluteDifference(derived, await fromOriginal(fox, transform, "webp"))).toBeLessThan(5);
+    }
+  });
+
+  it("refuses an original over the image byte limit with 413 and an unfinished upload with 409, unbilled", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/avif/fox.png", "image/png");
+    // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
+    await env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(IMAGE_SOURCE_MAX_BYTES + 1, fileId).run();
+    const tooLarge = await api(url(caller, "w_100", fileId));
+    expect([tooLarge.status, (await problemOf(tooLarge)).type]).toEqual([413, "https://pixelpress.dev/problems/image_too_large"]);
+    const pending = await insertPendingFile(env.DB, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + 3_600_000 });
+    const unfinished = await api(url(caller, "w_100", pending.id));
+    expect([unfinished.status, (await problemOf(unfinished)).type]).toEqual([409, "https://pixelpress.dev/problems/upload_incomplete"]);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
 
   it("answers 404 alike for unknown keys, revoked keys and other accounts' files", async () => {
@@ -305,6 +344,16 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
     expect(ack.status).toBe(200);
     await ack.arrayBuffer();
     expect(await env.FILES.head(mezzanineKey(fileId))).toBeNull();
+  });
+
+  it("makes the mezzanine of an original over the edge's byte budget from a stream", async () => {
+    const caller = await seedCaller();
+    const original = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const fileId = await seedBytes(caller, padImage(original, EDGE_MAX_SOURCE_BYTES + 1_000_000), "image/jpeg");
+    const res = await api(url(caller, "w_300,f_webp", fileId));
+    expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
+    const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
+    expect(meanAbsoluteDifference(derived, await fromOriginal(original, "w_300,f_webp", "webp"))).toBeLessThan(5);
   });
 
   it("turns an EXIF-rotated original upright in the mezzanine", async () => {

@@ -2,9 +2,10 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
+import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
 import { transformPrice } from "../contracts/pricing.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
-import { findFile, openFile } from "../files/file-store.ts";
+import { findReadyFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
@@ -16,6 +17,7 @@ import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDeriva
 import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
 import { formatClassFromAccept } from "../transform/negotiate.ts";
 import { contentTypes, outputChoice } from "../transform/output-format.ts";
+import { storedOriginal } from "../transform/stored-original.ts";
 import { findTransformKey, type TransformKey } from "../transform/transform-key.ts";
 import { MAX_TRANSFORM_LENGTH, parseTransform, tokenDescriptions, type TransformSpec } from "../transform/tokens.ts";
 
@@ -37,7 +39,7 @@ export const route = createRoute({
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
   summary: "A transformed image, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed (at the edge with WASM codecs for sources up to 1 MP and outputs up to 0.5 MP, otherwise at the origin). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
   security: [],
   request: {
     params: z.object({
@@ -53,6 +55,7 @@ export const route = createRoute({
     402: problem(["insufficient_balance"]),
     403: problem(["transform_signature_invalid"]),
     404: problem(["not_found"]),
+    409: problem(["upload_incomplete"]),
     410: problem(["gone"]),
     413: problem(["image_too_large"]),
     415: problem(["unsupported_media_type"]),
@@ -109,7 +112,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
 async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): Promise<Response> {
   const { identity } = request;
-  await findFile(c.env.DB, identity.accountId, identity.fileId);
+  const file = await findReadyFile(c.env.DB, identity.accountId, identity.fileId);
+  if (file.size_bytes > IMAGE_SOURCE_MAX_BYTES) {
+    throw new ProblemError("image_too_large", `File ${identity.fileId} has ${file.size_bytes} bytes; an image source may have at most ${IMAGE_SOURCE_MAX_BYTES}.`, {
+      extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
+    });
+  }
   const stored = await findDerivative(c.env.DB, identity);
   const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
   if (stored && object) {
@@ -127,14 +135,7 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   const price = transformPrice();
   await requireBalance(c.env.DB, identity.accountId, price);
   const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
-  const source = {
-    fileId: identity.fileId,
-    readOriginal: async () => {
-      const { object } = await openFile(c.env, identity.accountId, identity.fileId);
-      return new Uint8Array(await object.arrayBuffer());
-    },
-  };
-  const derivative = await computeDerivative(c.env, source, resolveTransform(request.spec), choice);
+  const derivative = await computeDerivative(c.env, storedOriginal(c.env.FILES, file), resolveTransform(request.spec), choice);
 
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again.

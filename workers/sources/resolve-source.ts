@@ -1,7 +1,7 @@
 import { SYNC_SOURCE_MAX_BYTES, type Source } from "../contracts/envelope.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
-import { findFile } from "../files/file-store.ts";
+import { findReadyFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { expectKind, type ExpectedKind, type SniffedType } from "./sniff.ts";
@@ -48,10 +48,7 @@ export async function resolveSource(
   maxStoredBytes: number,
 ): Promise<ResolvedSource> {
   if ("file_id" in source) {
-    const record = await findFile(env.DB, accountId, source.file_id);
-    if (record.status !== "ready") {
-      throw new ProblemError("upload_incomplete", `File ${source.file_id} is an upload that was not completed.`);
-    }
+    const record = await findReadyFile(env.DB, accountId, source.file_id);
     if (record.size_bytes > maxStoredBytes) {
       throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxStoredBytes}.`);
     }

@@ -9,12 +9,17 @@
 // is made aside: the origin's cost is the same either way (decoding the original dominates both),
 // the edge adds about 0.1 s once per file, and a URL's bytes then never depend on whether it was
 // the file's first miss, so a derivative recomputed after eviction keeps its ETag.
+//
+// An original over the edge's byte budget is never read whole here, whatever its pixel count:
+// the edge reads its header to plan, and the origin gets its bytes as a stream from R2.
+import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
 import { edgeCanTransform, transformAtEdge } from "../edge-image/edge-pipeline.ts";
-import { readImageHeader } from "../edge-image/image-header.ts";
+import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import type { ResolvedTransform } from "./canonical.ts";
-import { makeMezzanine } from "./make-mezzanine.ts";
+import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
 import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "./origin-transform.ts";
@@ -31,11 +36,19 @@ export interface ComputedDerivative {
   source: "original" | "mezzanine";
 }
 
-/** The file a derivative is made of: its id, and its original's bytes, read only if needed. */
+/** The file a derivative is made of: its id and size, and its original's bytes, read only as needed. */
 export interface DerivativeSource {
   fileId: string;
-  readOriginal(): Promise<Uint8Array>;
+  size: number;
+  /** The original's first `length` bytes, or all of them when it is no longer. */
+  readStart(length: number): Promise<Uint8Array>;
+  /** The whole original as a stream, for the origin. */
+  stream(): Promise<ReadableStream<Uint8Array>>;
 }
+
+// JPEG puts EXIF, ICC and Photoshop segments before its frame header. A header this misses only
+// means the origin does the work.
+const HEADER_READ_BYTES = 256 * 1024;
 
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
@@ -46,17 +59,34 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
     if (mezzanine) return fromMezzanine(mezzanine, op, choice);
   }
 
-  const original = await file.readOriginal();
-  const header = readImageHeader(original);
-  if (edgeCanTransform(header, op)) {
-    const format = resolveOutputFormat(choice, header.format, header.hasAlpha);
-    const out = await transformAtEdge(original, header, op, format);
-    return { bytes: out.bytes, format, width: out.width, height: out.height, engine: "edge", source: "original" };
+  const held = file.size <= EDGE_MAX_SOURCE_BYTES;
+  const start = await file.readStart(held ? file.size : HEADER_READ_BYTES);
+  const header = readImageHeader(start, held ? "whole" : "start");
+  if (held && edgeCanTransform(header, op)) {
+    const atEdge = await fromOriginalAtEdge(start, header, op, choice);
+    if (atEdge) return atEdge;
   }
+  const original: OriginalBody = held ? async () => start : () => file.stream();
   if (!stored && header && mezzanineWouldServe(header, op)) {
     return fromMezzanine(await makeMezzanine(env, file.fileId, original), op, choice);
   }
-  return atOrigin(env, original, op, choice);
+  return atOrigin(env, await original(), op, choice);
+}
+
+/**
+ * Null when the edge cannot read the original: its decoders are stricter than the origin's (the
+ * PNG one refuses an ancillary chunk of a few MB before the image data), so the origin reads it,
+ * or reports it corrupt.
+ */
+async function fromOriginalAtEdge(original: Uint8Array, header: ImageHeader, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative | null> {
+  const format = resolveOutputFormat(choice, header.format, header.hasAlpha);
+  try {
+    const out = await transformAtEdge(original, header, op, format);
+    return { bytes: out.bytes, format, width: out.width, height: out.height, engine: "edge", source: "original" };
+  } catch (error) {
+    if (error instanceof ProblemError && error.slug === "image_unreadable") return null;
+    throw error;
+  }
 }
 
 async function fromMezzanine(mezzanine: Mezzanine, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
@@ -67,7 +97,7 @@ async function fromMezzanine(mezzanine: Mezzanine, op: ResolvedTransform, choice
   return { bytes: out.bytes, format, width: out.width, height: out.height, engine: "edge", source: "mezzanine" };
 }
 
-async function atOrigin(env: ComputeEnv, original: Uint8Array, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
+async function atOrigin(env: ComputeEnv, original: Uint8Array | ReadableStream<Uint8Array>, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
   const frame = await originCompute<OriginTransformMeta>(env, IMAGE_TRANSFORM_PATH, { body: original, options: originTransformOptions(op, choice) });
   const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   return { bytes, format: frame.meta.format, width: frame.meta.width, height: frame.meta.height, engine: "origin", source: "original" };

@@ -4,6 +4,7 @@
 // identical overwrite, nothing worse.
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../contracts/problems.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import type { Mezzanine } from "./mezzanine-store.ts";
@@ -14,7 +15,10 @@ type MezzanineEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
 const inFlight = new Map<string, Promise<Mezzanine>>();
 
-export function makeMezzanine(env: MezzanineEnv, fileId: string, original: Uint8Array): Promise<Mezzanine> {
+/** The original's bytes, opened only by the call that sends them (a stream from R2 is read once). */
+export type OriginalBody = () => Promise<Uint8Array | ReadableStream<Uint8Array>>;
+
+export function makeMezzanine(env: MezzanineEnv, fileId: string, original: OriginalBody): Promise<Mezzanine> {
   let pending = inFlight.get(fileId);
   if (!pending) {
     pending = deriveAndStore(env, fileId, original).finally(() => inFlight.delete(fileId));
@@ -23,12 +27,15 @@ export function makeMezzanine(env: MezzanineEnv, fileId: string, original: Uint8
   return pending;
 }
 
-async function deriveAndStore(env: MezzanineEnv, fileId: string, original: Uint8Array): Promise<Mezzanine> {
-  const frame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: original, options: {} });
+async function deriveAndStore(env: MezzanineEnv, fileId: string, original: OriginalBody): Promise<Mezzanine> {
+  const frame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: await original(), options: {} });
   const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   const header = readImageHeader(bytes);
   if (!header || header.width !== frame.meta.width || header.height !== frame.meta.height) {
     throw new ProblemError("internal_error", `The origin's mezzanine for ${fileId} is not the ${frame.meta.width}x${frame.meta.height} ${frame.meta.format} it reported.`);
+  }
+  if (bytes.byteLength > EDGE_MAX_SOURCE_BYTES) {
+    throw new ProblemError("internal_error", `The origin's mezzanine for ${fileId} has ${bytes.byteLength} bytes, more than the edge holds.`);
   }
   await storeMezzanine(env.FILES, fileId, bytes, frame.meta);
   return { bytes, header, meta: frame.meta };

@@ -1,0 +1,48 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { decodePixels } from "../edge-image/codecs.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
+import { corpusBytes } from "../test-support/corpus.ts";
+import { pngChunk } from "../test-support/padded-image.ts";
+import { resolveTransform } from "./canonical.ts";
+import { computeDerivative } from "./compute-derivative.ts";
+import { storedOriginal } from "./stored-original.ts";
+import { parseTransform } from "./tokens.ts";
+
+async function stored(bytes: Uint8Array, id: string) {
+  await env.FILES.put(`test/${id}`, bytes);
+  return storedOriginal(env.FILES, { id, r2_key: `test/${id}`, size_bytes: bytes.byteLength });
+}
+
+describe("computeDerivative", () => {
+  it("works from the origin's mezzanine of a valid original the edge's decoder refuses", async () => {
+    const fox = await corpusBytes("img/avif/fox.png");
+    // A 2 MB private chunk ahead of the image data: a valid PNG within the edge's budgets, which
+    // libspng (the origin's decoder) reads and a fresh jSquash PNG instance refuses.
+    const chunk = pngChunk("prVt", new Uint8Array(2_000_000));
+    const withChunk = new Uint8Array(fox.byteLength + chunk.byteLength);
+    withChunk.set(fox.subarray(0, 33));
+    withChunk.set(chunk, 33);
+    withChunk.set(fox.subarray(33), 33 + chunk.byteLength);
+    expect(withChunk.byteLength).toBeLessThanOrEqual(EDGE_MAX_SOURCE_BYTES);
+    await expect(decodePixels("png", withChunk)).rejects.toThrow();
+
+    const derivative = await computeDerivative(env, await stored(withChunk, "file_chunky"), resolveTransform(parseTransform("w_400")), "png");
+    expect(derivative).toMatchObject({ engine: "edge", source: "mezzanine", format: "png", width: 400, height: 266 });
+    const [made, reference] = await Promise.all([decodePixels("png", derivative.bytes), computeDerivative(env, await stored(fox, "file_plain"), resolveTransform(parseTransform("w_400")), "png")]);
+    expect(reference.engine).toBe("edge");
+    const edge = await decodePixels("png", reference.bytes);
+    let difference = 0;
+    for (let i = 0; i < made.data.length; i++) difference += Math.abs(made.data[i]! - edge.data[i]!);
+    // The same picture, from the mezzanine and from the original.
+    expect(difference / made.data.length).toBeLessThan(3);
+  });
+
+  it("reads only the start of an original it will not hold", async () => {
+    const fox = await corpusBytes("img/avif/fox.png");
+    const original = await stored(fox, "file_start");
+    expect(await original.readStart(16)).toEqual(fox.subarray(0, 16));
+    expect(await original.readStart(fox.byteLength + 100)).toEqual(fox);
+    expect(new Uint8Array(await new Response(await original.stream()).arrayBuffer())).toEqual(fox);
+  });
+});
