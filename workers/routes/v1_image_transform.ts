@@ -13,7 +13,7 @@ import { canonicalTransform, resolveTransform } from "../transform/canonical.ts"
 import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
 import { derivativeResponse, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
+import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
 import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
 import { formatClassFromAccept } from "../transform/negotiate.ts";
 import { contentTypes, outputChoice } from "../transform/output-format.ts";
@@ -152,6 +152,10 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
   // next request for the same image (the browser's second <img>) then finds it.
   await putEdgeCache(request.cacheKey, derivative.bytes, meta);
+  // Checked after the row and the cache entry exist, so a deletion that ran while this was
+  // computed is caught here, and one that runs later finds them. The response still goes out,
+  // as though this request had finished first.
+  await dropIfFileDeleted(c.env, identity.accountId, identity.fileId);
   const response = derivativeResponse(derivative.bytes, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);

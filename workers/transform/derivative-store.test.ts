@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { sweepExpiredFiles } from "../files/expiry-sweep.ts";
 import { deleteFile, storeFile } from "../files/file-store.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { countDerivatives, derivativeKey, storeDerivative } from "./derivative-store.ts";
+import { countDerivatives, derivativeKey, dropIfFileDeleted, storeDerivative } from "./derivative-store.ts";
+import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "./edge-cache.ts";
 import { findMezzanine, mezzanineKey, storeMezzanine } from "./mezzanine-store.ts";
 
 async function fileWithDerivatives(expiresAt: number) {
@@ -34,5 +35,25 @@ describe("derivatives follow their file", () => {
     await sweepExpiredFiles(env, Date.now());
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
+  });
+
+  it("are deleted when they land after their file's deletion, edge cache included", async () => {
+    const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
+    expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(false);
+    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
+
+    await deleteFile(env, caller.accountId, file.id);
+    // A transform that was computing meanwhile stores its derivative and caches it afterwards.
+    const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: "" };
+    const cacheKey = edgeCacheKey("https://cdn.example", late);
+    await storeDerivative(env, late, { body: new Uint8Array([5]), contentType: "image/webp", etag: '"late"', cacheOrigin: "https://cdn.example" });
+    await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, variesOnAccept: false });
+    await storeMezzanine(env.FILES, file.id, new Uint8Array([7]), { format: "jpeg", width: 1, height: 1, original: { width: 1, height: 1, format: "jpeg", hasAlpha: false } });
+    expect(await matchEdgeCache(cacheKey, false)).not.toBeNull();
+
+    expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(true);
+    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    for (const key of [...keys, await derivativeKey(late)]) expect(await env.FILES.head(key)).toBeNull();
+    expect(await matchEdgeCache(cacheKey, false)).toBeNull();
   });
 });

@@ -104,3 +104,14 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
   await deleteMezzaninesOf(env.FILES, fileIds);
   return deleted;
 }
+
+/**
+ * For a derivative stored (and put in the edge cache) while its file was being deleted: that
+ * deletion found none of it to delete, so it goes now. True when the file is gone.
+ */
+export async function dropIfFileDeleted(env: StoreEnv, accountId: string, fileId: string): Promise<boolean> {
+  const row = await env.DB.prepare("SELECT status FROM files WHERE id = ? AND account_id = ?").bind(fileId, accountId).first<{ status: string }>();
+  if (row !== null && row.status !== "deleted") return false;
+  await deleteDerivativesOf(env, [fileId]);
+  return true;
+}
