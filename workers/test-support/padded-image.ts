@@ -2,20 +2,11 @@
 // decoder must read past it (a PNG ancillary chunk, JPEG comments before
 // the scan, an unknown RIFF chunk in an extended WebP). For proving byte budgets, not pixel ones.
 import { crc32 } from "../crypto/crc32.ts";
+import { concatBytes } from "../encoding/concat-bytes.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 
 const ascii = (text: string) => new TextEncoder().encode(text);
 const JPEG_SEGMENT_MAX = 2 + 0xffff;
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
 
 /** A PNG chunk: length, type, data and the CRC of type and data. */
 export function pngChunk(type: string, data: Uint8Array): Uint8Array {
@@ -31,7 +22,7 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
 // A private, safe-to-copy chunk just before IEND (the last 12 bytes).
 function padPng(png: Uint8Array, extra: number): Uint8Array {
   const end = png.byteLength - 12;
-  return concat([png.subarray(0, end), pngChunk("prVt", new Uint8Array(extra - 12)), png.subarray(end)]);
+  return concatBytes(png.subarray(0, end), pngChunk("prVt", new Uint8Array(extra - 12)), png.subarray(end));
 }
 
 // Comment segments (marker, two-byte length, at most 65533 bytes of text) just before the scan,
@@ -49,7 +40,7 @@ function padJpeg(jpeg: Uint8Array, extra: number): Uint8Array {
     segments.push(segment);
     left -= size;
   }
-  return concat([jpeg.subarray(0, scan), ...segments, jpeg.subarray(scan)]);
+  return concatBytes(jpeg.subarray(0, scan), ...segments, jpeg.subarray(scan));
 }
 
 function riffChunk(type: string, data: Uint8Array): Uint8Array {
@@ -69,11 +60,11 @@ function padWebp(webp: Uint8Array, extra: number): Uint8Array {
   for (const [at, value] of [[4, header.width - 1], [7, header.height - 1]] as const) vp8x.set([value & 0xff, (value >> 8) & 0xff, value >> 16], at);
   const extended = riffChunk("VP8X", vp8x);
   const padding = riffChunk("PADD", new Uint8Array(extra - extended.byteLength - 8));
-  const body = concat([ascii("WEBP"), extended, webp.subarray(12), padding]);
+  const body = concatBytes(ascii("WEBP"), extended, webp.subarray(12), padding);
   const riff = new Uint8Array(8);
   riff.set(ascii("RIFF"));
   new DataView(riff.buffer).setUint32(4, body.byteLength, true);
-  return concat([riff, body]);
+  return concatBytes(riff, body);
 }
 
 /** The same image, `totalBytes` long (even, for a WebP: RIFF chunks are). */

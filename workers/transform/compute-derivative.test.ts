@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
+import { concatBytes } from "../encoding/concat-bytes.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
 import { pngChunk } from "../test-support/padded-image.ts";
 import { resolveTransform } from "./canonical.ts";
@@ -20,10 +21,7 @@ describe("computeDerivative", () => {
     // A 2 MB private chunk ahead of the image data: a valid PNG within the edge's budgets, which
     // libspng (the origin's decoder) reads and a fresh jSquash PNG instance refuses.
     const chunk = pngChunk("prVt", new Uint8Array(2_000_000));
-    const withChunk = new Uint8Array(fox.byteLength + chunk.byteLength);
-    withChunk.set(fox.subarray(0, 33));
-    withChunk.set(chunk, 33);
-    withChunk.set(fox.subarray(33), 33 + chunk.byteLength);
+    const withChunk = concatBytes(fox.subarray(0, 33), chunk, fox.subarray(33));
     expect(withChunk.byteLength).toBeLessThanOrEqual(EDGE_MAX_SOURCE_BYTES);
     await expect(decodePixels("png", withChunk)).rejects.toThrow();
 

@@ -2,6 +2,7 @@
 // embedded organisation PDF's JBIG2Decode reads: no file header, a globals stream
 // (page association 0) and one stream per page (page association 1), without
 // end-of-page or end-of-file segments.
+import { concatBytes } from "../../../workers/encoding/concat-bytes.ts";
 import { TEMPLATE0_ADAPTIVE_PIXELS } from "./generic-region.ts";
 
 export const SEGMENT_TYPE = {
@@ -69,16 +70,6 @@ export function pageInformationData(width: number, height: number): Uint8Array {
 /** Region segment information (7.4.1) for a region at (x, y), combined with OR. */
 export function regionInformation(width: number, height: number, x: number, y: number): Uint8Array {
   return new ByteWriter().u32(width).u32(height).u32(x).u32(y).u8(0).done();
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** Template 0's adaptive pixel bytes, as signed bytes. */
