@@ -1,10 +1,11 @@
 // One corpus file through every tool: output size and time, then the soundness checks
 // (page count, form fields, qpdf --check) and the render comparison against the input.
 import * as mupdf from "mupdf";
-import { compareRenders } from "./compare-renders.ts";
+import { compareRenders, SSIM_TARGET } from "./compare-renders.ts";
 import type { RenderScore } from "./compare-renders.ts";
 import type { CorpusFile } from "./corpus.ts";
 import { formFieldNames, pageCount, qpdfCheck } from "./inspect-output.ts";
+import { pagesBelowSupersampled } from "./supersampled-ssim.ts";
 import type { QpdfCheck } from "./inspect-output.ts";
 import { TOOLS, outputPathFor } from "./tools.ts";
 import type { ToolRun } from "./tools.ts";
@@ -23,6 +24,8 @@ export interface ToolOutcome {
   /** Null when the tool refused (the caller keeps the input) or the input renders no page. */
   minSsim: number | null;
   pagesBelowTarget: number;
+  /** Of those, the pages still below it when both documents are rendered at 4x and averaged down. */
+  pagesBelowSupersampled: number;
   pagesNotComparable: number;
 }
 
@@ -81,6 +84,7 @@ export async function benchFile(file: CorpusFile, workDir: string, maxRenderedPa
       check: run.bytes === null ? null : await qpdfCheck(outputPath, file.password),
       minSsim: run.refused ? null : 0,
       pagesBelowTarget: run.refused ? 0 : renderedPages,
+      pagesBelowSupersampled: run.refused ? 0 : renderedPages,
       pagesNotComparable: 0,
     });
   }
@@ -91,7 +95,7 @@ export async function benchFile(file: CorpusFile, workDir: string, maxRenderedPa
     const bytes = outcome.run.bytes;
     if (bytes === null || outcome.broken) continue;
     if (sameBytes(bytes, file.bytes)) {
-      Object.assign(outcome, { minSsim: 1, pagesBelowTarget: 0 });
+      Object.assign(outcome, { minSsim: 1, pagesBelowTarget: 0, pagesBelowSupersampled: 0 });
       continue;
     }
     const group = groups.find((candidate) => sameBytes(candidate.bytes, bytes));
@@ -99,6 +103,10 @@ export async function benchFile(file: CorpusFile, workDir: string, maxRenderedPa
     else group.members.push(outcome);
   }
   const scores = await compareRenders(file.path, file.bytes, groups.map((group) => group.path), file.password, renderedPages, workDir);
-  groups.forEach((group, index) => group.members.forEach((outcome) => Object.assign(outcome, scores.outputs[index])));
+  for (const [index, group] of groups.entries()) {
+    const { lowPages, ...score } = scores.outputs[index]!;
+    const supersampled = score.pagesBelowTarget - lowPages.length + (await pagesBelowSupersampled(file.path, group.path, file.password, lowPages, SSIM_TARGET, workDir));
+    for (const outcome of group.members) Object.assign(outcome, score, { pagesBelowSupersampled: supersampled });
+  }
   return { file, pages, renderedPages, outcomes, inputByMupdf: scores.inputByMupdf };
 }

@@ -17,6 +17,8 @@ export interface RenderScore {
   /** Lowest page SSIM, or null when the input itself renders no page to compare against. */
   minSsim: number | null;
   pagesBelowTarget: number;
+  /** The pages below the target that did render at the input's size, 1-based. */
+  lowPages: number[];
   /** Pages of the output that did not render, or rendered at another pixel size: SSIM 0. */
   pagesNotComparable: number;
 }
@@ -27,14 +29,15 @@ export interface RenderComparison {
   inputByMupdf: RenderScore;
 }
 
-const emptyScore = (): RenderScore => ({ minSsim: null, pagesBelowTarget: 0, pagesNotComparable: 0 });
+const emptyScore = (): RenderScore => ({ minSsim: null, pagesBelowTarget: 0, lowPages: [], pagesNotComparable: 0 });
 
-function addPage(score: RenderScore, before: RenderedPage, after: LumaImage | undefined): void {
+function addPage(score: RenderScore, page: number, before: RenderedPage, after: LumaImage | undefined): void {
   const comparable = after !== undefined && after.width === before.width && after.height === before.height;
   const value = comparable ? ssim(before, after) : 0;
   if (!comparable) score.pagesNotComparable++;
   score.minSsim = Math.min(score.minSsim ?? 1, value);
   if (value < SSIM_TARGET) score.pagesBelowTarget++;
+  if (value < SSIM_TARGET && comparable) score.lowPages.push(page);
 }
 
 function mupdfRender(doc: ReturnType<typeof openForRendering>, index: number): LumaImage | undefined {
@@ -46,9 +49,9 @@ function mupdfRender(doc: ReturnType<typeof openForRendering>, index: number): L
 }
 
 /** Unlike an output's, a page the two renderers size differently (or MuPDF cannot load) is left out: it says nothing of their agreement. */
-function addReferencePage(score: RenderScore, before: RenderedPage, after: LumaImage | undefined): void {
+function addReferencePage(score: RenderScore, page: number, before: RenderedPage, after: LumaImage | undefined): void {
   if (after === undefined || after.width !== before.width || after.height !== before.height) score.pagesNotComparable++;
-  else addPage(score, before, after);
+  else addPage(score, page, before, after);
 }
 
 /** Scores each output PDF (same page count as the input) against the input, pages 1..pages. */
@@ -65,8 +68,8 @@ export async function compareRenders(input: string, inputBytes: Uint8Array, outp
       for (let page = first; page <= last; page++) {
         const before = reference!.get(page);
         if (before === undefined) continue;
-        rendered.forEach((pagesOfOutput, index) => addPage(scores[index]!, before, pagesOfOutput.get(page)));
-        addReferencePage(inputByMupdf, before, mupdfRender(mupdfDoc, page - 1));
+        rendered.forEach((pagesOfOutput, index) => addPage(scores[index]!, page, before, pagesOfOutput.get(page)));
+        addReferencePage(inputByMupdf, page, before, mupdfRender(mupdfDoc, page - 1));
       }
     }
   } finally {

@@ -11,10 +11,10 @@ export interface RenderedPage extends LumaImage {
 }
 
 /** Renders pages first..last (1-based) into dir; returns the images by page number, missing pages absent. */
-export async function renderPages(pdfPath: string, password: string | null, first: number, last: number, dir: string): Promise<Map<number, RenderedPage>> {
+export async function renderPages(pdfPath: string, password: string | null, first: number, last: number, dir: string, dpi = RENDER_DPI): Promise<Map<number, RenderedPage>> {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const args = ["-r", String(RENDER_DPI), "-gray", "-f", String(first), "-l", String(last), ...(password === null ? [] : ["-upw", password]), pdfPath, path.join(dir, "p")];
+  const args = ["-r", String(dpi), "-gray", "-f", String(first), "-l", String(last), ...(password === null ? [] : ["-upw", password]), pdfPath, path.join(dir, "p")];
   await runCommand("pdftoppm", args);
   const pages = new Map<number, RenderedPage>();
   for (const name of fs.readdirSync(dir)) {
