@@ -13,8 +13,12 @@ export interface SizeEstimate {
 }
 
 const FULL_ENCODE_MAX_PIXELS = 500_000;
-const TILE = 128;
-const GRID = 4;
+// 64 tiles of 64 px rather than 16 of 128 (the same pixels, spread wider): over the corpus
+// images compress resizes past FULL_ENCODE_MAX_PIXELS, the mean |log error| against a full
+// encode falls from 0.145 to 0.071 and the worst from 0.668 (a seal in one corner of a white
+// page, which no large tile hit) to 0.270, for the same encoding time.
+const TILE = 64;
+const GRID = 8;
 const BAND_ROWS = 48;
 const BANDS = 6;
 
