@@ -12,9 +12,10 @@ import type { FontInfo } from "./fonts.ts";
 import { inspectImages } from "./image-facts.ts";
 import type { ImageFacts } from "./image-facts.ts";
 import type { ColorSpaceInfo } from "./image-inventory.ts";
-import { openPdf, readOrUnreadable } from "./open-pdf.ts";
+import { openPdf, readOrUnreadable, readOrUnreadableAsync } from "./open-pdf.ts";
 import { projectProfiles } from "./projection.ts";
-import type { ProfileProjection } from "./projection.ts";
+import { recompressFlateStreams } from "./recompress-flate.ts";
+import type { ProfileProjection, StructureSize } from "./projection.ts";
 import { saveOptions } from "./save-options.ts";
 import { stripDocument } from "./strip-document.ts";
 
@@ -81,8 +82,8 @@ function imageReport(image: ImageFacts, images: Map<number, ImageFacts>): PdfIma
   };
 }
 
-/** Saves the document as compress would with default options but untouched images, and returns the size. */
-function structureBytes(doc: mupdf.PDFDocument, encrypted: boolean): number {
+/** Saves the document as compress would with default options but untouched images: its size, and what zlib's best level saved per stream. */
+async function measureStructure(doc: mupdf.PDFDocument, encrypted: boolean): Promise<StructureSize> {
   const defaults = pdfCompressOptionsSchema.parse({});
   stripDocument(doc, defaults.strip);
   try {
@@ -90,9 +91,11 @@ function structureBytes(doc: mupdf.PDFDocument, encrypted: boolean): number {
   } catch {
     // A font mupdf cannot subset stays whole in compress as well.
   }
+  const flateSavedByObject = new Map<number, number>();
+  await recompressFlateStreams(doc, "zlib", new Map(), flateSavedByObject);
   const saved = doc.saveToBuffer(saveOptions(defaults, encrypted));
   try {
-    return saved.getLength();
+    return { bytes: saved.getLength(), flateSavedByObject };
   } finally {
     saved.destroy();
   }
@@ -117,7 +120,7 @@ export async function analyzePdf(input: Uint8Array, options: PdfAnalyzeOptions):
       images: [...images.values()].filter((image) => image.softMaskOf.length === 0).map((image) => imageReport(image, images)),
       fonts: listFonts(doc),
     }));
-    const projection = await projectProfiles(doc, images, input.byteLength, () => readOrUnreadable("saving it", () => structureBytes(doc, encrypted)));
+    const projection = await projectProfiles(doc, images, input.byteLength, () => readOrUnreadableAsync("saving it", () => measureStructure(doc, encrypted)));
     return { ...analysis, projection };
   } finally {
     doc.destroy();

@@ -189,8 +189,8 @@ describe("compress (ebook) on the corpus", () => {
     const meanLogError = logErrors.reduce((a, b) => a + b, 0) / logErrors.length;
     const worst = rows[logErrors.indexOf(Math.max(...logErrors))];
     console.info(`projection vs compress (ebook): mean |log error| ${meanLogError.toFixed(3)}, worst ${worst?.name} ${worst?.projected} vs ${worst?.actual}`);
-    expect(meanLogError).toBeLessThan(0.1);
-    expect(Math.max(...logErrors)).toBeLessThan(Math.log(1.5));
+    expect(meanLogError).toBeLessThan(0.03);
+    expect(Math.max(...logErrors)).toBeLessThan(Math.log(1.15));
   });
 
   it("shrinks the corpus to at most 0.30 of its size in total", () => {

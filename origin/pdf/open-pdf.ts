@@ -76,7 +76,20 @@ export function readOrUnreadable<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof ProblemError) throw error;
-    throw new ProblemError("pdf_unreadable", `The PDF is damaged: ${what} failed (${String(error)}).`);
+    throw unreadable(what, error);
   }
+}
+
+/** The asynchronous form of readOrUnreadable. */
+export async function readOrUnreadableAsync<T>(what: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw unreadable(what, error);
+  }
+}
+
+function unreadable(what: string, error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  return new ProblemError("pdf_unreadable", `The PDF is damaged: ${what} failed (${String(error)}).`);
 }

@@ -30,10 +30,18 @@ export interface ProfileProjection {
   images_rewritten: number;
 }
 
+/** The document saved with untouched images, and what zlib's best level saved per Flate stream in it. */
+export interface StructureSize {
+  bytes: number;
+  flateSavedByObject: ReadonlyMap<number, number>;
+}
+
 interface ProfileTally {
   targets: ImageTargets;
   saved: number;
   rewritten: number;
+  // Image and soft-mask streams whose savings count from their stored size.
+  replaced: number[];
   risks: QualityRisk[];
   softMasks: Set<number>;
 }
@@ -75,6 +83,8 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
     if (softMask !== undefined) tally.softMasks.add(softMask.objectNumber);
     tally.saved += image.bytes - estimate.bytes + maskSaving;
     tally.rewritten++;
+    tally.replaced.push(image.objectNumber);
+    if (maskSaving > 0 && softMask !== undefined) tally.replaced.push(softMask.objectNumber);
     const oldDpi = image.placement?.minDpi ?? 0;
     tally.risks.push(
       imageRewriteRisk({
@@ -91,36 +101,41 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
 /**
  * measureStructure saves the document as compress would with its images untouched
  * and returns the size; it runs after the images are sized because a garbage-
- * collecting save renumbers the objects of the open document.
+ * collecting save renumbers the objects of the open document. Its Flate pass shrinks
+ * streams an image rewrite then replaces, whose savings were counted from their
+ * stored size: that part is not counted twice.
  */
 export async function projectProfiles(
   doc: mupdf.PDFDocument,
   images: Map<number, ImageFacts>,
   inputBytes: number,
-  measureStructure: () => number,
+  measureStructure: () => Promise<StructureSize>,
 ): Promise<Record<PdfFixedProfile, ProfileProjection>> {
-  const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, risks: [], softMasks: new Set<number>() }));
+  const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, replaced: [], risks: [], softMasks: new Set<number>() }));
   // Profiles differ in their 1-bit resolution only, so each distinct one is encoded once.
-  const jbig2ByDpi = new Map<number, { saving: number; converted: number }>();
+  const jbig2ByDpi = new Map<number, { saving: number; converted: number; replaced: number[] }>();
   const convertedByAny = new Set<number>();
   for (const { targets } of tallies) {
     if (jbig2ByDpi.has(targets.bilevelDpi)) continue;
     const pass = new Jbig2Images("auto", { dpi: targets.bilevelDpi, threshold: targets.downsampleThreshold });
     const stats = pass.measure(doc, images);
-    jbig2ByDpi.set(targets.bilevelDpi, { saving: stats === null ? 0 : stats.bytes_before - stats.bytes_after, converted: stats?.images_converted ?? 0 });
-    for (const objectNumber of pass.converted()) convertedByAny.add(objectNumber);
+    const replaced = [...pass.converted()];
+    jbig2ByDpi.set(targets.bilevelDpi, { saving: stats === null ? 0 : stats.bytes_before - stats.bytes_after, converted: stats?.images_converted ?? 0, replaced });
+    for (const objectNumber of replaced) convertedByAny.add(objectNumber);
   }
   // The image rewriter leaves bilevel images to the JBIG2 pass whatever it decided for them.
   const rewritable = factsAfterJbig2(images, convertedByAny);
   for (const image of rewritable.values()) await tallyImage(doc, image, rewritable, tallies);
-  const structureBytes = measureStructure();
+  const structure = await measureStructure();
+  const flateSaved = (objects: number[]) => objects.reduce((sum, objectNumber) => sum + (structure.flateSavedByObject.get(objectNumber) ?? 0), 0);
   const projection = {} as Record<PdfFixedProfile, ProfileProjection>;
   for (const [index, profile] of PDF_FIXED_PROFILES.entries()) {
     const tally = tallies[index];
     if (tally === undefined) continue;
     // Compress returns the original when it cannot make the file smaller.
-    const jbig2 = jbig2ByDpi.get(tally.targets.bilevelDpi) ?? { saving: 0, converted: 0 };
-    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structureBytes - tally.saved - jbig2.saving)));
+    const jbig2 = jbig2ByDpi.get(tally.targets.bilevelDpi) ?? { saving: 0, converted: 0, replaced: [] };
+    const saved = tally.saved - flateSaved(tally.replaced) + jbig2.saving - flateSaved(jbig2.replaced);
+    const estimated = Math.min(inputBytes, Math.max(0, Math.round(structure.bytes - saved)));
     const rewritesKept = estimated < inputBytes;
     projection[profile] = {
       estimated_bytes: estimated,

@@ -58,11 +58,13 @@ async function compress(inflated: Uint8Array, engine: FlateEngine): Promise<Uint
 /**
  * `compressed`: streams already compressed by inflated content, which the runs of one request
  * share so an unchanged content stream is compressed once however many outputs are saved.
+ * `savedByObject`, when given, gets the bytes each recompressed stream saved.
  */
 export async function recompressFlateStreams(
   doc: mupdf.PDFDocument,
   engine: FlateEngine,
   compressed: Map<string, Uint8Array> = new Map(),
+  savedByObject?: Map<number, number>,
 ): Promise<RecompressStats> {
   const stats: RecompressStats = { streams_examined: 0, streams_recompressed: 0, streams_skipped: 0, bytes_saved: 0, cpu_ms: 0 };
   const candidates: Array<{ objectNumber: number; length: number }> = [];
@@ -96,6 +98,7 @@ export async function recompressFlateStreams(
       ref.writeRawStream(recompressed);
       stats.streams_recompressed++;
       stats.bytes_saved += raw.byteLength - recompressed.byteLength;
+      savedByObject?.set(objectNumber, raw.byteLength - recompressed.byteLength);
     } finally {
       ref.destroy();
     }
