@@ -11,7 +11,7 @@ import { encode } from "./encode.ts";
 
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
-export interface TransformedImage extends OriginTransformMeta {
+export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sha256"> {
   bytes: Uint8Array;
 }
 

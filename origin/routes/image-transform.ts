@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { sha256Hex } from "../../workers/crypto/sha256.ts";
 import { IMAGE_TRANSFORM_PATH, originTransformSchema } from "../../workers/transform/origin-transform.ts";
 import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
@@ -6,13 +7,12 @@ import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
 import { transformImage } from "../image/transform-image.ts";
 
-
 /** A URL transform the edge could not compute: source bytes in, the derivative out (framed). */
 export function registerImageTransform(app: Hono, limit: ConcurrencyLimit): void {
   app.post(IMAGE_TRANSFORM_PATH, async (c) => {
     const options = inputOptions(c, originTransformSchema);
     const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);
     const { bytes, ...meta } = await limit(() => transformImage(input, options));
-    return framedResponse(meta, bytes);
+    return framedResponse({ ...meta, size: bytes.byteLength, sha256: await sha256Hex(bytes) }, bytes);
   });
 }

@@ -7,6 +7,7 @@ import { ProblemError } from "../contracts/problems.ts";
 import { newId } from "../crypto/ids.ts";
 import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
+import { putObject } from "./put-object.ts";
 
 export type FileKind = "source" | "result";
 export type FileStatus = "pending" | "ready" | "deleted";
@@ -109,30 +110,12 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
   const expiresAt = input.expiresAt ?? Date.now() + (await retentionFor(env.DB, accountId));
   const pending = await insertPendingFile(env.DB, { accountId, kind, contentType, sizeBytes: input.size, filename, expiresAt, sha256 });
   try {
-    await putObject(env.FILES, pending.r2_key, input);
+    await putObject(env.FILES, pending.r2_key, input, { httpMetadata: { contentType: input.contentType } });
   } catch (error) {
     await deleteFile(env, accountId, pending.id);
     throw error;
   }
   return (await markFileReady(env.DB, accountId, pending.id)) ?? findFile(env.DB, accountId, pending.id);
-}
-
-async function putObject(bucket: R2Bucket, key: string, input: StoreFileInput): Promise<void> {
-  const options: R2PutOptions = {
-    httpMetadata: { contentType: input.contentType },
-    ...(input.sha256 ? { sha256: input.sha256 } : {}),
-  };
-  if (input.body instanceof Uint8Array) {
-    await bucket.put(key, input.body, options);
-    return;
-  }
-  // R2 needs a known length to stream; FixedLengthStream supplies it and fails the write when
-  // the stream yields more or fewer bytes than promised. Both sides are awaited so a failure on
-  // either is reported here rather than left as an unhandled rejection.
-  const fixed = new FixedLengthStream(input.size);
-  const [written, piped] = await Promise.allSettled([bucket.put(key, fixed.readable, options), input.body.pipeTo(fixed.writable)]);
-  if (written.status === "rejected") throw written.reason;
-  if (piped.status === "rejected") throw piped.reason;
 }
 
 /** The file's row. Another account's id is 404 like a missing one; deleted or expired is 410. */

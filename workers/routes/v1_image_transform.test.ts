@@ -18,6 +18,8 @@ import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
 import { padImage } from "../test-support/padded-image.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
+import { strongEtag } from "../transform/derivative-response.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
 import { transformSignature } from "../transform/signature.ts";
 import { parseTransform } from "../transform/tokens.ts";
 
@@ -130,6 +132,26 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
     const balance = await env.DB.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(caller.accountId).first<{ balance_micros: number }>();
     expect(balance?.balance_micros).toBe(4_200);
+  });
+
+  it("passes an origin-made derivative through R2 and the cache unchanged, its ETag the digest of its bytes", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    // Larger than the source and lossless: the origin's biggest kind of output.
+    const transform = "w_1800,f_png";
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
+    const served: { tier: string | null; bytes: Uint8Array; etag: string | null; length: string | null }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api(url(caller, transform, fileId));
+      expect(res.status).toBe(200);
+      served.push({ tier: res.headers.get("X-Cache-Tier"), bytes: new Uint8Array(await res.arrayBuffer()), etag: res.headers.get("ETag"), length: res.headers.get("Content-Length") });
+      if (i === 1) await deleteEdgeCache(edgeCacheKey("http://api.test", identity));
+    }
+    expect(served.map((s) => s.tier)).toEqual(["compute", "edge", "r2"]);
+    const [first] = served;
+    expect(readImageHeader(first!.bytes)).toMatchObject({ format: "png", width: 1800, height: 1200 });
+    expect(first!.etag).toBe(strongEtag(await sha256Hex(first!.bytes)));
+    for (const later of served) expect([later.bytes, later.etag, later.length]).toEqual([first!.bytes, first!.etag, String(first!.bytes.byteLength)]);
   });
 
   it("stops serving a deleted file's derivatives from this data centre's cache", async () => {

@@ -4,7 +4,6 @@ import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
 import { transformPrice } from "../contracts/pricing.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
@@ -12,8 +11,8 @@ import { problemSchema } from "../openapi/problem-schema.ts";
 import { canonicalTransform, resolveTransform } from "../transform/canonical.ts";
 import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
-import { derivativeResponse, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
+import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
+import { countDerivatives, dropIfFileDeleted, findDerivative, readDerivativeBody, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
 import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
 import { formatClassFromAccept } from "../transform/negotiate.ts";
 import { contentTypes, outputChoice } from "../transform/output-format.ts";
@@ -118,12 +117,14 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
       extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
     });
   }
+  // A derivative's bytes are never held in the isolate past what the edge computes itself: R2
+  // streams them to the cache, and again to the client, whatever their size.
   const stored = await findDerivative(c.env.DB, identity);
   const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
   if (stored && object) {
-    const body = new Uint8Array(await object.arrayBuffer());
-    const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: body.byteLength, variesOnAccept: request.variesOnAccept };
-    await putEdgeCache(request.cacheKey, body, meta);
+    const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: object.size, variesOnAccept: request.variesOnAccept };
+    await putEdgeCache(request.cacheKey, object.body, meta);
+    const body = matchesIfNoneMatch(request.ifNoneMatch, meta.etag) ? null : await readDerivativeBody(c.env.FILES, stored.r2_key, identity.fileId);
     return derivativeResponse(body, meta, "r2", request.ifNoneMatch);
   }
 
@@ -140,23 +141,25 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again.
   const chargeKey = `transform:${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
-  await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey, operation: "image.transform", amountMicros: price });
+  try {
+    await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey, operation: "image.transform", amountMicros: price });
+  } catch (error) {
+    if (!(derivative.body instanceof Uint8Array)) await derivative.body.cancel();
+    throw error;
+  }
 
-  const meta: DerivativeMeta = {
-    etag: strongEtag(await sha256Hex(derivative.bytes)),
-    contentType: contentTypes[derivative.format],
-    bytes: derivative.bytes.byteLength,
-    variesOnAccept: request.variesOnAccept,
-  };
-  await storeDerivative(c.env, identity, { body: derivative.bytes, contentType: meta.contentType, etag: meta.etag, cacheOrigin: request.cacheOrigin });
+  const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, variesOnAccept: request.variesOnAccept };
+  const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, cacheOrigin: request.cacheOrigin });
+  const stream = () => readDerivativeBody(c.env.FILES, r2Key, identity.fileId);
   // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
   // next request for the same image (the browser's second <img>) then finds it.
-  await putEdgeCache(request.cacheKey, derivative.bytes, meta);
+  await putEdgeCache(request.cacheKey, derivative.body instanceof Uint8Array ? derivative.body : await stream(), meta);
+  const body = derivative.body instanceof Uint8Array ? derivative.body : matchesIfNoneMatch(request.ifNoneMatch, meta.etag) ? null : await stream();
   // Checked after the row and the cache entry exist, so a deletion that ran while this was
   // computed is caught here, and one that runs later finds them. The response still goes out,
   // as though this request had finished first.
   await dropIfFileDeleted(c.env, identity.accountId, identity.fileId);
-  const response = derivativeResponse(derivative.bytes, meta, "compute", request.ifNoneMatch);
+  const response = derivativeResponse(body, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);
   return response;

@@ -15,7 +15,8 @@
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
-import { edgeCanTransform, transformAtEdge } from "../edge-image/edge-pipeline.ts";
+import { sha256Hex } from "../crypto/sha256.ts";
+import { edgeCanTransform, transformAtEdge, type EdgeOutput } from "../edge-image/edge-pipeline.ts";
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import type { ResolvedTransform } from "./canonical.ts";
@@ -27,7 +28,10 @@ import { resolveOutputFormat, type OutputChoice } from "./output-format.ts";
 import type { OutputFormat } from "./tokens.ts";
 
 export interface ComputedDerivative {
-  bytes: Uint8Array;
+  /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */
+  body: Uint8Array | ReadableStream<Uint8Array>;
+  size: number;
+  sha256: string;
   format: OutputFormat;
   width: number;
   height: number;
@@ -81,8 +85,7 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
 async function fromOriginalAtEdge(original: Uint8Array, header: ImageHeader, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative | null> {
   const format = resolveOutputFormat(choice, header.format, header.hasAlpha);
   try {
-    const out = await transformAtEdge(original, header, op, format);
-    return { bytes: out.bytes, format, width: out.width, height: out.height, engine: "edge", source: "original" };
+    return madeAtEdge(await transformAtEdge(original, header, op, format), "original");
   } catch (error) {
     if (error instanceof ProblemError && error.slug === "image_unreadable") return null;
     throw error;
@@ -93,12 +96,16 @@ async function fromMezzanine(mezzanine: Mezzanine, op: ResolvedTransform, choice
   const { original } = mezzanine.meta;
   // The output format follows the original (a WebP photo's mezzanine is a JPEG).
   const format = resolveOutputFormat(choice, original.format, original.hasAlpha);
-  const out = await transformAtEdge(mezzanine.bytes, mezzanine.header, op, format, original);
-  return { bytes: out.bytes, format, width: out.width, height: out.height, engine: "edge", source: "mezzanine" };
+  return madeAtEdge(await transformAtEdge(mezzanine.bytes, mezzanine.header, op, format, original), "mezzanine");
+}
+
+async function madeAtEdge(out: EdgeOutput, source: ComputedDerivative["source"]): Promise<ComputedDerivative> {
+  const { bytes, format, width, height } = out;
+  return { body: bytes, size: bytes.byteLength, sha256: await sha256Hex(bytes), format, width, height, engine: "edge", source };
 }
 
 async function atOrigin(env: ComputeEnv, original: Uint8Array | ReadableStream<Uint8Array>, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
   const frame = await originCompute<OriginTransformMeta>(env, IMAGE_TRANSFORM_PATH, { body: original, options: originTransformOptions(op, choice) });
-  const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
-  return { bytes, format: frame.meta.format, width: frame.meta.width, height: frame.meta.height, engine: "origin", source: "original" };
+  const { size, sha256, format, width, height } = frame.meta;
+  return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
 }

@@ -11,7 +11,7 @@ async function fileWithDerivatives(expiresAt: number) {
   const caller = await seedCaller();
   const file = await storeFile(env, { accountId: caller.accountId, kind: "source", body: new Uint8Array([1, 2, 3]), size: 3, contentType: "image/png", expiresAt });
   const ids = ["w_100", "w_200"].map((canonical) => ({ accountId: caller.accountId, fileId: file.id, canonical, formatClass: "" }));
-  for (const id of ids) await storeDerivative(env, id, { body: new Uint8Array([9, 9]), contentType: "image/webp", etag: `"${id.canonical}"`, cacheOrigin: null });
+  for (const id of ids) await storeDerivative(env, id, { body: new Uint8Array([9, 9]), size: 2, contentType: "image/webp", etag: `"${id.canonical}"`, cacheOrigin: null });
   const original = { width: 4000, height: 3000, format: "jpeg", hasAlpha: false };
   await storeMezzanine(env.FILES, file.id, new Uint8Array([7, 7]), { format: "jpeg", width: 1154, height: 865, original });
   const found = await findMezzanine(env.FILES, file.id);
@@ -46,7 +46,7 @@ describe("derivatives follow their file", () => {
     // A transform that was computing meanwhile stores its derivative and caches it afterwards.
     const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: "" };
     const cacheKey = edgeCacheKey("https://cdn.example", late);
-    await storeDerivative(env, late, { body: new Uint8Array([5]), contentType: "image/webp", etag: '"late"', cacheOrigin: "https://cdn.example" });
+    await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"', cacheOrigin: "https://cdn.example" });
     await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, variesOnAccept: false });
     await storeMezzanine(env.FILES, file.id, new Uint8Array([7]), { format: "jpeg", width: 1, height: 1, original: { width: 1, height: 1, format: "jpeg", hasAlpha: false } });
     expect(await matchEdgeCache(cacheKey, false)).not.toBeNull();

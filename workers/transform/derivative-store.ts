@@ -1,7 +1,9 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
+import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
+import { putObject, type ObjectBody } from "../files/put-object.ts";
 import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
 import { deleteMezzaninesOf } from "./mezzanine-store.ts";
 
@@ -47,26 +49,33 @@ export async function countDerivatives(db: D1Database, accountId: string, fileId
   return row?.n ?? 0;
 }
 
-export interface StoredBody {
-  body: Uint8Array;
+export interface StoredBody extends ObjectBody {
   contentType: string;
   etag: string;
   // scheme://host whose edge cache holds it, null when none does.
   cacheOrigin: string | null;
 }
 
-/** The object first, then the row, so a row never points at a missing object. */
-export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, now = Date.now()): Promise<void> {
-  const { body, contentType, etag, cacheOrigin } = stored;
+/** The object first, then the row, so a row never points at a missing object. Returns the object's key. */
+export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, now = Date.now()): Promise<string> {
+  const { size, contentType, etag, cacheOrigin } = stored;
   const r2Key = await derivativeKey(id);
-  await env.FILES.put(r2Key, body, { httpMetadata: { contentType } });
+  await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
   await env.DB.prepare(
     `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at, cache_origin)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type, cache_origin = excluded.cache_origin`,
   )
-    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, body.byteLength, contentType, now, cacheOrigin)
+    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, size, contentType, now, cacheOrigin)
     .run();
+  return r2Key;
+}
+
+/** A stored derivative's bytes as a stream; 410 when its file's deletion removed it meanwhile. */
+export async function readDerivativeBody(files: R2Bucket, r2Key: string, fileId: string): Promise<ReadableStream<Uint8Array>> {
+  const object = await files.get(r2Key);
+  if (!object) throw new ProblemError("gone", `File ${fileId} was deleted.`);
+  return object.body;
 }
 
 interface DeletedRow {

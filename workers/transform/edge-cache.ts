@@ -28,7 +28,7 @@ export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Pro
   };
 }
 
-export function putEdgeCache(key: Request, body: Uint8Array, meta: DerivativeMeta): Promise<void> {
+export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta): Promise<void> {
   const headers = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": IMMUTABLE };
   return caches.default.put(key, new Response(body, { headers }));
 }

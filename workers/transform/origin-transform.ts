@@ -31,6 +31,9 @@ export interface OriginTransformMeta {
   format: OutputFormat;
   width: number;
   height: number;
+  // Of the payload that follows, so the edge can store it and name its ETag while it streams.
+  size: number;
+  sha256: string;
 }
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
