@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
+import type { components } from "../clients/ts/api-types.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}` };
 
-interface CreatedUpload {
-  file_id: string;
-  upload: { method: string; url: string; headers: Record<string, string> };
-}
+type CreatedUpload = components["schemas"]["CreatedUpload"];
 
 async function createUpload(body: Record<string, unknown>): Promise<CreatedUpload> {
   const res = await fetch(`${edge}/v1/uploads`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { components } from "../../clients/ts/api-types.ts";
 import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
 import type { PdfCompressResult } from "../../workers/operations/pdf.ts";
 import { waitFor } from "./loopback-server.ts";
@@ -23,10 +24,7 @@ export interface PdfJobRun extends JobView {
   jobMs: number;
 }
 
-interface CreatedUpload {
-  file_id: string;
-  upload: { method: string; url: string; headers: Record<string, string> };
-}
+type CreatedUpload = components["schemas"]["CreatedUpload"];
 
 const POLL_TIMEOUT_MS = 15 * 60_000;
 

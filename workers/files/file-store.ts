@@ -7,7 +7,7 @@ import { ProblemError } from "../contracts/problems.ts";
 import { newId } from "../crypto/ids.ts";
 import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
-import { putObject } from "./put-object.ts";
+import { putObject, readObject } from "./file-objects.ts";
 
 export type FileKind = "source" | "result";
 export type FileStatus = "pending" | "ready" | "deleted";
@@ -172,9 +172,7 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
       headers: { "Content-Range": `bytes */${record.size_bytes}` },
     });
   }
-  const object = await env.FILES.get(record.r2_key, range ? { range } : {});
-  // The row was marked deleted between the lookup and the read.
-  if (!object) throw new ProblemError("gone", `File ${fileId} was deleted.`);
+  const object = await readObject(env.FILES, record.r2_key, fileId, range ? { range } : {});
   return { record, object, range };
 }
 

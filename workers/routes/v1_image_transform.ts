@@ -4,6 +4,7 @@ import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
 import { transformPrice } from "../contracts/pricing.ts";
+import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
@@ -12,7 +13,7 @@ import { canonicalTransform, resolveTransform } from "../transform/canonical.ts"
 import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, dropIfFileDeleted, findDerivative, readDerivativeBody, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
+import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
 import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
 import { formatClassFromAccept } from "../transform/negotiate.ts";
 import { contentTypes, outputChoice } from "../transform/output-format.ts";
@@ -117,14 +118,11 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
       extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
     });
   }
-  // A derivative's bytes are never held in the isolate past what the edge computes itself: R2
-  // streams them to the cache, and again to the client, whatever their size.
   const stored = await findDerivative(c.env.DB, identity);
   const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
   if (stored && object) {
     const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: object.size, variesOnAccept: request.variesOnAccept };
-    await putEdgeCache(request.cacheKey, object.body, meta);
-    const body = matchesIfNoneMatch(request.ifNoneMatch, meta.etag) ? null : await readDerivativeBody(c.env.FILES, stored.r2_key, identity.fileId);
+    const body = await cacheDerivative(c, request, meta, object.body, stored.r2_key);
     return derivativeResponse(body, meta, "r2", request.ifNoneMatch);
   }
 
@@ -150,11 +148,9 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
 
   const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, variesOnAccept: request.variesOnAccept };
   const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, cacheOrigin: request.cacheOrigin });
-  const stream = () => readDerivativeBody(c.env.FILES, r2Key, identity.fileId);
-  // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
-  // next request for the same image (the browser's second <img>) then finds it.
-  await putEdgeCache(request.cacheKey, derivative.body instanceof Uint8Array ? derivative.body : await stream(), meta);
-  const body = derivative.body instanceof Uint8Array ? derivative.body : matchesIfNoneMatch(request.ifNoneMatch, meta.etag) ? null : await stream();
+  // The origin's stream went into R2: the cache reads it back from there.
+  const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(c.env.FILES, r2Key, identity.fileId)).body;
+  const body = await cacheDerivative(c, request, meta, forCache, r2Key);
   // Checked after the row and the cache entry exist, so a deletion that ran while this was
   // computed is caught here, and one that runs later finds them. The response still goes out,
   // as though this request had finished first.
@@ -163,4 +159,18 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);
   return response;
+}
+
+/**
+ * Puts a derivative in the edge cache and returns the response body. Bytes the edge made are in
+ * memory and serve both; anything larger is never held in the isolate, whatever its size: R2
+ * streams it to the cache, and again to the client (not at all for a 304).
+ */
+async function cacheDerivative(c: Context<AppEnv>, request: TransformRequest, meta: DerivativeMeta, body: Uint8Array | ReadableStream<Uint8Array>, r2Key: string): Promise<BodyInit | null> {
+  // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
+  // next request for the same image (the browser's second <img>) then finds it.
+  await putEdgeCache(request.cacheKey, body, meta);
+  if (body instanceof Uint8Array) return body;
+  if (matchesIfNoneMatch(request.ifNoneMatch, meta.etag)) return null;
+  return (await readObject(c.env.FILES, r2Key, request.identity.fileId)).body;
 }

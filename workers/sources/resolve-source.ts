@@ -1,6 +1,7 @@
 import { SYNC_SOURCE_MAX_BYTES, type Source } from "../contracts/envelope.ts";
 import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
+import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
@@ -52,15 +53,10 @@ export async function resolveSource(
     if (record.size_bytes > maxStoredBytes) {
       throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxStoredBytes}.`);
     }
-    const head = await env.FILES.get(record.r2_key, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });
-    if (!head) throw new ProblemError("gone", `File ${source.file_id} was deleted.`);
+    const head = await readObject(env.FILES, record.r2_key, record.id, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });
     const type = expectKind(new Uint8Array(await head.arrayBuffer()), expect);
     return {
-      body: async () => {
-        const object = await env.FILES.get(record.r2_key);
-        if (!object) throw new ProblemError("gone", `File ${source.file_id} was deleted.`);
-        return object.body;
-      },
+      body: async () => (await readObject(env.FILES, record.r2_key, record.id)).body,
       size: record.size_bytes,
       file: { id: record.id, kind: record.kind },
       filename: record.filename,

@@ -1,9 +1,8 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
-import { ProblemError } from "../contracts/problems.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../crypto/sha256.ts";
-import { putObject, type ObjectBody } from "../files/put-object.ts";
+import { putObject, type ObjectBody } from "../files/file-objects.ts";
 import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
 import { deleteMezzaninesOf } from "./mezzanine-store.ts";
 
@@ -69,13 +68,6 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
     .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, size, contentType, now, cacheOrigin)
     .run();
   return r2Key;
-}
-
-/** A stored derivative's bytes as a stream; 410 when its file's deletion removed it meanwhile. */
-export async function readDerivativeBody(files: R2Bucket, r2Key: string, fileId: string): Promise<ReadableStream<Uint8Array>> {
-  const object = await files.get(r2Key);
-  if (!object) throw new ProblemError("gone", `File ${fileId} was deleted.`);
-  return object.body;
 }
 
 interface DeletedRow {

@@ -1,11 +1,14 @@
-// One R2 write for bytes in memory or a stream of a known length, with the SHA-256 R2 checks
-// the stored bytes against when one is given.
+// A file's R2 objects (its bytes, and what is derived from it): one write for bytes in memory
+// or a stream of a known length, and one read that turns a missing object into 410.
+import { ProblemError } from "../contracts/problems.ts";
+
 export interface ObjectBody {
   body: Uint8Array | ReadableStream<Uint8Array>;
   size: number;
   sha256?: string | null;
 }
 
+/** `sha256`, when given, is what R2 checks the stored bytes against. */
 export async function putObject(bucket: R2Bucket, key: string, input: ObjectBody, options: R2PutOptions = {}): Promise<void> {
   const withDigest: R2PutOptions = { ...options, ...(input.sha256 ? { sha256: input.sha256 } : {}) };
   if (input.body instanceof Uint8Array) {
@@ -19,4 +22,11 @@ export async function putObject(bucket: R2Bucket, key: string, input: ObjectBody
   const [written, piped] = await Promise.allSettled([bucket.put(key, fixed.readable, withDigest), input.body.pipeTo(fixed.writable)]);
   if (written.status === "rejected") throw written.reason;
   if (piped.status === "rejected") throw piped.reason;
+}
+
+/** A missing object means the file was deleted between the row lookup and the read: 410, like a deleted row. */
+export async function readObject(bucket: R2Bucket, key: string, fileId: string, options: R2GetOptions = {}): Promise<R2ObjectBody> {
+  const object = await bucket.get(key, options);
+  if (!object) throw new ProblemError("gone", `File ${fileId} was deleted.`);
+  return object;
 }
