@@ -113,15 +113,15 @@ export async function projectProfiles(
 ): Promise<Record<PdfFixedProfile, ProfileProjection>> {
   const tallies: ProfileTally[] = PDF_FIXED_PROFILES.map((profile) => ({ targets: defaultProfileTargets(profile), saved: 0, rewritten: 0, replaced: [], risks: [], softMasks: new Set<number>() }));
   // Profiles differ in their 1-bit resolution only, so each distinct one is encoded once.
-  const jbig2ByDpi = new Map<number, { saving: number; converted: number; replaced: number[] }>();
+  const jbig2ByDpi = new Map<number, { saving: number; converted: number[] }>();
   const convertedByAny = new Set<number>();
   for (const { targets } of tallies) {
     if (jbig2ByDpi.has(targets.bilevelDpi)) continue;
     const pass = new Jbig2Images("auto", { dpi: targets.bilevelDpi, threshold: targets.downsampleThreshold });
     const stats = pass.measure(doc, images);
-    const replaced = [...pass.converted()];
-    jbig2ByDpi.set(targets.bilevelDpi, { saving: stats === null ? 0 : stats.bytes_before - stats.bytes_after, converted: stats?.images_converted ?? 0, replaced });
-    for (const objectNumber of replaced) convertedByAny.add(objectNumber);
+    const converted = [...pass.converted()];
+    jbig2ByDpi.set(targets.bilevelDpi, { saving: stats === null ? 0 : stats.bytes_before - stats.bytes_after, converted });
+    for (const objectNumber of converted) convertedByAny.add(objectNumber);
   }
   // The image rewriter leaves bilevel images to the JBIG2 pass whatever it decided for them.
   const rewritable = factsAfterJbig2(images, convertedByAny);
@@ -133,8 +133,8 @@ export async function projectProfiles(
     const tally = tallies[index];
     if (tally === undefined) continue;
     // Compress returns the original when it cannot make the file smaller.
-    const jbig2 = jbig2ByDpi.get(tally.targets.bilevelDpi) ?? { saving: 0, converted: 0, replaced: [] };
-    const saved = tally.saved - flateSaved(tally.replaced) + jbig2.saving - flateSaved(jbig2.replaced);
+    const jbig2 = jbig2ByDpi.get(tally.targets.bilevelDpi) ?? { saving: 0, converted: [] };
+    const saved = tally.saved - flateSaved(tally.replaced) + jbig2.saving - flateSaved(jbig2.converted);
     const estimated = Math.min(inputBytes, Math.max(0, Math.round(structure.bytes - saved)));
     const rewritesKept = estimated < inputBytes;
     projection[profile] = {
@@ -142,7 +142,7 @@ export async function projectProfiles(
       savings_bytes: inputBytes - estimated,
       savings_ratio: inputBytes === 0 ? 0 : (inputBytes - estimated) / inputBytes,
       quality_risk: rewritesKept ? worstRisk(tally.risks) : "none",
-      images_rewritten: rewritesKept ? tally.rewritten + jbig2.converted : 0,
+      images_rewritten: rewritesKept ? tally.rewritten + jbig2.converted.length : 0,
     };
   }
   return projection;
