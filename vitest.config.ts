@@ -34,6 +34,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: "contracts",
+          environment: "node",
+          include: ["contracts/**/*.test.ts"],
+        },
+      },
+      {
+        test: {
           name: "origin",
           environment: "node",
           include: ["origin/**/*.test.ts"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORIGIN_SECRET_HEADER } from "../workers/contracts/origin-protocol.ts";
+import { ORIGIN_SECRET_HEADER } from "../contracts/origin/framing.ts";
 import { createOriginApp } from "./app.ts";
 
 describe("origin app", () => {

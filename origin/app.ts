@@ -1,8 +1,8 @@
 import os from "node:os";
 import { Hono } from "hono";
-import { concurrencyLimit } from "../workers/concurrency/concurrency-limit.ts";
-import { problemBody, ProblemError } from "../workers/contracts/problems.ts";
-import { problemResponse } from "../workers/http/problem-response.ts";
+import { concurrencyLimit } from "../contracts/concurrency/concurrency-limit.ts";
+import { problemBody, ProblemError } from "../contracts/problems/catalogue.ts";
+import { problemResponse } from "../contracts/problems/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
 import { registerImageMezzanine } from "./routes/image-mezzanine.ts";

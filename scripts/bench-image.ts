@@ -3,9 +3,9 @@
 // accuracy; then origin RSS across 200 sequential images. Prints figures and ratios; asserts none.
 import fs from "node:fs";
 import sharp, { type Sharp } from "sharp";
-import { imageOptionsSchema, type ImageOptionsInput } from "../workers/contracts/image-options.ts";
+import { imageOptionsSchema, type ImageOptionsInput } from "../contracts/image-options.ts";
 import { processImage } from "../origin/image/process-image.ts";
-import { encodeBase64 } from "../workers/encoding/base64.ts";
+import { encodeBase64 } from "../contracts/encoding/base64.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { analyzePdf } from "../origin/pdf/analyze-pdf.ts";
-import { ProblemError } from "../workers/contracts/problems.ts";
+import { ProblemError } from "../contracts/problems/catalogue.ts";
 import { benchFile } from "./bench-pdf/bench-file.ts";
 import type { FileBench, FileResult, ToolOutcome } from "./bench-pdf/bench-file.ts";
 import { SSIM_TARGET } from "./bench-pdf/compare-renders.ts";

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import ExcelJS from "exceljs";
 import { generateXlsx } from "../origin/xlsx/generate-xlsx.ts";
-import { xlsxRequestSchema, type XlsxRequest } from "../workers/contracts/xlsx-request.ts";
+import { xlsxRequestSchema, type XlsxRequest } from "../contracts/xlsx-request.ts";
 
 const ROWS = 100_000;
 const CHILDREN = ["engine", "exceljs-tuned", "exceljs-naive", "schema-parse"] as const;

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import XLSX from "xlsx";
-import { prices } from "../workers/contracts/pricing.ts";
+import { prices } from "../contracts/pricing.ts";
 import { startLoopbackServer } from "./support/loopback-server.ts";
 
 const CLI = resolve("cli/main.ts");

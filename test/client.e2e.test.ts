@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
 import { createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/index.ts";
-import { prices } from "../workers/contracts/pricing.ts";
-import { signWebhook } from "../workers/webhooks/signature.ts";
+import { prices } from "../contracts/pricing.ts";
+import { signWebhook } from "../contracts/webhooks/signature.ts";
 
 const baseUrl = inject("edgeUrl");
 const apiKey = inject("apiKey");
@@ -32,7 +32,7 @@ function recordingFetch(lose: (attempt: number) => "answer" | "lose-response" | 
 describe("generated client types", () => {
   // In a Node process of its own: the generator imports the edge app through Node's module hooks.
   it("are up to date with the app's OpenAPI document (run `npm run generate:client`)", () => {
-    const check = spawnSync(process.execPath, ["clients/ts/generate-types.ts", "--check"], { encoding: "utf8" });
+    const check = spawnSync(process.execPath, ["scripts/generate-client-types.ts", "--check"], { encoding: "utf8" });
     expect(check.stdout + check.stderr).toContain("is up to date");
     expect(check.status).toBe(0);
   });

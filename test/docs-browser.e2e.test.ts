@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { problemCatalogue } from "../workers/contracts/problems.ts";
+import { problemCatalogue } from "../contracts/problems/catalogue.ts";
 import { SCALAR_API_REFERENCE_VERSION, SCALAR_BUNDLE_URL } from "../workers/docs/scalar-bundle.ts";
 
 const edge = inject("edgeUrl");

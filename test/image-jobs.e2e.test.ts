@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { verifyWebhook } from "../workers/webhooks/signature.ts";
+import { verifyWebhook } from "../contracts/webhooks/signature.ts";
 import { startLoopbackServer, waitFor } from "./support/loopback-server.ts";
 
 const edge = inject("edgeUrl");

@@ -1,11 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import { HTTPException } from "hono/http-exception";
-import { ProblemError } from "./contracts/problems.ts";
+import { ProblemError } from "../contracts/problems/catalogue.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { allowedMethodsMatcher } from "./http/allowed-methods.ts";
-import { problemFromError, problemResponse } from "./http/problem-response.ts";
-import { validationProblem } from "./http/validation-problem.ts";
+import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
+import { validationProblem } from "../contracts/problems/validation-problem.ts";
 import { aliasHost } from "./middleware/alias-host.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { idempotency } from "./middleware/idempotency.ts";

@@ -4,4 +4,4 @@ export { createPixelPress, DEFAULT_BASE_URL, type ClientOptions, type PixelPress
 export { pollJob, type PollOptions } from "./job-polling.ts";
 export type { CallOptions, Job, JobAccepted, OperationPath, OperationResult, Products, RequestBody } from "./operation-types.ts";
 export { createRetryingFetch, DEFAULT_RETRY_POLICY, newIdempotencyKey, type RetryPolicy } from "./retrying-fetch.ts";
-export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type WebhookToVerify } from "../../workers/webhooks/signature.ts";
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type WebhookToVerify } from "../../contracts/webhooks/signature.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readFrame } from "../../workers/contracts/origin-protocol.ts";
+import { readFrame } from "../../contracts/origin/framing.ts";
 import { framedResponse } from "./framed-response.ts";
 
 describe("framedResponse", () => {

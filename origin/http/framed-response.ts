@@ -1,4 +1,4 @@
-import { FRAMED_CONTENT_TYPE, frameHead } from "../../workers/contracts/origin-protocol.ts";
+import { FRAMED_CONTENT_TYPE, frameHead } from "../../contracts/origin/framing.ts";
 
 /**
  * A success answer to the edge: the meta JSON framed in front of the output bytes, streamed

@@ -2,8 +2,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { problemResponse } from "../../workers/http/problem-response.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { problemResponse } from "../../contracts/problems/problem-response.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { inputBytes } from "./request-input.ts";
 
 const MAX_BYTES = 300_000;

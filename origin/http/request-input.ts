@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { z } from "@hono/zod-openapi";
-import { decodeOptionsHeader, ORIGIN_OPTIONS_HEADER } from "../../workers/contracts/origin-protocol.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
-import { validationProblem } from "../../workers/http/validation-problem.ts";
+import { decodeOptionsHeader, ORIGIN_OPTIONS_HEADER } from "../../contracts/origin/framing.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 
 const UNDECLARED_INITIAL_BYTES = 64 * 1024;
 

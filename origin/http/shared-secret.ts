@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { ORIGIN_SECRET_HEADER } from "../../workers/contracts/origin-protocol.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
-import { constantTimeEqual } from "../../workers/crypto/constant-time.ts";
+import { ORIGIN_SECRET_HEADER } from "../../contracts/origin/framing.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { constantTimeEqual } from "../../contracts/crypto/constant-time.ts";
 
 /** Only the edge, which holds the shared secret, may call compute routes. */
 export function sharedSecret(secret: string) {

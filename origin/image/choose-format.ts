@@ -1,7 +1,7 @@
 // format: "auto". Content decides the candidates (transparency rules out JPEG;
 // flat graphics go lossless, photos lossy at the requested quality), then every
 // candidate is encoded and the smallest wins.
-import type { ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
 

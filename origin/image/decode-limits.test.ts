@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { IMAGE_INPUT_LIMITS, decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
 import { photoLikePixels, pngHeaderBomb } from "./test-support/synthetic-images.ts";
 

@@ -1,8 +1,8 @@
 // First step: find out what the bytes really are from the header alone, and
 // refuse anything too big before a single pixel is decoded.
 import sharp, { type Metadata, type Sharp } from "sharp";
-import { IMAGE_SOURCE_MAX_BYTES } from "../../workers/contracts/image-options.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
 // photos and medium-format cameras with room to spare while keeping a decoded

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { EDGE_MAX_SOURCE_BYTES } from "../../workers/edge-image/edge-budget.ts";
-import { MEZZANINE_MAX_PIXELS } from "../../workers/transform/origin-mezzanine.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
+import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
 import { deriveMezzanine } from "./derive-mezzanine.ts";
 import { photoLikeJpeg, pixelDistance } from "./test-support/synthetic-images.ts";
 

@@ -9,7 +9,7 @@
 // alpha and for lossless sources (PNG, GIF: usually flat graphics, where JPEG rings at edges); its
 // decoder instance persists in the isolate, and the edge budget test covers it at 1 MP.
 import sharp from "sharp";
-import { mezzanineSize, type OriginMezzanineMeta } from "../../workers/transform/origin-mezzanine.ts";
+import { mezzanineSize, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 import { decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
 
 export const MEZZANINE_JPEG_QUALITY = 92;

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { openSource } from "./decode-limits.ts";
 import { encode, paletteColours, paletteLadder, type EncoderOptions } from "./encode.ts";
 import { hasExifOrXmp, readJpegSegments } from "./test-support/jpeg-markers.ts";

@@ -2,8 +2,8 @@
 // from sharp's presets: its `mozjpeg: true` preset also switches progressive
 // on, and the contract says baseline unless `progressive` is asked for.
 import type { Sharp } from "sharp";
-import type { ImageOptions, ImageOutputFormat } from "../../workers/contracts/image-options.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export interface EncodeTarget {
   format: ImageOutputFormat;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { MIN_SEARCH_QUALITY, PRIOR_SLOPES, QUALITY_TOLERANCE, fitToBytes, qualityLadder } from "./fit-to-bytes.ts";
 
 // Size curves of the shapes encoders produce: log-linear in quality, steeper

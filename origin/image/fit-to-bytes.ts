@@ -8,7 +8,7 @@
 // between a fit and a miss puts the best within one step of the fit: the
 // answer is then the highest fit, within QUALITY_TOLERANCE of the best that
 // fits (sizes being monotone in quality).
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export const MIN_SEARCH_QUALITY = 10;
 export const QUALITY_TOLERANCE = 2;

@@ -3,7 +3,7 @@
 // colour the transparent pixels happen to store. An alpha channel that is
 // fully opaque is dropped for every format: it only costs bytes.
 import type { Sharp } from "sharp";
-import type { ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { AlphaUse } from "./choose-format.ts";
 
 export const DEFAULT_FLATTEN_BACKGROUND = "#ffffff";

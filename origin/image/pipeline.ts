@@ -2,7 +2,7 @@
 // rendered once to raw pixels so that every encode after it (auto candidates,
 // max_bytes search) starts from memory instead of decoding the source again.
 import sharp, { type Sharp } from "sharp";
-import type { ImageOptions } from "../../workers/contracts/image-options.ts";
+import type { ImageOptions } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { decodeFailure, openSource, type SourceImage } from "./decode-limits.ts";
 import { applyResize, planResize } from "./resize.ts";

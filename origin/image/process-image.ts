@@ -1,7 +1,7 @@
 // The image engine: bytes and parsed options in, bytes and stats out. Each
 // stage is its own step module; this file only wires them in order.
 import type { Sharp } from "sharp";
-import type { ImageOptions, ImageOutputFormat } from "../../workers/contracts/image-options.ts";
+import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";

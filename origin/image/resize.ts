@@ -1,7 +1,7 @@
 // Target dimensions are computed here, not left to sharp, so every fit mode's
 // exact output size (and the no-enlargement rule) is one pure, tested function.
 import type { Sharp } from "sharp";
-import type { ImageOptions } from "../../workers/contracts/image-options.ts";
+import type { ImageOptions } from "../../contracts/image-options.ts";
 import type { Size } from "./auto-orient.ts";
 
 export type ResizeRequest = Pick<ImageOptions, "width" | "height" | "fit" | "enlarge">;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { originTransformSchema, type OriginTransformOptions } from "../../workers/transform/origin-transform.ts";
+import { originTransformSchema, type OriginTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { readJpegSegments } from "./test-support/jpeg-markers.ts";
 import { transformImage } from "./transform-image.ts";
 

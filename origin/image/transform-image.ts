@@ -3,9 +3,9 @@
 // with sharp. Geometry follows the edge: `inside` never enlarges, `cover` crops at the gravity.
 import sharp from "sharp";
 import type { z } from "@hono/zod-openapi";
-import type { originTransformSchema, OriginTransformMeta } from "../../workers/transform/origin-transform.ts";
-import { resolveOutputFormat } from "../../workers/transform/output-format.ts";
-import type { Gravity } from "../../workers/transform/tokens.ts";
+import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
+import { resolveOutputFormat } from "../../contracts/transform/output-format.ts";
+import type { Gravity } from "../../contracts/transform/tokens.ts";
 import { decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
 import { encode } from "./encode.ts";
 

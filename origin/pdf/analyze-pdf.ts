@@ -1,8 +1,8 @@
 // The analyze engine: what a PDF is made of, what protects it, every image with
 // its effective resolution, every font, and what each profile would make of it.
 import type * as mupdf from "mupdf";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import type { PdfAnalyzeOptions, PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import type { PdfAnalyzeOptions, PdfFixedProfile } from "../../contracts/pdf-options.ts";
 import { measureComposition } from "./composition.ts";
 import type { BytesByCategory } from "./composition.ts";
 import { readDocumentFlags } from "./document-flags.ts";

@@ -2,8 +2,8 @@
 // placed resolution, strips and subsets, saves, and proves the output sound by
 // reopening it. Any failure after the refusals returns the original untouched.
 import type * as mupdf from "mupdf";
-import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { measureComposition } from "./composition.ts";
 import type { BytesByCategory } from "./composition.ts";
 import { conformanceClaims } from "./conformance.ts";

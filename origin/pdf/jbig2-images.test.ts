@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { inspectImages } from "./image-facts.ts";
 import { Jbig2Images } from "./jbig2-images.ts";

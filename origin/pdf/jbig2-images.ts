@@ -9,7 +9,7 @@
 // The encoding depends only on the input's image streams, so one request encodes
 // once and every output run just writes the cached streams.
 import * as mupdf from "mupdf";
-import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { ImageFacts } from "./image-facts.ts";
 import type { ColorSpaceFamily } from "./image-inventory.ts";
 import { packedStride } from "./jbig2/bitmap.ts";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { linearizePdf } from "./linearize.ts";
 import { buildPdf, jpegImage } from "./test-support/generate-pdf.ts";

@@ -1,6 +1,6 @@
 // Opens untrusted bytes as a PDF and turns every way that can fail into a problem.
 import * as mupdf from "mupdf";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { forEachObject, latin1 } from "./pdf-objects.ts";
 
 export const PDF_MAX_BYTES = 200 * 1024 * 1024;

@@ -4,7 +4,7 @@
 // one's image streams are already replaced). All runs share one encode cache and
 // the image facts of the first, so a later run decodes and encodes only what changed.
 import type * as mupdf from "mupdf";
-import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { removeConformanceClaims } from "./conformance.ts";
 import { inspectImages } from "./image-facts.ts";
 import type { ImageFacts } from "./image-facts.ts";

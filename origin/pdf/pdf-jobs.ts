@@ -1,8 +1,8 @@
 // The jobs a PDF worker thread runs, and how their outcomes cross the thread
 // boundary: results as plain data, problems as their slug and detail.
-import { ProblemError } from "../../workers/contracts/problems.ts";
-import type { ProblemType } from "../../workers/contracts/problems.ts";
-import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { ProblemType } from "../../contracts/problems/catalogue.ts";
+import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { analyzePdf } from "./analyze-pdf.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import { compressPdf } from "./compress-pdf.ts";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { PdfWorkerPool } from "./pdf-worker-pool.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
 

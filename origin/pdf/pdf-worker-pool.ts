@@ -2,7 +2,7 @@
 // a worker is replaced after maxJobsPerWorker jobs, or as soon as a job leaves its
 // mupdf WASM heap above maxWasmHeapBytes (the heap never shrinks inside a thread).
 import { Worker } from "node:worker_threads";
-import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import type { PdfCompressResult } from "./compress-pdf.ts";
 import { outcomeToResult } from "./pdf-jobs.ts";

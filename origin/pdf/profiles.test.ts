@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PDF_PROFILE_PARAMETERS, pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
+import { PDF_PROFILE_PARAMETERS, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { resolveImageTargets } from "./profiles.ts";
 
 const targets = (input: PdfCompressOptionsInput) => resolveImageTargets(pdfCompressOptionsSchema.parse(input));

@@ -9,8 +9,8 @@ import {
   PDF_DEFAULT_IMAGE_QUALITY,
   PDF_INTENT_PROFILE,
   PDF_PROFILE_PARAMETERS,
-} from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptions, PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
+} from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptions, PdfFixedProfile } from "../../contracts/pdf-options.ts";
 
 export interface ImageTargets {
   profile: PdfFixedProfile | "custom";

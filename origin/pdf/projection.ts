@@ -5,8 +5,8 @@
 // Bilevel images are sized by really encoding them with JBIG2 (compress's default
 // `jbig2: auto`), which every profile does alike.
 import type * as mupdf from "mupdf";
-import { PDF_FIXED_PROFILES } from "../../workers/contracts/pdf-options.ts";
-import type { PdfFixedProfile } from "../../workers/contracts/pdf-options.ts";
+import { PDF_FIXED_PROFILES } from "../../contracts/pdf-options.ts";
+import type { PdfFixedProfile } from "../../contracts/pdf-options.ts";
 import { encodeFlate } from "./encode-pixels.ts";
 import { estimateEncodedSize } from "./estimate-encoded-size.ts";
 import type { SizeEstimate } from "./estimate-encoded-size.ts";

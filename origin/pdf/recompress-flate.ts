@@ -5,7 +5,7 @@
 // `zopfli: true` runs again over the final output with Zopfli, within a time budget. The inflated bytes are compressed again
 // as they are, so PNG predictors and every /DecodeParms stay valid.
 import { zlibAsync } from "@gfx/zopfli";
-import { PDF_ZOPFLI_BUDGET_MS } from "../../workers/contracts/pdf-options.ts";
+import { PDF_ZOPFLI_BUDGET_MS } from "../../contracts/pdf-options.ts";
 import type * as mupdf from "mupdf";
 import { createHash } from "node:crypto";
 import { constants, deflateSync, inflateSync } from "node:zlib";

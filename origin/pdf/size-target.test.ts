@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { defaultProfileTargets } from "./profiles.ts";
 import { searchSizeStep, targetBytesOf } from "./size-target.ts";

@@ -5,8 +5,8 @@
 // candidate, each image encoded once per step through the request's encode cache.
 // Quality is searched first, from the profile's quality down to min_quality; only
 // when min_quality does not fit is resolution lowered, down to the profile's floor.
-import { PDF_BYTES_PER_MB } from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import { PDF_BYTES_PER_MB } from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { OutputRuns, ProducedOutput } from "./output-runs.ts";
 import type { ImageTargets } from "./profiles.ts";
 

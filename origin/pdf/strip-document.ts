@@ -1,7 +1,7 @@
 // Removes what `strip` names. Link annotations and form widgets always stay, so
 // navigation and forms survive even when annotations are stripped.
 import type * as mupdf from "mupdf";
-import type { PdfCompressOptions } from "../../workers/contracts/pdf-options.ts";
+import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { catalogOf, forEachObject, nameOf } from "./pdf-objects.ts";
 
 type StripOptions = PdfCompressOptions["strip"];

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PDF_VERIFY_DPI, pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
+import { PDF_VERIFY_DPI, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { buildPdf, jpegImage } from "./test-support/generate-pdf.ts";
 import { pageImages } from "./test-support/inspect-output.ts";

@@ -2,7 +2,7 @@
 // resolution, scores each page by luma SSIM, and for pages below the threshold
 // decides which images to encode again: a JPEG below VERIFY_RAISED_QUALITY is
 // raised to it first, anything else (or a JPEG already raised) is kept original.
-import { PDF_VERIFY_DPI } from "../../workers/contracts/pdf-options.ts";
+import { PDF_VERIFY_DPI } from "../../contracts/pdf-options.ts";
 import { openForRendering, renderPageLuma } from "./render-luma.ts";
 import type { ImageOverride, ImageRewriteStat } from "./rewrite-images.ts";
 import { ssim } from "./ssim.ts";

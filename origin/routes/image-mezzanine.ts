@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
-import { IMAGE_MEZZANINE_PATH, originMezzanineSchema } from "../../workers/transform/origin-mezzanine.ts";
+import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
+import { IMAGE_MEZZANINE_PATH, originMezzanineSchema } from "../../contracts/origin/image-mezzanine.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";

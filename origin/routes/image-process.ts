@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { imageOptionsSchema } from "../../workers/contracts/image-options.ts";
-import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import { imageOptionsSchema } from "../../contracts/image-options.ts";
+import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import { sha256Hex } from "../../workers/crypto/sha256.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformSchema } from "../../workers/transform/origin-transform.ts";
-import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
+import { IMAGE_TRANSFORM_PATH, originTransformSchema } from "../../contracts/origin/image-transform.ts";
+import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";

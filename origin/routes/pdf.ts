@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { pdfAnalyzeOptionsSchema, pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import { PDF_MAX_BYTES } from "../../workers/contracts/pricing.ts";
+import { pdfAnalyzeOptionsSchema, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import { PDF_MAX_BYTES } from "../../contracts/pricing.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { PdfWorkerPool } from "../pdf/pdf-worker-pool.ts";

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { Writable } from "node:stream";
-import { xlsxRequestSchema } from "../../workers/contracts/xlsx-request.ts";
-import { validationProblem } from "../../workers/http/validation-problem.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
-import type { ConcurrencyLimit } from "../../workers/concurrency/concurrency-limit.ts";
+import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
+import { validationProblem } from "../../contracts/problems/validation-problem.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { generateXlsx } from "../xlsx/generate-xlsx.ts";
 

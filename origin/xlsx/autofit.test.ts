@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { XlsxColumn } from "../../workers/contracts/xlsx-request.ts";
+import type { XlsxColumn } from "../../contracts/xlsx-request.ts";
 import { estimateColumnWidth } from "./autofit.ts";
 
 function column(type: XlsxColumn["type"], header?: string): XlsxColumn {

@@ -1,6 +1,6 @@
 // Column widths must be known when a streamed sheet starts (they precede the rows in the
 // XML), so autofit estimates from the header and the first rows instead of measuring all.
-import type { XlsxCellValue, XlsxColumn } from "../../workers/contracts/xlsx-request.ts";
+import type { XlsxCellValue, XlsxColumn } from "../../contracts/xlsx-request.ts";
 
 export const AUTOFIT_SAMPLE_ROWS = 1_000;
 const MIN_WIDTH = 6;

@@ -3,7 +3,7 @@
 // stream. Strings are always written as text cells: a value starting with `=`, `+`, `-` or
 // `@` is stored as the literal text, never evaluated (formulas come only from `formula` cells).
 import type { CellValue } from "exceljs";
-import { hyperlinkTarget, parseIsoDateTime, type XlsxCellValue, type XlsxColumnType } from "../../workers/contracts/xlsx-request.ts";
+import { hyperlinkTarget, parseIsoDateTime, type XlsxCellValue, type XlsxColumnType } from "../../contracts/xlsx-request.ts";
 import { excelSerial, type ZonedClock } from "./zoned-date.ts";
 
 export type CellConverter = (value: XlsxCellValue) => CellValue;

@@ -2,7 +2,7 @@
 // Compared values become formula literals: numbers as numbers, strings quoted as text, so a
 // rule's value can never inject a formula.
 import type { ConditionalFormattingOptions, ConditionalFormattingRule } from "exceljs";
-import type { XlsxCellValueOperator, XlsxConditionalFormat } from "../../workers/contracts/xlsx-request.ts";
+import type { XlsxCellValueOperator, XlsxConditionalFormat } from "../../contracts/xlsx-request.ts";
 import { argb, type StyleBook } from "./named-styles.ts";
 
 const OPERATORS: Record<XlsxCellValueOperator, string> = {

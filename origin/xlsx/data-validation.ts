@@ -1,7 +1,7 @@
 // List validations: a dropdown of literal values (the contract keeps them free of commas and
 // quotes, and within Excel's 255 characters).
 import type { DataValidation } from "exceljs";
-import type { XlsxDataValidation } from "../../workers/contracts/xlsx-request.ts";
+import type { XlsxDataValidation } from "../../contracts/xlsx-request.ts";
 
 export function toExcelValidation(validation: XlsxDataValidation): DataValidation {
   return {

@@ -1,6 +1,6 @@
 // The sheet's `cells` by row, converted and styled up front, so the row loop only places them.
 import type { CellValue } from "exceljs";
-import { explicitCellType, parseA1Cell, type XlsxCell, type XlsxColumnType, type XlsxSheet } from "../../workers/contracts/xlsx-request.ts";
+import { explicitCellType, parseA1Cell, type XlsxCell, type XlsxColumnType, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { cellConverter, formulaValue, typeNumberFormat } from "./cell-value.ts";
 import type { CellStyle, StyleBook } from "./named-styles.ts";
 import type { ZonedClock } from "./zoned-date.ts";

@@ -2,8 +2,8 @@ import ExcelJS from "exceljs";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
-import { ProblemError } from "../../workers/contracts/problems.ts";
-import { countCells, xlsxRequestSchema, type XlsxRequest } from "../../workers/contracts/xlsx-request.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { countCells, xlsxRequestSchema, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { generateXlsx, type XlsxStats } from "./generate-xlsx.ts";
 
 class CollectingSink extends Writable {

@@ -5,7 +5,7 @@
 import ExcelJS from "exceljs";
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertXlsxWritable, countCells, hasHeaderRow, type XlsxRequest } from "../../workers/contracts/xlsx-request.ts";
+import { assertXlsxWritable, countCells, hasHeaderRow, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { ByteCounter } from "./byte-counter.ts";
 import { createStyleBook } from "./named-styles.ts";
 import { createPacer } from "./output-pacing.ts";

@@ -1,7 +1,7 @@
 // exceljs merges cells through the rows that hold them, and a streamed row cannot change
 // once committed. So each merge is applied when its last row has been filled, and the rows
 // it spans stay uncommitted until then (the contract caps a merge's height).
-import { parseA1Range, type CellRange } from "../../workers/contracts/xlsx-request.ts";
+import { parseA1Range, type CellRange } from "../../contracts/xlsx-request.ts";
 
 export interface MergePlan {
   /** Rows that must be visited even without content, because a merge ends there. */

@@ -2,7 +2,7 @@
 // to find its id unless it has seen that very object before (a WeakMap inside its style
 // manager), so every cell with the same look must get the same object: the book memoises.
 import type { Borders, Fill, Font, Style } from "exceljs";
-import type { XlsxRequest, XlsxStyle } from "../../workers/contracts/xlsx-request.ts";
+import type { XlsxRequest, XlsxStyle } from "../../contracts/xlsx-request.ts";
 
 export type CellStyle = Partial<Style>;
 

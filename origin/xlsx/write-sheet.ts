@@ -2,7 +2,7 @@
 // row committed as soon as no merge still needs it. Widths, views, the autofilter,
 // validations and conditional formats are set up front (exceljs writes them around the rows).
 import type { DataValidation, Row, stream, Worksheet, WorksheetView } from "exceljs";
-import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxSheet } from "../../workers/contracts/xlsx-request.ts";
+import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { AUTOFIT_SAMPLE_ROWS, estimateColumnWidth } from "./autofit.ts";
 import { cellConverter, typeNumberFormat, type CellConverter } from "./cell-value.ts";
 import { toExcelConditionalFormat } from "./conditional-format.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseIsoDateTime } from "../../workers/contracts/xlsx-request.ts";
+import { parseIsoDateTime } from "../../contracts/xlsx-request.ts";
 import { createZonedClock, excelSerial } from "./zoned-date.ts";
 
 const utc = createZonedClock("UTC");

@@ -1,7 +1,7 @@
 // Excel stores dates as serial day numbers with no time zone: a cell shows the wall time its
 // serial encodes. So an instant is first turned into the wall time of the workbook's zone
 // (offsets from Intl, the platform's tz database), and a wall time becomes a serial directly.
-import type { IsoDateTime } from "../../workers/contracts/xlsx-request.ts";
+import type { IsoDateTime } from "../../contracts/xlsx-request.ts";
 
 const MS_PER_DAY = 86_400_000;
 const MS_PER_HOUR = 3_600_000;

@@ -4,9 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { compressPdf } from "../../origin/pdf/compress-pdf.ts";
 import type { PdfCompressResult } from "../../origin/pdf/compress-pdf.ts";
-import { pdfCompressOptionsSchema } from "../../workers/contracts/pdf-options.ts";
-import type { PdfCompressOptionsInput } from "../../workers/contracts/pdf-options.ts";
-import { ProblemError } from "../../workers/contracts/problems.ts";
+import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { CorpusFile } from "./corpus.ts";
 import { runCommand } from "./run-command.ts";
 

@@ -1,7 +1,7 @@
 import { encodeBase62, isBase62, randomBase62 } from "../crypto/base62.ts";
 import { crc32 } from "../crypto/crc32.ts";
 import { newId } from "../crypto/ids.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 
 // ak_live_ + 32 random base62 characters + 6 characters of CRC32 checksum. The fixed prefix lets
 // secret scanners find leaked keys; the checksum rejects typos before any database lookup.

@@ -1,5 +1,5 @@
-import { ProblemError } from "../contracts/problems.ts";
-import type { Operation } from "../contracts/pricing.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { Operation } from "../../contracts/pricing.ts";
 
 export interface Charge {
   accountId: string;

@@ -1,4 +1,4 @@
-import type { Operation } from "../contracts/pricing.ts";
+import type { Operation } from "../../contracts/pricing.ts";
 
 export interface UsageRow {
   operation: Operation;

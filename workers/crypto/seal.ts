@@ -1,4 +1,4 @@
-import { decodeBase64, encodeBase64 } from "../encoding/base64.ts";
+import { decodeBase64, encodeBase64 } from "../../contracts/encoding/base64.ts";
 
 // Webhook secrets must be recoverable (we sign with them), so they are sealed rather than hashed:
 // AES-256-GCM under a key derived from SIGNING_SECRET, with a fresh 96-bit nonce per value.

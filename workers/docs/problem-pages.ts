@@ -1,5 +1,5 @@
 import { html, raw } from "hono/html";
-import { PROBLEM_TYPE_BASE, problemCatalogue, problemTypeUri, type ProblemType } from "../contracts/problems.ts";
+import { PROBLEM_TYPE_BASE, problemCatalogue, problemTypeUri, type ProblemType } from "../../contracts/problems/catalogue.ts";
 
 export const PROBLEMS_PATH = "/problems";
 

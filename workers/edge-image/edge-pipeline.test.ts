@@ -4,16 +4,16 @@ import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
 import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
 import { originCompute } from "../origin/origin-client.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
-import { resolveTransform } from "../transform/canonical.ts";
-import { parseTransform, type OutputFormat } from "../transform/tokens.ts";
+import { resolveTransform } from "../../contracts/transform/canonical.ts";
+import { parseTransform, type OutputFormat } from "../../contracts/transform/tokens.ts";
 import { decodePixels } from "./codecs.ts";
 import { padImage } from "../test-support/padded-image.ts";
-import { EDGE_MAX_SOURCE_BYTES, EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
+import { EDGE_MAX_SOURCE_BYTES, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/limits/edge-budget.ts";
 import { edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
 import type { Size } from "./geometry.ts";
 import { readImageHeader } from "./image-header.ts";
-import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../transform/origin-mezzanine.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformOptions } from "../transform/origin-transform.ts";
+import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
+import { IMAGE_TRANSFORM_PATH, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { installWasmMemoryMeter } from "./wasm-memory-meter.ts";
 
 // Installed before any codec runs in this isolate, so every instance is seen.

@@ -1,11 +1,11 @@
 // Decode, crop, resize and encode inside the isolate with the jSquash codecs, for sources small
 // enough that the codecs' WASM memory plus the JS pixel buffers stay inside the edge budget
 // (proven in edge-pipeline.test.ts). Everything else is the origin's.
-import { ProblemError } from "../contracts/problems.ts";
-import type { ResolvedTransform } from "../transform/canonical.ts";
-import type { OutputFormat } from "../transform/tokens.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
+import type { OutputFormat } from "../../contracts/transform/tokens.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";
-import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "./edge-budget.ts";
+import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/limits/edge-budget.ts";
 import { geometryOnDownscale, type Region, type Size } from "./geometry.ts";
 import type { ImageHeader } from "./image-header.ts";
 import { oneAtATime } from "./one-at-a-time.ts";

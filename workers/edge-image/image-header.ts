@@ -2,7 +2,7 @@
 // the memory budget), alpha (f_auto's legacy class picks PNG for it) and whether an EXIF
 // rotation is pending. Anything this cannot read is not refused here: it goes to the origin,
 // whose decoder knows more formats and reports corrupt files as problems.
-import type { EdgeSourceFormat } from "./edge-budget.ts";
+import type { EdgeSourceFormat } from "../../contracts/limits/edge-budget.ts";
 
 export interface ImageHeader {
   format: EdgeSourceFormat;

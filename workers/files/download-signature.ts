@@ -1,8 +1,8 @@
 // Signed download URLs: `sig` is base64url HMAC-SHA256(SIGNING_SECRET, "<file_id>.<expires>").
 // The signature is the only credential, so a link works in an email or an <a href> without an
 // API key, for that one file and until `expires` (Unix seconds).
-import { constantTimeEqual } from "../crypto/constant-time.ts";
-import { encodeBase64 } from "../encoding/base64.ts";
+import { constantTimeEqual } from "../../contracts/crypto/constant-time.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 
 const encoder = new TextEncoder();
 

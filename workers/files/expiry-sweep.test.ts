@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
 import { sweepExpiredFiles } from "./expiry-sweep.ts";
 import { findFile, insertPendingFile, storeFile } from "./file-store.ts";

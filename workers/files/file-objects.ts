@@ -1,6 +1,6 @@
 // A file's R2 objects (its bytes, and what is derived from it): one write for bytes in memory
 // or a stream of a known length, and one read that turns a missing object into 410.
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export interface ObjectBody {
   body: Uint8Array | ReadableStream<Uint8Array>;

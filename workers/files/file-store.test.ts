@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { seedCaller } from "../test-support/api.ts";
 import { deleteFile, fileKey, findFile, findFileOwner, insertPendingFile, openFile, retentionFor, storeFile } from "./file-store.ts";
 

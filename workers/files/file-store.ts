@@ -3,7 +3,7 @@
 // (swept, object and all, when it expires) and never a ready row without an object. Deletion
 // runs the other way: the row is marked deleted first, then the object is removed.
 import type { Bindings } from "../env.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
 import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";

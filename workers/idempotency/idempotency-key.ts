@@ -1,4 +1,4 @@
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 

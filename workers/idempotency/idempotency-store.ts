@@ -1,4 +1,4 @@
-import { sha256Hex } from "../crypto/sha256.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 // A synchronous request cannot run longer than this; a "running" record older than it was

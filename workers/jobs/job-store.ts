@@ -1,5 +1,5 @@
-import type { ProblemBody } from "../contracts/problems.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
 import type { QueueMessage } from "./job-message.ts";
 import { jobChargeKey, type JobRunners } from "./job-runner.ts";

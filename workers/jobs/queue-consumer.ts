@@ -1,4 +1,4 @@
-import { problemBody, ProblemError } from "../contracts/problems.ts";
+import { problemBody, ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { announceJobEnd, deliverJobWebhook } from "../webhooks/deliver-webhook.ts";
 import type { QueueMessage } from "./job-message.ts";

@@ -1,9 +1,9 @@
 import type { z } from "@hono/zod-openapi";
-import type { jobAcceptedSchema, webhookTargetSchema } from "../contracts/envelope.ts";
+import type { jobAcceptedSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { seal } from "../crypto/seal.ts";
 import type { Bindings } from "../env.ts";
 import type { Caller } from "../hono-env.ts";
-import { generateWebhookSecret } from "../webhooks/signature.ts";
+import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 import { createJob, type JobOperation } from "./job-store.ts";
 
 type JobEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET">;

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { hashApiKey, isWellFormedApiKey } from "../auth/api-key.ts";
 import type { Scope } from "../auth/scopes.ts";
-import { ProblemError } from "../contracts/problems.ts";
-import { constantTimeEqual } from "../crypto/constant-time.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { constantTimeEqual } from "../../contracts/crypto/constant-time.ts";
 import type { AppEnv } from "../hono-env.ts";
 
 const LAST_USED_RESOLUTION_MS = 60_000;

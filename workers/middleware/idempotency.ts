@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { parseIdempotencyKey } from "../idempotency/idempotency-key.ts";
 import {

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 
 /** Sync requests carry sources inline as base64; anything larger goes through POST /v1/uploads. */

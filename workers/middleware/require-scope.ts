@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { hasScope, type Scope } from "../auth/scopes.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 
 export function requireScope(scope: Scope) {

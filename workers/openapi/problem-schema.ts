@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PROBLEM_TYPE_BASE } from "../contracts/problems.ts";
+import { PROBLEM_TYPE_BASE } from "../../contracts/problems/catalogue.ts";
 
 export const problemSchema = z
   .object({

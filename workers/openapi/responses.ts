@@ -1,4 +1,4 @@
-import { problemCatalogue, type ProblemType } from "../contracts/problems.ts";
+import { problemCatalogue, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { problemSchema } from "./problem-schema.ts";
 
 const AUTHENTICATED: ProblemType[] = ["unauthorized", "forbidden_scope", "rate_limited", "internal_error"];

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import type { OutputMode } from "../contracts/envelope.ts";
+import type { OutputMode } from "../../contracts/envelope.ts";
 import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
 import { chargeOnce, type Charge } from "../billing/charge-once.ts";
 import { deleteFile, storeFile } from "../files/file-store.ts";
-import { encodeBase64 } from "../encoding/base64.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 
 
 export const deliveredOutputSchema = z.object({

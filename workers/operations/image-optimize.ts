@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { billingSchema } from "../contracts/envelope.ts";
-import type { ImageOptions } from "../contracts/image-options.ts";
-import { imagePrice } from "../contracts/pricing.ts";
+import { billingSchema } from "../../contracts/envelope.ts";
+import type { ImageOptions } from "../../contracts/image-options.ts";
+import { imagePrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";

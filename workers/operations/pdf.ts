@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { chargeOnce } from "../billing/charge-once.ts";
-import { billingSchema } from "../contracts/envelope.ts";
-import type { PdfAnalyzeOptions, PdfCompressOptions } from "../contracts/pdf-options.ts";
-import { pdfCompressPrice } from "../contracts/pricing.ts";
+import { billingSchema } from "../../contracts/envelope.ts";
+import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
+import { pdfCompressPrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { billingSchema } from "../contracts/envelope.ts";
-import { xlsxPrice } from "../contracts/pricing.ts";
-import type { XlsxRequest } from "../contracts/xlsx-request.ts";
+import { billingSchema } from "../../contracts/envelope.ts";
+import { xlsxPrice } from "../../contracts/pricing.ts";
+import type { XlsxRequest } from "../../contracts/xlsx-request.ts";
 import type { Bindings } from "../env.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";

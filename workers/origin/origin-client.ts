@@ -4,8 +4,8 @@ import {
   ORIGIN_SECRET_HEADER,
   readFrame,
   type Frame,
-} from "../contracts/origin-protocol.ts";
-import { isProblemBody, ProblemError, slugOfType } from "../contracts/problems.ts";
+} from "../../contracts/origin/framing.ts";
+import { isProblemBody, ProblemError, slugOfType } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 
 type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "ORIGIN_CONTAINER">;

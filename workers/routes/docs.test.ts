@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { problemCatalogue, problemTypeUri, type ProblemType } from "../contracts/problems.ts";
+import { problemCatalogue, problemTypeUri, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { PROBLEMS_PATH } from "../docs/problem-pages.ts";
 import { SCALAR_BUNDLE_URL } from "../docs/scalar-bundle.ts";
 import { exampleFromSchema, type JsonSchema } from "../docs/schema-example.ts";

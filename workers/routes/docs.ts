@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { isProblemSlug, PROBLEMS_PATH, problemIndexPage, problemPage } from "../docs/problem-pages.ts";
 import { SCALAR_BUNDLE_URL } from "../docs/scalar-bundle.ts";
 import type { AppEnv } from "../hono-env.ts";

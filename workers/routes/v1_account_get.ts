@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { findAccount } from "../accounts/account-store.ts";
 import { monthStart, usageByOperation } from "../billing/usage.ts";
-import { operations } from "../contracts/pricing.ts";
+import { operations } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";

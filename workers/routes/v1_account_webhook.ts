@@ -1,11 +1,11 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { webhookTargetSchema } from "../contracts/envelope.ts";
+import { webhookTargetSchema } from "../../contracts/envelope.ts";
 import { seal } from "../crypto/seal.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { checkUrl } from "../sources/check-url.ts";
-import { generateWebhookSecret } from "../webhooks/signature.ts";
+import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 
 const accountWebhookSchema = z
   .object({

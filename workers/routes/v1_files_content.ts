@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
+import { problemCatalogue, ProblemError, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { contentRange } from "../files/byte-range.ts";
 import { attachmentDisposition } from "../files/content-disposition.ts";
 import { checkDownloadSignature } from "../files/download-signature.ts";

@@ -4,7 +4,7 @@ import { findAccount } from "../accounts/account-store.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
-import { encodeBase64 } from "../encoding/base64.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
 

@@ -1,25 +1,25 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
-import { problemCatalogue, ProblemError, type ProblemType } from "../contracts/problems.ts";
-import { IMAGE_SOURCE_MAX_BYTES } from "../contracts/image-options.ts";
-import { transformPrice } from "../contracts/pricing.ts";
+import { problemCatalogue, ProblemError, type ProblemType } from "../../contracts/problems/catalogue.ts";
+import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { transformPrice } from "../../contracts/pricing.ts";
 import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { canonicalTransform, resolveTransform } from "../transform/canonical.ts";
+import { canonicalTransform, resolveTransform } from "../../contracts/transform/canonical.ts";
 import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
 import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
 import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
-import { formatClassFromAccept } from "../transform/negotiate.ts";
-import { contentTypes, outputChoice } from "../transform/output-format.ts";
+import { formatClassFromAccept } from "../../contracts/transform/negotiate.ts";
+import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import { storedOriginal } from "../transform/stored-original.ts";
 import { findTransformKey, type TransformKey } from "../transform/transform-key.ts";
-import { MAX_TRANSFORM_LENGTH, parseTransform, tokenDescriptions, type TransformSpec } from "../transform/tokens.ts";
+import { MAX_TRANSFORM_LENGTH, parseTransform, tokenDescriptions, type TransformSpec } from "../../contracts/transform/tokens.ts";
 
 // No API key: the key_id names the account, and an optional signature guards the URL.
 function problem(slugs: ProblemType[]) {

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { hasScope, scopes } from "../auth/scopes.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { apiKeySchema, apiKeyView } from "../keys/api-key-view.ts";
 import { createKey } from "../keys/key-store.ts";

@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { apiKeySchema, apiKeyView } from "../keys/api-key-view.ts";
 import { findKey, revokeKey } from "../keys/key-store.ts";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
-import { encodeBase64 } from "../encoding/base64.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
 

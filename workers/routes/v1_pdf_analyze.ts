@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { sourceSchema } from "../contracts/envelope.ts";
-import { pdfAnalyzeOptionsSchema } from "../contracts/pdf-options.ts";
-import { PDF_MAX_BYTES } from "../contracts/pricing.ts";
+import { sourceSchema } from "../../contracts/envelope.ts";
+import { pdfAnalyzeOptionsSchema } from "../../contracts/pdf-options.ts";
+import { PDF_MAX_BYTES } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";

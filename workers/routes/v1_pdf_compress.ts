@@ -1,8 +1,8 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
-import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../contracts/envelope.ts";
-import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../contracts/pdf-options.ts";
-import { PDF_MAX_BYTES, pdfCompressCeiling } from "../contracts/pricing.ts";
+import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
+import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import { PDF_MAX_BYTES, pdfCompressCeiling } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
 import { submitJob } from "../jobs/submit-job.ts";

@@ -2,7 +2,7 @@ import { createMessageBatch, env } from "cloudflare:test";
 import * as XLSX from "xlsx";
 import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
-import { XLSX_SYNC_CELL_LIMIT } from "../contracts/xlsx-request.ts";
+import { XLSX_SYNC_CELL_LIMIT } from "../../contracts/xlsx-request.ts";
 import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";

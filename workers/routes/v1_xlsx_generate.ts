@@ -1,9 +1,9 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { requireBalance } from "../billing/charge-once.ts";
-import { jobAcceptedSchema, modeSchema, webhookTargetSchema } from "../contracts/envelope.ts";
-import { xlsxPrice } from "../contracts/pricing.ts";
-import { ProblemError } from "../contracts/problems.ts";
-import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema } from "../contracts/xlsx-request.ts";
+import { jobAcceptedSchema, modeSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
+import { xlsxPrice } from "../../contracts/pricing.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { deleteFile, openFile, storeFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 
 // The platform's btoa is the independent reference codec.

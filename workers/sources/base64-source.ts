@@ -1,6 +1,6 @@
 // `source: {base64}`: plain base64 or a base64 data: URI, size-checked before a byte is decoded.
-import { ProblemError } from "../contracts/problems.ts";
-import { Base64Error, decodeBase64, measureBase64 } from "../encoding/base64.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { Base64Error, decodeBase64, measureBase64 } from "../../contracts/encoding/base64.ts";
 
 const POINTER = "/source/base64";
 const DATA_URI = /^data:([^,]{0,256}),/i;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { MAX_URL_LENGTH, checkUrl } from "./check-url.ts";
 
 const strict = { allowLoopback: false };

@@ -8,7 +8,7 @@
 // or custom ports at all; a public name that resolves to a private address (DNS rebinding,
 // nip.io) is left to that platform egress. Under `wrangler dev`, fetch() runs on the local
 // machine, where these literal checks are the whole defence.
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { classifyAddress, type AddressClass } from "./address.ts";
 
 export const MAX_URL_LENGTH = 2048;

@@ -1,7 +1,7 @@
 // The injected fetch stands in for the network: it answers with real Response objects and
 // records what the guard asked for. The code under test is the guard around it.
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { guardedFetch, type GuardedFetchOptions } from "./guarded-fetch.ts";
 
 type Route = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;

@@ -1,7 +1,7 @@
 // `source: {url}`: fetch a customer URL without letting it reach inside the network or tie up
 // the isolate. Redirects are followed by hand so every hop passes checkUrl; the byte cap is
 // enforced on the stream, so an oversized or endless body never sits in memory.
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { checkUrl, type UrlPolicy } from "./check-url.ts";
 
 export const DEFAULT_MAX_REDIRECTS = 5;

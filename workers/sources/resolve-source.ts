@@ -1,5 +1,5 @@
-import { SYNC_SOURCE_MAX_BYTES, type Source } from "../contracts/envelope.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { SYNC_SOURCE_MAX_BYTES, type Source } from "../../contracts/envelope.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";

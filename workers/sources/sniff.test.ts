@@ -4,7 +4,7 @@
 // corpus lacks.
 import { describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { expectKind, sniffContentType } from "./sniff.ts";
 

@@ -2,7 +2,7 @@
 // decoder must read past it (a PNG ancillary chunk, JPEG comments before
 // the scan, an unknown RIFF chunk in an extended WebP). For proving byte budgets, not pixel ones.
 import { crc32 } from "../crypto/crc32.ts";
-import { concatBytes } from "../encoding/concat-bytes.ts";
+import { concatBytes } from "../../contracts/encoding/concat-bytes.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 
 const ascii = (text: string) => new TextEncoder().encode(text);

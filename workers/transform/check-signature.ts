@@ -1,5 +1,5 @@
-import { ProblemError } from "../contracts/problems.ts";
-import { verifyTransformSignature } from "./signature.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { verifyTransformSignature } from "../../contracts/transform/signature.ts";
 import type { TransformKey } from "./transform-key.ts";
 
 export function canonicalPath(keyId: string, canonical: string, fileId: string): string {

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
-import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
-import { concatBytes } from "../encoding/concat-bytes.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
+import { concatBytes } from "../../contracts/encoding/concat-bytes.ts";
 import { corpusBytes } from "../test-support/corpus.ts";
 import { pngChunk } from "../test-support/padded-image.ts";
-import { resolveTransform } from "./canonical.ts";
+import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { computeDerivative, type ComputedDerivative } from "./compute-derivative.ts";
 import { storedOriginal } from "./stored-original.ts";
-import { parseTransform } from "./tokens.ts";
+import { parseTransform } from "../../contracts/transform/tokens.ts";
 
 async function bytesOf({ body }: ComputedDerivative): Promise<Uint8Array> {
   return body instanceof Uint8Array ? body : new Uint8Array(await new Response(body).arrayBuffer());

@@ -12,20 +12,20 @@
 //
 // An original over the edge's byte budget is never read whole here, whatever its pixel count:
 // the edge reads its header to plan, and the origin gets its bytes as a stream from R2.
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
-import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { edgeCanTransform, transformAtEdge, type EdgeOutput } from "../edge-image/edge-pipeline.ts";
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import type { ResolvedTransform } from "./canonical.ts";
+import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "./origin-transform.ts";
-import { resolveOutputFormat, type OutputChoice } from "./output-format.ts";
-import type { OutputFormat } from "./tokens.ts";
+import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
+import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
+import type { OutputFormat } from "../../contracts/transform/tokens.ts";
 
 export interface ComputedDerivative {
   /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */

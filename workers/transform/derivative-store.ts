@@ -1,7 +1,7 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
 import type { Bindings } from "../env.ts";
-import { sha256Hex } from "../crypto/sha256.ts";
+import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
 import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
 import { deleteMezzaninesOf } from "./mezzanine-store.ts";

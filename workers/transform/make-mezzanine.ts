@@ -3,13 +3,13 @@
 // origin call; other isolates may make it again, which costs a duplicate origin call and an
 // identical overwrite, nothing worse.
 import type { Bindings } from "../env.ts";
-import { ProblemError } from "../contracts/problems.ts";
-import { EDGE_MAX_SOURCE_BYTES } from "../edge-image/edge-budget.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import type { Mezzanine } from "./mezzanine-store.ts";
 import { storeMezzanine } from "./mezzanine-store.ts";
-import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "./origin-mezzanine.ts";
+import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 
 type MezzanineEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ImageHeader } from "../edge-image/image-header.ts";
-import { resolveTransform } from "./canonical.ts";
+import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { mezzanineServes, mezzanineWouldServe, uprightSize } from "./mezzanine-plan.ts";
-import { MEZZANINE_MAX_PIXELS, mezzanineSize } from "./origin-mezzanine.ts";
-import { parseTransform } from "./tokens.ts";
+import { MEZZANINE_MAX_PIXELS, mezzanineSize } from "../../contracts/origin/image-mezzanine.ts";
+import { parseTransform } from "../../contracts/transform/tokens.ts";
 
 const op = (segment: string) => resolveTransform(parseTransform(segment));
 const photo: ImageHeader = { format: "jpeg", width: 4000, height: 3000, hasAlpha: false, orientation: null, cmyk: false };

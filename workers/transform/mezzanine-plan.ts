@@ -3,8 +3,8 @@
 // region kept. Bigger outputs come from the original, at the origin, so no detail is lost.
 import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
 import type { ImageHeader } from "../edge-image/image-header.ts";
-import type { ResolvedTransform } from "./canonical.ts";
-import { mezzanineSize, type OriginMezzanineMeta, type Size } from "./origin-mezzanine.ts";
+import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
+import { mezzanineSize, type OriginMezzanineMeta, type Size } from "../../contracts/origin/image-mezzanine.ts";
 
 export function uprightSize(header: Pick<ImageHeader, "width" | "height" | "orientation">): Size {
   const swapsAxes = header.orientation !== null && header.orientation >= 5;

@@ -4,7 +4,7 @@
 // no D1 row, not billed, not counted against the per-file derivative cap. It goes when its file
 // goes (deleteDerivativesOf in derivative-store.ts, called on deletion and by the expiry sweep).
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
-import type { OriginMezzanineMeta } from "./origin-mezzanine.ts";
+import type { OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;

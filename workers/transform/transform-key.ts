@@ -3,9 +3,9 @@
 // fetched at page-view rates, so a lookup is remembered in the isolate for a short while: a
 // revoked key or a changed setting takes effect within KEY_MEMO_MS.
 import type { Bindings } from "../env.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seal, unseal } from "../crypto/seal.ts";
-import { encodeBase64 } from "../encoding/base64.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 
 export const KEY_MEMO_MS = 30_000;
 const MEMO_LIMIT = 1_000;

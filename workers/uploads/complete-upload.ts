@@ -1,4 +1,4 @@
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { findFile, markFileReady, type FileRecord } from "../files/file-store.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toHex } from "../crypto/sha256.ts";
+import { toHex } from "../../contracts/crypto/sha256.ts";
 import { presignUpload } from "./presign-upload.ts";
 import type { UploadEndpoint } from "./upload-endpoint.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { LOCAL_S3_CREDENTIALS, uploadEndpoint } from "./upload-endpoint.ts";
 
 const production = { R2_ACCOUNT_ID: "0123abcd", R2_ACCESS_KEY_ID: "AKID", R2_SECRET_ACCESS_KEY: "s3cr3t" };

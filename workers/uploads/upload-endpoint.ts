@@ -1,7 +1,7 @@
 // Where presigned uploads go and which credentials sign them. Production: R2's S3 API with the
 // R2_* secrets. Local development: wrangler dev's own S3 endpoint for the bucket, on the same
 // origin as the request, with the fixed local-only credentials from wrangler.toml.
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 
 /** Must equal `bucket_name` of the FILES binding in wrangler.toml. */

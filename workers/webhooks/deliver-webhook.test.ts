@@ -5,7 +5,7 @@ import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 import { seedCaller } from "../test-support/api.ts";
 import { deliverJobWebhook } from "./deliver-webhook.ts";
 import { jobEventId } from "./job-event.ts";
-import { generateWebhookSecret, verifyWebhook } from "./signature.ts";
+import { generateWebhookSecret, verifyWebhook } from "../../contracts/webhooks/signature.ts";
 
 interface Received {
   url: string;

@@ -1,12 +1,12 @@
 import type { Bindings } from "../env.ts";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import { loadJob } from "../jobs/job-store.ts";
 import { checkUrl } from "../sources/check-url.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
 import { nextRetryDelayMs, QUEUE_MAX_DELAY_S } from "./retry-schedule.ts";
-import { signWebhook, WEBHOOK_HEADERS } from "./signature.ts";
+import { signWebhook, WEBHOOK_HEADERS } from "../../contracts/webhooks/signature.ts";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 

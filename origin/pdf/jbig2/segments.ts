@@ -2,7 +2,7 @@
 // embedded organisation PDF's JBIG2Decode reads: no file header, a globals stream
 // (page association 0) and one stream per page (page association 1), without
 // end-of-page or end-of-file segments.
-import { concatBytes } from "../../../workers/encoding/concat-bytes.ts";
+import { concatBytes } from "../../../contracts/encoding/concat-bytes.ts";
 import { TEMPLATE0_ADAPTIVE_PIXELS } from "./generic-region.ts";
 
 export const SEGMENT_TYPE = {

@@ -5,7 +5,7 @@ import type { Bitmap } from "./bitmap.ts";
 import { encodeGenericPixels, TEMPLATE0_CONTEXTS } from "./generic-region.ts";
 import { IntegerEncoder } from "./integer-encoder.ts";
 import { MqEncoder, newMqContexts } from "./mq-encoder.ts";
-import { concatBytes } from "../../../workers/encoding/concat-bytes.ts";
+import { concatBytes } from "../../../contracts/encoding/concat-bytes.ts";
 import { adaptivePixelBytes } from "./segments.ts";
 
 /** The order a dictionary stores its symbols in, which is the order of their ids: by height, then width. */

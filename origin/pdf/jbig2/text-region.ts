@@ -4,7 +4,7 @@
 import type { Bitmap } from "./bitmap.ts";
 import { IntegerEncoder, SymbolIdEncoder, symbolCodeLength } from "./integer-encoder.ts";
 import { MqEncoder } from "./mq-encoder.ts";
-import { concatBytes } from "../../../workers/encoding/concat-bytes.ts";
+import { concatBytes } from "../../../contracts/encoding/concat-bytes.ts";
 import { regionInformation } from "./segments.ts";
 
 export interface SymbolInstance {

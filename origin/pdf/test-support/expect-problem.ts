@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ProblemError } from "../../../workers/contracts/problems.ts";
+import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 
 /** Awaits a promise that must reject with a ProblemError and returns it. */
 export async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {

@@ -2,7 +2,7 @@
 // cannot decode within its memory budget (too many pixels, EXIF orientation, CMYK), made once
 // per file by the origin and kept in R2, so the edge can make that file's small derivatives.
 import { z } from "@hono/zod-openapi";
-import { EDGE_MAX_SOURCE_PIXELS, type EdgeSourceFormat } from "../edge-image/edge-budget.ts";
+import { EDGE_MAX_SOURCE_PIXELS, type EdgeSourceFormat } from "../limits/edge-budget.ts";
 
 export const IMAGE_MEZZANINE_PATH = "/image/mezzanine";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeOptionsHeader, encodeOptionsHeader, frameHead, readFrame } from "./origin-protocol.ts";
+import { decodeOptionsHeader, encodeOptionsHeader, frameHead, readFrame } from "./framing.ts";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({

@@ -2,10 +2,10 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, gravityValues, qualityRange, sharpenRange, sizeRange } from "./tokens.ts";
-import type { ResolvedTransform } from "./canonical.ts";
-import { outputChoices, type OutputChoice } from "./output-format.ts";
-import type { OutputFormat } from "./tokens.ts";
+import { blurRange, fitValues, gravityValues, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
+import type { ResolvedTransform } from "../transform/canonical.ts";
+import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
+import type { OutputFormat } from "../transform/tokens.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 

@@ -1,4 +1,4 @@
-import { ProblemError, type FieldError } from "../contracts/problems.ts";
+import { ProblemError, type FieldError } from "./catalogue.ts";
 
 interface Issue {
   path: PropertyKey[];

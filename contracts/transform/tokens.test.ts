@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../contracts/problems.ts";
+import { ProblemError } from "../problems/catalogue.ts";
 import {
   MAX_TRANSFORM_LENGTH,
   fitValues,

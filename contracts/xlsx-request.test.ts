@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "./problems.ts";
+import { ProblemError } from "./problems/catalogue.ts";
 import {
   EXCEL_MAX_CELL_CHARS,
   EXCEL_MAX_COLUMNS,

@@ -66,14 +66,14 @@ export function measureBase64(text: string, start = 0): number {
 
 // TC39 Uint8Array.fromBase64: native in workerd and recent browsers, not in Node 22.
 interface NativeBase64 {
-  fromBase64(text: string, options: { alphabet: "base64" | "base64url"; lastChunkHandling: "loose" }): Uint8Array;
+  fromBase64(text: string, options: { alphabet: "base64" | "base64url"; lastChunkHandling: "loose" }): Uint8Array<ArrayBuffer>;
 }
 const nativeFromBase64 = (Uint8Array as unknown as Partial<NativeBase64>).fromBase64?.bind(Uint8Array);
 
 // The native decoder is about ten times faster on multi-megabyte sources. It accepts exactly
 // the valid inputs the portable one does; on any refusal the portable decoder runs to produce
 // the positioned error.
-export function decodeBase64(text: string, start = 0): Uint8Array {
+export function decodeBase64(text: string, start = 0): Uint8Array<ArrayBuffer> {
   if (nativeFromBase64) {
     const payload = text.slice(start);
     try {
@@ -85,7 +85,7 @@ export function decodeBase64(text: string, start = 0): Uint8Array {
   return decodeBase64Portable(text, start);
 }
 
-export function decodeBase64Portable(text: string, start = 0): Uint8Array {
+export function decodeBase64Portable(text: string, start = 0): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(measureBase64(text, start));
   let buffer = 0;
   let bits = 0;

@@ -45,9 +45,9 @@ export function generateWebhookSecret(): string {
 
 // The HMAC key is the base64-decoded part after `whsec_`; like the reference libraries, the
 // prefix may be left off. Throws TypeError for anything that is not such a secret.
-export function parseWebhookSecret(secret: string): Uint8Array {
+export function parseWebhookSecret(secret: string): Uint8Array<ArrayBuffer> {
   const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret;
-  let key: Uint8Array;
+  let key: Uint8Array<ArrayBuffer>;
   try {
     key = decodeBase64(encoded);
   } catch (error) {
@@ -65,7 +65,7 @@ function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
 }
 
 // `${id}.${timestamp}.${body}`, with the body's exact bytes.
-function signedContent(id: string, timestamp: number | string, body: string | Uint8Array): Uint8Array {
+function signedContent(id: string, timestamp: number | string, body: string | Uint8Array): Uint8Array<ArrayBuffer> {
   const prefix = encoder.encode(`${id}.${timestamp}.`);
   const payload = typeof body === "string" ? encoder.encode(body) : body;
   const content = new Uint8Array(prefix.length + payload.length);
@@ -132,7 +132,7 @@ export async function verifyWebhook({
   for (const entry of signatures.split(" ")) {
     const [version, encoded] = entry.split(",", 2);
     if (version !== "v1" || !encoded) continue;
-    let mac: Uint8Array;
+    let mac: Uint8Array<ArrayBuffer>;
     try {
       mac = decodeBase64(encoded);
     } catch (error) {

@@ -1,7 +1,7 @@
 // The URL-transform token grammar: `{transform}` in GET /v1/image/t/{key_id}/{transform}/{file_id}
 // is a comma-separated list of `prefix_value` tokens. The value sets are exported so the
 // OpenAPI description and the TS client are generated from the same lists the parser uses.
-import { ProblemError, type FieldError } from "../contracts/problems.ts";
+import { ProblemError, type FieldError } from "../problems/catalogue.ts";
 
 export const MAX_OUTPUT_SIDE = 8192;
 export const MAX_OUTPUT_PIXELS = 40_000_000;

@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { problemBody, ProblemError, type ProblemBody, type ProblemType } from "../contracts/problems.ts";
+import { problemBody, ProblemError, type ProblemBody, type ProblemType } from "./catalogue.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 

@@ -5,7 +5,7 @@
 // fit their column (400 validation_failed) or that Excel cannot hold (422 xlsx_limits).
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
-import { ProblemError, type FieldError } from "./problems.ts";
+import { ProblemError, type FieldError } from "./problems/catalogue.ts";
 
 export const EXCEL_MAX_ROWS = 1_048_576;
 export const EXCEL_MAX_COLUMNS = 16_384;
