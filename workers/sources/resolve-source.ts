@@ -24,9 +24,18 @@ export interface ResolvedSource {
 
 type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS">;
 
+// A name for the stored file, never a reason to fail: public URLs carry malformed escapes
+// (`/100%.jpg`), and for those the raw segment is the best name there is.
 function filenameFromUrl(url: string): string | null {
   const last = new URL(url).pathname.split("/").filter(Boolean).pop();
-  return last ? decodeURIComponent(last).slice(0, 200) : null;
+  if (!last) return null;
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+  }
+  return name.slice(0, 200);
 }
 
 /** The source's bytes as a request body: the buffer itself, or a fresh R2 stream. */
