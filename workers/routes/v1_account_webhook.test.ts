@@ -30,3 +30,59 @@ describe("/v1/account/webhook", () => {
     expect(problem.status).toBe(422);
   });
 });
+
+async function storedFor(accountId: string) {
+  const count = (table: string) =>
+    env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>().then((row) => row!.n);
+  return { jobs: await count("jobs"), files: await count("files"), ledger: await count("ledger") };
+}
+
+describe("a job's own webhook", () => {
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  const workbook = { filename: "w.xlsx", sheets: [{ name: "S", columns: [{ key: "a", header: "A", type: "string" }], rows: [["a"]] }] };
+
+  it.each([
+    ["a private address", "http://10.0.0.7/hook"],
+    ["loopback", "http://127.0.0.1:9000/hook"],
+    ["the cloud metadata endpoint", "http://169.254.169.254/latest"],
+    ["an internal name", "https://hooks.internal/x"],
+  ])("is refused with the account endpoint's 422 when it names %s, before anything is stored, queued or charged", async (_, url) => {
+    const caller = await seedCaller();
+    const accountProblem = await problemOf(await api("/v1/account/webhook", { key: caller, method: "PUT", json: { url } }));
+    for (const [path, body] of [
+      ["/v1/image/optimize", { source: { base64: png }, mode: "async", webhook: { url } }],
+      ["/v1/image/batch", { images: [{ ref: "a", source: { base64: png } }], mode: "async", webhook: { url } }],
+      ["/v1/xlsx/generate", { ...workbook, mode: "async", webhook: { url } }],
+    ] as const) {
+      const problem = await problemOf(await api(path, { key: caller, json: body }));
+      expect([path, problem.status, problem.type]).toEqual([path, 422, accountProblem.type]);
+      expect(problem.errors).toEqual([{ pointer: "/webhook/url", detail: expect.any(String) }]);
+    }
+    expect(await storedFor(caller.accountId)).toEqual({ jobs: 0, files: 0, ledger: 1 });
+  });
+
+  it.each([
+    ["3 bytes", "whsec_AAAA"],
+    ["bad base64", "whsec_A"],
+    ["no whsec_ prefix", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
+    ["65 bytes", `whsec_${btoa("x".repeat(65))}`],
+  ])("refuses a secret with %s, on a job and on the account endpoint, with a pointer", async (_, secret) => {
+    const caller = await seedCaller();
+    const onJob = await problemOf(
+      await api("/v1/xlsx/generate", { key: caller, json: { ...workbook, mode: "async", webhook: { url: "https://hooks.example.com/x", secret } } }),
+    );
+    expect([onJob.status, onJob.errors?.map((e) => e.pointer)]).toEqual([400, ["/webhook/secret"]]);
+    const onAccount = await problemOf(await api("/v1/account/webhook", { key: caller, method: "PUT", json: { url: "https://hooks.example.com/x", secret } }));
+    expect([onAccount.status, onAccount.errors?.map((e) => e.pointer)]).toEqual([400, ["/secret"]]);
+    expect(await storedFor(caller.accountId)).toEqual({ jobs: 0, files: 0, ledger: 1 });
+  });
+
+  it("accepts a secret the signer can use, and signs with it", async () => {
+    const caller = await seedCaller();
+    const secret = `whsec_${btoa("k".repeat(32))}`;
+    const res = await api("/v1/xlsx/generate", { key: caller, json: { ...workbook, mode: "async", webhook: { url: "https://hooks.example.com/x", secret } } });
+    expect(res.status).toBe(202);
+    const { job_id } = await res.json<{ job_id: string }>();
+    expect(await unseal(env.SIGNING_SECRET, (await loadJob(env.DB, job_id))!.webhook_secret_sealed!)).toBe(secret);
+  });
+});

@@ -4,8 +4,8 @@ import { seal } from "../crypto/seal.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
-import { checkUrl } from "../sources/check-url.ts";
 import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
+import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 
 const accountWebhookSchema = z
   .object({
@@ -28,7 +28,7 @@ export const putRoute = createRoute({
 
 export const putHandler: RouteHandler<typeof putRoute, AppEnv> = async (c) => {
   const { url, secret } = c.req.valid("json");
-  checkUrl(url, { allowLoopback: c.env.ALLOW_LOOPBACK_URLS === "true" });
+  checkWebhookUrl(c.env, url, "/url");
   const effective = secret ?? generateWebhookSecret();
   await c.env.DB.prepare("UPDATE accounts SET webhook_url = ?, webhook_secret_sealed = ? WHERE id = ?")
     .bind(url, await seal(c.env.SIGNING_SECRET, effective), c.get("caller").accountId)

@@ -10,6 +10,7 @@ import type { AppEnv, Caller } from "../hono-env.ts";
 import { problemFromError } from "../../contracts/problems/problem-response.ts";
 import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
@@ -167,6 +168,7 @@ function optimizeItem(env: Bindings, accountId: string, chargeKey: string, baseU
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
+  if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
   const limit = batchLimit(caller, body.mode);
   if (body.images.length > limit) {
     throw new ProblemError(

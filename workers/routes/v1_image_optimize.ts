@@ -5,6 +5,7 @@ import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema } from "../../contracts/imag
 import { prices } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -56,6 +57,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
+  if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
   await requireBalance(c.env.DB, caller.accountId, prices.image);
   const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_SOURCE_MAX_BYTES);
   const baseUrl = new URL(c.req.url).origin;

@@ -5,6 +5,7 @@ import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../../contrac
 import { PDF_MAX_BYTES, pdfCompressCeiling } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -47,6 +48,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
+  if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
   const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
   await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, body.options.verify_quality));
   const baseUrl = new URL(c.req.url).origin;

@@ -7,6 +7,7 @@ import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema
 import { deleteFile, openFile, storeFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
+import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -58,6 +59,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const { mode, webhook, ...workbook } = c.req.valid("json");
+  if (webhook) checkWebhookUrl(c.env, webhook.url, "/webhook/url");
   assertXlsxWritable(workbook);
   const cells = countCells(workbook);
   await requireBalance(c.env.DB, caller.accountId, xlsxPrice(cells));

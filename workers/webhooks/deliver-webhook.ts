@@ -3,7 +3,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import { loadJob } from "../jobs/job-store.ts";
-import { checkUrl } from "../sources/check-url.ts";
+import { checkWebhookUrl } from "./webhook-url.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
 import { nextRetryDelayMs, QUEUE_MAX_DELAY_S } from "./retry-schedule.ts";
 import { signWebhook, WEBHOOK_HEADERS } from "../../contracts/webhooks/signature.ts";
@@ -53,7 +53,7 @@ export async function deliverJobWebhook(
   let responseStatus: number | null = null;
   let error: string | null = null;
   try {
-    const url = checkUrl(job.webhook_url, { allowLoopback: env.ALLOW_LOOPBACK_URLS === "true" });
+    const url = checkWebhookUrl(env, job.webhook_url, "/webhook/url");
     const res = await fetchImpl(url, {
       method: "POST",
       body,
