@@ -1,0 +1,56 @@
+// The tier boundary (docs/architecture.md): contracts/ is the only code the edge and the origin
+// share; the client and the CLI see the service only through contracts/ and the generated types.
+// `npm run check:boundaries` (run by .ci/run) fails on any import that crosses it.
+const tiers = "^(contracts|workers|origin|clients|cli)/";
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: "contracts-import-nothing-local",
+      comment: "contracts/ is imported by every tier, so it imports none of them.",
+      severity: "error",
+      from: { path: "^contracts/" },
+      to: { path: tiers, pathNot: "^contracts/" },
+    },
+    {
+      name: "origin-imports-only-contracts",
+      comment: "The origin is a separate process: it shares code with the edge only through contracts/.",
+      severity: "error",
+      from: { path: "^origin/" },
+      to: { path: tiers, pathNot: "^(origin|contracts)/" },
+    },
+    {
+      name: "edge-never-imports-origin",
+      comment: "The edge reaches the origin over HTTP (workers/origin/origin-client.ts), never by import.",
+      severity: "error",
+      from: { path: "^workers/" },
+      to: { path: tiers, pathNot: "^(workers|contracts)/" },
+    },
+    {
+      name: "clients-import-only-contracts",
+      comment: "The typed client and the CLI see the service through contracts/ and the generated types only.",
+      severity: "error",
+      from: { path: "^(clients|cli)/" },
+      to: { path: tiers, pathNot: "^(clients|cli|contracts)/" },
+    },
+    {
+      name: "no-unresolvable-imports",
+      comment: "An import the checker cannot resolve is one it cannot judge; workerd's built-in modules are the exception.",
+      severity: "error",
+      from: { path: tiers },
+      to: { couldNotResolve: true, pathNot: "^cloudflare:" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      extensions: [".ts", ".js", ".mjs", ".json"],
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "workerd", "default", "types"],
+      mainFields: ["module", "main", "types"],
+    },
+  },
+};
