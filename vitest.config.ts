@@ -34,6 +34,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: "clients",
+          environment: "node",
+          include: ["clients/**/*.test.ts", "cli/**/*.test.ts"],
+        },
+      },
+      {
+        test: {
           name: "contracts",
           environment: "node",
           include: ["contracts/**/*.test.ts"],
