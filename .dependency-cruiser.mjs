@@ -35,6 +35,13 @@ export default {
       to: { path: tiers, pathNot: "^(clients|cli|contracts)/" },
     },
     {
+      name: "browser-client-never-signs",
+      comment: "Signing needs a key's secret: only the server entry point (clients/ts/server.ts) may reach it, never the browser one.",
+      severity: "error",
+      from: { path: "^clients/ts/index[.]ts$" },
+      to: { path: "^contracts/transform/signature[.]ts$", reachable: true },
+    },
+    {
       name: "no-unresolvable-imports",
       comment: "An import the checker cannot resolve is one it cannot judge; workerd's built-in modules are the exception.",
       severity: "error",

@@ -2,9 +2,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { verifyTransformSignature } from "../../contracts/transform/signature.ts";
 import type { TransformKey } from "./transform-key.ts";
 
-export function canonicalPath(keyId: string, canonical: string, fileId: string): string {
-  return `/v1/image/t/${keyId}/${canonical}/${fileId}`;
-}
+export { transformPath as canonicalPath } from "../../contracts/transform/path.ts";
 
 /** A given `s_` must verify; none is accepted only when the account does not require one. */
 export async function checkTransformSignature(key: TransformKey, path: string, signature: string | undefined): Promise<void> {

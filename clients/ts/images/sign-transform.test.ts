@@ -1,0 +1,55 @@
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
+import { transformPath } from "../../../contracts/transform/path.ts";
+import { verifyTransformSignature } from "../../../contracts/transform/signature.ts";
+import { parseTransform } from "../../../contracts/transform/tokens.ts";
+import { createSignedImageUrls } from "./sign-transform.ts";
+
+const config = { baseUrl: "https://img.example.com", keyId: "key_pub", signingSecret: "pps_secret" };
+const signed = createSignedImageUrls(config);
+
+// Verifies a URL the way the edge does: parse the segment, canonicalize, check s_ over the path.
+async function edgeAccepts(url: string, secret = config.signingSecret): Promise<boolean> {
+  const [, , , , keyId, segment, fileId] = new URL(url).pathname.split("/");
+  const spec = parseTransform(segment!);
+  return verifyTransformSignature(secret, transformPath(keyId!, canonicalTransform(spec), fileId!), spec.signature!);
+}
+
+describe("createSignedImageUrls", () => {
+  it("signs every URL it writes over the edge's canonical path", async () => {
+    const url = await signed.transformUrl("file_1", { format: "webp", width: 400 });
+    expect(url).toMatch(/^https:\/\/img\.example\.com\/v1\/image\/t\/key_pub\/w_400,f_webp,s_[A-Za-z0-9_-]{22}\/file_1$/);
+    expect(await edgeAccepts(url)).toBe(true);
+    expect(await edgeAccepts(url, "another secret")).toBe(false);
+
+    const img = await signed.imgAttributes("file_1", { width: 300, widths: [300, 600], format: "auto", intrinsic: { width: 1000, height: 500 } });
+    const candidates = img.srcset.split(", ").map((candidate) => candidate.split(" ")[0]!);
+    expect(candidates).toHaveLength(2);
+    for (const candidate of [img.src, ...candidates]) expect(await edgeAccepts(candidate)).toBe(true);
+    expect(img).toMatchObject({ width: 300, height: 150, sizes: "(min-width: 300px) 300px, 100vw" });
+
+    const picture = await signed.picture("file_1", { width: 100, formats: ["avif"] });
+    for (const candidate of picture.sources[0]!.srcset.split(", ")) expect(await edgeAccepts(candidate.split(" ")[0]!)).toBe(true);
+    expect(await edgeAccepts((await signed.srcset("file_1", { densities: [1, 2], height: 90 })).split(" ")[0]!)).toBe(true);
+  });
+});
+
+// What a bundler starting at an entry point would pull in, read from dependency-cruiser's graph.
+function reachableFrom(entry: string): string[] {
+  const depcruise = resolve("node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
+  const run = spawnSync(process.execPath, [depcruise, "--config", resolve(".dependency-cruiser.mjs"), "--output-type", "json", entry], { encoding: "utf8" });
+  const graph = JSON.parse(run.stdout) as { modules: { source: string }[] };
+  return graph.modules.map((module) => module.source);
+}
+
+describe("the browser entry point", () => {
+  it("never reaches the signing code; the server entry point does", () => {
+    const browser = reachableFrom("clients/ts/index.ts");
+    expect(browser).toContain("clients/ts/images/image-urls.ts");
+    expect(browser).not.toContain("clients/ts/images/sign-transform.ts");
+    expect(browser).not.toContain("contracts/transform/signature.ts");
+    expect(reachableFrom("clients/ts/server.ts")).toContain("contracts/transform/signature.ts");
+  });
+});

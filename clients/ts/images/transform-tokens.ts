@@ -1,0 +1,80 @@
+// Transform options by name, turned into the edge's own token grammar and canonical form: the
+// client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
+import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
+import { parseTransform, type FormatChoice, type Fit, type Gravity, type Rotation, type TransformSpec } from "../../../contracts/transform/tokens.ts";
+import { asClientError, transformInvalid } from "./transform-error.ts";
+
+export interface TransformOptions {
+  /** Width in pixels (at 1x). */
+  width?: number;
+  /** Height in pixels (at 1x). */
+  height?: number;
+  quality?: number;
+  /** `auto` negotiates AVIF, WebP, then JPEG or PNG from the browser's Accept header. */
+  format?: FormatChoice | "jpg";
+  fit?: Fit;
+  gravity?: Gravity;
+  blur?: number;
+  sharpen?: number;
+  rotate?: Rotation | "auto";
+  dpr?: number;
+}
+
+/** Options by name, or tokens as the URL spells them (`"w_400,f_auto"`). */
+export type Transform = TransformOptions | string;
+
+const prefixes: Record<keyof TransformOptions, string> = {
+  width: "w",
+  height: "h",
+  quality: "q",
+  format: "f",
+  fit: "fit",
+  gravity: "g",
+  blur: "bl",
+  sharpen: "sh",
+  rotate: "r",
+  dpr: "dpr",
+};
+
+function isOption(name: string): name is keyof TransformOptions {
+  return Object.hasOwn(prefixes, name);
+}
+
+/** `{ width: 400, format: "auto" }` → `"w_400,f_auto"`; undefined values are left out. */
+export function tokensOf(options: TransformOptions): string {
+  const tokens: string[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    if (!isOption(name)) {
+      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `unknown option "${name}"; known options: ${Object.keys(prefixes).join(", ")}` }]);
+    }
+    const text = String(value);
+    // A comma would smuggle a second token past the option's name.
+    if (text.includes(",")) {
+      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `${prefixes[name]}_ must not contain a comma` }]);
+    }
+    tokens.push(`${prefixes[name]}_${text}`);
+  }
+  return tokens.join(",");
+}
+
+/** The parsed transform, refused with the edge's own problem when the edge would refuse it. */
+export function specOf(transform: Transform): TransformSpec {
+  const segment = typeof transform === "string" ? transform : tokensOf(transform);
+  const spec = asClientError(() => parseTransform(segment));
+  if (spec.signature !== undefined) {
+    throw transformInvalid([
+      { pointer: `/transform/s_${spec.signature}`, detail: "s_ is added when a URL is signed on the server (createSignedImageUrls); leave it out here" },
+    ]);
+  }
+  return spec;
+}
+
+/** The transform in the edge's canonical token order, with defaults dropped: one URL per derivative. */
+export function canonicalOf(spec: TransformSpec): string {
+  const canonical = canonicalTransform(spec);
+  if (canonical === "") {
+    throw transformInvalid([{ pointer: "/transform", detail: "the transform changes nothing; give at least one token such as w_400" }]);
+  }
+  return canonical;
+}

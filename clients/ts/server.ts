@@ -1,0 +1,5 @@
+// The server-side entry point: everything in index.ts plus URL signing with a key's signing
+// secret. Import this from server code only (Node, Workers, route handlers, SSR); a browser
+// bundle that imports index.ts never contains the signing code or a secret.
+export * from "./index.ts";
+export { createSignedImageUrls, type SignedImageUrlConfig, type SignedImageUrls } from "./images/sign-transform.ts";
