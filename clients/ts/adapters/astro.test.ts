@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { PixelPressError } from "../api-error.ts";
+import { astroImageService, type AstroImageTransform } from "./astro.ts";
+
+const imageConfig = { service: { entrypoint: "./src/pixelpress-image-service.ts", config: { baseUrl: "https://img.example.com", keyId: "key_pub" } } };
+const base = "https://img.example.com/v1/image/t/key_pub";
+
+function detailOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(PixelPressError);
+    return (error as PixelPressError).problem.detail;
+  }
+  throw new Error("expected a refusal");
+}
+
+// What Astro does with a service's srcset: each transform goes back through getURL.
+function srcsetOf(options: AstroImageTransform): string {
+  return astroImageService
+    .getSrcSet(options, imageConfig)
+    .map((value) => `${astroImageService.getURL(value.transform, imageConfig)} ${value.descriptor}`)
+    .join(", ");
+}
+
+describe("the Astro image service", () => {
+  it("maps Astro's options, presets and CSS keywords to one canonical URL", () => {
+    expect(astroImageService.getURL({ src: "file_1", width: 600, height: 400, quality: "mid", format: "avif", alt: "a fox" }, imageConfig)).toBe(
+      `${base}/w_600,h_400,q_50,f_avif/file_1`,
+    );
+    expect(astroImageService.getURL({ src: "/file_1", width: 300, height: 300, fit: "cover", position: "top left", quality: 80.4 }, imageConfig)).toBe(
+      `${base}/w_300,h_300,fit_cover,g_northwest,q_80/file_1`,
+    );
+    expect(astroImageService.getURL({ src: "file_1", width: 300.5, fit: "contain" }, imageConfig)).toBe(`${base}/w_301/file_1`);
+  });
+
+  it("lists srcset candidates for widths and densities, rounded as Astro rounds", () => {
+    expect(srcsetOf({ src: "file_1", width: 400, height: 300, widths: [400, 750], format: "webp" })).toBe(
+      `${base}/w_400,h_300,f_webp/file_1 400w, ${base}/w_750,h_563,f_webp/file_1 750w`,
+    );
+    expect(srcsetOf({ src: "file_1", width: 333, densities: [1, "1.5x", 2] })).toBe(`${base}/w_333/file_1 1x, ${base}/w_500/file_1 1.5x, ${base}/w_666/file_1 2x`);
+    expect(srcsetOf({ src: "file_1", width: 333 })).toBe("");
+  });
+
+  it("hands Astro the HTML attributes without the transform options", () => {
+    expect(astroImageService.getHTMLAttributes({ src: "file_1", width: 600, height: 400, quality: 50, format: "avif", fit: "cover", alt: "a fox", class: "hero" }, imageConfig)).toEqual({
+      alt: "a fox",
+      class: "hero",
+      width: 600,
+      height: 400,
+      loading: "lazy",
+      decoding: "async",
+    });
+  });
+
+  it("refuses imported images, options it has no transform for and what the edge refuses", () => {
+    expect(detailOf(() => astroImageService.getURL({ src: { src: "/_astro/fox.png", width: 10, height: 10, format: "png" }, width: 5 }, imageConfig))).toContain(
+      "not an imported local image",
+    );
+    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
+    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
+    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
+  });
+});

@@ -1,0 +1,156 @@
+// Astro external image service: the default export of the module named by
+// `image.service.entrypoint`, with the PixelPress config in `image.service.config`. The astro
+// package is too large to install for its types, so the part of its interface this service
+// implements (ExternalImageService, ImageTransform, SrcSetValue, as documented in Astro's Image
+// Service API reference) is declared here.
+import { transformInvalid } from "../images/transform-error.ts";
+import type { TransformOptions } from "../images/transform-tokens.ts";
+import { transformUrl, type ImageUrlConfig } from "../images/transform-url.ts";
+import { fileIdOf, rounded } from "./framework-values.ts";
+
+export interface AstroImageMetadata {
+  src: string;
+  width: number;
+  height: number;
+  format: string;
+}
+
+export interface AstroImageTransform {
+  src: AstroImageMetadata | string;
+  width?: number;
+  height?: number;
+  widths?: number[];
+  densities?: (number | `${number}x`)[];
+  quality?: number | "low" | "mid" | "high" | "max";
+  format?: string;
+  fit?: string;
+  position?: string;
+  [attribute: string]: unknown;
+}
+
+export interface AstroImageConfig<T> {
+  service: { entrypoint: string; config: T };
+}
+
+export interface AstroSrcSetValue {
+  transform: AstroImageTransform;
+  descriptor?: string;
+  attributes?: Record<string, unknown>;
+}
+
+export interface AstroExternalImageService<T> {
+  getURL(options: AstroImageTransform, imageConfig: AstroImageConfig<T>): string;
+  getSrcSet(options: AstroImageTransform, imageConfig: AstroImageConfig<T>): AstroSrcSetValue[];
+  getHTMLAttributes(options: AstroImageTransform, imageConfig: AstroImageConfig<T>): Record<string, unknown>;
+}
+
+// Astro's own presets, the numbers its sharp service uses for them.
+const qualityPresets = { low: 25, mid: 50, high: 80, max: 100 } as const;
+
+// `fit` takes CSS object-fit values: the image is resized so the browser's object-fit shows it
+// as asked. `none` (never resize) has no transform.
+const fits: Record<string, TransformOptions["fit"]> = { cover: "cover", fill: "fill", contain: "inside", "scale-down": "inside" };
+
+// CSS object-position keywords in either order, as compass gravity.
+const positions: Record<string, TransformOptions["gravity"]> = {
+  center: "center",
+  top: "north",
+  bottom: "south",
+  left: "west",
+  right: "east",
+  "left top": "northwest",
+  "right top": "northeast",
+  "bottom left": "southwest",
+  "bottom right": "southeast",
+  "center top": "north",
+  "bottom center": "south",
+  "center left": "west",
+  "center right": "east",
+};
+
+// Options Astro gives the service that are not transform tokens and not HTML attributes either.
+const transformKeys = ["src", "width", "height", "widths", "densities", "quality", "format", "fit", "position", "gravity", "blur", "sharpen", "rotate"];
+
+function configOf(imageConfig: AstroImageConfig<ImageUrlConfig>): ImageUrlConfig {
+  const config = imageConfig.service.config;
+  if (!config?.baseUrl || !config.keyId) {
+    throw transformInvalid([{ pointer: "/options", detail: "the Astro image service needs image.service.config.baseUrl and keyId" }]);
+  }
+  return config;
+}
+
+function srcOf(src: AstroImageTransform["src"]): string {
+  if (typeof src !== "string") {
+    throw transformInvalid([{ pointer: "/src", detail: "PixelPress transforms uploaded files: give the file id as src, not an imported local image" }]);
+  }
+  return fileIdOf(src, "Astro");
+}
+
+function lookUp<T>(table: Record<string, T>, value: string | undefined, option: string, what: string): T | undefined {
+  if (value === undefined) return undefined;
+  const key = option === "position" ? value.trim().split(/\s+/).sort().join(" ") : value;
+  if (!Object.hasOwn(table, key)) {
+    throw transformInvalid([{ pointer: `/transform/${option}`, detail: `${option} "${value}" has no PixelPress transform; use one of ${Object.keys(table).join(", ")} (${what})` }]);
+  }
+  return table[key];
+}
+
+function transformOf(options: AstroImageTransform): TransformOptions {
+  const quality = typeof options.quality === "string" ? lookUp(qualityPresets, options.quality, "quality", "Astro's presets") : options.quality;
+  return {
+    width: rounded(options.width, "width"),
+    height: rounded(options.height, "height"),
+    quality: rounded(quality, "quality"),
+    format: options.format as TransformOptions["format"],
+    fit: lookUp(fits, options.fit, "fit", "CSS object-fit"),
+    gravity: (options.gravity as TransformOptions["gravity"]) ?? lookUp(positions, options.position, "position", "CSS object-position keywords"),
+    blur: options.blur as number | undefined,
+    sharpen: options.sharpen as number | undefined,
+    rotate: options.rotate as TransformOptions["rotate"],
+  };
+}
+
+function densityOf(density: number | `${number}x`): number {
+  return typeof density === "number" ? density : Number.parseFloat(density);
+}
+
+export const astroImageService: AstroExternalImageService<ImageUrlConfig> = {
+  getURL(options, imageConfig) {
+    return transformUrl(configOf(imageConfig), srcOf(options.src), transformOf(options));
+  },
+
+  // Astro writes each returned transform through getURL; descriptors follow its own rounding.
+  getSrcSet(options, imageConfig) {
+    configOf(imageConfig);
+    const { widths, densities, ...base } = options;
+    const { width, height } = base;
+    if (widths) {
+      if (width === undefined && height !== undefined) {
+        throw transformInvalid([{ pointer: "/transform/height", detail: "with widths, give height together with width: the two set the aspect ratio" }]);
+      }
+      const ratio = width !== undefined && height !== undefined ? height / width : undefined;
+      return widths.map((w) => ({
+        transform: { ...base, width: w, height: ratio === undefined ? undefined : Math.round(w * ratio) },
+        descriptor: `${w}w`,
+      }));
+    }
+    if (densities) {
+      if (width === undefined && height === undefined) {
+        throw transformInvalid([{ pointer: "/transform", detail: "densities multiply a 1x size: give width or height" }]);
+      }
+      return densities.map((density) => {
+        const d = densityOf(density);
+        return {
+          transform: { ...base, width: width === undefined ? undefined : Math.round(width * d), height: height === undefined ? undefined : Math.round(height * d) },
+          descriptor: `${d}x`,
+        };
+      });
+    }
+    return [];
+  },
+
+  getHTMLAttributes(options) {
+    const attributes = Object.fromEntries(Object.entries(options).filter(([key]) => !transformKeys.includes(key)));
+    return { ...attributes, width: options.width, height: options.height, loading: options.loading ?? "lazy", decoding: options.decoding ?? "async" };
+  },
+};
