@@ -70,7 +70,7 @@ describe("the unpic provider, through @unpic/core", () => {
 
   it("refuses what the edge refuses, and a provider without its options", () => {
     expect(detailOf(() => transform("file_1", { width: 10000 }, options))).toBe("w_ must be a whole number from 1 to 8192");
-    expect(detailOf(() => transform("file_1", { width: 100, format: "gif" }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(detailOf(() => transform("file_1", { width: 100, format: "gif" as never }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
     expect(detailOf(() => transform("file_1", { width: 100, crop: "x" } as PixelPressOperations, options))).toContain('unknown option "crop"');
     expect(detailOf(() => generate("file_1", { width: 100 }))).toContain("needs options.baseUrl");
   });

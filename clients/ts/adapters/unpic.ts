@@ -71,7 +71,7 @@ export function extract(url: string | URL): ExtractedPixelPressUrl | null {
 }
 
 /** A PixelPress URL with new operations applied, or a file id turned into one. */
-export const transform = ((src, operations, options) => {
+export const transform = ((src: string | URL, operations: PixelPressOperations, options?: PixelPressOptions): string => {
   const base = extract(src);
   if (!base) return generate(src, operations, options);
   return generate(base.src, { ...base.operations, ...operations }, { ...base.options, ...options });
