@@ -1,8 +1,11 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { TEST_ORIGIN_SECRET } from "./workers/test-support/global-origin.ts";
 
 const migrations = await readD1Migrations("migrations");
+// Tests over the real-world corpus outside the repository run only in the `corpus` project
+// (`npm run test:corpus`); every other project generates its inputs and must pass without it.
+const exclude = [...configDefaults.exclude, "**/*.corpus.test.ts"];
 
 export default defineConfig({
   test: {
@@ -16,7 +19,7 @@ export default defineConfig({
                 TEST_MIGRATIONS: migrations,
                 ORIGIN_SECRET: TEST_ORIGIN_SECRET,
                 ORIGIN_URL: inject("testOriginUrl"),
-                TEST_CORPUS_URL: inject("testCorpusUrl"),
+                TEST_GENERATED_FILES_URL: inject("testGeneratedFilesUrl"),
                 SIGNING_SECRET: "test-signing-secret",
                 ENVIRONMENT: "development",
               },
@@ -26,6 +29,7 @@ export default defineConfig({
         test: {
           name: "edge",
           include: ["workers/**/*.test.ts"],
+          exclude,
           // Edge tests call the real origin (sharp, exceljs) on a shared 2-core machine.
           testTimeout: 30_000,
           setupFiles: ["workers/test-support/apply-migrations.ts"],
@@ -37,6 +41,7 @@ export default defineConfig({
           name: "clients",
           environment: "node",
           include: ["clients/**/*.test.ts", "cli/**/*.test.ts"],
+          exclude,
         },
       },
       {
@@ -44,6 +49,7 @@ export default defineConfig({
           name: "contracts",
           environment: "node",
           include: ["contracts/**/*.test.ts"],
+          exclude,
         },
       },
       {
@@ -51,6 +57,7 @@ export default defineConfig({
           name: "origin",
           environment: "node",
           include: ["origin/**/*.test.ts"],
+          exclude,
           testTimeout: 60_000,
         },
       },
@@ -59,10 +66,21 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/**/*.test.ts"],
+          exclude,
           globalSetup: ["test/support/global-pair.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "corpus",
+          environment: "node",
+          include: ["{workers,origin}/**/*.corpus.test.ts"],
+          // Fails the run, naming CORPUS_DIR, when the corpus is not there: a missing corpus is never a pass.
+          globalSetup: ["test/support/require-corpus.ts"],
+          testTimeout: 120_000,
         },
       },
     ],

@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import sharp from "sharp";
+import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -127,7 +128,7 @@ async function upload(edgeUrl: string, apiKey: string, bytes: Uint8Array, conten
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(9);
 
-const source = new Uint8Array(await sharp(resolve("../shared/corpus/img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
+const source = new Uint8Array(await sharp(corpusPath("img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
 const { width, height } = await sharp(source).metadata();
 const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
 let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;

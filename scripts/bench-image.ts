@@ -6,6 +6,7 @@ import sharp, { type Sharp } from "sharp";
 import { imageOptionsSchema, type ImageOptionsInput } from "../contracts/image-options.ts";
 import { processImage } from "../origin/image/process-image.ts";
 import { encodeBase64 } from "../contracts/encoding/base64.ts";
+import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -58,12 +59,11 @@ const inputs = [
 
 // The generated photo is mostly blurred noise, whose size curves are two to three times steeper
 // than a camera's: the corpus's real photos are searched beside it, and the target is on the mean of all.
-const CORPUS_IMG = "../shared/corpus/img";
 const searchSources = [
   inputs[0]!,
   ...["exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg", "avif/kimono.avif", "avif/fox.png"].map((file) => ({
     name: file.split("/")[1]!,
-    bytes: new Uint8Array(fs.readFileSync(`${CORPUS_IMG}/${file}`)),
+    bytes: new Uint8Array(fs.readFileSync(corpusPath("img", file))),
   })),
 ];
 

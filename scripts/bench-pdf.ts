@@ -1,4 +1,4 @@
-// npm run bench:pdf — every corpus PDF (../shared/corpus/pdf) through our compress (profiles
+// npm run bench:pdf — every corpus PDF ($CORPUS_DIR/pdf) through our compress (profiles
 // ebook and auto, in-process), Ghostscript /ebook and qpdf --optimize-images, in one run.
 // Per file: bytes, ratio, wall time, min luma SSIM over the pages rendered at 150 dpi by
 // pdftoppm, page count kept, form fields kept (mupdf), qpdf --check; then totals, the

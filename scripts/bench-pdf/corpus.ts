@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { corpusPath } from "../../test/support/corpus-dir.ts";
 
 export interface CorpusFile {
   name: string;
@@ -8,8 +9,7 @@ export interface CorpusFile {
   password: string | null;
 }
 
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
-export const CORPUS_DIR = path.resolve(REPO_ROOT, "../shared/corpus/pdf");
+export const CORPUS_DIR = corpusPath("pdf");
 
 // The password of py-pdf/sample-files 005-libreoffice-writer-password, as its README
 // documents (origin/pdf/corpus.test.ts opens the same file with it).

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
 import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
 import { originCompute } from "../origin/origin-client.ts";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { parseTransform, type OutputFormat } from "../../contracts/transform/tokens.ts";
 import { decodePixels } from "./codecs.ts";
@@ -37,7 +37,7 @@ async function meteredRun(source: Uint8Array, segment: string, format: OutputFor
   return { output, created, transientBytes };
 }
 
-// A source of the largest accepted size, made by the origin from a corpus photo.
+// A source of the largest accepted size, made by the origin from a camera-sized photo.
 async function viaOrigin(source: Uint8Array, format: "jpeg" | "png" | "webp", width: number): Promise<Uint8Array> {
   const frame = await originCompute(env, "/image/process", { body: source, options: { format, quality: 90, width } });
   return new Uint8Array(await new Response(frame.payload).arrayBuffer());
@@ -45,7 +45,7 @@ async function viaOrigin(source: Uint8Array, format: "jpeg" | "png" | "webp", wi
 
 describe("edge pipeline", () => {
   it("produces the requested size in the requested format, with the source's pixels", async () => {
-    const source = await corpusBytes("img/avif/fox.png");
+    const source = await generatedBytes("photo.png");
     const header = readImageHeader(source)!;
     const output = await transformAtEdge(source, header, op("w_400,h_300,fit_cover"), "webp");
     expect(readImageHeader(output.bytes)).toMatchObject({ format: "webp", width: 400, height: 300 });
@@ -57,7 +57,7 @@ describe("edge pipeline", () => {
   });
 
   it("flattens alpha onto white for JPEG, as the origin does", async () => {
-    const translucent = await corpusBytes("img/pngsuite/basn6a08.png");
+    const translucent = await generatedBytes("rgba.png");
     const header = readImageHeader(translucent)!;
     const edge = await decodePixels("jpeg", (await transformAtEdge(translucent, header, op("w_32,f_jpg"), "jpeg")).bytes);
     const frame = await originCompute(env, IMAGE_TRANSFORM_PATH, { body: translucent, options: originTransformOptions(op("w_32,f_jpg"), "jpeg") });
@@ -68,7 +68,7 @@ describe("edge pipeline", () => {
   });
 
   it("refuses what it cannot do or cannot afford, so the origin does it", async () => {
-    const upright = readImageHeader(await corpusBytes("img/avif/fox.png"))!;
+    const upright = readImageHeader(await generatedBytes("photo.png"))!;
     expect(edgeCanTransform(upright, op("w_400"))).toBe(true);
     for (const segment of ["w_400,bl_2", "w_400,sh_1", "w_400,r_90", "w_400,h_400,fit_cover,g_auto", "w_400,h_400,fit_contain", "w_1000,h_1000,fit_fill"]) {
       expect(edgeCanTransform(upright, op(segment))).toBe(false);
@@ -78,13 +78,13 @@ describe("edge pipeline", () => {
     expect(edgeCanTransform(null, op("w_400"))).toBe(false);
     expect(edgeCanTransform(upright, op("w_860"))).toBe(true);
     expect(edgeCanTransform(upright, op("w_900"))).toBe(false);
-    const big = readImageHeader(await corpusBytes("img/exif-orientation/Landscape_1.jpg"))!;
+    const big = readImageHeader(await generatedBytes("landscape-1.jpg"))!;
     expect(big.width * big.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS);
     expect(edgeCanTransform(big, op("w_100"))).toBe(false);
   });
 
   it("reports a corrupt source as a problem", async () => {
-    const source = (await corpusBytes("img/avif/fox.png")).slice(0, 5000);
+    const source = (await generatedBytes("photo.png")).slice(0, 5000);
     await expect(transformAtEdge(source, readImageHeader(source)!, op("w_100"), "jpeg")).rejects.toMatchObject({ slug: "image_unreadable" });
   });
 });
@@ -93,7 +93,7 @@ describe("edge memory budget", () => {
   // The largest accepted source through the heaviest paths: a photo (1800x1200, 2.16 MP) brought
   // to the pixel budget, then padded to the byte budget, which decoders copy in whole.
   it("keeps WASM memory plus buffers under 100 MB for the largest source it accepts", async () => {
-    const photo = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const photo = await generatedBytes("landscape-1.jpg");
     const atBudget = async (format: "jpeg" | "png" | "webp") => padImage(await viaOrigin(photo, format, 1224), EDGE_MAX_SOURCE_BYTES);
     const [jpeg, png, webp] = await Promise.all([atBudget("jpeg"), atBudget("png"), atBudget("webp")]);
     // The mezzanine the origin makes of the same photo: a q92 4:4:4 JPEG at the source budget.

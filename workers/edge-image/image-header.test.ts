@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 import { encodePixels } from "./codecs.ts";
 import { readImageHeader } from "./image-header.ts";
 
 describe("readImageHeader", () => {
   it("reads JPEG size and EXIF orientation", async () => {
-    expect(readImageHeader(await corpusBytes("img/exif-orientation/Landscape_1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null, cmyk: false });
-    expect(readImageHeader(await corpusBytes("img/exif-orientation/Landscape_0.jpg"))?.orientation).toBeNull();
+    expect(readImageHeader(await generatedBytes("landscape-1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null, cmyk: false });
+    expect(readImageHeader(await generatedBytes("landscape-0.jpg"))?.orientation).toBeNull();
     for (const n of [2, 6, 8]) {
-      expect(readImageHeader(await corpusBytes(`img/exif-orientation/Portrait_${n}.jpg`))?.orientation).toBe(n);
+      expect(readImageHeader(await generatedBytes(`portrait-${n}.jpg`))?.orientation).toBe(n);
     }
   });
 
   it("tells a four-component (CMYK) JPEG from a three-component one", async () => {
-    const rgb = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const rgb = await generatedBytes("landscape-1.jpg");
     let sof = 2;
     while (rgb[sof + 1] !== 0xc0 && rgb[sof + 1] !== 0xc2) sof += 2 + ((rgb[sof + 2]! << 8) | rgb[sof + 3]!);
     expect(rgb[sof + 9]).toBe(3);
@@ -23,10 +23,10 @@ describe("readImageHeader", () => {
   });
 
   it("reads PNG size and alpha, tRNS included", async () => {
-    expect(readImageHeader(await corpusBytes("img/avif/fox.png"))).toMatchObject({ format: "png", width: 1204, height: 800, hasAlpha: false });
-    expect(readImageHeader(await corpusBytes("img/pngsuite/basn6a08.png"))).toMatchObject({ width: 32, height: 32, hasAlpha: true });
-    expect(readImageHeader(await corpusBytes("img/pngsuite/tbbn3p08.png"))?.hasAlpha).toBe(true);
-    expect(readImageHeader(await corpusBytes("img/pngsuite/basn2c08.png"))?.hasAlpha).toBe(false);
+    expect(readImageHeader(await generatedBytes("photo.png"))).toMatchObject({ format: "png", width: 1204, height: 800, hasAlpha: false });
+    expect(readImageHeader(await generatedBytes("rgba.png"))).toMatchObject({ width: 32, height: 32, hasAlpha: true });
+    expect(readImageHeader(await generatedBytes("palette-transparent.png"))?.hasAlpha).toBe(true);
+    expect(readImageHeader(await generatedBytes("rgb.png"))?.hasAlpha).toBe(false);
   });
 
   it("reads lossy and lossless WebP", async () => {
@@ -37,10 +37,10 @@ describe("readImageHeader", () => {
   });
 
   it("gives up on what it cannot read", async () => {
-    expect(readImageHeader(await corpusBytes("img/avif/kimono.avif"))).toBeNull();
+    expect(readImageHeader(await generatedBytes("portrait.avif"))).toBeNull();
     expect(readImageHeader(new Uint8Array([0xff, 0xd8, 0xff]))).toBeNull();
     // A truncated JPEG would decode as grey at the edge: the origin refuses it instead.
-    expect(readImageHeader((await corpusBytes("img/exif-orientation/Landscape_1.jpg")).slice(0, 50_000))).toBeNull();
+    expect(readImageHeader((await generatedBytes("landscape-1.jpg")).slice(0, 50_000))).toBeNull();
     expect(readImageHeader(new Uint8Array(0))).toBeNull();
   });
 });

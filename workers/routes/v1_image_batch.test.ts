@@ -6,7 +6,7 @@ import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 
 interface BatchResult {
   results: ({ ref: string; status: "ok"; width: number; format: string; billing: { charged_micros: number } } | { ref: string; status: "failed"; error: { status: number; detail: string } })[];
@@ -17,8 +17,8 @@ function batch(caller: TestCaller, body: unknown) {
   return api("/v1/image/batch", { key: caller, json: body });
 }
 
-async function photo(name = "Landscape_1.jpg") {
-  return { base64: encodeBase64(await corpusBytes(`img/exif-orientation/${name}`)) };
+async function photo(name = "landscape-1.jpg") {
+  return { base64: encodeBase64(await generatedBytes(name)) };
 }
 
 describe("POST /v1/image/batch", () => {
@@ -28,7 +28,7 @@ describe("POST /v1/image/batch", () => {
       images: [
         { ref: "a", source: await photo() },
         { ref: "bad", source: { base64: encodeBase64(new TextEncoder().encode("%PDF-1.7 not an image")) } },
-        { ref: "c", source: await photo("Portrait_1.jpg") },
+        { ref: "c", source: await photo("portrait-1.jpg") },
       ],
       options: { width: 100, format: "jpeg" },
       per_image_options: { c: { width: 50 } },

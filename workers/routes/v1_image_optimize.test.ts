@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 
 function optimize(caller: TestCaller, body: unknown, headers: Record<string, string> = {}) {
   return api("/v1/image/optimize", { key: caller, json: body, headers });
@@ -18,7 +18,7 @@ async function download(url: string): Promise<Uint8Array> {
 describe("POST /v1/image/optimize", () => {
   it("optimizes a base64 source, stores the result for a signed download, and charges 800", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const photo = await corpusBytes("img/exif-orientation/Landscape_3.jpg");
+    const photo = await generatedBytes("landscape-3.jpg");
     const res = await optimize(caller, { source: { base64: encodeBase64(photo) }, options: { width: 200, format: "png", output: "both" } });
     expect(res.status).toBe(200);
     const result = await res.json<{
@@ -43,7 +43,7 @@ describe("POST /v1/image/optimize", () => {
 
   it("returns an output that is not smaller, and does not charge for it", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const tiny = await corpusBytes("img/pngsuite/basn0g01.png");
+    const tiny = await generatedBytes("bilevel.png");
     const res = await optimize(caller, { source: { base64: encodeBase64(tiny) }, options: { format: "jpeg", quality: 100, output: "base64" } });
     expect(res.status).toBe(200);
     const result = await res.json<{ stats: { output_bytes: number; original_bytes: number }; billing: { charged_micros: number }; file_id: null }>();
@@ -55,7 +55,7 @@ describe("POST /v1/image/optimize", () => {
 
   it("charges once for concurrent retries with one Idempotency-Key", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const photo = await corpusBytes("img/exif-orientation/Portrait_1.jpg");
+    const photo = await generatedBytes("portrait-1.jpg");
     const body = { source: { base64: encodeBase64(photo) }, options: { width: 120, format: "webp" } };
     const responses = await Promise.all(Array.from({ length: 4 }, () => optimize(caller, body, { "Idempotency-Key": "photo-1" })));
     const ok = responses.filter((r) => r.status === 200);
@@ -68,7 +68,7 @@ describe("POST /v1/image/optimize", () => {
 
   it("refuses a PDF with 415 naming what it is, and charges nothing", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const pdf = await corpusBytes("pdf/syn_vector_only.pdf");
+    const pdf = await generatedBytes("vector-only.pdf");
     const problem = await problemOf(await optimize(caller, { source: { base64: encodeBase64(pdf) } }));
     expect(problem.status).toBe(415);
     expect(problem.detail).toMatch(/PDF/);
@@ -77,7 +77,7 @@ describe("POST /v1/image/optimize", () => {
 
   it("passes the origin's 4xx for a truncated image through unchanged, at $0", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const photo = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const photo = await generatedBytes("landscape-1.jpg");
     const res = await optimize(caller, { source: { base64: encodeBase64(photo.subarray(0, 3000)) } });
     const problem = await problemOf(res);
     expect(problem.status).toBeGreaterThanOrEqual(400);
@@ -112,7 +112,7 @@ describe("POST /v1/image/optimize, mode async", () => {
     const { consumeJobQueue } = await import("../jobs/queue-consumer.ts");
     const { jobRunners } = await import("../jobs/job-runners.ts");
     const caller = await seedCaller({ balanceMicros: 10_000 });
-    const photo = await corpusBytes("img/exif-orientation/Landscape_8.jpg");
+    const photo = await generatedBytes("landscape-8.jpg");
     const res = await optimize(caller, {
       source: { base64: encodeBase64(photo) },
       options: { width: 80, format: "jpeg" },

@@ -6,7 +6,7 @@ import { insertPendingFile, storeFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 import { canonicalTransform, resolveTransform } from "../../contracts/transform/canonical.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 import { countDerivatives, MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
@@ -26,8 +26,8 @@ import { parseTransform } from "../../contracts/transform/tokens.ts";
 const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
-async function seedFile(caller: TestCaller, corpusPath: string, contentType: string): Promise<string> {
-  return seedBytes(caller, await corpusBytes(corpusPath), contentType);
+async function seedFile(caller: TestCaller, name: string, contentType: string): Promise<string> {
+  return seedBytes(caller, await generatedBytes(name), contentType);
 }
 
 async function seedBytes(caller: TestCaller, body: Uint8Array, contentType: string): Promise<string> {
@@ -47,7 +47,7 @@ async function transformCharges(accountId: string): Promise<{ n: number; micros:
 describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("computes at the edge, then serves the edge cache for any spelling of the transform", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/avif/fox.png", "image/png");
+    const fileId = await seedFile(caller, "photo.png", "image/png");
     const miss = await api(url(caller, "w_400,f_webp", fileId));
     expect(miss.status).toBe(200);
     const bytes = new Uint8Array(await miss.arrayBuffer());
@@ -73,7 +73,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("answers If-None-Match with 304 on every tier", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn6a08.png", "image/png");
+    const fileId = await seedFile(caller, "rgba.png", "image/png");
     const first = await api(url(caller, "w_16", fileId));
     const etag = first.headers.get("ETag")!;
     await first.arrayBuffer();
@@ -91,7 +91,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("negotiates f_auto from Accept, varies on the class and bills each class once", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn6a08.png", "image/png");
+    const fileId = await seedFile(caller, "rgba.png", "image/png");
     const avif = await api(url(caller, "w_24,f_auto", fileId), { headers: { Accept: CHROME_ACCEPT } });
     expect(avif.headers.get("Content-Type")).toBe("image/avif");
     expect(avif.headers.get("Vary")).toBe("Accept");
@@ -109,7 +109,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("bills a derivative once, even after the edge cache and R2 lose it", async () => {
     const caller = await seedCaller({ balanceMicros: 5_000 });
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     const transform = "w_20,f_jpeg";
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
     const cacheKey = edgeCacheKey("http://api.test", identity);
@@ -136,7 +136,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("passes an origin-made derivative through R2 and the cache unchanged, its ETag the digest of its bytes", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const fileId = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
     // Larger than the source and lossless: the origin's biggest kind of output.
     const transform = "w_1800,f_png";
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
@@ -156,7 +156,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("stops serving a deleted file's derivatives from this data centre's cache", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     for (const transform of ["w_20,f_webp", "w_10"]) {
       await (await api(url(caller, transform, fileId))).arrayBuffer();
       const hit = await api(url(caller, transform, fileId));
@@ -175,11 +175,11 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("sends what the edge cannot do, or cannot afford, to the origin", async () => {
     const caller = await seedCaller();
-    const large = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const large = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
     const big = await api(url(caller, "w_1500,f_webp", large));
     expect([big.status, big.headers.get("X-Transform-Engine"), big.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
     expect(readImageHeader(new Uint8Array(await big.arrayBuffer()))).toMatchObject({ format: "webp", width: 1500, height: 1000 });
-    const rotated = await seedFile(caller, "img/exif-orientation/Portrait_6.jpg", "image/jpeg");
+    const rotated = await seedFile(caller, "portrait-6.jpg", "image/jpeg");
     const turned = await api(url(caller, "w_200,r_90", rotated));
     expect([turned.headers.get("X-Transform-Engine"), turned.headers.get("Content-Type")]).toEqual(["origin", "image/jpeg"]);
     expect(readImageHeader(new Uint8Array(await turned.arrayBuffer()))).toMatchObject({ width: 200, height: 133 });
@@ -187,10 +187,10 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("never holds an original over the edge's byte budget: the origin gets it streamed", async () => {
     const caller = await seedCaller();
-    const fox = await corpusBytes("img/avif/fox.png");
+    const photoPng = await generatedBytes("photo.png");
     // Under the pixel budget either way: only the bytes decide whether the edge decodes the original.
-    const atBudget = await seedBytes(caller, padImage(fox, EDGE_MAX_SOURCE_BYTES), "image/png");
-    const overBudget = await seedBytes(caller, padImage(fox, EDGE_MAX_SOURCE_BYTES + 2), "image/png");
+    const atBudget = await seedBytes(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES), "image/png");
+    const overBudget = await seedBytes(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES + 2), "image/png");
     for (const [fileId, transform, engine, source] of [
       [atBudget, "w_400,f_webp", "edge", "original"],
       // What the edge could do from the original it does from a mezzanine, made from the stream.
@@ -202,13 +202,13 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
       expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, engine, source]);
       // The edge's and the origin's resamplers and encoders differ by a few levels alone.
       const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
-      expect(meanAbsoluteDifference(derived, await fromOriginal(fox, transform, "webp"))).toBeLessThan(5);
+      expect(meanAbsoluteDifference(derived, await fromOriginal(photoPng, transform, "webp"))).toBeLessThan(5);
     }
   });
 
   it("refuses an original over the image byte limit with 413 and an unfinished upload with 409, unbilled", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/avif/fox.png", "image/png");
+    const fileId = await seedFile(caller, "photo.png", "image/png");
     // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
     await env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(IMAGE_SOURCE_MAX_BYTES + 1, fileId).run();
     const tooLarge = await api(url(caller, "w_100", fileId));
@@ -221,7 +221,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("answers 404 alike for unknown keys, revoked keys and other accounts' files", async () => {
     const owner = await seedCaller();
-    const fileId = await seedFile(owner, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(owner, "rgb.png", "image/png");
     const stranger = await seedCaller();
     const spare = await createKey(env.DB, owner.accountId, { name: "spare" });
     expect(await revokeKey(env.DB, owner.accountId, spare.record.id)).toBe("revoked");
@@ -241,7 +241,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("refuses bad transforms with 400, never caching or billing them", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     for (const transform of ["w_0", "w_10,w_10", "zz_1", "w_8000,h_8000"]) {
       const res = await api(url(caller, transform, fileId));
       expect(res.status).toBe(400);
@@ -253,7 +253,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("verifies signatures, and requires them when the account says so", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     const issued = await api(`/v1/keys/${caller.keyId}/signing-secret`, { key: caller, method: "POST" });
     expect(issued.status).toBe(200);
     const secret = (await issued.json<{ signing_secret: string }>()).signing_secret;
@@ -284,7 +284,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("caps distinct derivatives per file and refuses without billing", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     const insert = env.DB.prepare(
       "INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at) VALUES (?, ?, ?, '', 'x', '\"x\"', 1, 'image/png', 0)",
     );
@@ -297,7 +297,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("refuses an unfunded account with 402 and stores nothing", async () => {
     const caller = await seedCaller({ balanceMicros: 0 });
-    const fileId = await seedFile(caller, "img/pngsuite/basn2c08.png", "image/png");
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
     const res = await api(url(caller, "w_10", fileId));
     expect(res.status).toBe(402);
     await res.arrayBuffer();
@@ -334,8 +334,8 @@ function meanAbsoluteDifference(a: Pixels, b: Pixels): number {
 describe("large and EXIF-rotated originals through the mezzanine", () => {
   it("makes the mezzanine once and serves small outputs from it at the edge, looking like the original's", async () => {
     const caller = await seedCaller();
-    const original = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
-    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const original = await generatedBytes("landscape-1.jpg");
+    const fileId = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
     let uploaded: number | undefined;
     for (const [transform, format] of [
       ["w_300,f_webp", "webp"],
@@ -370,7 +370,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
 
   it("makes the mezzanine of an original over the edge's byte budget from a stream", async () => {
     const caller = await seedCaller();
-    const original = await corpusBytes("img/exif-orientation/Landscape_1.jpg");
+    const original = await generatedBytes("landscape-1.jpg");
     const fileId = await seedBytes(caller, padImage(original, EDGE_MAX_SOURCE_BYTES + 1_000_000), "image/jpeg");
     const res = await api(url(caller, "w_300,f_webp", fileId));
     expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
@@ -380,8 +380,8 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
 
   it("turns an EXIF-rotated original upright in the mezzanine", async () => {
     const caller = await seedCaller();
-    const original = await corpusBytes("img/exif-orientation/Portrait_6.jpg");
-    const fileId = await seedFile(caller, "img/exif-orientation/Portrait_6.jpg", "image/jpeg");
+    const original = await generatedBytes("portrait-6.jpg");
+    const fileId = await seedFile(caller, "portrait-6.jpg", "image/jpeg");
     const res = await api(url(caller, "w_200,f_webp", fileId));
     expect([res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual(["edge", "mezzanine"]);
     const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
@@ -390,7 +390,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
 
   it("leaves operations the edge lacks to the origin, working from the original", async () => {
     const caller = await seedCaller();
-    const fileId = await seedFile(caller, "img/exif-orientation/Landscape_1.jpg", "image/jpeg");
+    const fileId = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
     const blurred = await api(url(caller, "w_300,bl_2", fileId));
     expect([blurred.status, blurred.headers.get("X-Transform-Engine"), blurred.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
     await blurred.arrayBuffer();

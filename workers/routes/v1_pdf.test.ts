@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
-import { corpusBytes } from "../test-support/corpus.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
 
 async function pdfSource(name: string) {
-  return { base64: encodeBase64(await corpusBytes(`pdf/${name}`)) };
+  return { base64: encodeBase64(await generatedBytes(name)) };
 }
 
 function call(caller: TestCaller, path: string, body: unknown) {
@@ -16,7 +16,7 @@ function call(caller: TestCaller, path: string, body: unknown) {
 describe("POST /v1/pdf/analyze", () => {
   it("reports pages, images with placed DPI, and projections, for free", async () => {
     const caller = await seedCaller({ balanceMicros: 1_000 });
-    const res = await call(caller, "/v1/pdf/analyze", { source: await pdfSource("syn_photo_placed_small.pdf") });
+    const res = await call(caller, "/v1/pdf/analyze", { source: await pdfSource("photo-placed-small.pdf") });
     expect(res.status).toBe(200);
     const analysis = await res.json<{
       composition: { pages: number };
@@ -36,7 +36,7 @@ describe("POST /v1/pdf/analyze", () => {
 
   it("refuses a PNG with a 415 that says what it is", async () => {
     const caller = await seedCaller();
-    const png = await corpusBytes("img/pngsuite/basn2c08.png");
+    const png = await generatedBytes("rgb.png");
     const problem = await problemOf(await call(caller, "/v1/pdf/analyze", { source: { base64: encodeBase64(png) } }));
     expect(problem.status).toBe(415);
     expect(problem.detail).toMatch(/PNG/);
@@ -46,7 +46,7 @@ describe("POST /v1/pdf/analyze", () => {
 describe("POST /v1/pdf/compress", () => {
   it("shrinks a photo PDF, stores a PDF result, and charges the 25 MB tier", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
-    const res = await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_photo_fullpage_q95.pdf"), options: { profile: "ebook" } });
+    const res = await call(caller, "/v1/pdf/compress", { source: await pdfSource("photo-full-page.pdf"), options: { profile: "ebook" } });
     expect(res.status).toBe(200);
     const result = await res.json<{ url: string; returned_original: boolean; stats: { original_bytes: number; output_bytes: number; images_rewritten: number }; billing: { charged_micros: number } }>();
     expect(result.returned_original).toBe(false);
@@ -62,7 +62,7 @@ describe("POST /v1/pdf/compress", () => {
 
   it("refuses a signed PDF with 422 pdf_signed at $0", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
-    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_signed_valid.pdf") }));
+    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("signed.pdf") }));
     expect(problem.status).toBe(422);
     expect(problem.type).toMatch(/pdf_signed$/);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
@@ -70,13 +70,13 @@ describe("POST /v1/pdf/compress", () => {
 
   it("asks for the password of an encrypted PDF", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
-    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("pypdf_encrypted_userpw.pdf") }));
+    const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("encrypted.pdf") }));
     expect(problem.status).toBe(422);
     expect(problem.type).toMatch(/pdf_password_required$/);
   });
 
   it("answers 402 before work when the balance cannot cover the tier", async () => {
     const caller = await seedCaller({ balanceMicros: 19_999 });
-    expect((await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("syn_vector_only.pdf") }))).status).toBe(402);
+    expect((await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("vector-only.pdf") }))).status).toBe(402);
   });
 });

@@ -5,7 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
-      TEST_CORPUS_URL: string;
+      TEST_GENERATED_FILES_URL: string;
     }
   }
 }

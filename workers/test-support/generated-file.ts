@@ -1,8 +1,11 @@
 import { env } from "cloudflare:test";
 
-/** workerd cannot read the host filesystem: corpus files come over loopback from global-origin.ts. */
-export async function corpusBytes(path: string): Promise<Uint8Array> {
-  const res = await fetch(`${env.TEST_CORPUS_URL}/${path}`);
-  if (!res.ok) throw new Error(`corpus file ${path}: ${res.status}`);
+/**
+ * A generated test input by its name in test/fixtures/generated-files.ts. workerd can neither run
+ * the generators nor read the host's files: global-origin.ts serves them over loopback.
+ */
+export async function generatedBytes(name: string): Promise<Uint8Array> {
+  const res = await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`);
+  if (!res.ok) throw new Error(`generated file ${name}: ${res.status} ${await res.text()}`);
   return new Uint8Array(await res.arrayBuffer());
 }

@@ -1,33 +1,26 @@
 import { serve } from "@hono/node-server";
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { resolve, sep } from "node:path";
 import type { TestProject } from "vitest/node";
+import { generatedFile, isGeneratedFileName } from "../../test/fixtures/generated-files.ts";
 
 // The edge tests run inside workerd; their origin is the real Node origin (origin/server.ts as a
 // child process, exactly as it runs in production) on an ephemeral loopback port that
-// vitest.config.ts hands to the worker. Beside it, the shared corpus is served read-only from the
-// runner's process, since workerd cannot read the host's files.
+// vitest.config.ts hands to the worker. Beside it, the runner's process serves the generated test
+// inputs (test/fixtures/) by name, since workerd cannot run sharp or mupdf or read the host's files.
 export const TEST_ORIGIN_SECRET = "test-origin-secret";
 
 declare module "vitest" {
   export interface ProvidedContext {
     testOriginUrl: string;
-    testCorpusUrl: string;
+    testGeneratedFilesUrl: string;
   }
 }
 
-const CORPUS_ROOT = resolve("../shared/corpus");
-
-async function corpusFile(request: Request): Promise<Response> {
-  const path = resolve(CORPUS_ROOT, decodeURIComponent(new URL(request.url).pathname).replace(/^\/+/, ""));
-  if (!path.startsWith(CORPUS_ROOT + sep)) return new Response("outside the corpus", { status: 403 });
-  try {
-    return new Response(new Uint8Array(await readFile(path)));
-  } catch {
-    return new Response("not found", { status: 404 });
-  }
+async function generatedFileResponse(request: Request): Promise<Response> {
+  const name = new URL(request.url).pathname.slice(1);
+  if (!isGeneratedFileName(name)) return new Response(`no generated file ${name}`, { status: 404 });
+  return new Response(await generatedFile(name));
 }
 
 function listen(fetch: (request: Request) => Response | Promise<Response>) {
@@ -54,12 +47,12 @@ function startOrigin() {
 
 export default async function setup(project: TestProject) {
   const origin = startOrigin();
-  const [originUrl, corpus] = await Promise.all([origin.url, listen(corpusFile)]);
+  const [originUrl, files] = await Promise.all([origin.url, listen(generatedFileResponse)]);
   project.provide("testOriginUrl", originUrl);
-  project.provide("testCorpusUrl", corpus.url);
+  project.provide("testGeneratedFilesUrl", files.url);
   return async () => {
     origin.child.removeAllListeners("exit");
     origin.child.kill("SIGTERM");
-    await new Promise<void>((done) => corpus.server.close(() => done()));
+    await new Promise<void>((done) => files.server.close(() => done()));
   };
 }
