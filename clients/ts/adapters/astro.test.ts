@@ -43,7 +43,7 @@ describe("the Astro image service", () => {
   });
 
   it("hands Astro the HTML attributes without the transform options", () => {
-    expect(astroImageService.getHTMLAttributes({ src: "file_1", width: 600, height: 400, quality: 50, format: "avif", fit: "cover", alt: "a fox", class: "hero" }, imageConfig)).toEqual({
+    expect(astroImageService.getHTMLAttributes({ src: "file_1", width: 600, height: 400, quality: 50, format: "avif", fit: "cover", layout: "constrained", priority: false, alt: "a fox", class: "hero" }, imageConfig)).toEqual({
       alt: "a fox",
       class: "hero",
       width: 600,
@@ -60,6 +60,7 @@ describe("the Astro image service", () => {
     expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
     expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
     expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, background: "#000" }, imageConfig))).toContain("background has no PixelPress transform");
     expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
   });
 });

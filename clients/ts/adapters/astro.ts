@@ -68,8 +68,9 @@ const positions: Record<string, TransformOptions["gravity"]> = {
   "center right": "east",
 };
 
-// Options Astro gives the service that are not transform tokens and not HTML attributes either.
-const transformKeys = ["src", "width", "height", "widths", "densities", "quality", "format", "fit", "position", "gravity", "blur", "sharpen", "rotate"];
+// Options Astro gives the service that are not HTML attributes: Astro's own (as its base service
+// strips them) and the PixelPress tokens passed as props.
+const transformKeys = ["src", "width", "height", "widths", "densities", "formats", "quality", "format", "fit", "position", "layout", "priority", "background", "inputtedWidth", "gravity", "blur", "sharpen", "rotate"];
 
 function configOf(imageConfig: AstroImageConfig<ImageUrlConfig>): ImageUrlConfig {
   const config = imageConfig.service.config;
@@ -96,6 +97,9 @@ function lookUp<T>(table: Record<string, T>, value: string | undefined, option: 
 }
 
 function transformOf(options: AstroImageTransform): TransformOptions {
+  if (options.background !== undefined) {
+    throw transformInvalid([{ pointer: "/transform/background", detail: "background has no PixelPress transform: `contain` pads with white, or transparent where the format has alpha" }]);
+  }
   const quality = typeof options.quality === "string" ? lookUp(qualityPresets, options.quality, "quality", "Astro's presets") : options.quality;
   return {
     width: rounded(options.width, "width"),
