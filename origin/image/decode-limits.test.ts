@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { IMAGE_INPUT_LIMITS, decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
 import { photoLikePixels, pngHeaderBomb } from "./test-support/synthetic-images.ts";
@@ -25,7 +24,7 @@ describe("inspectSource", () => {
     ["webp", () => solid().webp().toBuffer()],
     ["gif", () => solid().gif().toBuffer()],
     ["tiff", () => solid().tiff().toBuffer()],
-    ["avif", () => readFile(path.resolve("../shared/corpus/img/avif/kimono.avif"))],
+    ["avif", () => generatedFile("portrait.avif")],
   ] as const)("recognises %s from its bytes", async (format, make) => {
     const source = await inspectSource(new Uint8Array(await make()));
     expect(source.format).toBe(format);
@@ -38,7 +37,7 @@ describe("inspectSource", () => {
     expect(alpha).toMatchObject({ has_alpha: true, is_greyscale: false, orientation: null, width: 40, height: 30 });
     const grey = await inspectSource(await solid().toColourspace("b-w").png().toBuffer());
     expect(grey.is_greyscale).toBe(true);
-    const rotated = await inspectSource(await readFile(path.resolve("../shared/corpus/img/exif-orientation/Landscape_6.jpg")));
+    const rotated = await inspectSource(await generatedFile("landscape-6.jpg"));
     expect(rotated.orientation).toBe(6);
   });
 

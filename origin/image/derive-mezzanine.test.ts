@@ -1,17 +1,14 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
 import { deriveMezzanine } from "./derive-mezzanine.ts";
 import { photoLikeJpeg, pixelDistance } from "./test-support/synthetic-images.ts";
 
-const corpus = (name: string) => new Uint8Array(readFileSync(resolve(`../shared/corpus/img/${name}`)));
-
 describe("deriveMezzanine", () => {
   it("makes a large photo an upright, in-budget, high-quality JPEG of the same picture", async () => {
-    const original = corpus("exif-orientation/Portrait_6.jpg");
+    const original = await generatedFile("portrait-6.jpg");
     const mezzanine = await deriveMezzanine(original);
     const meta = await sharp(mezzanine.bytes).metadata();
     expect(meta).toMatchObject({ format: "jpeg", width: mezzanine.width, height: mezzanine.height, space: "srgb" });
@@ -37,7 +34,7 @@ describe("deriveMezzanine", () => {
   });
 
   it("keeps alpha losslessly in PNG and leaves small sources at their size", async () => {
-    const translucent = corpus("pngsuite/basn6a08.png");
+    const translucent = await generatedFile("rgba.png");
     const mezzanine = await deriveMezzanine(translucent);
     expect(mezzanine).toMatchObject({ format: "png", width: 32, height: 32, original: { width: 32, height: 32, format: "png", hasAlpha: true } });
     const [a, b] = await Promise.all([sharp(mezzanine.bytes).raw().toBuffer(), sharp(translucent).ensureAlpha().raw().toBuffer()]);
@@ -60,7 +57,7 @@ describe("deriveMezzanine", () => {
   });
 
   it("reports a corrupt original as a problem", async () => {
-    const truncated = corpus("exif-orientation/Landscape_1.jpg").slice(0, 40_000);
+    const truncated = (await generatedFile("landscape-1.jpg")).slice(0, 40_000);
     await expect(deriveMezzanine(truncated)).rejects.toMatchObject({ slug: "image_unreadable" });
   });
 });

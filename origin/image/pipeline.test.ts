@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { inspectSource } from "./decode-limits.ts";
@@ -14,7 +13,7 @@ async function render(input: Uint8Array, options: ImageOptionsInput) {
 
 describe("renderPixels", () => {
   it("orients before resizing, so the box applies to the upright picture", async () => {
-    const input = await readFile(path.resolve("../shared/corpus/img/exif-orientation/Landscape_6.jpg"));
+    const input = await generatedFile("landscape-6.jpg");
     const pixels = await render(input, { width: 300 });
     expect([pixels.width, pixels.height, pixels.channels]).toEqual([300, 200, 3]);
     expect(pixels.orientation_applied).toBe(6);

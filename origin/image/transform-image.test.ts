@@ -1,21 +1,19 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { originTransformSchema, type OriginTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { readJpegSegments } from "./test-support/jpeg-markers.ts";
 import { transformImage } from "./transform-image.ts";
 
-const corpus = (path: string) => new Uint8Array(readFileSync(resolve("../shared/corpus/img", path)));
 const run = (input: Uint8Array, options: Partial<OriginTransformOptions>) =>
   transformImage(input, originTransformSchema.parse({ quality: 76, output: "source", ...options }));
 
 describe("transformImage", () => {
   it("applies the EXIF orientation, then the clockwise rotation, then sizes the result", async () => {
-    // Portrait_6 is stored 1800x1200 landscape with orientation 6: upright it is 1200x1800.
-    const upright = await run(corpus("exif-orientation/Portrait_6.jpg"), { width: 300 });
+    // portrait-6 is stored 1800x1200 landscape with orientation 6: upright it is 1200x1800.
+    const upright = await run(await generatedFile("portrait-6.jpg"), { width: 300 });
     expect([upright.width, upright.height]).toEqual([300, 450]);
-    const turned = await run(corpus("exif-orientation/Portrait_6.jpg"), { width: 300, rotate: 90 });
+    const turned = await run(await generatedFile("portrait-6.jpg"), { width: 300, rotate: 90 });
     expect([turned.width, turned.height]).toEqual([300, 200]);
     const meta = await sharp(turned.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 300, 200]);
@@ -23,22 +21,22 @@ describe("transformImage", () => {
 
   it("crops to the exact box for cover, content-aware or by gravity, and never enlarges inside", async () => {
     for (const gravity of ["auto", "north", "southwest"] as const) {
-      const out = await run(corpus("avif/fox.png"), { width: 200, height: 200, fit: "cover", gravity, output: "webp" });
+      const out = await run(await generatedFile("photo.png"), { width: 200, height: 200, fit: "cover", gravity, output: "webp" });
       expect([out.format, out.width, out.height]).toEqual(["webp", 200, 200]);
     }
-    const small = await run(corpus("pngsuite/basn6a08.png"), { width: 400 });
+    const small = await run(await generatedFile("rgba.png"), { width: 400 });
     expect([small.format, small.width, small.height]).toEqual(["png", 32, 32]);
   });
 
   it("encodes JPEG derivatives as baseline with 4:2:0 chroma, like the optimize endpoint", async () => {
-    const out = await run(corpus("exif-orientation/Landscape_1.jpg"), { width: 200 });
+    const out = await run(await generatedFile("landscape-1.jpg"), { width: 200 });
     const frame = readJpegSegments(out.bytes).frame!;
     expect(frame.sofMarker).toBe(0xc0);
     expect(frame.sampling[0]).toEqual({ h: 2, v: 2 });
   });
 
   it("blurs and sharpens", async () => {
-    const source = corpus("avif/fox.png");
+    const source = await generatedFile("photo.png");
     const stdev = async (bytes: Uint8Array) => (await sharp(bytes).stats()).channels[0]!.stdev;
     const plain = await run(source, { width: 300, output: "png" });
     const blurred = await run(source, { width: 300, output: "png", blur: 8 });
@@ -48,14 +46,14 @@ describe("transformImage", () => {
   });
 
   it("resolves the legacy class by alpha and keeps AVIF sources as AVIF", async () => {
-    expect((await run(corpus("pngsuite/basn6a08.png"), { output: "legacy" })).format).toBe("png");
-    expect((await run(corpus("avif/fox.png"), { width: 64, output: "legacy" })).format).toBe("jpeg");
-    const avif = await run(corpus("avif/kimono.avif"), { width: 120 });
+    expect((await run(await generatedFile("rgba.png"), { output: "legacy" })).format).toBe("png");
+    expect((await run(await generatedFile("photo.png"), { width: 64, output: "legacy" })).format).toBe("jpeg");
+    const avif = await run(await generatedFile("portrait.avif"), { width: 120 });
     expect(avif.format).toBe("avif");
     expect((await sharp(avif.bytes).metadata()).width).toBe(120);
   });
 
   it("refuses a truncated image with a problem", async () => {
-    await expect(run(corpus("exif-orientation/Landscape_1.jpg").slice(0, 50_000), { width: 100 })).rejects.toMatchObject({ slug: "image_unreadable" });
+    await expect(run((await generatedFile("landscape-1.jpg")).slice(0, 50_000), { width: 100 })).rejects.toMatchObject({ slug: "image_unreadable" });
   });
 });

@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { encodeOptionsHeader, ORIGIN_OPTIONS_HEADER, ORIGIN_SECRET_HEADER, readFrame } from "../../contracts/origin/framing.ts";
 import { createOriginApp } from "../app.ts";
 
 const app = createOriginApp({ secret: "s" });
-const photo = new Uint8Array(readFileSync(resolve("../shared/corpus/img/exif-orientation/Landscape_6.jpg")));
+const photo = await generatedFile("landscape-6.jpg");
 
 function post(body: Uint8Array<ArrayBuffer>, options: unknown) {
   return app.request("/image/process", {
