@@ -1,3 +1,4 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { PDF_FIXED_PROFILES, PDF_PROFILE_DESCRIPTION, PDF_PROFILE_PARAMETERS, pdfAnalyzeOptionsSchema, pdfCompressOptionsSchema } from "./pdf-options.ts";
 
@@ -17,7 +18,7 @@ describe("pdfCompressOptionsSchema", () => {
       dedupe_images: true,
       max_size_mb: null,
       max_base64_bytes: null,
-      min_quality: 30,
+      min_quality: 60,
       verify_quality: false,
       ssim_threshold: 0.97,
       zopfli: false,
@@ -51,6 +52,18 @@ describe("pdfCompressOptionsSchema", () => {
     for (const input of invalid) {
       expect(pdfCompressOptionsSchema.safeParse(input).success).toBe(false);
     }
+  });
+
+  it("documents min_quality as a floor and max_dpi null as no ceiling", () => {
+    const app = new OpenAPIHono();
+    app.openAPIRegistry.register("PdfCompressOptions", pdfCompressOptionsSchema);
+    const document = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "contract", version: "1" } });
+    const schema = document.components?.schemas?.PdfCompressOptions as { properties: Record<string, { description?: string; default?: unknown }> };
+    const described = (field: string) => schema.properties[field]?.description ?? "";
+    expect(schema.properties.min_quality?.default).toBe(60);
+    expect(described("min_quality")).toContain("no re-encoded image goes below it");
+    expect(described("max_dpi")).toContain("Default null = no ceiling");
+    expect(PDF_PROFILE_DESCRIPTION).toContain("without `max_dpi` no image is resampled");
   });
 
   it("documents every profile's parameters in the profile description", () => {

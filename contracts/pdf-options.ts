@@ -44,15 +44,12 @@ export const PDF_INTENT_PROFILE: Record<PdfIntent, PdfFixedProfile> = {
   archive: "prepress",
 };
 
-/** `custom` uses `max_dpi` as its target (this value when max_dpi is null) and `image_quality`. */
-export const PDF_CUSTOM_DEFAULT_DPI = 150;
+/** `custom` uses `max_dpi` as its target, for 1-bit images too, and `image_quality`; without `max_dpi` it resamples nothing. */
 export const PDF_CUSTOM_DOWNSAMPLE_THRESHOLD = 1.25;
-/** `custom`'s resolution for 1-bit images when `max_dpi` does not set one. */
-export const PDF_CUSTOM_BILEVEL_DPI = 300;
 /** `custom`'s resolution floor under a size target, never above its own target. */
 export const PDF_CUSTOM_FLOOR_DPI = 72;
 
-export const PDF_DEFAULT_MIN_QUALITY = 30;
+export const PDF_DEFAULT_MIN_QUALITY = 60;
 export const PDF_DEFAULT_SSIM_THRESHOLD = 0.97;
 /** Pages are rendered at this resolution for `verify_quality`: below it, downsampled stripes and halftones alias differently in the two renders. */
 export const PDF_VERIFY_DPI = 100;
@@ -71,7 +68,7 @@ function describeProfiles(): string {
   return [
     "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.",
     ...lines,
-    `\`custom\`: \`max_dpi\` (default ${PDF_CUSTOM_DEFAULT_DPI}) dpi, \`image_quality\`, downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower), 1-bit images \`max_dpi\` (default ${PDF_CUSTOM_BILEVEL_DPI}) dpi`,
+    `\`custom\`: \`image_quality\` at \`max_dpi\` (downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, 1-bit images too); without \`max_dpi\` no image is resampled, each keeps the resolution its placement gives it and is only re-encoded; size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower)`,
     `\`auto\` (default): picks a profile from \`intent\` (${intents}); ebook without an intent.`,
   ].join("; ");
 }
@@ -105,7 +102,8 @@ export const pdfCompressOptionsSchema = z
     }),
     max_dpi: z.number().int().min(9).max(PDF_DPI_LIMIT).nullable().default(null).openapi({
       example: null,
-      description: "Ceiling on every image's effective resolution, applied on top of the profile; for `custom` it is the target.",
+      description:
+        "Ceiling on every image's effective resolution (1-bit images included), applied on top of the profile; for `custom` it is the target. Default null = no ceiling beyond the profile's: the placement of each image on the page decides its resolution, and `custom` then resamples nothing (images are only re-encoded at `image_quality`).",
     }),
     image_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_IMAGE_QUALITY).openapi({
       example: PDF_DEFAULT_IMAGE_QUALITY,
@@ -142,7 +140,7 @@ export const pdfCompressOptionsSchema = z
     max_size_mb: z.number().positive().max(200).nullable().default(null).openapi({
       example: null,
       description:
-        "Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from `image_quality` towards `min_quality`, then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result comes back with `target_met: false`.",
+        "Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from the profile's quality towards `min_quality` (never below it), then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result at `min_quality` and the floor resolution comes back with `target_met: false`.",
     }),
     max_base64_bytes: z.number().int().positive().nullable().default(null).openapi({
       example: null,
@@ -150,7 +148,8 @@ export const pdfCompressOptionsSchema = z
     }),
     min_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_MIN_QUALITY).openapi({
       example: PDF_DEFAULT_MIN_QUALITY,
-      description: "The lowest JPEG quality a size target may use (never above the profile's quality).",
+      description:
+        "Floor of the size target's quality search (`max_size_mb`, `max_base64_bytes`): no re-encoded image goes below it. Under a size target a profile whose own quality is lower (`screen` 50) is raised to it; when the target cannot be met at it, resolution is lowered, then the smallest result at it comes back with `target_met: false`. Without a size target it is not used.",
     }),
     verify_quality: z.boolean().default(false).openapi({
       example: false,

@@ -22,8 +22,20 @@ describe("resolveImageTargets", () => {
     expect(targets({ profile: "print", max_dpi: 200 }).targetDpi).toBe(200);
     expect(targets({ profile: "screen", max_dpi: 200 }).targetDpi).toBe(72);
     expect(targets({ profile: "custom", max_dpi: 110, image_quality: 55 })).toMatchObject({ targetDpi: 110, quality: 55 });
-    expect(targets({ profile: "custom" }).targetDpi).toBe(150);
     expect(targets({ profile: "ebook" }).maxDpi).toBeNull();
+  });
+
+  it("gives custom without max_dpi no ceiling at all, 1-bit images included", () => {
+    expect(targets({ profile: "custom", image_quality: 70 })).toMatchObject({ targetDpi: Number.POSITIVE_INFINITY, bilevelDpi: Number.POSITIVE_INFINITY, maxDpi: null, quality: 70 });
+    expect(targets({ profile: "custom", max_dpi: 200 }).bilevelDpi).toBe(200);
+  });
+
+  it("raises a profile quality below min_quality to it under a size target, and only then", () => {
+    expect(targets({ profile: "screen", max_size_mb: 0.02 }).quality).toBe(60);
+    expect(targets({ profile: "screen", max_base64_bytes: 30_000, min_quality: 55 }).quality).toBe(55);
+    expect(targets({ profile: "screen", max_size_mb: 0.02, min_quality: 40 }).quality).toBe(PDF_PROFILE_PARAMETERS.screen.quality);
+    expect(targets({ profile: "screen" }).quality).toBe(PDF_PROFILE_PARAMETERS.screen.quality);
+    expect(targets({ profile: "custom", image_quality: 20, max_size_mb: 1 }).quality).toBe(60);
   });
 
   it("gives size targets the profile's floor, never above the target itself", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
+import { PDF_PROFILE_PARAMETERS, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { defaultProfileTargets } from "./profiles.ts";
@@ -48,6 +48,15 @@ describe("searchSizeStep", () => {
     expect(probes.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(76 - 30)));
   });
 
+  it("never probes below min_quality, even from a profile whose own quality is lower", async () => {
+    const screen = defaultProfileTargets("screen");
+    const { probes, estimate } = sizer();
+    const result = await searchSizeStep(screen, 60, 1000 + 55_000 * (40 / 150) ** 2, estimate);
+    expect(Math.min(...probes.map((step) => step.quality))).toBe(60);
+    expect(result.step).toMatchObject({ quality: 60 });
+    expect(result.step.dpi).toBeLessThan(screen.targetDpi);
+  });
+
   it("lowers the resolution only when the lowest quality does not fit, and stops at the floor", async () => {
     const { estimate } = sizer();
     const target = 1000 + 30 * 1000 * (100 / 150) ** 2;
@@ -70,13 +79,15 @@ describe("compressPdf with a size target", () => {
   });
 
   it("meets a reachable target with the highest quality that fits, keeping the resolution", async () => {
-    const targetBytes = Math.floor(unconstrained * 0.6);
+    // Between the sizes at min_quality (60) and at image_quality (76).
+    const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 60 }))).bytes.byteLength;
+    const targetBytes = Math.floor((unconstrained + atMinQuality) / 2);
     const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
     expect(result.stats).toMatchObject({ target_met: true, target_bytes: targetBytes });
     expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
     const search = result.stats.target_search;
     expect(search?.resolution_scale).toBe(1);
-    expect(search?.quality).toBeGreaterThanOrEqual(30);
+    expect(search?.quality).toBeGreaterThan(60);
     expect(search?.quality).toBeLessThan(76);
     // Bisection over qualities: a handful of encodes per image, and two saves.
     expect(search?.encodes).toBeLessThanOrEqual(2 * 8);
@@ -94,12 +105,12 @@ describe("compressPdf with a size target", () => {
   });
 
   it("lowers the resolution once min_quality is not enough", async () => {
-    const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 30 }))).bytes.byteLength;
+    const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 60 }))).bytes.byteLength;
     const targetBytes = Math.floor(atMinQuality * 0.8);
     const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
     expect(result.stats.target_met).toBe(true);
     expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
-    expect(result.stats.target_search?.quality).toBe(30);
+    expect(result.stats.target_search?.quality).toBe(60);
     expect(result.stats.target_search?.resolution_scale).toBeLessThan(1);
     expect(pageImages(result.bytes)[0]?.[0]?.width).toBeLessThan(600);
   });
@@ -108,11 +119,39 @@ describe("compressPdf with a size target", () => {
     const result = await compressPdf(input, options({ profile: "ebook", max_base64_bytes: 4000 }));
     expect(result.stats).toMatchObject({ target_met: false, target_bytes: 3000 });
     expect(base64Length(result.bytes.byteLength)).toBeGreaterThan(4000);
-    expect(result.stats.target_search).toMatchObject({ quality: 30, target_dpi: 72 });
+    expect(result.stats.target_search).toMatchObject({ quality: 60, target_dpi: 72 });
     // 72 dpi of a 1200 px image drawn at 4 inches: 288 px.
     expect(pageImages(result.bytes)[0]?.[0]).toMatchObject({ width: 288, height: 192, filter: "DCTDecode" });
     expect(result.warnings.join(" ")).toContain("could not be met");
     expect(comparePdfRenders(input, result.bytes, { dpi: 36, maxPages: 2 }).every((page) => page.ssim > 0.5)).toBe(true);
+  });
+
+  it("keeps every image at min_quality or above on a profile whose quality is lower, unmet when it must", async () => {
+    const screen = await compressPdf(input, options({ profile: "screen" }));
+    const targetBytes = Math.floor(screen.bytes.byteLength * 0.9);
+    const result = await compressPdf(input, options({ profile: "screen", max_size_mb: targetBytes / MB, min_quality: 60 }));
+    expect(result.stats.target_search?.quality).toBe(60);
+    const qualities = result.stats.images.map((image) => image.after?.quality);
+    expect(qualities.length).toBeGreaterThan(0);
+    for (const quality of qualities) expect(quality).toBe(60);
+    // The floor holds even when the target is out of reach: the smallest result at it comes back, unmet.
+    const unreachable = await compressPdf(input, options({ profile: "screen", max_base64_bytes: 4000, min_quality: 60 }));
+    expect(unreachable.stats).toMatchObject({ target_met: false, target_search: { quality: 60, target_dpi: PDF_PROFILE_PARAMETERS.screen.floorDpi } });
+    for (const image of unreachable.stats.images) expect(image.after?.quality).toBe(60);
+  });
+
+  it("searches custom without max_dpi from the resolution the images are placed at", async () => {
+    const native = await compressPdf(input, options({ profile: "custom", image_quality: 60 }));
+    const targetBytes = Math.floor(native.bytes.byteLength * 0.7);
+    const result = await compressPdf(input, options({ profile: "custom", max_size_mb: targetBytes / MB }));
+    expect(result.stats.target_met).toBe(true);
+    expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
+    const search = result.stats.target_search;
+    expect(search?.quality).toBe(60);
+    expect(search?.target_dpi).toBeLessThan(300);
+    expect(search?.target_dpi).toBeGreaterThanOrEqual(72);
+    expect(search?.resolution_scale).toBeCloseTo((search?.target_dpi ?? 0) / 300, 2);
+    expect(pageImages(result.bytes)[0]?.[0]?.width).toBeLessThan(1200);
   });
 
   it("meets a target on a corpus photo with one extra save", async () => {

@@ -3,8 +3,9 @@
 // step, so candidates are sized without saving: the output's non-image bytes (the
 // "rest", measured by the last real save) plus the image streams encoded at the
 // candidate, each image encoded once per step through the request's encode cache.
-// Quality is searched first, from the profile's quality down to min_quality; only
-// when min_quality does not fit is resolution lowered, down to the profile's floor.
+// Quality is searched first, from the profile's quality down to min_quality and never
+// below it; only when min_quality does not fit is resolution lowered, down to the
+// profile's floor.
 import { PDF_BYTES_PER_MB } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { OutputRuns, ProducedOutput } from "./output-runs.ts";
@@ -41,9 +42,12 @@ export function targetBytesOf(options: Pick<PdfCompressOptions, "max_size_mb" | 
   return limits.length === 0 ? null : Math.min(...limits);
 }
 
-/** The targets of one step. Below the profile's resolution every image above the step is resampled: the target, not the saving, decides. */
-export function stepTargets(base: ImageTargets, step: SizeStep): ImageTargets {
-  if (step.dpi >= base.targetDpi) return { ...base, quality: step.quality };
+/**
+ * The targets of one step. At `topDpi` (see resolutionCeiling) or above, the profile's own resolution; below it every
+ * image above the step is resampled: the target, not the saving, decides.
+ */
+export function stepTargets(base: ImageTargets, step: SizeStep, topDpi = base.targetDpi): ImageTargets {
+  if (step.dpi >= topDpi) return { ...base, quality: step.quality };
   return { ...base, quality: step.quality, targetDpi: step.dpi, downsampleThreshold: 1 };
 }
 
@@ -65,20 +69,41 @@ async function highestFitting(fits: number, fails: number, probe: (value: number
   return found;
 }
 
-/** Searches steps by their estimated size; when nothing fits, the smallest step (min quality at the floor) comes back unfitting. */
-export async function searchSizeStep(base: ImageTargets, minQuality: number, targetBytes: number, estimate: (step: SizeStep) => Promise<number>): Promise<SizeSearchResult> {
-  const lowestQuality = Math.min(minQuality, base.quality);
+/**
+ * Searches steps by their estimated size, never below `minQuality` (a profile quality under it is raised to it); when
+ * nothing fits, the smallest step (min quality at the floor) comes back unfitting.
+ */
+export async function searchSizeStep(
+  base: ImageTargets,
+  minQuality: number,
+  targetBytes: number,
+  estimate: (step: SizeStep) => Promise<number>,
+  topDpi = base.targetDpi,
+): Promise<SizeSearchResult> {
+  const highestQuality = Math.max(base.quality, minQuality);
   const at = async (step: SizeStep): Promise<SizeSearchResult> => {
     const estimatedBytes = await estimate(step);
     return { step, estimatedBytes, fits: estimatedBytes <= targetBytes };
   };
-  const top = await at({ quality: base.quality, dpi: base.targetDpi });
+  const top = await at({ quality: highestQuality, dpi: topDpi });
   if (top.fits) return top;
-  const lowQuality = await at({ quality: lowestQuality, dpi: base.targetDpi });
-  if (lowQuality.fits) return highestFitting(lowestQuality, base.quality, (quality) => at({ quality, dpi: base.targetDpi }), lowQuality);
-  const floor = await at({ quality: lowestQuality, dpi: base.floorDpi });
+  if (highestQuality > minQuality) {
+    const lowQuality = await at({ quality: minQuality, dpi: topDpi });
+    if (lowQuality.fits) return highestFitting(minQuality, highestQuality, (quality) => at({ quality, dpi: topDpi }), lowQuality);
+  }
+  const floor = await at({ quality: minQuality, dpi: base.floorDpi });
   if (!floor.fits) return floor;
-  return highestFitting(base.floorDpi, base.targetDpi, (dpi) => at({ quality: lowestQuality, dpi }), floor);
+  return highestFitting(base.floorDpi, topDpi, (dpi) => at({ quality: minQuality, dpi }), floor);
+}
+
+/**
+ * Where the resolution search starts: the profile's resolution, or, without one (`custom` without `max_dpi`), the
+ * highest resolution an image of the first output is placed at, above which lowering changes nothing.
+ */
+export function resolutionCeiling(base: ImageTargets, first: ProducedOutput): number {
+  if (Number.isFinite(base.targetDpi)) return base.targetDpi;
+  const placed = first.rewrites.stats.map((image) => image.before.dpi ?? 0);
+  return Math.max(base.floorDpi, Math.ceil(Math.max(0, ...placed)));
 }
 
 // A real save can land above its estimate (object streams compress differently):
@@ -92,29 +117,33 @@ export interface SizeTargetOutcome {
 
 /** Returns a first output within the target as it is; brings one over it under the target when possible, else to the smallest the search reaches. */
 export async function meetSizeTarget(runs: OutputRuns, first: ProducedOutput, base: ImageTargets, minQuality: number, targetBytes: number): Promise<SizeTargetOutcome> {
+  const topDpi = resolutionCeiling(base, first);
   let best = first;
-  let chosen: SizeSearchResult = { step: { quality: base.quality, dpi: base.targetDpi }, estimatedBytes: first.bytes.byteLength, fits: first.bytes.byteLength <= targetBytes };
+  let chosen: SizeSearchResult = { step: { quality: base.quality, dpi: topDpi }, estimatedBytes: first.bytes.byteLength, fits: first.bytes.byteLength <= targetBytes };
   let measured = first;
   for (let attempt = 0; attempt <= MAX_CORRECTIONS && best.bytes.byteLength > targetBytes; attempt++) {
     const rest = measured.bytes.byteLength - measured.rewrites.imageBytes;
-    const search = await runs.sizer((imageBytesAt) => searchSizeStep(base, minQuality, targetBytes, async (step) => rest + (await imageBytesAt(stepTargets(base, step)))));
-    const sameAsMeasured = search.step.quality === measured.targets.quality && stepTargets(base, search.step).targetDpi === measured.targets.targetDpi;
+    const search = await runs.sizer((imageBytesAt) =>
+      searchSizeStep(base, minQuality, targetBytes, async (step) => rest + (await imageBytesAt(stepTargets(base, step, topDpi))), topDpi),
+    );
+    const searchTargets = stepTargets(base, search.step, topDpi);
+    const sameAsMeasured = search.step.quality === measured.targets.quality && searchTargets.targetDpi === measured.targets.targetDpi;
     // Nothing left to gain (no image reacts, or the step is the one just saved): no save.
     if (sameAsMeasured || search.estimatedBytes >= measured.bytes.byteLength) break;
-    measured = await runs.again(stepTargets(base, search.step));
+    measured = await runs.again(searchTargets);
     if (measured.bytes.byteLength < best.bytes.byteLength) {
       best = measured;
       chosen = search;
     }
     if (!search.fits) break;
   }
-  const targets = best.targets;
+  const targetDpi = Math.min(best.targets.targetDpi, topDpi);
   return {
     output: best,
     search: {
-      quality: targets.quality,
-      resolution_scale: targets.targetDpi / base.targetDpi,
-      target_dpi: targets.targetDpi,
+      quality: best.targets.quality,
+      resolution_scale: targetDpi / topDpi,
+      target_dpi: targetDpi,
       estimated_bytes: chosen.estimatedBytes,
       encodes: runs.cache.encodes,
       saves: runs.saves,
