@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createImageUrls, createPixelPress, type ImgAttributes } from "../clients/ts/index.ts";
+import { createImageUrls, createPixelPress, createSignedImageUrls } from "../clients/ts/server.ts";
 
 const edge = inject("edgeUrl");
 const apiKey = inject("apiKey");
@@ -81,8 +81,13 @@ interface LoadedImage {
 describe("srcset and sizes from the client's helpers in a real browser", () => {
   let browser: Browser;
   let page: Server;
+  let fileId: string;
+  let keyId: string;
 
   beforeAll(async () => {
+    const client = createPixelPress({ baseUrl: edge, apiKey });
+    fileId = (await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
+    keyId = await activeKeyId();
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -94,15 +99,13 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
   });
 
   it("requests the candidate each viewport and DPR calls for, and decodes it at its declared size", async () => {
-    const client = createPixelPress({ baseUrl: edge, apiKey });
-    const file = await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" });
-    const urls = createImageUrls({ baseUrl: edge, keyId: await activeKeyId() });
+    const urls = createImageUrls({ baseUrl: edge, keyId });
 
     // Full-width, w descriptors; 2400 is past the file's width, so the 1600 px image ends the set.
-    const fluid = urls.imgAttributes(file.file_id, { widths: [320, 640, 960, 1280, 1600, 2400], sizes: "100vw", format: "auto", intrinsic: SOURCE });
+    const fluid = urls.imgAttributes(fileId, { widths: [320, 640, 960, 1280, 1600, 2400], sizes: "100vw", format: "auto", intrinsic: SOURCE });
     // A fixed 300 px slot, x descriptors.
-    const fixed = urls.imgAttributes(file.file_id, { width: 300, format: "auto", intrinsic: SOURCE });
-    const picture = urls.picture(file.file_id, { width: 200, height: 200, fit: "cover", format: "jpeg", intrinsic: SOURCE });
+    const fixed = urls.imgAttributes(fileId, { width: 300, format: "auto", intrinsic: SOURCE });
+    const picture = urls.picture(fileId, { width: 200, height: 200, fit: "cover", format: "jpeg", intrinsic: SOURCE });
     expect(candidatesOf(fluid.srcset).map(([, w]) => w)).toEqual([320, 640, 960, 1280, 1600]);
     expect(fixed).toMatchObject({ width: 300, height: 200 });
 
@@ -174,5 +177,26 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
         await context.close();
       }
     }
+  });
+
+  it("serves the server helpers' signed URLs and refuses one signed with another secret", async () => {
+    const issued = await fetch(`${edge}/v1/keys/${keyId}/signing-secret`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(issued.status).toBe(200);
+    const { signing_secret } = (await issued.json()) as { signing_secret: string };
+    const signed = createSignedImageUrls({ baseUrl: edge, keyId, signingSecret: signing_secret });
+    const img = await signed.imgAttributes(fileId, { width: 120, format: "webp", intrinsic: SOURCE });
+    const candidates = candidatesOf(img.srcset);
+    expect(candidates.map(([, density]) => density)).toEqual([1, 2]);
+    for (const [url, density] of candidates) {
+      expect(url).toMatch(/,s_[A-Za-z0-9_-]{22}\//);
+      const res = await fetch(url, { headers: { Accept: "image/webp" } });
+      expect(res.status, url).toBe(200);
+      const { format, width, height } = await sharp(new Uint8Array(await res.arrayBuffer())).metadata();
+      expect({ format, width, height }).toEqual({ format: "webp", width: 120 * density, height: 80 * density });
+    }
+    const forged = await createSignedImageUrls({ baseUrl: edge, keyId, signingSecret: "not the key's secret" }).transformUrl(fileId, { width: 120, format: "webp" });
+    const refused = await fetch(forged);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { type: string }).type).toContain("transform_signature_invalid");
   });
 });
