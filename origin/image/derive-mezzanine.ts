@@ -1,6 +1,6 @@
-// A mezzanine for the edge: the original made upright (EXIF orientation applied), converted to
-// sRGB (CMYK through sharp's CMYK profile, wide gamut through its embedded profile), downscaled
-// to the edge's source budget and encoded so the edge's decoders read it without loss that shows.
+// A mezzanine for the edge: the original made upright, in sRGB (the one colour rule, to-srgb.ts),
+// downscaled to the edge's source budget and encoded so the edge's decoders read it without loss
+// that shows.
 //
 // Encoding, measured on a 1224x816 downscale of a photo (Landscape_1.jpg): PNG 2.56 MB, WebP q92
 // 311 KB, JPEG q92 4:4:4 327 KB. JPEG at 4:4:4 keeps full chroma (lossy WebP is always 4:2:0,
@@ -10,7 +10,11 @@
 // decoder instance persists in the isolate, and the edge budget test covers it at 1 MP.
 import sharp from "sharp";
 import { mezzanineSize, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
-import { decodeFailure, inspectSource, openSource } from "./decode-limits.ts";
+import { autoOrient } from "./auto-orient.ts";
+import { decodeFailure, inspectSource } from "./decode-limits.ts";
+import { runSteps, type ImageStep } from "./image-step.ts";
+import { resize } from "./resize.ts";
+import { toSrgb } from "./to-srgb.ts";
 
 export const MEZZANINE_JPEG_QUALITY = 92;
 
@@ -18,16 +22,19 @@ export interface Mezzanine extends OriginMezzanineMeta {
   bytes: Uint8Array;
 }
 
+export const MEZZANINE_STEPS: readonly ImageStep[] = [
+  autoOrient(true),
+  toSrgb,
+  resize((upright) => ({ kind: "scale", size: mezzanineSize(upright) }), null),
+];
+
 export async function deriveMezzanine(input: Uint8Array): Promise<Mezzanine> {
   const source = await inspectSource(input);
-  const swapsAxes = source.orientation !== null && source.orientation >= 5;
-  const upright = swapsAxes ? { width: source.height, height: source.width } : { width: source.width, height: source.height };
-  const size = mezzanineSize(upright);
   const lossless = source.has_alpha || source.format === "png" || source.format === "gif";
-  const image = openSource(input).autoOrient().resize(size.width, size.height, { fit: "fill" }).toColourspace("srgb");
-  if (lossless) image.png({ compressionLevel: 6 });
-  else image.jpeg({ quality: MEZZANINE_JPEG_QUALITY, chromaSubsampling: "4:4:4", optimiseCoding: true });
   try {
+    const { image, upright } = await runSteps(input, source, MEZZANINE_STEPS);
+    if (lossless) image.png({ compressionLevel: 6 });
+    else image.jpeg({ quality: MEZZANINE_JPEG_QUALITY, chromaSubsampling: "4:4:4", optimiseCoding: true });
     const bytes = new Uint8Array(await image.toBuffer());
     const { width, height } = await sharp(bytes).metadata();
     return {

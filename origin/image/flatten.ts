@@ -5,6 +5,7 @@
 import type { Sharp } from "sharp";
 import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { AlphaUse } from "./choose-format.ts";
+import type { ImageStep } from "./image-step.ts";
 
 export const DEFAULT_FLATTEN_BACKGROUND = "#ffffff";
 
@@ -21,4 +22,10 @@ export function flattenForFormat(
   if (alpha === "opaque") return image.removeAlpha();
   if (alpha === "none" || formatHasAlpha(format)) return image;
   return image.flatten({ background: background ?? DEFAULT_FLATTEN_BACKGROUND });
+}
+
+export function flatten(alpha: AlphaUse, format: ImageOutputFormat, background: string | null): ImageStep {
+  return (work) => {
+    flattenForFormat(work.image, alpha, format, background);
+  };
 }

@@ -1,16 +1,16 @@
-// The format-independent part of the work (decode, orient, colour, resize),
-// rendered once to raw pixels so that every encode after it (auto candidates,
+// The optimize endpoint's steps: the format-independent part of the work (decode, orient,
+// colour, resize), rendered once to raw pixels so that every encode after it (auto candidates,
 // max_bytes search) starts from memory instead of decoding the source again.
 import sharp, { type Sharp } from "sharp";
 import type { ImageOptions } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
-import { decodeFailure, openSource, type SourceImage } from "./decode-limits.ts";
-import { applyResize, planResize } from "./resize.ts";
+import { decodeFailure, type SourceImage } from "./decode-limits.ts";
+import { runSteps, type ImageStep, type ImageWork } from "./image-step.ts";
+import { planResize, resize } from "./resize.ts";
 import { toSrgb } from "./to-srgb.ts";
 
-export interface BuiltPipeline {
-  image: Sharp;
-  orientation_applied: number | null;
+export function optimizeSteps(options: ImageOptions, padBackground: string | null): ImageStep[] {
+  return [autoOrient(options.auto_orient), toSrgb, resize((upright) => planResize(upright, options), padBackground)];
 }
 
 export function buildPipeline(
@@ -18,12 +18,8 @@ export function buildPipeline(
   source: SourceImage,
   options: ImageOptions,
   padBackground: string | null,
-): BuiltPipeline {
-  const image = openSource(input);
-  const oriented = autoOrient(image, source, source.orientation, options.auto_orient);
-  toSrgb(image, source);
-  applyResize(image, planResize(oriented.size, options), padBackground);
-  return { image, orientation_applied: oriented.orientation_applied };
+): Promise<ImageWork> {
+  return runSteps(input, source, optimizeSteps(options, padBackground));
 }
 
 export interface RenderedPixels {
@@ -36,8 +32,8 @@ export interface RenderedPixels {
 }
 
 export async function renderPixels(input: Uint8Array, source: SourceImage, options: ImageOptions): Promise<RenderedPixels> {
-  const { image, orientation_applied } = buildPipeline(input, source, options, options.background);
   try {
+    const { image, orientation_applied } = await buildPipeline(input, source, options, options.background);
     const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
     return {
       data,

@@ -1,6 +1,7 @@
 // The image engine: bytes and parsed options in, bytes and stats out. Each
 // stage is its own step module; this file only wires them in order.
 import type { Sharp } from "sharp";
+import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
@@ -43,8 +44,8 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
   const source = await inspectSource(input);
   const pixels = await renderPixels(input, source, options);
   const content = profileContent(pixels);
-  const encodeTarget = (target: EncodeTarget) =>
-    encode(encoderInput(input, source, pixels, content, options, target.format), target, options);
+  const encodeTarget = async (target: EncodeTarget) =>
+    encode(await encoderInput(input, source, pixels, content, options, target.format), target, options);
 
   const chosen =
     options.format === "auto"
@@ -65,7 +66,7 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
     encodes += fitted.encodes;
   }
 
-  const swappedAxes = pixels.orientation_applied !== null && pixels.orientation_applied >= 5;
+  const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
   return {
     bytes,
     format: target.format,
@@ -75,8 +76,8 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
       original_bytes: source.bytes,
       output_bytes: bytes.byteLength,
       ratio: Math.round((bytes.byteLength / source.bytes) * 10_000) / 10_000,
-      original_width: swappedAxes ? source.height : source.width,
-      original_height: swappedAxes ? source.width : source.height,
+      original_width: original.width,
+      original_height: original.height,
       original_format: source.format,
       quality: target.lossless ? null : target.quality,
       lossless: target.lossless,
@@ -101,16 +102,16 @@ async function encodeExplicit(
 // Stripped output encodes from the rendered pixels. Kept metadata has to come
 // from the source itself (sharp copies EXIF, XMP and IPTC only from a decoded
 // input), so that path decodes the source again for each encode.
-function encoderInput(
+async function encoderInput(
   input: Uint8Array,
   source: SourceImage,
   pixels: RenderedPixels,
   content: ContentProfile,
   options: ImageOptions,
   format: ImageOutputFormat,
-): Sharp {
+): Promise<Sharp> {
   const image = options.strip_metadata
     ? openPixels(pixels)
-    : buildPipeline(input, source, options, options.background ?? (formatHasAlpha(format) ? null : DEFAULT_FLATTEN_BACKGROUND)).image;
+    : (await buildPipeline(input, source, options, options.background ?? (formatHasAlpha(format) ? null : DEFAULT_FLATTEN_BACKGROUND))).image;
   return flattenForFormat(image, content.alpha, format, options.background);
 }

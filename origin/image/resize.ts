@@ -2,7 +2,8 @@
 // exact output size (and the no-enlargement rule) is one pure, tested function.
 import type { Sharp } from "sharp";
 import type { ImageOptions } from "../../contracts/image-options.ts";
-import type { Size } from "./auto-orient.ts";
+import type { Size } from "../../contracts/image-orientation.ts";
+import type { ImageStep } from "./image-step.ts";
 
 export type ResizeRequest = Pick<ImageOptions, "width" | "height" | "fit" | "enlarge">;
 
@@ -39,6 +40,13 @@ export function planResize(source: Size, request: ResizeRequest): ResizePlan {
       return { kind: "contain", inner, size: box };
     }
   }
+}
+
+/** Resizes to the plan made for the upright source; `padBackground` as in applyResize. */
+export function resize(plan: (upright: Size) => ResizePlan, padBackground: string | null): ImageStep {
+  return (work) => {
+    applyResize(work.image, plan(work.upright), padBackground);
+  };
 }
 
 /** `padBackground` null pads with transparent pixels (flattened later if the format has no alpha). */

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { inspectSource, openSource } from "./decode-limits.ts";
+import { inspectSource } from "./decode-limits.ts";
+import { runSteps } from "./image-step.ts";
 import { meanColour, photoLikePixels } from "./test-support/synthetic-images.ts";
 import { toSrgb } from "./to-srgb.ts";
 
@@ -12,7 +13,8 @@ const saturated = () => sharp({ create: { width: 32, height: 32, channels: 3, ba
 /** Runs the step the way the pipeline does and returns the pixels with no profile attached. */
 async function throughStep(input: Buffer) {
   const source = await inspectSource(input);
-  const output = await toSrgb(openSource(input), source).png().toBuffer();
+  const { image } = await runSteps(input, source, [toSrgb]);
+  const output = await image.png().toBuffer();
   const metadata = await sharp(output).metadata();
   return { output, metadata, mean: await meanColour(output) };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ImageHeader } from "../edge-image/image-header.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { mezzanineServes, mezzanineWouldServe, uprightSize } from "./mezzanine-plan.ts";
+import { uprightSize } from "../../contracts/image-orientation.ts";
+import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { MEZZANINE_MAX_PIXELS, mezzanineSize } from "../../contracts/origin/image-mezzanine.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 

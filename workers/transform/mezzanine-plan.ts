@@ -5,11 +5,7 @@ import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
 import type { ImageHeader } from "../edge-image/image-header.ts";
 import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import { mezzanineSize, type OriginMezzanineMeta, type Size } from "../../contracts/origin/image-mezzanine.ts";
-
-export function uprightSize(header: Pick<ImageHeader, "width" | "height" | "orientation">): Size {
-  const swapsAxes = header.orientation !== null && header.orientation >= 5;
-  return swapsAxes ? { width: header.height, height: header.width } : { width: header.width, height: header.height };
-}
+import { uprightSize } from "../../contracts/image-orientation.ts";
 
 function mezzanineHeader(size: Size, format: ImageHeader["format"], hasAlpha: boolean): ImageHeader {
   return { format, width: size.width, height: size.height, hasAlpha, orientation: null, cmyk: false };

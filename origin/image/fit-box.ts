@@ -1,0 +1,35 @@
+// Transform geometry, which follows the edge pipeline rather than the optimize endpoint's
+// resize plan (resize.ts): `inside` never enlarges, `cover` fills the box (enlarging if it must)
+// and crops at the gravity, `auto` gravity is sharp's attention crop, `contain` pads with
+// `padding` around the centred picture. The edge/origin pixel tests hold the two tiers to it.
+import sharp from "sharp";
+import type { Fit, Gravity } from "../../contracts/transform/tokens.ts";
+import type { ImageStep } from "./image-step.ts";
+
+export interface FitBox {
+  width?: number | undefined;
+  height?: number | undefined;
+  fit: Fit;
+  gravity: Gravity;
+}
+
+export type Padding = { r: number; g: number; b: number; alpha: number };
+
+function position(gravity: Gravity): string | number {
+  if (gravity === "auto") return sharp.strategy.attention;
+  return gravity === "center" ? "centre" : gravity;
+}
+
+export function fitBox(box: FitBox, padding: Padding): ImageStep {
+  return (work) => {
+    if (box.width === undefined && box.height === undefined) return;
+    work.image.resize({
+      width: box.width,
+      height: box.height,
+      fit: box.fit,
+      position: position(box.gravity),
+      withoutEnlargement: box.fit === "inside",
+      background: padding,
+    });
+  };
+}
