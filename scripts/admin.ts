@@ -7,7 +7,7 @@
 //   npm run admin -- keys create --account ACCOUNT_ID [--name NAME] [--scopes images,pdf]
 //   npm run admin -- keys revoke --account ACCOUNT_ID --key KEY_ID
 import { parseArgs } from "node:util";
-import { createAccount, findAccount } from "../workers/accounts/account-store.ts";
+import { createAccount, findAccount, findAccountSettings, updateAccountSettings } from "../workers/accounts/account-store.ts";
 import { scopes as knownScopes, type Scope } from "../workers/auth/scopes.ts";
 import { topUp } from "../workers/billing/charge-once.ts";
 import { createKey, revokeKey } from "../workers/keys/key-store.ts";
@@ -80,15 +80,14 @@ try {
     if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
     if (values.plan !== undefined) {
       if (values.plan !== "free" && values.plan !== "pro") fail("--plan must be free or pro");
-      await db.prepare("UPDATE accounts SET plan = ? WHERE id = ?").bind(values.plan, accountId).run();
+      await updateAccountSettings(db, accountId, { plan: values.plan });
     }
     if (values["retention-hours"] !== undefined) {
       const hours = Number(values["retention-hours"]);
       if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 30) fail("--retention-hours must be a whole number from 1 to 720");
-      await db.prepare("UPDATE accounts SET retention_hours = ? WHERE id = ?").bind(hours, accountId).run();
+      await updateAccountSettings(db, accountId, { retention_hours: hours });
     }
-    const row = await db.prepare("SELECT id, name, plan, balance_micros, retention_hours FROM accounts WHERE id = ?").bind(accountId).first();
-    console.log(JSON.stringify(row, null, 2));
+    console.log(JSON.stringify({ ...(await findAccount(db, accountId)), ...(await findAccountSettings(db, accountId)) }, null, 2));
   } else if (resource === "keys" && action === "create") {
     const accountId = required("account");
     if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { inspectImages } from "./image-facts.ts";
 import { Jbig2Images } from "./jbig2-images.ts";
 import type { Jbig2Mode, Jbig2Stats } from "./jbig2-images.ts";
-import { CORPUS_SCAN, noisePage, textPage } from "./jbig2/test-support/bilevel-pages.ts";
+import { noisePage, textPage } from "./jbig2/test-support/bilevel-pages.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
 import { buildPdf } from "./test-support/generate-pdf.ts";
 import type { TestImage } from "./test-support/generate-pdf.ts";
@@ -75,8 +75,8 @@ function invert(bytes: Uint8Array): Uint8Array {
 }
 
 describe("Jbig2Images", () => {
-  it("turns the corpus scan into JBIG2 with shared globals, smaller and rendering identically; off leaves it", async () => {
-    const input = new Uint8Array(readFileSync(CORPUS_SCAN));
+  it("turns a 300 DPI scan into JBIG2 with shared globals, smaller and rendering identically; off leaves it", async () => {
+    const input = await generatedFile("bilevel-scan.pdf");
     const auto = await compressPdf(input, pdfCompressOptionsSchema.parse({ jbig2: "auto" }));
     expect(auto.returned_original).toBe(false);
     expect(auto.stats.jbig2?.images_converted).toBe(3);

@@ -1,15 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { PdfWorkerPool } from "./pdf-worker-pool.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
 
-const CORPUS = path.resolve("../shared/corpus/pdf");
 // Two photo documents of different sizes, cycled: cheap enough to run many jobs.
-const DOCUMENTS = ["syn_photo_placed_small.pdf", "syn_photo_fullpage_q95.pdf"].map(
-  (name) => new Uint8Array(fs.readFileSync(path.join(CORPUS, name))),
-);
+const DOCUMENTS = await Promise.all((["photo-placed-small.pdf", "photo-full-page.pdf"] as const).map(generatedFile));
 const options = pdfCompressOptionsSchema.parse({ profile: "ebook" });
 const MB = 1024 * 1024;
 

@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { PDF_PROFILE_PARAMETERS, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
@@ -154,8 +153,8 @@ describe("compressPdf with a size target", () => {
     expect(pageImages(result.bytes)[0]?.[0]?.width).toBeLessThan(1200);
   });
 
-  it("meets a target on a corpus photo with one extra save", async () => {
-    const photo = new Uint8Array(fs.readFileSync(path.resolve("../shared/corpus/pdf/syn_photo_fullpage_q95.pdf")));
+  it("meets a target on a full-page photo with one extra save", async () => {
+    const photo = await generatedFile("photo-full-page.pdf");
     const result = await compressPdf(photo, options({ profile: "ebook", max_size_mb: 0.1 }));
     expect(result.stats.target_met).toBe(true);
     expect(result.bytes.byteLength).toBeLessThanOrEqual(0.1 * MB);

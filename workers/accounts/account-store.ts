@@ -1,5 +1,10 @@
+// Every statement on `accounts`. The balance is not written here: it moves only through the
+// ledger's trigger (workers/billing/charge-once.ts).
+import { eq } from "drizzle-orm";
 import { topUp } from "../billing/charge-once.ts";
 import { newId } from "../crypto/ids.ts";
+import { orm } from "../db/orm.ts";
+import { accounts } from "../db/schema.ts";
 
 export type Plan = "free" | "pro";
 
@@ -11,11 +16,16 @@ export interface AccountRecord {
   created_at: number;
 }
 
+const accountColumns = {
+  id: accounts.id,
+  name: accounts.name,
+  plan: accounts.plan,
+  balance_micros: accounts.balanceMicros,
+  created_at: accounts.createdAt,
+};
+
 export async function findAccount(db: D1Database, accountId: string): Promise<AccountRecord | null> {
-  return db
-    .prepare("SELECT id, name, plan, balance_micros, created_at FROM accounts WHERE id = ?")
-    .bind(accountId)
-    .first<AccountRecord>();
+  return (await orm(db).select(accountColumns).from(accounts).where(eq(accounts.id, accountId)).get()) ?? null;
 }
 
 /** New accounts start at zero; an opening balance goes through the ledger like any top-up. */
@@ -25,10 +35,62 @@ export async function createAccount(
   now = Date.now(),
 ): Promise<AccountRecord> {
   const id = options.id ?? newId("acct");
-  await db
-    .prepare("INSERT INTO accounts (id, name, plan, balance_micros, created_at) VALUES (?, ?, ?, 0, ?)")
-    .bind(id, options.name, options.plan, now)
-    .run();
+  await orm(db).insert(accounts).values({ id, name: options.name, plan: options.plan, balanceMicros: 0, createdAt: now }).run();
   if (options.balanceMicros > 0) await topUp(db, id, options.balanceMicros, `opening:${id}`);
   return (await findAccount(db, id))!;
+}
+
+/** The balance alone, for the check before work starts; null for an unknown account. */
+export async function accountBalance(db: D1Database, accountId: string): Promise<number | null> {
+  const row = await orm(db).select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.id, accountId)).get();
+  return row?.balance ?? null;
+}
+
+export interface AccountSettings {
+  plan: Plan;
+  retention_hours: number;
+  require_signed_transforms: boolean;
+}
+
+export async function findAccountSettings(db: D1Database, accountId: string): Promise<AccountSettings | null> {
+  const row = await orm(db)
+    .select({ plan: accounts.plan, retention_hours: accounts.retentionHours, require_signed_transforms: accounts.requireSignedTransforms })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .get();
+  return row ?? null;
+}
+
+export async function updateAccountSettings(db: D1Database, accountId: string, settings: Partial<AccountSettings>): Promise<void> {
+  const set = {
+    ...(settings.plan !== undefined ? { plan: settings.plan } : {}),
+    ...(settings.retention_hours !== undefined ? { retentionHours: settings.retention_hours } : {}),
+    ...(settings.require_signed_transforms !== undefined ? { requireSignedTransforms: settings.require_signed_transforms } : {}),
+  };
+  if (Object.keys(set).length === 0) return;
+  await orm(db).update(accounts).set(set).where(eq(accounts.id, accountId)).run();
+}
+
+export interface AccountWebhook {
+  url: string;
+  secretSealed: string;
+}
+
+/** The account-level endpoint, used by jobs that name none; null when none is set. */
+export async function findAccountWebhook(db: D1Database, accountId: string): Promise<AccountWebhook | null> {
+  const row = await orm(db)
+    .select({ url: accounts.webhookUrl, secretSealed: accounts.webhookSecretSealed })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .get();
+  return row?.url && row.secretSealed ? { url: row.url, secretSealed: row.secretSealed } : null;
+}
+
+/** Sets (or with null, removes) the account-level endpoint. */
+export async function setAccountWebhook(db: D1Database, accountId: string, webhook: AccountWebhook | null): Promise<void> {
+  await orm(db)
+    .update(accounts)
+    .set({ webhookUrl: webhook?.url ?? null, webhookSecretSealed: webhook?.secretSealed ?? null })
+    .where(eq(accounts.id, accountId))
+    .run();
 }

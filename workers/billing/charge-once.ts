@@ -1,5 +1,6 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Operation } from "../../contracts/pricing.ts";
+import { accountBalance } from "../accounts/account-store.ts";
 
 export interface Charge {
   accountId: string;
@@ -43,15 +44,12 @@ export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now(
 /** A 402 before any work starts, so a client without funds does not wait for a result it cannot get. */
 export async function requireBalance(db: D1Database, accountId: string, micros: number): Promise<void> {
   if (micros <= 0) return;
-  const row = await db
-    .prepare("SELECT balance_micros FROM accounts WHERE id = ?")
-    .bind(accountId)
-    .first<{ balance_micros: number }>();
-  if (!row || row.balance_micros < micros) {
+  const balance = (await accountBalance(db, accountId)) ?? 0;
+  if (balance < micros) {
     throw new ProblemError(
       "insufficient_balance",
-      `This operation can cost up to ${micros} micros; the balance is ${row?.balance_micros ?? 0}.`,
-      { extensions: { required_micros: micros, balance_micros: row?.balance_micros ?? 0 } },
+      `This operation can cost up to ${micros} micros; the balance is ${balance}.`,
+      { extensions: { required_micros: micros, balance_micros: balance } },
     );
   }
 }

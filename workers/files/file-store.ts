@@ -2,6 +2,7 @@
 // flipped to `ready` only after the write succeeded, so a crash in between leaves a pending row
 // (swept, object and all, when it expires) and never a ready row without an object. Deletion
 // runs the other way: the row is marked deleted first, then the object is removed.
+import { findAccountSettings } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
@@ -193,7 +194,7 @@ const HOUR_MS = 3_600_000;
 
 /** How long the account keeps its files, in milliseconds (accounts.retention_hours). */
 export async function retentionFor(db: D1Database, accountId: string): Promise<number> {
-  const row = await db.prepare("SELECT retention_hours FROM accounts WHERE id = ?").bind(accountId).first<{ retention_hours: number }>();
-  if (!row) throw new ProblemError("not_found", `No account ${accountId}.`);
-  return row.retention_hours * HOUR_MS;
+  const settings = await findAccountSettings(db, accountId);
+  if (!settings) throw new ProblemError("not_found", `No account ${accountId}.`);
+  return settings.retention_hours * HOUR_MS;
 }

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { jobAcceptedSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
+import { findAccountWebhook } from "../accounts/account-store.ts";
 import { seal } from "../crypto/seal.ts";
 import type { Bindings } from "../env.ts";
 import type { Caller } from "../hono-env.ts";
@@ -26,12 +27,10 @@ export async function submitJob(
     const secret = input.webhook.secret ?? (generatedSecret = generateWebhookSecret());
     webhookSecretSealed = await seal(env.SIGNING_SECRET, secret);
   } else {
-    const account = await env.DB.prepare("SELECT webhook_url, webhook_secret_sealed FROM accounts WHERE id = ?")
-      .bind(caller.accountId)
-      .first<{ webhook_url: string | null; webhook_secret_sealed: string | null }>();
-    if (account?.webhook_url && account.webhook_secret_sealed) {
-      webhookUrl = account.webhook_url;
-      webhookSecretSealed = account.webhook_secret_sealed;
+    const accountWebhook = await findAccountWebhook(env.DB, caller.accountId);
+    if (accountWebhook) {
+      webhookUrl = accountWebhook.url;
+      webhookSecretSealed = accountWebhook.secretSealed;
     }
   }
   const job = await createJob(env.DB, {

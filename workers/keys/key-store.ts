@@ -1,5 +1,10 @@
+// Every statement on `api_keys`. Authentication and transform URLs read a key together with its
+// account's plan and transform setting in one join, since both run on every request they serve.
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import { generateApiKey } from "../auth/api-key.ts";
 import type { Scope } from "../auth/scopes.ts";
+import { orm } from "../db/orm.ts";
+import { accounts, apiKeys } from "../db/schema.ts";
 
 export interface KeyRecord {
   id: string;
@@ -12,26 +17,29 @@ export interface KeyRecord {
   revoked_at: number | null;
 }
 
-const COLUMNS = "id, account_id, name, display_prefix, scopes, created_at, last_used_at, revoked_at";
+const keyColumns = {
+  id: apiKeys.id,
+  account_id: apiKeys.accountId,
+  name: apiKeys.name,
+  display_prefix: apiKeys.displayPrefix,
+  scopes: apiKeys.scopes,
+  created_at: apiKeys.createdAt,
+  last_used_at: apiKeys.lastUsedAt,
+  revoked_at: apiKeys.revokedAt,
+};
 
-function fromRow(row: Omit<KeyRecord, "scopes"> & { scopes: string | null }): KeyRecord {
-  return { ...row, scopes: row.scopes ? (JSON.parse(row.scopes) as Scope[]) : null };
+function asRecord(row: Omit<KeyRecord, "scopes"> & { scopes: string[] | null }): KeyRecord {
+  return { ...row, scopes: row.scopes as Scope[] | null };
 }
 
 export async function listKeys(db: D1Database, accountId: string): Promise<KeyRecord[]> {
-  const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, id`)
-    .bind(accountId)
-    .all<Omit<KeyRecord, "scopes"> & { scopes: string | null }>();
-  return results.map(fromRow);
+  const rows = await orm(db).select(keyColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all();
+  return rows.map(asRecord);
 }
 
 export async function findKey(db: D1Database, accountId: string, keyId: string): Promise<KeyRecord | null> {
-  const row = await db
-    .prepare(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? AND id = ?`)
-    .bind(accountId, keyId)
-    .first<Omit<KeyRecord, "scopes"> & { scopes: string | null }>();
-  return row ? fromRow(row) : null;
+  const row = await orm(db).select(keyColumns).from(apiKeys).where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId))).get();
+  return row ? asRecord(row) : null;
 }
 
 /** Creates a key; the secret is returned here once and only its hash is stored. */
@@ -43,12 +51,17 @@ export async function createKey(
 ): Promise<{ record: KeyRecord; secret: string }> {
   const key = await generateApiKey();
   const scopes = options.scopes && options.scopes.length > 0 ? [...new Set(options.scopes)].sort() : null;
-  await db
-    .prepare(
-      `INSERT INTO api_keys (id, account_id, name, secret_hash, display_prefix, scopes, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(key.keyId, accountId, options.name ?? null, key.secretHash, key.displayPrefix, scopes ? JSON.stringify(scopes) : null, now)
+  await orm(db)
+    .insert(apiKeys)
+    .values({
+      id: key.keyId,
+      accountId,
+      name: options.name ?? null,
+      secretHash: key.secretHash,
+      displayPrefix: key.displayPrefix,
+      scopes,
+      createdAt: now,
+    })
     .run();
   return {
     secret: key.secret,
@@ -69,16 +82,86 @@ export type RevokeOutcome = "revoked" | "already_revoked" | "last_active_key" | 
 
 /** Revokes in one statement that also refuses to leave the account without an active key. */
 export async function revokeKey(db: D1Database, accountId: string, keyId: string, now = Date.now()): Promise<RevokeOutcome> {
-  const updated = await db
-    .prepare(
-      `UPDATE api_keys SET revoked_at = ?3 WHERE account_id = ?1 AND id = ?2 AND revoked_at IS NULL
-         AND (SELECT COUNT(*) FROM api_keys WHERE account_id = ?1 AND revoked_at IS NULL) > 1
-       RETURNING id`,
-    )
-    .bind(accountId, keyId, now)
-    .first();
+  const handle = orm(db);
+  const activeKeys = handle
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  const updated = await handle
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt), gt(activeKeys, 1)))
+    .returning({ id: apiKeys.id })
+    .get();
   if (updated) return "revoked";
   const key = await findKey(db, accountId, keyId);
   if (!key) return "not_found";
   return key.revoked_at !== null ? "already_revoked" : "last_active_key";
+}
+
+export interface PresentedKey {
+  id: string;
+  account_id: string;
+  secret_hash: string;
+  scopes: Scope[] | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  plan: "free" | "pro";
+}
+
+/** The key whose secret hashes to `secretHash`, revoked or not, with its account's plan. */
+export async function findKeyBySecretHash(db: D1Database, secretHash: string): Promise<PresentedKey | null> {
+  const row = await orm(db)
+    .select({
+      id: apiKeys.id,
+      account_id: apiKeys.accountId,
+      secret_hash: apiKeys.secretHash,
+      scopes: apiKeys.scopes,
+      revoked_at: apiKeys.revokedAt,
+      last_used_at: apiKeys.lastUsedAt,
+      plan: accounts.plan,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.secretHash, secretHash))
+    .get();
+  return row ? { ...row, scopes: row.scopes as Scope[] | null } : null;
+}
+
+export async function recordKeyUse(db: D1Database, keyId: string, now: number): Promise<void> {
+  await orm(db).update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export interface TransformKeyRow {
+  account_id: string;
+  plan: "free" | "pro";
+  require_signed_transforms: boolean;
+  signing_secret_sealed: string | null;
+}
+
+/** An active (not revoked) key with what serving its transform URLs needs. */
+export async function findActiveTransformKey(db: D1Database, keyId: string): Promise<TransformKeyRow | null> {
+  const row = await orm(db)
+    .select({
+      account_id: apiKeys.accountId,
+      plan: accounts.plan,
+      require_signed_transforms: accounts.requireSignedTransforms,
+      signing_secret_sealed: apiKeys.signingSecretSealed,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .get();
+  return row ?? null;
+}
+
+/** Stores the key's sealed signing secret; false when the account has no such key. */
+export async function setSigningSecret(db: D1Database, accountId: string, keyId: string, sealed: string): Promise<boolean> {
+  const updated = await orm(db)
+    .update(apiKeys)
+    .set({ signingSecretSealed: sealed })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)))
+    .returning({ id: apiKeys.id })
+    .get();
+  return updated !== undefined;
 }

@@ -1,4 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { findAccountSettings, updateAccountSettings } from "../accounts/account-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
@@ -26,9 +27,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const body = c.req.valid("json");
-  if (body.require_signed_transforms !== undefined) {
-    await c.env.DB.prepare("UPDATE accounts SET require_signed_transforms = ? WHERE id = ?").bind(body.require_signed_transforms ? 1 : 0, accountId).run();
-  }
-  const row = await c.env.DB.prepare("SELECT require_signed_transforms FROM accounts WHERE id = ?").bind(accountId).first<{ require_signed_transforms: number }>();
-  return c.json({ require_signed_transforms: row!.require_signed_transforms === 1 }, 200);
+  await updateAccountSettings(c.env.DB, accountId, body);
+  const settings = await findAccountSettings(c.env.DB, accountId);
+  return c.json({ require_signed_transforms: settings!.require_signed_transforms }, 200);
 };

@@ -1,5 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { webhookTargetSchema } from "../../contracts/envelope.ts";
+import { setAccountWebhook } from "../accounts/account-store.ts";
 import { seal } from "../crypto/seal.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
@@ -30,9 +31,7 @@ export const putHandler: RouteHandler<typeof putRoute, AppEnv> = async (c) => {
   const { url, secret } = c.req.valid("json");
   checkWebhookUrl(c.env, url, "/url");
   const effective = secret ?? generateWebhookSecret();
-  await c.env.DB.prepare("UPDATE accounts SET webhook_url = ?, webhook_secret_sealed = ? WHERE id = ?")
-    .bind(url, await seal(c.env.SIGNING_SECRET, effective), c.get("caller").accountId)
-    .run();
+  await setAccountWebhook(c.env.DB, c.get("caller").accountId, { url, secretSealed: await seal(c.env.SIGNING_SECRET, effective) });
   return c.json({ url, ...(secret ? {} : { secret: effective }) }, 200);
 };
 
@@ -47,8 +46,6 @@ export const deleteRoute = createRoute({
 });
 
 export const deleteHandler: RouteHandler<typeof deleteRoute, AppEnv> = async (c) => {
-  await c.env.DB.prepare("UPDATE accounts SET webhook_url = NULL, webhook_secret_sealed = NULL WHERE id = ?")
-    .bind(c.get("caller").accountId)
-    .run();
+  await setAccountWebhook(c.env.DB, c.get("caller").accountId, null);
   return c.json({ url: null }, 200);
 };

@@ -6,6 +6,7 @@ import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seal, unseal } from "../crypto/seal.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import { findActiveTransformKey, setSigningSecret } from "../keys/key-store.ts";
 
 export const KEY_MEMO_MS = 30_000;
 const MEMO_LIMIT = 1_000;
@@ -22,27 +23,14 @@ type KeyEnv = Pick<Bindings, "DB" | "SIGNING_SECRET">;
 
 const memo = new Map<string, { key: TransformKey | null; until: number }>();
 
-interface KeyRow {
-  account_id: string;
-  plan: "free" | "pro";
-  require_signed_transforms: number;
-  signing_secret_sealed: string | null;
-}
-
 async function loadKey(env: KeyEnv, keyId: string): Promise<TransformKey | null> {
-  const row = await env.DB.prepare(
-    `SELECT k.account_id, a.plan, a.require_signed_transforms, k.signing_secret_sealed
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.id = ? AND k.revoked_at IS NULL`,
-  )
-    .bind(keyId)
-    .first<KeyRow>();
+  const row = await findActiveTransformKey(env.DB, keyId);
   if (!row) return null;
   return {
     keyId,
     accountId: row.account_id,
     plan: row.plan,
-    requireSigned: row.require_signed_transforms === 1,
+    requireSigned: row.require_signed_transforms,
     signingSecret: row.signing_secret_sealed ? await unseal(env.SIGNING_SECRET, row.signing_secret_sealed) : null,
   };
 }
@@ -62,9 +50,7 @@ export async function findTransformKey(env: KeyEnv, keyId: string, now = Date.no
 /** Creates (or replaces) the key's signing secret and returns it; only its sealed form is kept. */
 export async function issueSigningSecret(env: KeyEnv, accountId: string, keyId: string): Promise<string> {
   const secret = `tsk_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)), "url")}`;
-  const updated = await env.DB.prepare("UPDATE api_keys SET signing_secret_sealed = ? WHERE id = ? AND account_id = ? RETURNING id")
-    .bind(await seal(env.SIGNING_SECRET, secret), keyId, accountId)
-    .first();
+  const updated = await setSigningSecret(env.DB, accountId, keyId, await seal(env.SIGNING_SECRET, secret));
   if (!updated) throw new ProblemError("not_found", `No key ${keyId} in this account.`);
   memo.delete(keyId);
   return secret;

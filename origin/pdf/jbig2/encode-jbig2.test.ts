@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { generatedFile } from "../../../test/fixtures/generated-files.ts";
 import type { PackedBitmap } from "./bitmap.ts";
 import { encodeJbig2 } from "./encode-jbig2.ts";
 import type { Jbig2Streams } from "./encode-jbig2.ts";
-import { corpusScanPages, filledPage, noisePage, textPage } from "./test-support/bilevel-pages.ts";
+import { filledPage, noisePage, scanPages, textPage } from "./test-support/bilevel-pages.ts";
 import { clearPadding, decodeWithJbig2dec, decodeWithMupdf } from "./test-support/real-decoders.ts";
 
 function expectBitExact(pages: readonly PackedBitmap[], streams: Jbig2Streams): void {
@@ -38,11 +39,11 @@ describe("encodeJbig2", () => {
     expectBitExact(pages, streams);
   });
 
-  describe("the corpus scan", () => {
+  describe("a 300 DPI scan of typed pages", () => {
     let pages: PackedBitmap[];
     let streams: Jbig2Streams;
-    beforeAll(() => {
-      pages = corpusScanPages();
+    beforeAll(async () => {
+      pages = scanPages(await generatedFile("bilevel-scan.pdf"));
       streams = encodeJbig2(pages);
     });
 

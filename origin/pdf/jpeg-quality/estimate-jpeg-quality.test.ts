@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../../test/fixtures/generated-files.ts";
 import { estimateJpegQuality } from "./estimate-jpeg-quality.ts";
 import { encodePhotoLike } from "./photo-like-fixture.ts";
 import { readQuantTables } from "./read-quant-tables.ts";
@@ -55,9 +54,9 @@ describe("estimateJpegQuality on sharp output", () => {
   });
 });
 
-describe("estimateJpegQuality on a corpus PDF", () => {
-  it("recovers the quality named in syn_photo_fullpage_q95.pdf from its DCTDecode stream", async () => {
-    const pdf = new Uint8Array(await readFile(path.resolve("../shared/corpus/pdf/syn_photo_fullpage_q95.pdf")));
+describe("estimateJpegQuality in a PDF", () => {
+  it("recovers the q95 of a full-page photo PDF from its DCTDecode stream", async () => {
+    const pdf = await generatedFile("photo-full-page.pdf");
     const jpegStart = pdf.findIndex((byte, i) => byte === 0xff && pdf[i + 1] === 0xd8 && pdf[i + 2] === 0xff);
     expect(jpegStart).toBeGreaterThan(0);
     expect(estimateJpegQuality(pdf.subarray(jpegStart))).toMatchObject({ quality: 95, exact: true });

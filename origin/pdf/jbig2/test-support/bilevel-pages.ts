@@ -1,6 +1,4 @@
-// Bilevel test pages: rendered text (sharp from an SVG), noise, and the corpus scan.
-import { readFileSync } from "node:fs";
-import path from "node:path";
+// Bilevel test pages: rendered text (sharp from an SVG), noise, and a scan's page images.
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { packBitmap, packedStride } from "../bitmap.ts";
@@ -30,11 +28,9 @@ export function filledPage(width: number, height: number, black: boolean): Packe
   return { width, height, rows: new Uint8Array(packedStride(width) * height).fill(black ? 0xff : 0) };
 }
 
-export const CORPUS_SCAN = path.resolve("../shared/corpus/pdf/syn_scan300_bilevel_flate.pdf");
-
-/** The corpus scan's page images as ink bits (they are 1-bit gray with /Decode [1 0], so sample 1 is black). */
-export function corpusScanPages(): PackedBitmap[] {
-  const doc = mupdf.PDFDocument.openDocument(readFileSync(CORPUS_SCAN), "application/pdf").asPDF();
+/** A scan's page images as ink bits (1-bit gray with /Decode [1 0], so sample 1 is black). */
+export function scanPages(pdf: Uint8Array): PackedBitmap[] {
+  const doc = mupdf.PDFDocument.openDocument(pdf, "application/pdf").asPDF();
   if (doc === null) throw new Error("not a PDF");
   try {
     const pages: PackedBitmap[] = [];

@@ -1,4 +1,4 @@
-// Every file of the shared PDF corpus through analyze and compress (profile ebook),
+// Every file of the PDF corpus (CORPUS_DIR/pdf) through analyze and compress (profile ebook),
 // once, in a shared beforeAll on a two-thread worker pool; the tests then check
 // facts known from how the files were made or named, soundness of every output,
 // and the honesty of the projection.
@@ -8,6 +8,7 @@ import * as mupdf from "mupdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { corpusPath } from "../../test/support/corpus-dir.ts";
 import { analyzePdf } from "./analyze-pdf.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import { compressPdf } from "./compress-pdf.ts";
@@ -16,7 +17,7 @@ import { PdfWorkerPool } from "./pdf-worker-pool.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
 import { comparePdfRenders } from "./test-support/render-compare.ts";
 
-const CORPUS = path.resolve("../shared/corpus/pdf");
+const CORPUS = corpusPath("pdf");
 const FILES = fs.readdirSync(CORPUS).filter((name) => name.endsWith(".pdf")).sort();
 // The password of py-pdf/sample-files 005-libreoffice-writer-password, as its README documents.
 const PASSWORDS: Record<string, string> = { "pypdf_encrypted_userpw.pdf": "openpassword" };
