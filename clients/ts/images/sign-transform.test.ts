@@ -36,20 +36,33 @@ describe("createSignedImageUrls", () => {
   });
 });
 
-// What a bundler starting at an entry point would pull in, read from dependency-cruiser's graph.
-function reachableFrom(entry: string): string[] {
+// The module graph dependency-cruiser reads from the server entry point, which re-exports the
+// browser one; what a bundler starting at `entry` would pull in is what is reachable from it.
+function moduleGraph(): Map<string, string[]> {
   const depcruise = resolve("node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
-  const run = spawnSync(process.execPath, [depcruise, "--config", resolve(".dependency-cruiser.mjs"), "--output-type", "json", entry], { encoding: "utf8" });
-  const graph = JSON.parse(run.stdout) as { modules: { source: string }[] };
-  return graph.modules.map((module) => module.source);
+  const run = spawnSync(process.execPath, [depcruise, "--config", resolve(".dependency-cruiser.mjs"), "--output-type", "json", "clients/ts/server.ts"], { encoding: "utf8" });
+  const { modules } = JSON.parse(run.stdout) as { modules: { source: string; dependencies: { resolved: string }[] }[] };
+  return new Map(modules.map((module) => [module.source, module.dependencies.map((dependency) => dependency.resolved)]));
+}
+
+function reachableFrom(graph: Map<string, string[]>, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    queue.push(...(graph.get(next) ?? []));
+  }
+  return seen;
 }
 
 describe("the browser entry point", () => {
-  it("never reaches the signing code; the server entry point does", () => {
-    const browser = reachableFrom("clients/ts/index.ts");
+  it("never reaches the signing code; the server entry point does", { timeout: 60_000 }, () => {
+    const graph = moduleGraph();
+    const browser = reachableFrom(graph, "clients/ts/index.ts");
     expect(browser).toContain("clients/ts/images/image-urls.ts");
     expect(browser).not.toContain("clients/ts/images/sign-transform.ts");
     expect(browser).not.toContain("contracts/transform/signature.ts");
-    expect(reachableFrom("clients/ts/server.ts")).toContain("contracts/transform/signature.ts");
+    expect(reachableFrom(graph, "clients/ts/server.ts")).toContain("contracts/transform/signature.ts");
   });
 });
