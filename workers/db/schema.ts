@@ -185,9 +185,6 @@ export const derivatives = sqliteTable(
     bytes: integer("bytes").notNull(),
     contentType: text("content_type").notNull(),
     createdAt: integer("created_at").notNull(),
-    // scheme://host of the request that computed it: with the row's identity, its edge-cache key,
-    // so deleting the file can delete that entry too.
-    cacheOrigin: text("cache_origin"),
   },
   (t) => [uniqueIndex("derivatives_identity").on(t.accountId, t.fileId, t.canonical, t.formatClass)],
 );

@@ -12,7 +12,7 @@ import { canonicalPath } from "../transform/check-signature.ts";
 import { countDerivatives, MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
 import { mezzanineKey } from "../transform/mezzanine-store.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
+import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { EDGE_MAX_SOURCE_BYTES, type EdgeSourceFormat } from "../../contracts/limits/edge-budget.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { padImage } from "../test-support/padded-image.ts";
@@ -112,7 +112,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     const transform = "w_20,f_jpeg";
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
-    const cacheKey = edgeCacheKey("http://api.test", identity);
+    const cacheKey = edgeCacheKey(identity);
     const tiers: string[] = [];
     const get = async () => {
       const res = await api(url(caller, transform, fileId));
@@ -145,7 +145,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
       const res = await api(url(caller, transform, fileId));
       expect(res.status).toBe(200);
       served.push({ tier: res.headers.get("X-Cache-Tier"), bytes: new Uint8Array(await res.arrayBuffer()), etag: res.headers.get("ETag"), length: res.headers.get("Content-Length") });
-      if (i === 1) await deleteEdgeCache(edgeCacheKey("http://api.test", identity));
+      if (i === 1) await deleteEdgeCache(edgeCacheKey(identity));
     }
     expect(served.map((s) => s.tier)).toEqual(["compute", "edge", "r2"]);
     const [first] = served;
@@ -169,6 +169,34 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     for (const transform of ["w_20,f_webp", "w_10"]) {
       const after = await api(url(caller, transform, fileId));
       expect(after.status).toBe(410);
+      await after.arrayBuffer();
+    }
+  });
+
+  it("keeps one cache entry whatever hostname serves it, so deleting the file stops every hostname", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
+    const aliasHost = "img.alias.test";
+    const underHost = (host: string) =>
+      host === aliasHost
+        ? fetchWithEnv({ IMAGE_ALIAS_HOSTS: aliasHost }, new Request(`http://${aliasHost}${url(caller, "w_12,f_webp", fileId)}`))
+        : api(url(caller, "w_12,f_webp", fileId), { host });
+    const hosts = ["localhost:8787", "127.0.0.1:8787", aliasHost];
+    const tiers: (string | null)[] = [];
+    for (const host of hosts) {
+      const res = await underHost(host);
+      expect(res.status).toBe(200);
+      expect((await decodePixels("webp", new Uint8Array(await res.arrayBuffer()))).width).toBe(12);
+      tiers.push(res.headers.get("X-Cache-Tier"));
+    }
+    expect(tiers).toEqual(["compute", "edge", "edge"]);
+
+    const ack = await api(`/v1/files/${fileId}/ack`, { key: caller, method: "POST" });
+    expect(ack.status).toBe(200);
+    await ack.arrayBuffer();
+    for (const host of hosts) {
+      const after = await underHost(host);
+      expect([host, after.status, after.headers.get("X-Cache")]).toEqual([host, 410, null]);
       await after.arrayBuffer();
     }
   });
@@ -319,7 +347,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 // The same transform made by the origin from the original, decoded: the reference a mezzanine
 // derivative must look like.
 async function fromOriginal(original: Uint8Array, transform: string, format: EdgeSourceFormat): Promise<Pixels> {
-  const frame = await originCompute<OriginTransformMeta>(env, IMAGE_TRANSFORM_PATH, { body: original, options: originTransformOptions(resolveTransform(parseTransform(transform)), format) });
+  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(resolveTransform(parseTransform(transform)), format) });
   return decodePixels(format, new Uint8Array(await new Response(frame.payload).arrayBuffer()));
 }
 

@@ -39,7 +39,7 @@ export const route = createRoute({
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
   summary: "A transformed image, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
   security: [],
   request: {
     params: z.object({
@@ -71,7 +71,6 @@ interface TransformRequest {
   fileId: string;
   spec: TransformSpec;
   identity: DerivativeIdentity;
-  cacheOrigin: string;
   cacheKey: Request;
   variesOnAccept: boolean;
   ifNoneMatch: string | undefined;
@@ -88,14 +87,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const variesOnAccept = spec.format === "auto";
   const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
   const identity: DerivativeIdentity = { accountId: key.accountId, fileId: file_id, canonical, formatClass };
-  const cacheOrigin = new URL(c.req.url).origin;
   const request: TransformRequest = {
     key,
     fileId: file_id,
     spec,
     identity,
-    cacheOrigin,
-    cacheKey: edgeCacheKey(cacheOrigin, identity),
+    cacheKey: edgeCacheKey(identity),
     variesOnAccept,
     ifNoneMatch: c.req.header("If-None-Match"),
   };
@@ -147,7 +144,7 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   }
 
   const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, variesOnAccept: request.variesOnAccept };
-  const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, cacheOrigin: request.cacheOrigin });
+  const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag });
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(c.env.FILES, r2Key, identity.fileId)).body;
   const body = await cacheDerivative(c, request, meta, forCache, r2Key);

@@ -11,14 +11,17 @@ async function fileWithDerivatives(expiresAt: number) {
   const caller = await seedCaller();
   const file = await storeFile(env, { accountId: caller.accountId, kind: "source", body: new Uint8Array([1, 2, 3]), size: 3, contentType: "image/png", expiresAt });
   const ids = ["w_100", "w_200"].map((canonical) => ({ accountId: caller.accountId, fileId: file.id, canonical, formatClass: "" }));
-  for (const id of ids) await storeDerivative(env, id, { body: new Uint8Array([9, 9]), size: 2, contentType: "image/webp", etag: `"${id.canonical}"`, cacheOrigin: null });
+  for (const id of ids) {
+    await storeDerivative(env, id, { body: new Uint8Array([9, 9]), size: 2, contentType: "image/webp", etag: `"${id.canonical}"` });
+    await putEdgeCache(edgeCacheKey(id), new Uint8Array([9, 9]), { etag: `"${id.canonical}"`, contentType: "image/webp", bytes: 2, variesOnAccept: false });
+  }
   const original = { width: 4000, height: 3000, format: "jpeg", hasAlpha: false };
   await storeMezzanine(env.FILES, file.id, new Uint8Array([7, 7]), { format: "jpeg", width: 1154, height: 865, original });
   const found = await findMezzanine(env.FILES, file.id);
   expect(found?.meta).toEqual({ format: "jpeg", width: 1154, height: 865, original });
   // The mezzanine is no derivative: not counted against the per-file cap.
   expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
-  return { caller, file, keys: [...(await Promise.all(ids.map(derivativeKey))), mezzanineKey(file.id)] };
+  return { caller, file, ids, keys: [...(await Promise.all(ids.map(derivativeKey))), mezzanineKey(file.id)] };
 }
 
 describe("derivatives follow their file", () => {
@@ -30,11 +33,13 @@ describe("derivatives follow their file", () => {
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
   });
 
-  it("are deleted when the expiry sweep removes the file", async () => {
-    const { caller, file, keys } = await fileWithDerivatives(Date.now() - 1_000);
+  it("are deleted when the expiry sweep removes the file, edge cache included", async () => {
+    const { caller, file, ids, keys } = await fileWithDerivatives(Date.now() - 1_000);
+    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(id), false)).not.toBeNull();
     await sweepExpiredFiles(env, Date.now());
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
+    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(id), false)).toBeNull();
   });
 
   it("are deleted when they land after their file's deletion, edge cache included", async () => {
@@ -45,8 +50,8 @@ describe("derivatives follow their file", () => {
     await deleteFile(env, caller.accountId, file.id);
     // A transform that was computing meanwhile stores its derivative and caches it afterwards.
     const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: "" };
-    const cacheKey = edgeCacheKey("https://cdn.example", late);
-    await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"', cacheOrigin: "https://cdn.example" });
+    const cacheKey = edgeCacheKey(late);
+    await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"' });
     await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, variesOnAccept: false });
     await storeMezzanine(env.FILES, file.id, new Uint8Array([7]), { format: "jpeg", width: 1, height: 1, original: { width: 1, height: 1, format: "jpeg", hasAlpha: false } });
     expect(await matchEdgeCache(cacheKey, false)).not.toBeNull();

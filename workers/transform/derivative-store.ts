@@ -3,6 +3,7 @@
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
+import { findFileStatus } from "../files/file-store.ts";
 import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
 import { deleteMezzaninesOf } from "./mezzanine-store.ts";
 
@@ -51,21 +52,19 @@ export async function countDerivatives(db: D1Database, accountId: string, fileId
 export interface StoredBody extends ObjectBody {
   contentType: string;
   etag: string;
-  // scheme://host whose edge cache holds it, null when none does.
-  cacheOrigin: string | null;
 }
 
 /** The object first, then the row, so a row never points at a missing object. Returns the object's key. */
 export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, now = Date.now()): Promise<string> {
-  const { size, contentType, etag, cacheOrigin } = stored;
+  const { size, contentType, etag } = stored;
   const r2Key = await derivativeKey(id);
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
   await env.DB.prepare(
-    `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at, cache_origin)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type, cache_origin = excluded.cache_origin`,
+    `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type`,
   )
-    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, size, contentType, now, cacheOrigin)
+    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, size, contentType, now)
     .run();
   return r2Key;
 }
@@ -76,7 +75,6 @@ interface DeletedRow {
   file_id: string;
   canonical: string;
   format_class: string;
-  cache_origin: string | null;
 }
 
 /**
@@ -89,16 +87,15 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
   for (let i = 0; i < fileIds.length; i += 99) {
     const chunk = fileIds.slice(i, i + 99);
     const { results } = await env.DB.prepare(
-      `DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key, account_id, file_id, canonical, format_class, cache_origin`,
+      `DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key, account_id, file_id, canonical, format_class`,
     )
       .bind(...chunk)
       .all<DeletedRow>();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2_key));
     for (const row of results) {
-      if (row.cache_origin === null || purges >= MAX_EDGE_CACHE_PURGES) continue;
+      if (purges >= MAX_EDGE_CACHE_PURGES) break;
       purges++;
-      const id = { accountId: row.account_id, fileId: row.file_id, canonical: row.canonical, formatClass: row.format_class };
-      await deleteEdgeCache(edgeCacheKey(row.cache_origin, id));
+      await deleteEdgeCache(edgeCacheKey({ accountId: row.account_id, fileId: row.file_id, canonical: row.canonical, formatClass: row.format_class }));
     }
     deleted += results.length;
   }
@@ -111,8 +108,8 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
  * deletion found none of it to delete, so it goes now. True when the file is gone.
  */
 export async function dropIfFileDeleted(env: StoreEnv, accountId: string, fileId: string): Promise<boolean> {
-  const row = await env.DB.prepare("SELECT status FROM files WHERE id = ? AND account_id = ?").bind(fileId, accountId).first<{ status: string }>();
-  if (row !== null && row.status !== "deleted") return false;
+  const status = await findFileStatus(env.DB, accountId, fileId);
+  if (status !== null && status !== "deleted") return false;
   await deleteDerivativesOf(env, [fileId]);
   return true;
 }

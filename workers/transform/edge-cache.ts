@@ -1,17 +1,20 @@
 // The first tier: the data centre's Cache API. The key is the derivative's identity (account,
-// file, canonical transform, negotiated format class) under the request's own origin, never the
-// raw Accept header, the spelling of the transform or the key id, so every spelling, every key
-// of the account and every browser of one class share an entry, and the entry can be named
-// again from the derivative's row when its file is deleted. Vary is kept out of the stored
-// response (the class is already in the key) and added back when serving.
+// file, canonical transform, negotiated format class) under one fixed origin, never the raw Accept
+// header, the spelling of the transform, the key id or the hostname the request came in on, so
+// every spelling, every key of the account, every browser of one class and every hostname serving
+// the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
+// entry can be named again from the derivative's row when its file is deleted. Vary is kept out
+// of the stored response (the class is already in the key) and added back when serving.
 import { IMMUTABLE, type DerivativeMeta } from "./derivative-response.ts";
 import type { DerivativeIdentity } from "./derivative-store.ts";
 
-/** `origin` is scheme://host of the serving request: Cloudflare keys the cache on the zone's own hostnames. */
-export function edgeCacheKey(origin: string, id: DerivativeIdentity): Request {
+// Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
+const CACHE_KEY_ORIGIN = "https://derivative-cache.pixelpress.invalid";
+
+export function edgeCacheKey(id: DerivativeIdentity): Request {
   const canonical = id.canonical === "" ? "-" : encodeURIComponent(id.canonical);
   const query = id.formatClass ? `?fc=${id.formatClass}` : "";
-  return new Request(`${origin}/v1/image/t/~cache/${id.accountId}/${id.fileId}/${canonical}${query}`, { method: "GET" });
+  return new Request(`${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${id.accountId}/${id.fileId}/${canonical}${query}`, { method: "GET" });
 }
 
 export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {

@@ -1,0 +1,1 @@
+ALTER TABLE `derivatives` DROP COLUMN `cache_origin`;
