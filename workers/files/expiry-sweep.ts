@@ -4,9 +4,8 @@
 // expire the same way.
 import type { Bindings } from "../env.ts";
 import { deleteDerivativesOf } from "../transform/derivative-store.ts";
+import { listExpiredFiles, markFilesDeleted } from "./file-store.ts";
 
-// D1 binds at most 100 parameters per statement: one goes to deleted_at.
-const IDS_PER_UPDATE = 99;
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
 
@@ -21,20 +20,10 @@ function chunked<T>(items: T[], size: number): T[][] {
  * while it returns `limit` to drain a backlog.
  */
 export async function sweepExpiredFiles(env: Pick<Bindings, "DB" | "FILES">, now = Date.now(), limit = 500): Promise<number> {
-  const { results } = await env.DB.prepare(
-    "SELECT id, r2_key FROM files WHERE status IN ('pending', 'ready') AND expires_at <= ? ORDER BY expires_at LIMIT ?",
-  )
-    .bind(now, limit)
-    .all<{ id: string; r2_key: string }>();
+  const results = await listExpiredFiles(env.DB, now, limit);
   if (results.length === 0) return 0;
 
-  await env.DB.batch(
-    chunked(results, IDS_PER_UPDATE).map((chunk) =>
-      env.DB.prepare(
-        `UPDATE files SET status = 'deleted', deleted_at = ? WHERE status != 'deleted' AND id IN (${chunk.map(() => "?").join(", ")})`,
-      ).bind(now, ...chunk.map((row) => row.id)),
-    ),
-  );
+  await markFilesDeleted(env.DB, results.map((row) => row.id), now);
   for (const keys of chunked(results.map((row) => row.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
   await deleteDerivativesOf(env, results.map((row) => row.id));
   return results.length;

@@ -2,10 +2,13 @@
 // flipped to `ready` only after the write succeeded, so a crash in between leaves a pending row
 // (swept, object and all, when it expires) and never a ready row without an object. Deletion
 // runs the other way: the row is marked deleted first, then the object is removed.
+import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { findAccountSettings } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
+import { orm } from "../db/orm.ts";
+import { files } from "../db/schema.ts";
 import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 import { putObject, readObject } from "./file-objects.ts";
@@ -53,7 +56,20 @@ export interface StoreFileInput {
 
 type FileEnv = Pick<Bindings, "DB" | "FILES">;
 
-const COLUMNS = "id, account_id, kind, status, r2_key, filename, content_type, size_bytes, sha256, created_at, expires_at, deleted_at";
+const fileColumns = {
+  id: files.id,
+  account_id: files.accountId,
+  kind: files.kind,
+  status: files.status,
+  r2_key: files.r2Key,
+  filename: files.filename,
+  content_type: files.contentType,
+  size_bytes: files.sizeBytes,
+  sha256: files.sha256,
+  created_at: files.createdAt,
+  expires_at: files.expiresAt,
+  deleted_at: files.deletedAt,
+};
 
 export function fileKey(accountId: string, fileId: string): string {
   return `accounts/${accountId}/${fileId}`;
@@ -75,32 +91,35 @@ export async function insertPendingFile(db: D1Database, file: NewFile, now = Dat
     expires_at: file.expiresAt,
     deleted_at: null,
   };
-  await db
-    .prepare(`INSERT INTO files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .bind(
-      record.id,
-      record.account_id,
-      record.kind,
-      record.status,
-      record.r2_key,
-      record.filename,
-      record.content_type,
-      record.size_bytes,
-      record.sha256,
-      record.created_at,
-      record.expires_at,
-      record.deleted_at,
-    )
+  await orm(db)
+    .insert(files)
+    .values({
+      id: record.id,
+      accountId: record.account_id,
+      kind: record.kind,
+      status: record.status,
+      r2Key: record.r2_key,
+      filename: record.filename,
+      contentType: record.content_type,
+      sizeBytes: record.size_bytes,
+      sha256: record.sha256,
+      createdAt: record.created_at,
+      expiresAt: record.expires_at,
+      deletedAt: record.deleted_at,
+    })
     .run();
   return record;
 }
 
 /** Flips a pending row to ready; null when it is no longer pending (already ready, or deleted). */
 export async function markFileReady(db: D1Database, accountId: string, fileId: string): Promise<FileRecord | null> {
-  return db
-    .prepare(`UPDATE files SET status = 'ready' WHERE id = ? AND account_id = ? AND status = 'pending' RETURNING ${COLUMNS}`)
-    .bind(fileId, accountId)
-    .first<FileRecord>();
+  const record = await orm(db)
+    .update(files)
+    .set({ status: "ready" })
+    .where(and(eq(files.id, fileId), eq(files.accountId, accountId), eq(files.status, "pending")))
+    .returning(fileColumns)
+    .get();
+  return record ?? null;
 }
 
 export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<FileRecord> {
@@ -121,10 +140,7 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
 
 /** The file's row. Another account's id is 404 like a missing one; deleted or expired is 410. */
 export async function findFile(db: D1Database, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
-  const record = await db
-    .prepare(`SELECT ${COLUMNS} FROM files WHERE id = ? AND account_id = ?`)
-    .bind(fileId, accountId)
-    .first<FileRecord>();
+  const record = await orm(db).select(fileColumns).from(files).where(and(eq(files.id, fileId), eq(files.accountId, accountId))).get();
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   if (record.status === "deleted") {
     throw new ProblemError("gone", `File ${fileId} was deleted at ${new Date(record.deleted_at ?? record.expires_at).toISOString()}.`);
@@ -149,7 +165,7 @@ export async function findReadyFile(db: D1Database, accountId: string, fileId: s
  * API key) is the credential.
  */
 export async function findFileOwner(db: D1Database, fileId: string): Promise<string> {
-  const row = await db.prepare("SELECT account_id FROM files WHERE id = ?").bind(fileId).first<{ account_id: string }>();
+  const row = await orm(db).select({ account_id: files.accountId }).from(files).where(eq(files.id, fileId)).get();
   if (!row) throw new ProblemError("not_found", `No file ${fileId}.`);
   return row.account_id;
 }
@@ -179,11 +195,12 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
 
 /** Deletes a file of the account: the row first, then the object. Repeating it is harmless. */
 export async function deleteFile(env: FileEnv, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
-  const record = await env.DB.prepare(
-    `UPDATE files SET status = 'deleted', deleted_at = COALESCE(deleted_at, ?) WHERE id = ? AND account_id = ? RETURNING ${COLUMNS}`,
-  )
-    .bind(now, fileId, accountId)
-    .first<FileRecord>();
+  const record = await orm(env.DB)
+    .update(files)
+    .set({ status: "deleted", deletedAt: sql`COALESCE(${files.deletedAt}, ${now})` })
+    .where(and(eq(files.id, fileId), eq(files.accountId, accountId)))
+    .returning(fileColumns)
+    .get();
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   await env.FILES.delete(record.r2_key);
   await deleteDerivativesOf(env, [fileId]);
@@ -197,4 +214,37 @@ export async function retentionFor(db: D1Database, accountId: string): Promise<n
   const settings = await findAccountSettings(db, accountId);
   if (!settings) throw new ProblemError("not_found", `No account ${accountId}.`);
   return settings.retention_hours * HOUR_MS;
+}
+
+/** The file's status whatever its account's view of it; null when there is no such row. */
+export async function findFileStatus(db: D1Database, accountId: string, fileId: string): Promise<FileStatus | null> {
+  const row = await orm(db).select({ status: files.status }).from(files).where(and(eq(files.id, fileId), eq(files.accountId, accountId))).get();
+  return row?.status ?? null;
+}
+
+/** Files whose expiry is at or before `now` and that are not deleted yet, soonest first. */
+export async function listExpiredFiles(db: D1Database, now: number, limit: number): Promise<{ id: string; r2_key: string }[]> {
+  return orm(db)
+    .select({ id: files.id, r2_key: files.r2Key })
+    .from(files)
+    .where(and(inArray(files.status, ["pending", "ready"]), lte(files.expiresAt, now)))
+    .orderBy(asc(files.expiresAt))
+    .limit(limit)
+    .all();
+}
+
+// D1 binds at most 100 parameters per statement; drizzle binds every value, so three go to
+// the new status, deleted_at and the status compared against.
+const IDS_PER_UPDATE = 97;
+
+/** Marks the files deleted in one batch; their objects are the caller's to remove afterwards. */
+export async function markFilesDeleted(db: D1Database, fileIds: string[], now: number): Promise<void> {
+  if (fileIds.length === 0) return;
+  const handle = orm(db);
+  const updates = [];
+  for (let i = 0; i < fileIds.length; i += IDS_PER_UPDATE) {
+    const chunk = fileIds.slice(i, i + IDS_PER_UPDATE);
+    updates.push(handle.update(files).set({ status: "deleted", deletedAt: now }).where(and(ne(files.status, "deleted"), inArray(files.id, chunk))));
+  }
+  await handle.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
 }
