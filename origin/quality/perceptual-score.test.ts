@@ -1,0 +1,43 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
+import { PerceptualScorePool, perceptualScore } from "./perceptual-score.ts";
+import type { RawImage } from "./raw-image.ts";
+import { ssimulacra2 } from "./ssimulacra2.ts";
+import { jpegRoundTrip } from "./test-support/distortions.ts";
+
+const width = 400;
+const height = 267;
+const reference: RawImage = { data: new Uint8Array(photoLikePixels(width, height, 3)), width, height, channels: 3 };
+const decodedJpegs = await Promise.all([85, 55, 25].map((quality) => jpegRoundTrip(reference, quality)));
+
+describe("perceptual score in worker threads", () => {
+  const pool = new PerceptualScorePool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it("returns, for decoded JPEG pixels, exactly the score of the direct call", async () => {
+    const direct = decodedJpegs.map((candidate) => ssimulacra2(reference, candidate));
+    expect(await Promise.all(decodedJpegs.map((candidate) => pool.score(reference, candidate)))).toEqual(direct);
+    expect(await perceptualScore(reference, decodedJpegs[0]!)).toBe(direct[0]);
+    expect(direct[0]).toBeGreaterThan(direct[1]!);
+  });
+
+  it("leaves the event loop free while it scores", async () => {
+    let turnsWhileScoring = 0;
+    let scoring = true;
+    const turn = () => {
+      if (!scoring) return;
+      turnsWhileScoring++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await pool.score(reference, decodedJpegs[2]!);
+    scoring = false;
+    expect(turnsWhileScoring).toBeGreaterThan(1);
+  });
+
+  it("rejects a pair the metric cannot score, and keeps serving", async () => {
+    const smaller: RawImage = { ...reference, height: height - 1, data: reference.data.subarray(0, width * (height - 1) * 3) };
+    await expect(pool.score(reference, smaller)).rejects.toThrow(/differ in size/);
+    expect(await pool.score(reference, reference)).toBe(100);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
+import type { RawImage } from "./raw-image.ts";
+import { ssimulacra2 } from "./ssimulacra2.ts";
+import { calcS2Rust } from "./test-support/calc-s2-rust.ts";
+import { DISTORTIONS, jpegRoundTrip } from "./test-support/distortions.ts";
+
+function photo(width: number, height: number, seed = 1): RawImage {
+  return { data: new Uint8Array(photoLikePixels(width, height, seed)), width, height, channels: 3 };
+}
+
+function withAlpha(image: RawImage, alphaAt: (x: number, y: number) => number): RawImage {
+  const data = new Uint8Array(image.width * image.height * 4);
+  for (let i = 0, p = 0; p < image.width * image.height; p++, i += 4) {
+    data.set(image.data.subarray(p * 3, p * 3 + 3), i);
+    data[i + 3] = alphaAt(p % image.width, Math.floor(p / image.width));
+  }
+  return { ...image, data, channels: 4 };
+}
+
+const reference = photo(320, 213);
+const scored = await Promise.all(DISTORTIONS.map(async (distortion) => ({ distortion, candidate: await distortion.apply(reference) })));
+
+describe("ssimulacra2", () => {
+  it("scores an image against itself 100, and against any change less", () => {
+    expect(ssimulacra2(reference, { ...reference, data: new Uint8Array(reference.data) })).toBe(100);
+    const changed = new Uint8Array(reference.data);
+    for (let i = 0; i < changed.length; i += 97) changed[i] = 255 - changed[i]!;
+    expect(ssimulacra2(reference, { ...reference, data: changed })).toBeLessThan(90);
+  });
+
+  it("orders each family of distortions by severity: JPEG q90 > q70 > q40 > q20, blur and noise by amount", () => {
+    for (const family of ["jpeg", "blur", "noise"] as const) {
+      const scores = scored
+        .filter(({ distortion }) => distortion.family === family)
+        .sort((a, b) => a.distortion.severity - b.distortion.severity)
+        .map(({ candidate }) => ssimulacra2(reference, candidate));
+      expect(scores, family).toEqual([...scores].sort((a, b) => b - a));
+      expect(new Set(scores).size, family).toBe(scores.length);
+    }
+    // Anchors of the scale: JPEG q90 is near "visually lossless" (90), q20 clearly bad.
+    const [q90, , , q20] = scored.filter(({ distortion }) => distortion.family === "jpeg").map(({ candidate }) => ssimulacra2(reference, candidate));
+    expect(q90).toBeGreaterThan(80);
+    expect(q20).toBeLessThan(60);
+  });
+
+  it("agrees with calc-s2-rust within 1.0 on every distortion", () => {
+    for (const { distortion, candidate } of scored) {
+      expect(Math.abs(ssimulacra2(reference, candidate) - calcS2Rust(reference, candidate)), distortion.name).toBeLessThan(1);
+    }
+  });
+
+  it("agrees with calc-s2-rust on an odd-sized image, where the last row and column are repeated when halving", async () => {
+    const odd = photo(203, 117, 7);
+    const candidate = await jpegRoundTrip(odd, 50);
+    expect(Math.abs(ssimulacra2(odd, candidate) - calcS2Rust(odd, candidate))).toBeLessThan(1);
+  });
+
+  it("treats opaque RGBA as RGB, and judges transparency over dark and light backgrounds", async () => {
+    const candidate = await jpegRoundTrip(reference, 60);
+    const opaque = (x: number) => 255 + 0 * x;
+    expect(ssimulacra2(withAlpha(reference, opaque), withAlpha(candidate, opaque))).toBe(ssimulacra2(reference, candidate));
+    // A candidate that lost the reference's transparency (a hole shown as its colour) scores far lower than one that kept it.
+    const holed = (x: number, y: number) => (Math.hypot(x - 160, y - 106) < 60 ? 0 : 255);
+    const keptHole = ssimulacra2(withAlpha(reference, holed), withAlpha(reference, holed));
+    const filledHole = ssimulacra2(withAlpha(reference, holed), withAlpha(reference, opaque));
+    expect(keptHole).toBe(100);
+    expect(filledHole).toBeLessThan(50);
+  });
+
+  it("rejects images of different sizes or smaller than 8x8", () => {
+    expect(() => ssimulacra2(reference, photo(320, 212))).toThrow(/differ in size/);
+    expect(() => ssimulacra2(photo(7, 20), photo(7, 20))).toThrow(/at least 8x8/);
+  });
+});
