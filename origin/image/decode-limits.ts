@@ -25,6 +25,9 @@ export interface SourceImage {
   pages: number;
   has_alpha: boolean;
   is_greyscale: boolean;
+  is_cmyk: boolean;
+  /** An embedded ICC profile says what the samples mean. */
+  has_icc_profile: boolean;
 }
 
 // Only these decoders see customer bytes: SVG, PDF and the *magick loaders
@@ -84,6 +87,8 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
     pages: metadata.pages ?? 1,
     has_alpha: metadata.hasAlpha,
     is_greyscale: metadata.space === "b-w" || metadata.space === "grey16",
+    is_cmyk: metadata.space === "cmyk",
+    has_icc_profile: metadata.hasProfile === true,
   };
 }
 

@@ -4,6 +4,7 @@ import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
 import { deriveMezzanine } from "./derive-mezzanine.ts";
+import { unprofiledCmykJpeg } from "./test-support/cmyk-jpegs.ts";
 import { photoLikeJpeg, pixelDistance } from "./test-support/synthetic-images.ts";
 
 describe("deriveMezzanine", () => {
@@ -25,7 +26,7 @@ describe("deriveMezzanine", () => {
 
   it("converts CMYK to sRGB so the colours survive", async () => {
     const rgb = await photoLikeJpeg(1200, 900);
-    const cmyk = new Uint8Array(await sharp(rgb).toColourspace("cmyk").jpeg({ quality: 95 }).toBuffer());
+    const cmyk = await unprofiledCmykJpeg(await sharp(rgb).raw().toBuffer(), 1200, 900, "cmyk");
     expect((await sharp(cmyk).metadata()).space).toBe("cmyk");
     const mezzanine = await deriveMezzanine(cmyk);
     const meta = await sharp(mezzanine.bytes).metadata();

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { inspectSource } from "./decode-limits.ts";
+import { unprofiledCmykJpeg } from "./test-support/cmyk-jpegs.ts";
 import { runSteps } from "./image-step.ts";
 import { meanColour, photoLikePixels } from "./test-support/synthetic-images.ts";
 import { toSrgb } from "./to-srgb.ts";
@@ -25,7 +26,7 @@ function expectClose(actual: number[], expected: number[], tolerance: number) {
 
 describe("toSrgb", () => {
   it("converts a CMYK JPEG without a profile to sRGB of the same colour", async () => {
-    const cmyk = await original().toColourspace("cmyk").jpeg({ quality: 95 }).toBuffer();
+    const cmyk = Buffer.from(await unprofiledCmykJpeg(photoLikePixels(width, height, 7), width, height, "cmyk"));
     expect((await sharp(cmyk).metadata()).space).toBe("cmyk");
     const { metadata, mean } = await throughStep(cmyk);
     expect(metadata.space).toBe("srgb");
