@@ -1,22 +1,21 @@
 // A real browser against the running pair (npm start): headless Chromium loads a page from a
 // loopback server whose <img> tags point at transform URLs, and each image must decode at the
 // requested size; f_auto must hand Chromium AVIF or WebP.
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { generatedFile, type GeneratedFileName } from "./fixtures/generated-files.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}` };
 
-async function upload(corpusPath: string, contentType: string): Promise<string> {
-  const bytes = readFileSync(resolve("../shared/corpus/img", corpusPath));
+async function upload(name: GeneratedFileName, contentType: string): Promise<string> {
+  const bytes = await generatedFile(name);
   const created = await fetch(`${edge}/v1/uploads`, {
     method: "POST",
     headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ filename: corpusPath.split("/").pop(), content_type: contentType, size_bytes: bytes.length }),
+    body: JSON.stringify({ filename: name, content_type: contentType, size_bytes: bytes.length }),
   });
   expect(created.status, await created.clone().text()).toBe(201);
   const { file_id, upload } = (await created.json()) as { file_id: string; upload: { method: string; url: string; headers: Record<string, string> } };
@@ -67,22 +66,22 @@ describe("transform URLs in a real browser", () => {
 
   it("decodes every <img> at the requested size and gets AVIF or WebP for f_auto", async () => {
     const key = await keyId();
-    const [fox, landscape, alpha, portrait] = await Promise.all([
-      upload("avif/fox.png", "image/png"),
-      upload("exif-orientation/Landscape_1.jpg", "image/jpeg"),
-      upload("pngsuite/basn6a08.png", "image/png"),
-      upload("exif-orientation/Portrait_6.jpg", "image/jpeg"),
+    const [photoPng, landscape, alpha, portrait] = await Promise.all([
+      upload("photo.png", "image/png"),
+      upload("landscape-1.jpg", "image/jpeg"),
+      upload("rgba.png", "image/png"),
+      upload("portrait-6.jpg", "image/jpeg"),
     ]);
     const images = [
-      { id: "edge-auto", transform: "w_320,f_auto", file: fox, width: 320, height: 213 },
-      { id: "edge-cover", transform: "w_200,h_200,fit_cover,f_webp", file: fox, width: 200, height: 200 },
+      { id: "edge-auto", transform: "w_320,f_auto", file: photoPng, width: 320, height: 213 },
+      { id: "edge-cover", transform: "w_200,h_200,fit_cover,f_webp", file: photoPng, width: 200, height: 200 },
       // Large originals: small outputs from the mezzanine at the edge, large ones at the origin.
       { id: "mezzanine-auto", transform: "f_auto,w_600", file: landscape, width: 600, height: 400 },
       { id: "mezzanine-upright", transform: "h_300,f_webp", file: portrait, width: 200, height: 300 },
       { id: "origin-large", transform: "w_1500,f_auto", file: landscape, width: 1500, height: 1000 },
       { id: "origin-attention", transform: "w_150,h_300,fit_cover,g_auto,f_auto", file: landscape, width: 150, height: 300 },
       { id: "alpha-dpr", transform: "w_16,dpr_2,f_png", file: alpha, width: 32, height: 32 },
-      { id: "jpeg-blur", transform: "w_100,bl_2,f_jpg", file: fox, width: 100, height: 66 },
+      { id: "jpeg-blur", transform: "w_100,bl_2,f_jpg", file: photoPng, width: 100, height: 66 },
     ];
     const src = (i: (typeof images)[number]) => `${edge}/v1/image/t/${key}/${i.transform}/${i.file}`;
     page = await servePage(

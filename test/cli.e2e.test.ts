@@ -6,10 +6,10 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import XLSX from "xlsx";
 import { prices } from "../contracts/pricing.ts";
+import { generatedFile } from "./fixtures/generated-files.ts";
 import { startLoopbackServer } from "./support/loopback-server.ts";
 
 const CLI = resolve("cli/main.ts");
-const corpus = (path: string) => resolve("../shared/corpus", path);
 const env = { ...process.env, API_KEY: inject("apiKey"), API_URL: inject("edgeUrl"), TERM: "xterm", COLUMNS: "120" };
 
 interface Run {
@@ -40,17 +40,17 @@ function runPiped(args: string[], cwd: string): Promise<Run> {
 }
 
 let work: string;
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pixelpress-cli-"));
   mkdirSync(join(work, "src"));
-  for (const name of ["Landscape_1.jpg", "Portrait_6.jpg"]) copyFileSync(corpus(`img/exif-orientation/${name}`), join(work, "src", name));
-  copyFileSync(corpus("img/pngsuite/basn2c08.png"), join(work, "src", "basn2c08.png"));
-  writeFileSync(join(work, "src", "truncated.jpg"), readFileSync(corpus("img/exif-orientation/Landscape_2.jpg")).subarray(0, 3000));
+  for (const name of ["landscape-1.jpg", "portrait-6.jpg", "rgb.png"] as const) writeFileSync(join(work, "src", name), await generatedFile(name));
+  writeFileSync(join(work, "src", "truncated.jpg"), (await generatedFile("landscape-2.jpg")).subarray(0, 3000));
+  writeFileSync(join(work, "photo.pdf"), await generatedFile("photo-placed-small.pdf"));
 });
 
 describe("pixelpress optimize on a terminal", () => {
   it("draws a progress bar with counts, bytes saved and ETA, writes decodable files, and exits 1 for the failed item", async () => {
-    const { code, output } = await runOnTerminal(["optimize", "src/*.jpg", "src/basn2c08.png", "--width", "160", "--format", "webp", "--out", "out"], work);
+    const { code, output } = await runOnTerminal(["optimize", "src/*.jpg", "src/rgb.png", "--width", "160", "--format", "webp", "--out", "out"], work);
     expect(code, output).toBe(1);
 
     const frames = output.split("\r").map((frame) => frame.replace(/\x1b\[2K/g, ""));
@@ -61,32 +61,33 @@ describe("pixelpress optimize on a terminal", () => {
     expect(output).toMatch(/total: 3 ok, 1 failed/);
     expect(output).toContain(`spent $0.${String(2 * prices.image).padStart(6, "0").replace(/0+$/, "")}`);
 
-    expect(readdirSync(join(work, "out")).sort()).toEqual(["Landscape_1.webp", "Portrait_6.webp", "basn2c08.webp"]);
-    for (const name of ["Landscape_1", "Portrait_6"]) {
+    expect(readdirSync(join(work, "out")).sort()).toEqual(["landscape-1.webp", "portrait-6.webp", "rgb.webp"]);
+    for (const name of ["landscape-1", "portrait-6"]) {
       const meta = await sharp(join(work, "out", `${name}.webp`)).metadata();
       expect([meta.format, meta.width], name).toEqual(["webp", 160]);
     }
     // Never enlarged: the 32 px PNG keeps its size.
-    const png = await sharp(join(work, "out", "basn2c08.webp")).metadata();
-    expect([png.format, png.width]).toEqual(["webp", (await sharp(join(work, "src", "basn2c08.png")).metadata()).width]);
+    const png = await sharp(join(work, "out", "rgb.webp")).metadata();
+    expect([png.format, png.width]).toEqual(["webp", (await sharp(join(work, "src", "rgb.png")).metadata()).width]);
     // EXIF orientation 6 is a quarter turn: the portrait comes out taller than wide.
-    const portrait = await sharp(join(work, "out", "Portrait_6.webp")).metadata();
+    const portrait = await sharp(join(work, "out", "portrait-6.webp")).metadata();
     expect(portrait.height!).toBeGreaterThan(portrait.width!);
   });
 });
 
 describe("pixelpress optimize in a pipe", () => {
   it("prints one plain line per item and no cursor control", async () => {
-    const { code, output } = await runPiped(["optimize", "src/Landscape_1.jpg", "--width", "120", "--format", "jpeg", "--out", "piped"], work);
+    const { code, output } = await runPiped(["optimize", "src/landscape-1.jpg", "--width", "120", "--format", "jpeg", "--out", "piped"], work);
     expect(code, output).toBe(0);
     expect(output).not.toMatch(/\r|\x1b/);
-    expect(output).toMatch(/^\[1\/1\] ok Landscape_1\.jpg: 339\.2 KB → [\d.]+ KB piped\/Landscape_1\.jpg$/m);
-    expect((await sharp(join(work, "piped", "Landscape_1.jpg")).metadata()).width).toBe(120);
+    const sourceKb = (readFileSync(join(work, "src", "landscape-1.jpg")).byteLength / 1024).toFixed(1).replace(".", "\\.");
+    expect(output).toMatch(new RegExp(`^\\[1/1\\] ok landscape-1\\.jpg: ${sourceKb} KB → [\\d.]+ KB piped/landscape-1\\.jpg$`, "m"));
+    expect((await sharp(join(work, "piped", "landscape-1.jpg")).metadata()).width).toBe(120);
   });
 
   it("never overwrites a source file without --overwrite", async () => {
     const source = join(work, "src", "mine.jpg");
-    copyFileSync(corpus("img/exif-orientation/Landscape_1.jpg"), source);
+    copyFileSync(join(work, "src", "landscape-1.jpg"), source);
     chmodSync(source, 0o644);
     const before = readFileSync(source);
     const refused = await runPiped(["optimize", "src/mine.jpg", "--width", "90", "--format", "jpeg"], work);
@@ -100,7 +101,7 @@ describe("pixelpress optimize in a pipe", () => {
   });
 
   it("refuses to start without a key, saying where to put it", async () => {
-    const { code, output } = await run(process.execPath, [CLI, "optimize", "src/Landscape_1.jpg"], work, { API_KEY: "" });
+    const { code, output } = await run(process.execPath, [CLI, "optimize", "src/landscape-1.jpg"], work, { API_KEY: "" });
     expect(code).toBe(1);
     expect(output).toContain("set API_KEY or pass --api-key");
   });
@@ -119,25 +120,25 @@ describe("pixelpress xlsx and pdf", () => {
   });
 
   it("analyzes a PDF into a table of images with DPI and quality, and a projection per profile", async () => {
-    const { code, output } = await runPiped(["pdf", "analyze", corpus("pdf/syn_photo_placed_small.pdf")], work);
+    const { code, output } = await runPiped(["pdf", "analyze", join(work, "photo.pdf")], work);
     expect(code, output).toBe(0);
     expect(output).toMatch(/effective_dpi\s+estimated_jpeg_quality/);
     for (const profile of ["screen", "email", "ebook", "print", "prepress"]) expect(output).toMatch(new RegExp(`^${profile}\\s+\\d+`, "m"));
   });
 
   it("compresses a PDF with a profile and writes the smaller file", async () => {
-    const { code, output } = await runPiped(["pdf", "compress", corpus("pdf/syn_photo_placed_small.pdf"), "--profile", "ebook", "--out", "small.pdf"], work);
+    const { code, output } = await runPiped(["pdf", "compress", join(work, "photo.pdf"), "--profile", "ebook", "--out", "small.pdf"], work);
     expect(code, output).toBe(0);
     const written = readFileSync(join(work, "small.pdf"));
     expect(written.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(written.byteLength).toBeLessThan(readFileSync(corpus("pdf/syn_photo_placed_small.pdf")).byteLength);
+    expect(written.byteLength).toBeLessThan(readFileSync(join(work, "photo.pdf")).byteLength);
     expect(output).toMatch(/small\.pdf\s+ebook/);
   });
 
   it("says so, without calling it, when the service does not offer the PDF endpoints", async () => {
     const olderService = await startLoopbackServer({ "/openapi.json": new TextEncoder().encode(JSON.stringify({ openapi: "3.1.0", paths: { "/v1/account": {} } })) });
     try {
-      const { code, output } = await run(process.execPath, [CLI, "pdf", "compress", corpus("pdf/syn_photo_placed_small.pdf")], work, { API_URL: olderService.url });
+      const { code, output } = await run(process.execPath, [CLI, "pdf", "compress", join(work, "photo.pdf")], work, { API_URL: olderService.url });
       expect(code).toBe(1);
       expect(output).toContain(`This service does not offer POST /v1/pdf/compress yet (it is not in ${olderService.url}/openapi.json)`);
       expect(olderService.received).toEqual([]);

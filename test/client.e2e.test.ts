@@ -1,15 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
 import { createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/index.ts";
 import { prices } from "../contracts/pricing.ts";
 import { signWebhook } from "../contracts/webhooks/signature.ts";
+import { generatedFile } from "./fixtures/generated-files.ts";
 
 const baseUrl = inject("edgeUrl");
 const apiKey = inject("apiKey");
-const photo = readFileSync(resolve("../shared/corpus/img/exif-orientation/Landscape_3.jpg")).toString("base64");
+const photo = Buffer.from(await generatedFile("landscape-3.jpg")).toString("base64");
 
 /** A fetch that forwards each request and records it; `lose` drops the answer of chosen attempts after the server handled them. */
 function recordingFetch(lose: (attempt: number) => "answer" | "lose-response" | "fake-503" = () => "answer") {
@@ -79,7 +78,7 @@ describe("TypeScript client against the running service", () => {
 
   it("compresses a PDF as a job through the operation the spec added (client.pdf.compress)", async () => {
     const client = createPixelPress({ baseUrl, apiKey, ...fast });
-    const pdf = readFileSync(resolve("../shared/corpus/pdf/syn_photo_placed_small.pdf"));
+    const pdf = Buffer.from(await generatedFile("photo-placed-small.pdf"));
     const result = await client.pdf.compress({ source: { base64: pdf.toString("base64") }, options: { profile: "screen" }, mode: "async" }, { wait: true });
     expect(result.stats.profile).toBe("screen");
     const output = Buffer.from(await (await fetch(result.url!)).arrayBuffer());
@@ -113,7 +112,7 @@ describe("TypeScript client against the running service", () => {
 
   it("stores a file through a presigned upload and optimizes it by file_id", async () => {
     const client = createPixelPress({ baseUrl, apiKey, ...fast });
-    const bytes = new Uint8Array(readFileSync(resolve("../shared/corpus/img/exif-orientation/Portrait_3.jpg")));
+    const bytes = await generatedFile("portrait-3.jpg");
     const file = await client.upload(bytes, { contentType: "image/jpeg", filename: "portrait.jpg" });
     expect(file).toMatchObject({ status: "ready", size_bytes: bytes.byteLength });
     const result = await client.image.optimize({ source: { file_id: file.file_id }, options: { width: 90, format: "png" }, mode: "async" }, { wait: true });

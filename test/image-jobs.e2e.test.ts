@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyWebhook } from "../contracts/webhooks/signature.ts";
+import { generatedFile } from "./fixtures/generated-files.ts";
 import { startLoopbackServer, waitFor } from "./support/loopback-server.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}`, "Content-Type": "application/json" };
-const photo = new Uint8Array(readFileSync(resolve("../shared/corpus/img/exif-orientation/Portrait_5.jpg")));
+const photo = await generatedFile("portrait-5.jpg");
 
 let customer: Awaited<ReturnType<typeof startLoopbackServer>>;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import type { components } from "../clients/ts/api-types.ts";
+import { generatedFile } from "./fixtures/generated-files.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}` };
@@ -84,10 +85,8 @@ describe("presigned uploads through the running pair (npm start)", () => {
 
 describe("an uploaded file processed by file_id (npm start)", () => {
   it("optimizes the upload, serves the result by its signed URL, deletes the source, and acks the result to 410", async () => {
-    const { readFileSync } = await import("node:fs");
-    const { resolve } = await import("node:path");
     const sharp = (await import("sharp")).default;
-    const photo = new Uint8Array(readFileSync(resolve("../shared/corpus/img/exif-orientation/Landscape_6.jpg")));
+    const photo = await generatedFile("landscape-6.jpg");
     const { file_id: sourceId, upload } = await createUpload({ filename: "landscape.jpg", content_type: "image/jpeg", size_bytes: photo.length });
     expect((await put(upload, photo)).status).toBe(200);
     expect((await complete(sourceId)).status).toBe(200);
