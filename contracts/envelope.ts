@@ -29,6 +29,14 @@ export const modeSchema = z.enum(["sync", "async"]).default("sync").openapi({
   description: "`async` answers 202 with a job id at once; the result is then at the job's status URL and in the webhook.",
 });
 
+/** For an operation that offers no job: `sync` is accepted, so one envelope fits every call. */
+export function syncOnlyModeSchema(operation: string) {
+  return z
+    .literal("sync", { error: `${operation} answers synchronously only; mode "async" is not offered` })
+    .default("sync")
+    .openapi({ description: `Only \`sync\`: ${operation} answers at once and offers no job.` });
+}
+
 // The signer's own parser decides, so a secret accepted here can always sign a delivery.
 function signableSecret(secret: string, ctx: z.RefinementCtx): void {
   try {

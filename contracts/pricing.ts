@@ -15,7 +15,6 @@ export const prices = {
 } as const;
 
 export const PDF_SMALL_TIER_BYTES = 25 * 1024 * 1024;
-export const PDF_MAX_BYTES = 200 * 1024 * 1024;
 
 export type Operation =
   | "image.optimize"

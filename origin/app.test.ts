@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { ORIGIN_SECRET_HEADER } from "../contracts/origin/framing.ts";
+import { describe, expect, it, vi } from "vitest";
+import { encodeOptionsHeader, ORIGIN_OPTIONS_HEADER, ORIGIN_SECRET_HEADER, REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
+import { ProblemError } from "../contracts/problems/catalogue.ts";
 import { createOriginApp } from "./app.ts";
 
 describe("origin app", () => {
@@ -25,5 +26,37 @@ describe("origin app", () => {
   it("lets the secret through to routing", async () => {
     const res = await app.request("/no-such-route", { headers: { [ORIGIN_SECRET_HEADER]: "s3cret" } });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("origin errors", () => {
+  const failing = {
+    analyze: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'secretField')")),
+    compress: () => Promise.reject(new ProblemError("pdf_unreadable", "The file has no %PDF- header: it is not a PDF.")),
+  };
+  const app = createOriginApp({ secret: null, pdfPool: failing });
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    app.request(path, { method: "POST", body: new Uint8Array([37, 80, 68, 70]), headers: { [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader({}), ...headers } });
+
+  it("answers an unexpected exception with a 500 problem carrying the request id, logged here, its text kept out", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await post("/pdf/analyze", { [REQUEST_ID_HEADER]: "req_abc123" });
+    expect(res.status).toBe(500);
+    expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+    expect(res.headers.get(REQUEST_ID_HEADER)).toBe("req_abc123");
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ type: "https://pixelpress.dev/problems/internal_error", status: 500, request_id: "req_abc123" });
+    expect(text).not.toMatch(/secretField|TypeError|properties/);
+    expect(logged.mock.calls.flat().join(" ")).toContain("req_abc123");
+    expect(logged.mock.calls.flat().some((part) => part instanceof TypeError)).toBe(true);
+    logged.mockRestore();
+  });
+
+  it("gives an expected problem its own status and a request id of its own when the edge sent none", async () => {
+    const res = await post("/pdf/compress");
+    expect(res.status).toBe(422);
+    const problem = (await res.json()) as { type: string; request_id: string };
+    expect(problem.type).toBe("https://pixelpress.dev/problems/pdf_unreadable");
+    expect(problem.request_id).toMatch(/^origin_[0-9a-f-]{36}$/);
   });
 });

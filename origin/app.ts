@@ -1,10 +1,11 @@
 import os from "node:os";
 import { Hono } from "hono";
 import { concurrencyLimit } from "../contracts/concurrency/concurrency-limit.ts";
+import { REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
 import { problemBody, ProblemError } from "../contracts/problems/catalogue.ts";
-import { problemResponse } from "../contracts/problems/problem-response.ts";
+import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
-import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
+import { PdfWorkerPool, type PdfJobRunner } from "./pdf/pdf-worker-pool.ts";
 import { registerImageMezzanine } from "./routes/image-mezzanine.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
 import { registerImageTransform } from "./routes/image-transform.ts";
@@ -15,17 +16,25 @@ export interface OriginConfig {
   /** Null only in development, where the origin listens on loopback. */
   secret: string | null;
   /** Runs PDF jobs; its worker threads start on the first PDF request. */
-  pdfPool?: PdfWorkerPool;
+  pdfPool?: PdfJobRunner;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+function requestIdOf(header: string | undefined): string {
+  return header !== undefined && REQUEST_ID_PATTERN.test(header) ? header : `origin_${crypto.randomUUID()}`;
 }
 
 export function createOriginApp(config: OriginConfig): Hono {
   const app = new Hono();
-  app.onError((error) => {
-    if (error instanceof ProblemError) return problemResponse(error.toBody());
-    console.error(error);
-    return problemResponse(problemBody("internal_error", "The origin failed unexpectedly."));
+  // Every problem carries a request id: the edge's when it sent one, so one id finds the request
+  // in both logs. Only ours are logged with their stack: the text of an unexpected error stays here.
+  app.onError((error, c) => {
+    const requestId = requestIdOf(c.req.header(REQUEST_ID_HEADER));
+    if (!(error instanceof ProblemError)) console.error(`[${requestId}] ${c.req.method} ${c.req.path}`, error);
+    return problemResponse(problemFromError(error, requestId), { [REQUEST_ID_HEADER]: requestId });
   });
-  app.notFound(() => problemResponse(problemBody("not_found", "No such origin route.")));
+  app.notFound((c) => problemResponse(problemBody("not_found", "No such origin route.", { requestId: requestIdOf(c.req.header(REQUEST_ID_HEADER)) })));
 
   // RSS lets operators (and bench:image) watch that memory stays flat across jobs.
   app.get("/healthz", (c) => c.json({ status: "ok", rss_bytes: process.memoryUsage().rss }));

@@ -16,4 +16,5 @@ export const EDGE_MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 export const EDGE_MAX_OUTPUT_PIXELS = 500_000;
 
 // The formats the edge decodes (jSquash codecs).
-export type EdgeSourceFormat = "jpeg" | "png" | "webp";
+export const EDGE_SOURCE_FORMATS = ["jpeg", "png", "webp"] as const;
+export type EdgeSourceFormat = (typeof EDGE_SOURCE_FORMATS)[number];

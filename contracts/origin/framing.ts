@@ -3,9 +3,21 @@
 //   [u32 big-endian length of the meta JSON][meta JSON][output bytes]
 // so the stats arrive first and the output can stream straight on to R2 without buffering.
 // A failure answer is an application/problem+json body with the problem's status.
+// Each endpoint names its reply schema; the origin sends nothing it does not declare and the edge
+// parses the meta with it, so a reply that drifts from the contract fails loudly at the edge.
+import type { z } from "@hono/zod-openapi";
+
+export interface OriginEndpoint<Reply extends z.ZodType = z.ZodType> {
+  path: string;
+  reply: Reply;
+}
+
+export type ReplyOf<E extends OriginEndpoint> = z.output<E["reply"]>;
 
 export const ORIGIN_SECRET_HEADER = "X-Origin-Secret";
 export const ORIGIN_OPTIONS_HEADER = "X-Origin-Options";
+/** The edge's request id, so the origin logs a failure under the id the client was given. */
+export const REQUEST_ID_HEADER = "X-Request-Id";
 export const FRAMED_CONTENT_TYPE = "application/vnd.pixelpress.framed";
 
 const MAX_META_BYTES = 16 * 1024 * 1024;
@@ -40,8 +52,15 @@ export interface Frame<M> {
   payloadLength: number | null;
 }
 
-/** Reads the meta off the front of a framed body and hands back the rest unbuffered. */
-export async function readFrame<M>(body: ReadableStream<Uint8Array>, totalLength: number | null = null): Promise<Frame<M>> {
+/**
+ * Reads the meta off the front of a framed body, parses it with `parseMeta` (an endpoint's reply
+ * schema) and hands back the rest unbuffered.
+ */
+export async function readFrame<M>(
+  body: ReadableStream<Uint8Array>,
+  parseMeta: (meta: unknown) => M,
+  totalLength: number | null = null,
+): Promise<Frame<M>> {
   const reader = body.getReader();
   let buffered = new Uint8Array(0);
   const fill = async (need: number) => {
@@ -58,7 +77,13 @@ export async function readFrame<M>(body: ReadableStream<Uint8Array>, totalLength
   const metaLength = new DataView(buffered.buffer, buffered.byteOffset).getUint32(0);
   if (metaLength > MAX_META_BYTES) throw new Error(`origin frame meta too large: ${metaLength}`);
   await fill(4 + metaLength);
-  const meta = JSON.parse(new TextDecoder().decode(buffered.subarray(4, 4 + metaLength))) as M;
+  let meta: M;
+  try {
+    meta = parseMeta(JSON.parse(new TextDecoder().decode(buffered.subarray(4, 4 + metaLength))));
+  } catch (error) {
+    await reader.cancel();
+    throw error;
+  }
   const rest = buffered.subarray(4 + metaLength);
   const payload = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -2,7 +2,7 @@
 // cannot decode within its memory budget (too many pixels, EXIF orientation, CMYK), made once
 // per file by the origin and kept in R2, so the edge can make that file's small derivatives.
 import { z } from "@hono/zod-openapi";
-import { EDGE_MAX_SOURCE_PIXELS, type EdgeSourceFormat } from "../limits/edge-budget.ts";
+import { EDGE_MAX_SOURCE_PIXELS, EDGE_SOURCE_FORMATS } from "../limits/edge-budget.ts";
 
 export const IMAGE_MEZZANINE_PATH = "/image/mezzanine";
 
@@ -24,11 +24,17 @@ export function mezzanineSize(original: Size): Size {
   return { width: Math.max(1, Math.floor(original.width * scale)), height: Math.max(1, Math.floor(original.height * scale)) };
 }
 
-export interface OriginMezzanineMeta {
-  format: EdgeSourceFormat;
-  width: number;
-  height: number;
+const side = z.number().int().positive();
+
+export const originMezzanineReplySchema = z.object({
+  format: z.enum(EDGE_SOURCE_FORMATS),
+  width: side,
+  height: side,
   // The original as a derivative sees it: upright size, and the format and alpha that decide the
   // output format of a transform without f_.
-  original: Size & { format: string; hasAlpha: boolean };
-}
+  original: z.object({ width: side, height: side, format: z.string(), hasAlpha: z.boolean() }),
+});
+
+export type OriginMezzanineMeta = z.infer<typeof originMezzanineReplySchema>;
+
+export const imageMezzanineEndpoint = { path: IMAGE_MEZZANINE_PATH, options: originMezzanineSchema, reply: originMezzanineReplySchema } as const;

@@ -2,10 +2,9 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, gravityValues, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
+import { blurRange, fitValues, gravityValues, OUTPUT_FORMATS, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
 import type { ResolvedTransform } from "../transform/canonical.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
-import type { OutputFormat } from "../transform/tokens.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 
@@ -27,14 +26,18 @@ export const originTransformSchema = z
 
 export type OriginTransformOptions = z.input<typeof originTransformSchema>;
 
-export interface OriginTransformMeta {
-  format: OutputFormat;
-  width: number;
-  height: number;
+export const originTransformReplySchema = z.object({
+  format: z.enum(OUTPUT_FORMATS),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
   // Of the payload that follows, so the edge can store it and name its ETag while it streams.
-  size: number;
-  sha256: string;
-}
+  size: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
+
+export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
   const { width, height, fit, gravity, quality, rotate, blur, sharpen } = op;

@@ -126,6 +126,11 @@ export const problemCatalogue = {
     title: "Processing service unavailable",
     description: "The compute origin could not be reached; retry later. Not charged.",
   },
+  origin_invalid_reply: {
+    status: 502,
+    title: "Processing service answered badly",
+    description: "The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged.",
+  },
   dependency_unavailable: {
     status: 503,
     title: "A dependency is unavailable",

@@ -38,7 +38,8 @@ export const MAX_FRACTION_DIGITS = 2;
 // HMAC-SHA256 truncated to 16 bytes (128 bits), base64url without padding.
 export const SIGNATURE_LENGTH = 22;
 
-export type OutputFormat = "jpeg" | "webp" | "avif" | "png";
+export const OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export type FormatChoice = OutputFormat | "auto";
 export type Fit = (typeof fitValues)[number];
 export type Gravity = (typeof gravityValues)[number];

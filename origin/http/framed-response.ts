@@ -1,11 +1,15 @@
-import { FRAMED_CONTENT_TYPE, frameHead } from "../../contracts/origin/framing.ts";
+import type { z } from "@hono/zod-openapi";
+import { FRAMED_CONTENT_TYPE, frameHead, type OriginEndpoint } from "../../contracts/origin/framing.ts";
 
 /**
  * A success answer to the edge: the meta JSON framed in front of the output bytes, streamed
- * as two chunks so a large output is not copied into a second buffer behind its head.
+ * as two chunks so a large output is not copied into a second buffer behind its head. The
+ * meta goes through the endpoint's reply schema first, so the origin sends exactly what the
+ * contract declares (a field it does not declare is dropped; a wrong one is our bug, a 500 here
+ * rather than a puzzle at the edge).
  */
-export function framedResponse(meta: unknown, bytes: Uint8Array): Response {
-  const head = frameHead(meta);
+export function framedResponse<E extends OriginEndpoint>(endpoint: E, meta: z.input<E["reply"]>, bytes: Uint8Array): Response {
+  const head = frameHead(endpoint.reply.parse(meta));
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(head);

@@ -2,54 +2,22 @@
 // its effective resolution, every font, and what each profile would make of it.
 import type * as mupdf from "mupdf";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
-import type { PdfAnalyzeOptions, PdfFixedProfile } from "../../contracts/pdf-options.ts";
+import type { PdfAnalyzeOptions } from "../../contracts/pdf-options.ts";
+import type { PdfAnalyzeReply, PdfImageReport } from "../../contracts/origin/pdf-analyze.ts";
 import { measureComposition } from "./composition.ts";
-import type { BytesByCategory } from "./composition.ts";
 import { readDocumentFlags } from "./document-flags.ts";
-import type { DocumentFlags } from "./document-flags.ts";
 import { listFonts } from "./fonts.ts";
-import type { FontInfo } from "./fonts.ts";
 import { inspectImages } from "./image-facts.ts";
 import type { ImageFacts } from "./image-facts.ts";
-import type { ColorSpaceInfo } from "./image-inventory.ts";
 import { openPdf, readOrUnreadable, readOrUnreadableAsync } from "./open-pdf.ts";
 import { projectProfiles } from "./projection.ts";
 import { recompressFlateStreams } from "./recompress-flate.ts";
-import type { ProfileProjection, StructureSize } from "./projection.ts";
+import type { StructureSize } from "./projection.ts";
 import { saveOptions } from "./save-options.ts";
 import { stripDocument } from "./strip-document.ts";
 
-export interface PdfImageReport {
-  object_number: number;
-  pages: number[];
-  width: number;
-  height: number;
-  bits_per_component: number;
-  colour_space: ColorSpaceInfo;
-  filters: string[];
-  bytes: number;
-  soft_mask: { object_number: number; width: number; height: number; bytes: number } | null;
-  stencil_mask: boolean;
-  placed_size_pt: { width: number; height: number } | null;
-  effective_dpi: number | null;
-  estimated_jpeg_quality: { quality: number; encoder: "ijg" | "mozjpeg" } | null;
-}
-
-export interface PdfAnalysis {
-  composition: {
-    pages: number;
-    page_sizes_pt: { width: number; height: number }[];
-    bytes: BytesByCategory;
-    total_bytes: number;
-    object_count: number;
-    version: string;
-    producer: string | null;
-  };
-  flags: DocumentFlags;
-  images: PdfImageReport[];
-  fonts: FontInfo[];
-  projection: Record<PdfFixedProfile, ProfileProjection>;
-}
+/** The analysis is the contract's reply as it is: the edge adds only billing. */
+export type PdfAnalysis = PdfAnalyzeReply;
 
 function pageSizes(doc: mupdf.PDFDocument): { width: number; height: number }[] {
   const sizes: { width: number; height: number }[] = [];
@@ -71,14 +39,15 @@ function imageReport(image: ImageFacts, images: Map<number, ImageFacts>): PdfIma
     width: image.width,
     height: image.height,
     bits_per_component: image.bitsPerComponent,
-    colour_space: image.colorSpace,
+    colorspace: image.colorSpace,
     filters: image.filters,
     bytes: image.bytes,
     soft_mask: mask === undefined ? null : { object_number: mask.objectNumber, width: mask.width, height: mask.height, bytes: mask.bytes },
     stencil_mask: image.isStencilMask,
     placed_size_pt: image.placement === null ? null : { width: image.placement.placedWidthPt, height: image.placement.placedHeightPt },
     effective_dpi: image.placement?.minDpi ?? null,
-    estimated_jpeg_quality: image.jpegQuality === null ? null : { quality: image.jpegQuality.quality, encoder: image.jpegQuality.encoder },
+    estimated_jpeg_quality: image.jpegQuality?.quality ?? null,
+    estimated_jpeg_encoder: image.jpegQuality?.encoder ?? null,
   };
 }
 
@@ -107,6 +76,7 @@ export async function analyzePdf(input: Uint8Array, options: PdfAnalyzeOptions):
     const images = readOrUnreadable("reading its images", () => inspectImages(doc));
     const version = doc.getVersion();
     const analysis: Omit<PdfAnalysis, "projection"> = readOrUnreadable("reading its structure", () => ({
+      stats: { original_bytes: input.byteLength },
       composition: {
         pages: doc.countPages(),
         page_sizes_pt: pageSizes(doc),

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
-import { PDF_MAX_BYTES } from "./open-pdf.ts";
+import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { forEachObject } from "./pdf-objects.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
 import { buildPdf, editPdf, jpegImage, photoPixels, withPdfaClaim } from "./test-support/generate-pdf.ts";
@@ -128,7 +128,7 @@ describe("compressPdf refusals and protections", () => {
     expect(problem.extensions.signature_fields).toEqual(["Approval"]);
     const broken = await compressPdf(signed, options({ allow_signature_break: true }));
     expect(broken.returned_original).toBe(false);
-    expect(broken.warnings.join(" ")).toContain("signatures are no longer valid");
+    expect(broken.warnings.map((warning) => warning.code)).toContain("signatures_invalidated");
   });
 
   it("refuses PDF/A unless allowed, and then drops the conformance claim", async () => {
@@ -164,6 +164,7 @@ describe("compressPdf refusals and protections", () => {
     expect(result.returned_original).toBe(true);
     expect(result.bytes).toBe(tight);
     expect(result.stats.ratio).toBe(1);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(["not_smaller"]);
   });
 
   it("answers 413 above 200 MB and 422 for bytes that are not a PDF", async () => {

@@ -1,55 +1,33 @@
 // The compress engine: refuses what it must not touch, rewrites images at their
 // placed resolution, strips and subsets, saves, and proves the output sound by
-// reopening it. Any failure after the refusals returns the original untouched.
+// reopening it. After the refusals, a document problem (mupdf or a codec failing on
+// the file's content) returns the original with the warning `document_unprocessable`;
+// a bug in our own code (TypeError, RangeError, ...) is not a document problem and
+// propagates, to become a 500 logged at the origin.
 import type * as mupdf from "mupdf";
+import type { PdfBytesByCategory as BytesByCategory, PdfCompressReply, PdfCompressStats, PdfWarning } from "../../contracts/origin/pdf-compress.ts";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { measureComposition } from "./composition.ts";
-import type { BytesByCategory } from "./composition.ts";
 import { conformanceClaims } from "./conformance.ts";
+import { isDocumentProblem } from "./document-problem.ts";
 import { documentShape, shapeDifference } from "./document-shape.ts";
 import { linearizePdf } from "./linearize.ts";
-import type { LinearizeStats } from "./linearize.ts";
-import type { Jbig2Stats } from "./jbig2-images.ts";
 import { openPdf, readOrUnreadable } from "./open-pdf.ts";
 import { OutputRuns } from "./output-runs.ts";
 import type { ProducedOutput } from "./output-runs.ts";
 import { resolveImageTargets } from "./profiles.ts";
-import type { ImageOverride, ImageRewriteStat } from "./rewrite-images.ts";
+import type { ImageOverride } from "./rewrite-images.ts";
 import { signedFieldNames } from "./signatures.ts";
 import { meetSizeTarget, targetBytesOf } from "./size-target.ts";
-import type { TargetSearchStats } from "./size-target.ts";
 import { escalateFailingImages, measurePageSsims, summarizeVerify, VERIFY_MAX_ROUNDS } from "./verify-quality.ts";
-import type { PageSsim, VerifyStats } from "./verify-quality.ts";
+import type { PageSsim } from "./verify-quality.ts";
 import { recompressFlateStreams } from "./recompress-flate.ts";
 import type { RecompressStats } from "./recompress-flate.ts";
 
-export interface PdfCompressStats {
-  original_bytes: number;
-  output_bytes: number;
-  ratio: number;
-  pages: number;
-  profile: string;
-  images_rewritten: number;
-  images_kept: number;
-  bytes_saved_by_category: BytesByCategory;
-  images: ImageRewriteStat[];
-  /** With max_size_mb or max_base64_bytes: the byte budget and whether the returned file fits it. */
-  target_bytes?: number;
-  target_met?: boolean;
-  target_search?: TargetSearchStats;
-  verify?: VerifyStats;
-  zopfli?: RecompressStats & { output_bytes_before: number };
-  linearize?: LinearizeStats;
-  /** Unless `jbig2` is off: the bilevel images converted to JBIG2 and what that cost and saved. */
-  jbig2?: Jbig2Stats;
-}
-
-export interface PdfCompressResult {
+/** The contract's reply, with the bytes it is framed in front of. */
+export interface PdfCompressResult extends PdfCompressReply {
   bytes: Uint8Array;
-  stats: PdfCompressStats;
-  warnings: string[];
-  returned_original: boolean;
 }
 
 type CategoryKey = keyof BytesByCategory;
@@ -80,7 +58,7 @@ function noSavings(): BytesByCategory {
 }
 
 /** The input itself; what verify_quality, zopfli, jbig2 and linearize measured described the discarded output, so they are left out. */
-function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, jbig2: _jbig2, linearize: _linearize, ...stats }: PdfCompressStats, warning: string): PdfCompressResult {
+function originalResult(input: Uint8Array, { verify: _verify, zopfli: _zopfli, jbig2: _jbig2, linearize: _linearize, ...stats }: PdfCompressStats, warning: PdfWarning): PdfCompressResult {
   const images = stats.images.map((image) => ({ ...image, after: null }));
   const kept = { ...stats, output_bytes: input.byteLength, ratio: 1, images_rewritten: 0, images_kept: images.length, images, bytes_saved_by_category: noSavings() };
   return { bytes: input, stats: kept, warnings: [warning], returned_original: true };
@@ -94,7 +72,7 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
   const opened = openPdf(input, options.password);
   const { doc } = opened;
   const targets = resolveImageTargets(options);
-  const warnings: string[] = [];
+  const warnings: PdfWarning[] = [];
   const stats: PdfCompressStats = {
     original_bytes: input.byteLength,
     output_bytes: input.byteLength,
@@ -112,8 +90,8 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
     const shapeBefore = readOrUnreadable("reading its pages", () => documentShape(doc));
     const compositionBefore = readOrUnreadable("reading its objects", () => measureComposition(doc, input.byteLength));
     stats.pages = shapeBefore.pages.length;
-    if (breaksConformance) warnings.push("The input claimed PDF/A or PDF/X conformance; the output no longer claims it.");
-    if (signedFieldNames(doc).length > 0) warnings.push("The input was signed; its signatures are no longer valid.");
+    if (breaksConformance) warnings.push({ code: "conformance_removed", detail: "The input claimed PDF/A or PDF/X conformance; the output no longer claims it." });
+    if (signedFieldNames(doc).length > 0) warnings.push({ code: "signatures_invalidated", detail: "The input was signed; its signatures are no longer valid." });
     try {
       const runs = new OutputRuns({ input, options, password: opened.password, encrypted: opened.encrypted, breaksConformance, warnings });
       let produced = await runs.first(doc, targets);
@@ -135,14 +113,15 @@ async function compressDocument(input: Uint8Array, options: PdfCompressOptions):
         output = linearized.bytes;
       }
     } catch (error) {
-      return originalResult(input, stats, `Compression failed, the original is returned: ${String(error)}`);
+      if (!isDocumentProblem(error)) throw error;
+      return originalResult(input, stats, { code: "document_unprocessable", detail: "Part of the document could not be rewritten; the original is returned." });
     }
     const problem = verifyOutput(output, opened.password, opened.encrypted, shapeBefore, compositionBefore, stats);
-    if (problem !== null) return originalResult(input, stats, `The output failed verification (${problem}); the original is returned.`);
+    if (problem !== null) return originalResult(input, stats, { code: "output_unsound", detail: `The output failed verification (${problem}); the original is returned.` });
   } finally {
     doc.destroy();
   }
-  if (output.byteLength >= input.byteLength) return originalResult(input, stats, "The output was not smaller than the input; the original is returned.");
+  if (output.byteLength >= input.byteLength) return originalResult(input, stats, { code: "not_smaller", detail: "The output was not smaller than the input; the original is returned." });
   return { bytes: output, stats: { ...stats, output_bytes: output.byteLength, ratio: output.byteLength / input.byteLength }, warnings, returned_original: false };
 }
 
@@ -151,7 +130,7 @@ function withTarget(result: PdfCompressResult, options: PdfCompressOptions): Pdf
   const targetBytes = targetBytesOf(options);
   if (targetBytes === null) return result;
   const met = result.bytes.byteLength <= targetBytes;
-  if (!met) result.warnings.push(`The size target of ${targetBytes} bytes could not be met; the smallest result reached is returned.`);
+  if (!met) result.warnings.push({ code: "target_not_met", detail: `The size target of ${targetBytes} bytes could not be met; the smallest result reached is returned.` });
   return { ...result, stats: { ...result.stats, target_bytes: targetBytes, target_met: met } };
 }
 
@@ -197,8 +176,8 @@ function verifyOutput(
   let reopened: ReturnType<typeof openPdf>;
   try {
     reopened = openPdf(output, password);
-  } catch (error) {
-    return `it does not reopen: ${String(error)}`;
+  } catch {
+    return "it does not reopen";
   }
   try {
     if (reopened.encrypted !== encrypted) return "its encryption changed";

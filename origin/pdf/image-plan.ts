@@ -7,7 +7,7 @@ export type KeepReason =
   | "not_drawn"
   | "soft_mask"
   | "bilevel"
-  | "colour_space_kept"
+  | "colorspace_kept"
   | "explicit_mask"
   | "alpha_in_data"
   | "too_small"
@@ -37,7 +37,7 @@ export function planImage(image: ImageFacts, targets: ImageTargets): ImagePlan {
   if (image.softMaskOf.length > 0) return { action: "keep", reason: "soft_mask" };
   if (image.placement === null) return { action: "keep", reason: "not_drawn" };
   if (image.isStencilMask || image.bitsPerComponent === 1) return { action: "keep", reason: "bilevel" };
-  if (!colourSpaceRewritable(image)) return { action: "keep", reason: "colour_space_kept" };
+  if (!colourSpaceRewritable(image)) return { action: "keep", reason: "colorspace_kept" };
   // A soft mask overrides /Mask (ISO 32000-1, Table 89), so only an effective colour-key or stencil mask pins the samples.
   if (image.hasMask && image.softMask === null) return { action: "keep", reason: "explicit_mask" };
   if (image.alphaInData) return { action: "keep", reason: "alpha_in_data" };

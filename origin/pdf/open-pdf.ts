@@ -1,9 +1,8 @@
 // Opens untrusted bytes as a PDF and turns every way that can fail into a problem.
 import * as mupdf from "mupdf";
+import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { forEachObject, latin1 } from "./pdf-objects.ts";
-
-export const PDF_MAX_BYTES = 200 * 1024 * 1024;
 
 export interface OpenedPdf {
   doc: mupdf.PDFDocument;

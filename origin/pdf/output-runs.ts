@@ -4,8 +4,10 @@
 // one's image streams are already replaced). All runs share one encode cache and
 // the image facts of the first, so a later run decodes and encodes only what changed.
 import type * as mupdf from "mupdf";
+import type { PdfWarning } from "../../contracts/origin/pdf-compress.ts";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { removeConformanceClaims } from "./conformance.ts";
+import { isDocumentProblem } from "./document-problem.ts";
 import { inspectImages } from "./image-facts.ts";
 import type { ImageFacts } from "./image-facts.ts";
 import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
@@ -32,7 +34,7 @@ export interface OutputRunSettings {
   password: string | null;
   encrypted: boolean;
   breaksConformance: boolean;
-  warnings: string[];
+  warnings: PdfWarning[];
 }
 
 const NO_OVERRIDES: ReadonlyMap<number, ImageOverride> = new Map();
@@ -118,8 +120,10 @@ export class OutputRuns {
     try {
       doc.subsetFonts();
     } catch (error) {
-      const warning = `Fonts were not subset: ${String(error)}`;
-      if (!this.settings.warnings.includes(warning)) this.settings.warnings.push(warning);
+      if (!isDocumentProblem(error)) throw error;
+      if (!this.settings.warnings.some((warning) => warning.code === "fonts_not_subset")) {
+        this.settings.warnings.push({ code: "fonts_not_subset", detail: "Some fonts could not be subset and were kept whole." });
+      }
     }
   }
 

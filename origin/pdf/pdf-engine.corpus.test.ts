@@ -80,7 +80,7 @@ describe("analyze on the corpus", () => {
 
   it("finds the images the synthetic files were made with", () => {
     const [photo] = run("syn_photo_fullpage_q95.pdf").analysis.images;
-    expect(photo).toMatchObject({ filters: ["DCTDecode"], colour_space: { family: "DeviceRGB" }, estimated_jpeg_quality: { quality: 95 } });
+    expect(photo).toMatchObject({ filters: ["DCTDecode"], colorspace: { family: "DeviceRGB" }, estimated_jpeg_quality: 95 });
     expect(photo?.effective_dpi).toBeCloseTo(300, 0);
     const bilevel = run("syn_scan300_bilevel_flate.pdf").analysis;
     expect(bilevel.images.map((image) => [image.bits_per_component, image.filters[0], Math.round(image.effective_dpi ?? 0)])).toEqual([
@@ -89,7 +89,7 @@ describe("analyze on the corpus", () => {
       [1, "FlateDecode", 300],
     ]);
     const gray = run("syn_scan300_grayjpeg.pdf").analysis.images;
-    expect(gray.map((image) => [image.colour_space.family, image.filters[0], Math.round(image.effective_dpi ?? 0)])).toEqual([
+    expect(gray.map((image) => [image.colorspace.family, image.filters[0], Math.round(image.effective_dpi ?? 0)])).toEqual([
       ["DeviceGray", "DCTDecode", 300],
       ["DeviceGray", "DCTDecode", 300],
       ["DeviceGray", "DCTDecode", 300],
@@ -100,12 +100,12 @@ describe("analyze on the corpus", () => {
   });
 
   it("names colour spaces and filters of the pdf.js and pypdf samples", () => {
-    expect(run("pdfjs_cmykjpeg.pdf").analysis.images[0]).toMatchObject({ filters: ["DCTDecode"], colour_space: { family: "DeviceCMYK" } });
-    expect(run("pypdf_cmyk_image.pdf").analysis.images[0]?.colour_space).toMatchObject({ family: "Indexed", base: { family: "DeviceCMYK" } });
+    expect(run("pdfjs_cmykjpeg.pdf").analysis.images[0]).toMatchObject({ filters: ["DCTDecode"], colorspace: { family: "DeviceCMYK" } });
+    expect(run("pypdf_cmyk_image.pdf").analysis.images[0]?.colorspace).toMatchObject({ family: "Indexed", base: { family: "DeviceCMYK" } });
     expect(run("pdfjs_issue5567_jpx.pdf").analysis.images[0]?.filters).toEqual(["JPXDecode"]);
     const s2 = run("pdfjs_S2_indexed_jpx.pdf").analysis.images;
     expect(s2.some((image) => image.filters.includes("JPXDecode"))).toBe(true);
-    expect(s2.some((image) => image.colour_space.family === "Indexed")).toBe(true);
+    expect(s2.some((image) => image.colorspace.family === "Indexed")).toBe(true);
     expect(run("pdfjs_tracemonkey.pdf").analysis.composition.pages).toBe(14);
   });
 

@@ -42,6 +42,9 @@ interface QueuedJob {
 
 const WORKER_URL = new URL("./pdf-worker.ts", import.meta.url);
 
+/** What the routes need of a pool; a test can hand in its own. */
+export type PdfJobRunner = Pick<PdfWorkerPool, "analyze" | "compress">;
+
 export class PdfWorkerPool {
   readonly #maxJobsPerWorker: number;
   readonly #maxWasmHeapBytes: number;

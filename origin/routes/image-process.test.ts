@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { encodeOptionsHeader, ORIGIN_OPTIONS_HEADER, ORIGIN_SECRET_HEADER, readFrame } from "../../contracts/origin/framing.ts";
+import { imageProcessEndpoint } from "../../contracts/origin/image-process.ts";
 import { createOriginApp } from "../app.ts";
 
 const app = createOriginApp({ secret: "s" });
@@ -19,7 +20,7 @@ describe("POST /image/process", () => {
   it("returns the framed stats and an image that decodes to the reported size", async () => {
     const res = await post(photo, { width: 300, format: "webp" });
     expect(res.status).toBe(200);
-    const frame = await readFrame<{ format: string; width: number; height: number; stats: { original_bytes: number; output_bytes: number; orientation_applied: number } }>(res.body!);
+    const frame = await readFrame(res.body!, (meta) => imageProcessEndpoint.reply.parse(meta));
     const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
     const meta = await sharp(bytes).metadata();
     expect(frame.meta.format).toBe("webp");

@@ -1,21 +1,18 @@
 import type { Hono } from "hono";
-import { imageOptionsSchema } from "../../contracts/image-options.ts";
+import { imageProcessEndpoint } from "../../contracts/origin/image-process.ts";
 import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
 import { processImage } from "../image/process-image.ts";
 
-export const IMAGE_PROCESS_PATH = "/image/process";
-
-
 /** Bytes in, the optimized image and its stats out (framed: meta first). */
 export function registerImageProcess(app: Hono, limit: ConcurrencyLimit): void {
-  app.post(IMAGE_PROCESS_PATH, async (c) => {
-    const options = inputOptions(c, imageOptionsSchema);
+  app.post(imageProcessEndpoint.path, async (c) => {
+    const options = inputOptions(c, imageProcessEndpoint.options);
     const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);
     const image = await limit(() => processImage(input, options));
     const { bytes, ...meta } = image;
-    return framedResponse(meta, bytes);
+    return framedResponse(imageProcessEndpoint, meta, bytes);
   });
 }

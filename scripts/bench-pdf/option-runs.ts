@@ -198,7 +198,7 @@ export async function runOptions(file: FileBench): Promise<OptionOutcome[]> {
       outcomes.push({ run, cells: null, met: false, ms: ours.ms, note: ours.refusal });
       continue;
     }
-    const note = ours.result.returned_original ? `returned original: ${ours.result.warnings.join("; ")}` : "";
+    const note = ours.result.returned_original ? `returned original: ${ours.result.warnings.map((warning) => warning.code).join("; ")}` : "";
     outcomes.push({ run, cells: run.cells(ours.result, file), met: run.met(ours.result, file), ms: ours.ms, note });
   }
   return outcomes;

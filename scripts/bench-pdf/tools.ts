@@ -48,7 +48,7 @@ function ours(profile: "ebook" | "auto"): Tool {
       const run = await runOurs(file, { profile });
       if ("refusal" in run) return { bytes: null, ms: run.ms, note: run.refusal, refused: true };
       fs.writeFileSync(outputPath, run.result.bytes);
-      const note = run.result.returned_original ? `returned original: ${run.result.warnings.join("; ")}` : null;
+      const note = run.result.returned_original ? `returned original: ${run.result.warnings.map((warning) => warning.code).join("; ")}` : null;
       return { bytes: run.result.bytes, ms: run.ms, note, refused: false };
     },
   };

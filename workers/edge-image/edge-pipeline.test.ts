@@ -12,8 +12,9 @@ import { EDGE_MAX_SOURCE_BYTES, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/l
 import { edgeCanTransform, transformAtEdge } from "./edge-pipeline.ts";
 import type { Size } from "./geometry.ts";
 import { readImageHeader } from "./image-header.ts";
-import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformOptions } from "../../contracts/origin/image-transform.ts";
+import { imageMezzanineEndpoint } from "../../contracts/origin/image-mezzanine.ts";
+import { imageProcessEndpoint } from "../../contracts/origin/image-process.ts";
+import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { installWasmMemoryMeter } from "./wasm-memory-meter.ts";
 
 // Installed before any codec runs in this isolate, so every instance is seen.
@@ -39,7 +40,7 @@ async function meteredRun(source: Uint8Array, segment: string, format: OutputFor
 
 // A source of the largest accepted size, made by the origin from a camera-sized photo.
 async function viaOrigin(source: Uint8Array, format: "jpeg" | "png" | "webp", width: number): Promise<Uint8Array> {
-  const frame = await originCompute(env, "/image/process", { body: source, options: { format, quality: 90, width } });
+  const frame = await originCompute(env, imageProcessEndpoint, { body: source, options: { format, quality: 90, width } });
   return new Uint8Array(await new Response(frame.payload).arrayBuffer());
 }
 
@@ -60,7 +61,7 @@ describe("edge pipeline", () => {
     const translucent = await generatedBytes("rgba.png");
     const header = readImageHeader(translucent)!;
     const edge = await decodePixels("jpeg", (await transformAtEdge(translucent, header, op("w_32,f_jpg"), "jpeg")).bytes);
-    const frame = await originCompute(env, IMAGE_TRANSFORM_PATH, { body: translucent, options: originTransformOptions(op("w_32,f_jpg"), "jpeg") });
+    const frame = await originCompute(env, imageTransformEndpoint, { body: translucent, options: originTransformOptions(op("w_32,f_jpg"), "jpeg") });
     const origin = await decodePixels("jpeg", new Uint8Array(await new Response(frame.payload).arrayBuffer()));
     let difference = 0;
     for (let i = 0; i < edge.data.length; i++) if (i % 4 !== 3) difference += Math.abs(edge.data[i]! - origin.data[i]!);
@@ -97,7 +98,7 @@ describe("edge memory budget", () => {
     const atBudget = async (format: "jpeg" | "png" | "webp") => padImage(await viaOrigin(photo, format, 1224), EDGE_MAX_SOURCE_BYTES);
     const [jpeg, png, webp] = await Promise.all([atBudget("jpeg"), atBudget("png"), atBudget("webp")]);
     // The mezzanine the origin makes of the same photo: a q92 4:4:4 JPEG at the source budget.
-    const mezzanineFrame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: photo, options: {} });
+    const mezzanineFrame = await originCompute(env, imageMezzanineEndpoint, { body: photo, options: {} });
     const mezzanine = padImage(new Uint8Array(await new Response(mezzanineFrame.payload).arrayBuffer()), EDGE_MAX_SOURCE_BYTES);
     expect(readImageHeader(mezzanine)!.width * readImageHeader(mezzanine)!.height).toBeGreaterThan(EDGE_MAX_SOURCE_PIXELS * 0.99);
     const header = readImageHeader(png)!;

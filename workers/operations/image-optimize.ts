@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { billingSchema } from "../../contracts/envelope.ts";
-import type { ImageOptions } from "../../contracts/image-options.ts";
+import { IMAGE_OUTPUT_FORMATS, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
 import { imagePrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-store.ts";
@@ -8,33 +9,11 @@ import { originCompute } from "../origin/origin-client.ts";
 import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
 
-const IMAGE_PROCESS_PATH = "/image/process";
 const CONTENT_TYPES = { jpeg: "image/jpeg", webp: "image/webp", avif: "image/avif", png: "image/png" } as const;
-
-export const imageStatsSchema = z
-  .object({
-    original_bytes: z.number().int(),
-    output_bytes: z.number().int(),
-    ratio: z.number().openapi({ description: "output_bytes / original_bytes", example: 0.182 }),
-    original_width: z.number().int(),
-    original_height: z.number().int(),
-    original_format: z.string().openapi({ example: "jpeg" }),
-    quality: z.number().int().nullable().openapi({ description: "Encoder quality used; null for lossless output" }),
-    lossless: z.boolean(),
-    encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
-    orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),
-    first_frame_only: z.boolean().openapi({ description: "The source had several frames or pages; only the first was used" }),
-    format_chosen_by_auto: z.boolean(),
-    candidates: z
-      .array(z.object({ format: z.string(), quality: z.number().int().nullable(), bytes: z.number().int() }).passthrough())
-      .nullable(),
-  })
-  .passthrough()
-  .openapi("ImageStats");
 
 export const imageResultSchema = deliveredOutputSchema
   .extend({
-    format: z.enum(["jpeg", "webp", "avif", "png"]),
+    format: z.enum(IMAGE_OUTPUT_FORMATS),
     width: z.number().int().openapi({ example: 1600 }),
     height: z.number().int().openapi({ example: 1067 }),
     stats: imageStatsSchema,
@@ -44,16 +23,9 @@ export const imageResultSchema = deliveredOutputSchema
 
 export type ImageResult = z.infer<typeof imageResultSchema>;
 
-interface OriginImageMeta {
-  format: keyof typeof CONTENT_TYPES;
-  width: number;
-  height: number;
-  stats: z.infer<typeof imageStatsSchema>;
-}
-
 type ImageEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
-function outputName(source: ResolvedSource, format: OriginImageMeta["format"]): string {
+function outputName(source: ResolvedSource, format: ImageOutputFormat): string {
   const stem = (source.filename ?? "image").replace(/\.[^.]*$/, "") || "image";
   return `${stem}.${format === "jpeg" ? "jpg" : format}`;
 }
@@ -74,7 +46,7 @@ export async function optimizeImage(
     baseUrl: string;
   },
 ): Promise<ImageResult> {
-  const frame = await originCompute<OriginImageMeta>(env, IMAGE_PROCESS_PATH, {
+  const frame = await originCompute(env, imageProcessEndpoint, {
     body: await sourceBody(request.source),
     options: request.options,
   });

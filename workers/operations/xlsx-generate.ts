@@ -2,31 +2,21 @@ import { z } from "@hono/zod-openapi";
 import { billingSchema } from "../../contracts/envelope.ts";
 import { xlsxPrice } from "../../contracts/pricing.ts";
 import type { XlsxRequest } from "../../contracts/xlsx-request.ts";
+import { XLSX_CONTENT_TYPE, xlsxGenerateEndpoint, xlsxStatsSchema } from "../../contracts/origin/xlsx-generate.ts";
 import type { Bindings } from "../env.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
 
-const XLSX_GENERATE_PATH = "/xlsx/generate";
-export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 export const xlsxResultSchema = deliveredOutputSchema
   .extend({
     filename: z.string().openapi({ example: "report.xlsx" }),
-    stats: z.object({
-      sheets: z.number().int(),
-      rows: z.number().int(),
-      cells: z.number().int().openapi({ description: "Header and data rows times columns, plus explicit cells: what is billed" }),
-      output_bytes: z.number().int(),
-    }),
+    stats: xlsxStatsSchema,
     billing: billingSchema,
   })
   .openapi("XlsxResult");
 
 export type XlsxResult = z.infer<typeof xlsxResultSchema>;
-
-interface OriginXlsxMeta {
-  stats: { sheets: number; rows: number; cells: number; bytes: number };
-}
 
 type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
@@ -35,7 +25,7 @@ export async function generateWorkbook(
   env: XlsxEnv,
   request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string },
 ): Promise<XlsxResult> {
-  const frame = await originCompute<OriginXlsxMeta>(env, XLSX_GENERATE_PATH, {
+  const frame = await originCompute(env, xlsxGenerateEndpoint, {
     body: JSON.stringify(request.workbook),
     contentType: "application/json",
     options: {},
@@ -44,7 +34,7 @@ export async function generateWorkbook(
   const price = xlsxPrice(stats.cells);
   const delivered = await deliverOutput(
     env,
-    { body: frame.payload, size: stats.bytes, contentType: XLSX_CONTENT_TYPE, filename: request.workbook.filename },
+    { body: frame.payload, size: stats.output_bytes, contentType: XLSX_CONTENT_TYPE, filename: request.workbook.filename },
     request.workbook.output,
     request.baseUrl,
     { accountId: request.accountId, chargeKey: request.chargeKey, operation: "xlsx.generate", amountMicros: price },
@@ -52,7 +42,7 @@ export async function generateWorkbook(
   return {
     ...delivered,
     filename: request.workbook.filename,
-    stats: { sheets: stats.sheets, rows: stats.rows, cells: stats.cells, output_bytes: stats.bytes },
+    stats,
     billing: { charged_micros: price },
   };
 }

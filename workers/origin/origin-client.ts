@@ -4,6 +4,8 @@ import {
   ORIGIN_SECRET_HEADER,
   readFrame,
   type Frame,
+  type OriginEndpoint,
+  type ReplyOf,
 } from "../../contracts/origin/framing.ts";
 import { isProblemBody, ProblemError, slugOfType } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
@@ -28,7 +30,9 @@ export async function originFetch(env: OriginEnv, path: string, init: RequestIni
     }
     return await fetch(new Request(new URL(path, env.ORIGIN_URL), { ...init, headers }));
   } catch (error) {
-    throw new ProblemError("origin_unavailable", `The processing service did not answer (${String(error)}).`);
+    // The reason stays in our log: it names internal hosts and ports.
+    console.error(`origin ${path} did not answer:`, error);
+    throw new ProblemError("origin_unavailable", "The processing service did not answer. Not charged.");
   }
 }
 
@@ -43,15 +47,17 @@ export async function originHealthy(env: OriginEnv, timeoutMs: number): Promise<
 }
 
 /**
- * A compute call: input bytes and options in, the framed meta and output out. The origin's own
- * problems (a corrupt image is its 422) reach the client unchanged.
+ * A compute call: input bytes and options in, the framed meta and output out. The meta is parsed
+ * with the endpoint's reply schema; a reply that does not parse is the origin's fault (502), as
+ * is any 5xx. The origin's own 4xx problems (a corrupt image is its 422) reach the client
+ * unchanged.
  */
-export async function originCompute<M>(
+export async function originCompute<E extends OriginEndpoint>(
   env: OriginEnv,
-  path: string,
+  endpoint: E,
   input: { body: BodyInit; options: unknown; contentType?: string },
-): Promise<Frame<M>> {
-  const res = await originFetch(env, path, {
+): Promise<Frame<ReplyOf<E>>> {
+  const res = await originFetch(env, endpoint.path, {
     method: "POST",
     body: input.body,
     headers: {
@@ -59,12 +65,17 @@ export async function originCompute<M>(
       [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader(input.options),
     },
   });
-  if (!res.ok || !res.body) throw await originProblem(res);
+  if (!res.ok || !res.body) throw await originProblem(endpoint.path, res);
   const length = res.headers.get("Content-Length");
-  return readFrame<M>(res.body, length === null ? null : Number(length));
+  try {
+    return await readFrame(res.body, (meta) => endpoint.reply.parse(meta) as ReplyOf<E>, length === null ? null : Number(length));
+  } catch (error) {
+    console.error(`origin ${endpoint.path} sent a reply outside its contract:`, error);
+    throw new ProblemError("origin_invalid_reply", "The processing service sent a reply we could not read. Not charged.");
+  }
 }
 
-async function originProblem(res: Response): Promise<ProblemError> {
+async function originProblem(path: string, res: Response): Promise<ProblemError> {
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -78,6 +89,11 @@ async function originProblem(res: Response): Promise<ProblemError> {
       const { type: _type, title: _title, status, detail, errors, request_id: _requestId, ...extensions } = body;
       return new ProblemError(slug, detail, { status, errors, extensions });
     }
+    // The origin logged it under its own request id; ours goes to the client.
+    console.error(`origin ${path} failed with ${res.status} (origin request ${body.request_id ?? "unknown"}): ${body.detail}`);
+    if (slug === "internal_error") return new ProblemError("internal_error", "The processing service failed unexpectedly. Not charged.");
+  } else {
+    console.error(`origin ${path} failed with ${res.status} and no problem document`);
   }
   return new ProblemError("origin_unavailable", `The processing service failed (${res.status}). Not charged.`);
 }

@@ -35,8 +35,9 @@ export const route = createRoute({
     }),
   },
   responses: {
-    200: { description: "The whole file", content: { "application/octet-stream": bytes } },
-    206: { description: "The requested byte range", content: { "application/octet-stream": bytes } },
+    // The file's stored Content-Type (image/webp, application/pdf, ...), whatever it is.
+    200: { description: "The whole file, with its stored Content-Type", content: { "*/*": bytes } },
+    206: { description: "The requested byte range, with the file's stored Content-Type", content: { "*/*": bytes } },
     400: problem("validation_failed"),
     403: problem("download_link_invalid"),
     404: problem("not_found"),

@@ -34,6 +34,33 @@ describe("POST /v1/pdf/analyze", () => {
     expect(usage.usage.by_operation).toEqual([{ operation: "pdf.analyze", count: 1, micros: 0 }]);
   });
 
+  it("takes mode sync like every processing call, names image fields as the contract does, and reports the input's size", async () => {
+    const caller = await seedCaller();
+    const source = await pdfSource("photo-placed-small.pdf");
+    const res = await call(caller, "/v1/pdf/analyze", { source, mode: "sync" });
+    expect(res.status).toBe(200);
+    const analysis = await res.json<{
+      stats: { original_bytes: number };
+      composition: { total_bytes: number };
+      images: { colorspace: { family: string }; estimated_jpeg_quality: unknown; estimated_jpeg_encoder: unknown; filters: string[] }[];
+    }>();
+    expect(analysis.stats.original_bytes).toBe(atob(source.base64).length);
+    expect(analysis.stats.original_bytes).toBe(analysis.composition.total_bytes);
+    const jpeg = analysis.images.find((image) => image.filters[0] === "DCTDecode")!;
+    expect(jpeg.colorspace.family).toBe("DeviceRGB");
+    expect(typeof jpeg.estimated_jpeg_quality).toBe("number");
+    expect(jpeg.estimated_jpeg_quality).toBeGreaterThanOrEqual(1);
+    expect(["ijg", "mozjpeg"]).toContain(jpeg.estimated_jpeg_encoder);
+    expect(Object.keys(jpeg)).not.toContain("colour_space");
+  });
+
+  it("refuses mode async with a 400 that says analysis offers no job", async () => {
+    const caller = await seedCaller();
+    const problem = await problemOf(await call(caller, "/v1/pdf/analyze", { source: await pdfSource("photo-placed-small.pdf"), mode: "async" }));
+    expect(problem.status).toBe(400);
+    expect(problem.errors).toEqual([{ pointer: "/mode", detail: expect.stringMatching(/synchronously only; mode "async" is not offered/) }]);
+  });
+
   it("refuses a PNG with a 415 that says what it is", async () => {
     const caller = await seedCaller();
     const png = await generatedBytes("rgb.png");

@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { sourceSchema } from "../../contracts/envelope.ts";
+import { sourceSchema, syncOnlyModeSchema } from "../../contracts/envelope.ts";
 import { pdfAnalyzeOptionsSchema } from "../../contracts/pdf-options.ts";
-import { PDF_MAX_BYTES } from "../../contracts/pricing.ts";
+import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -10,7 +10,7 @@ import { analyzePdf, pdfAnalysisSchema } from "../operations/pdf.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
 
 const analyzeBody = z
-  .object({ source: sourceSchema, options: pdfAnalyzeOptionsSchema.prefault({}) })
+  .object({ source: sourceSchema, options: pdfAnalyzeOptionsSchema.prefault({}), mode: syncOnlyModeSchema("PDF analysis") })
   .strict()
   .openapi("PdfAnalyzeRequest", { example: { source: { file_id: "file_8Hq2Lm4Zt0Rb7Xc1Vd9Y" } } });
 

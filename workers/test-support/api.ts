@@ -3,6 +3,7 @@ import { exports } from "cloudflare:workers";
 import { createAccount, type Plan } from "../accounts/account-store.ts";
 import type { Scope } from "../auth/scopes.ts";
 import { createKey } from "../keys/key-store.ts";
+import { responseContractErrors, type OpenApiDocument } from "./response-contract.ts";
 
 const worker = (exports as unknown as { default: { fetch(request: Request): Promise<Response> } }).default;
 
@@ -47,7 +48,24 @@ export function api(path: string, request: ApiRequest = {}): Promise<Response> {
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   }
   const url = `http://${request.host ?? "api.test"}${path}`;
-  return worker.fetch(new Request(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body }));
+  return checkedFetch(new Request(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body }), (req) => worker.fetch(req));
+}
+
+let publishedDocument: Promise<OpenApiDocument> | null = null;
+
+/** The document the worker serves at /openapi.json, fetched once per test file. */
+function openApiDocument(): Promise<OpenApiDocument> {
+  publishedDocument ??= worker.fetch(new Request("http://api.test/openapi.json")).then((res) => res.json<OpenApiDocument>());
+  return publishedDocument;
+}
+
+/** Sends a request and fails the test when the reply departs from what /openapi.json declares. */
+export async function checkedFetch(request: Request, send: (request: Request) => Promise<Response>): Promise<Response> {
+  const { method, url } = request;
+  const res = await send(request);
+  const errors = await responseContractErrors(await openApiDocument(), { method, url }, res);
+  if (errors.length > 0) throw new Error(`The reply departs from /openapi.json:\n${errors.join("\n")}`);
+  return res;
 }
 
 export async function problemOf(res: Response): Promise<{ type: string; status: number; detail: string; errors?: { pointer: string; detail: string }[]; request_id?: string }> {

@@ -23,7 +23,7 @@ import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
-import { IMAGE_TRANSFORM_PATH, originTransformOptions, type OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
+import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { OutputFormat } from "../../contracts/transform/tokens.ts";
 
@@ -105,7 +105,7 @@ async function madeAtEdge(out: EdgeOutput, source: ComputedDerivative["source"])
 }
 
 async function atOrigin(env: ComputeEnv, original: Uint8Array | ReadableStream<Uint8Array>, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
-  const frame = await originCompute<OriginTransformMeta>(env, IMAGE_TRANSFORM_PATH, { body: original, options: originTransformOptions(op, choice) });
+  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice) });
   const { size, sha256, format, width, height } = frame.meta;
   return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
 }

@@ -9,7 +9,7 @@ import { readImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import type { Mezzanine } from "./mezzanine-store.ts";
 import { storeMezzanine } from "./mezzanine-store.ts";
-import { IMAGE_MEZZANINE_PATH, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
+import { imageMezzanineEndpoint } from "../../contracts/origin/image-mezzanine.ts";
 
 type MezzanineEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
@@ -28,7 +28,7 @@ export function makeMezzanine(env: MezzanineEnv, fileId: string, original: Origi
 }
 
 async function deriveAndStore(env: MezzanineEnv, fileId: string, original: OriginalBody): Promise<Mezzanine> {
-  const frame = await originCompute<OriginMezzanineMeta>(env, IMAGE_MEZZANINE_PATH, { body: await original(), options: {} });
+  const frame = await originCompute(env, imageMezzanineEndpoint, { body: await original(), options: {} });
   const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   const header = readImageHeader(bytes);
   if (!header || header.width !== frame.meta.width || header.height !== frame.meta.height) {

@@ -4,7 +4,7 @@
 // no D1 row, not billed, not counted against the per-file derivative cap. It goes when its file
 // goes (deleteDerivativesOf in derivative-store.ts, called on deletion and by the expiry sweep).
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
-import type { OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
+import { originMezzanineReplySchema, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
@@ -27,8 +27,8 @@ export interface StoredMezzanine {
 
 function parseMeta(custom: Record<string, string> | undefined): OriginMezzanineMeta | null {
   try {
-    const meta = JSON.parse(custom?.meta ?? "null") as OriginMezzanineMeta | null;
-    return meta && Number.isInteger(meta.width) && Number.isInteger(meta.original?.width) ? meta : null;
+    const parsed = originMezzanineReplySchema.safeParse(JSON.parse(custom?.meta ?? "null"));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -1,0 +1,49 @@
+// The edge-to-origin contract for /v1/image/optimize and each batch item: the source bytes and
+// the image options in, the optimized image out, with this meta framed in front of it. The
+// stats are the public ImageStats as they are, so the edge passes them on without a copy of
+// their shape.
+import { z } from "@hono/zod-openapi";
+import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema } from "../image-options.ts";
+
+export const IMAGE_PROCESS_PATH = "/image/process";
+
+/** What the origin decodes for an optimize call. */
+export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif"] as const;
+
+export const imageCandidateSchema = z
+  .object({
+    format: z.enum(IMAGE_OUTPUT_FORMATS),
+    lossless: z.boolean(),
+    output_bytes: z.number().int(),
+  })
+  .openapi("ImageCandidate", { description: "One encode `format: auto` tried." });
+
+export const imageStatsSchema = z
+  .object({
+    original_bytes: z.number().int(),
+    output_bytes: z.number().int(),
+    ratio: z.number().openapi({ description: "output_bytes / original_bytes", example: 0.182 }),
+    original_width: z.number().int().openapi({ description: "Upright width of the source (EXIF orientation applied when auto_orient is on)" }),
+    original_height: z.number().int(),
+    original_format: z.enum(IMAGE_SOURCE_FORMATS).openapi({ example: "jpeg" }),
+    quality: z.number().int().nullable().openapi({ description: "Encoder quality used; null for lossless output" }),
+    lossless: z.boolean(),
+    encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
+    orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),
+    first_frame_only: z.boolean().openapi({ description: "The source had several frames or pages; only the first was used" }),
+    format_chosen_by_auto: z.boolean(),
+    candidates: z.array(imageCandidateSchema).nullable().openapi({ description: "What `format: auto` tried, in order; null for an explicit format" }),
+  })
+  .openapi("ImageStats");
+
+export const imageProcessReplySchema = z.object({
+  format: z.enum(IMAGE_OUTPUT_FORMATS),
+  width: z.number().int(),
+  height: z.number().int(),
+  stats: imageStatsSchema,
+});
+
+export const imageProcessEndpoint = { path: IMAGE_PROCESS_PATH, options: imageOptionsSchema, reply: imageProcessReplySchema } as const;
+
+export type ImageStats = z.infer<typeof imageStatsSchema>;
+export type ImageProcessReply = z.infer<typeof imageProcessReplySchema>;
