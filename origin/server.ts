@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
 import { createOriginApp } from "./app.ts";
+import { createDrain } from "./http/drain.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
 
 const port = Number(process.env.PORT ?? 8788);
@@ -20,10 +21,24 @@ sharp.cache(false);
 // One PDF thread leaves the other core to sharp; inputs move to it rather than being copied.
 const pdfPool = new PdfWorkerPool({ size: 1, transferInput: true });
 
-const server = serve({ fetch: createOriginApp({ secret, pdfPool }).fetch, port, hostname: host }, (info) => {
+/** Under the usual 30 s grace period container platforms give between SIGTERM and SIGKILL. */
+const DRAIN_TIMEOUT_MS = 25_000;
+
+const drain = createDrain();
+const server = serve({ fetch: drain.guard(createOriginApp({ secret, pdfPool }).fetch), port, hostname: host }, (info) => {
   console.log(`origin listening on http://${info.address}:${info.port}`);
 });
+drain.watch(server);
 
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`origin draining ${drain.inFlight} request(s) on ${signal}`);
+    const outcome = await drain.drain(DRAIN_TIMEOUT_MS);
+    if (outcome === "timed_out") console.error(`origin stopped with ${drain.inFlight} request(s) still running`);
+    server.close();
+    process.exit(0);
+  });
 }
