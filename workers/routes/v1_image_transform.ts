@@ -61,6 +61,8 @@ export const route = createRoute({
     415: problem(["unsupported_media_type"]),
     422: problem(["derivative_limit", "image_unreadable"]),
     429: problem(["rate_limited"]),
+    500: problem(["internal_error"]),
+    502: problem(["origin_invalid_reply"]),
     503: problem(["origin_unavailable"]),
   },
 });
