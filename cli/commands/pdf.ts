@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
-import type { OperationPath } from "../../clients/ts/index.ts";
+import type { components, RequestBody } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
 import { requireEndpoint, type Connection } from "../connection.ts";
 import { formatBytes, formatMicros, formatTable } from "../format.ts";
@@ -16,21 +16,20 @@ export interface PdfFlags {
   overwrite?: boolean;
 }
 
-interface Delivered {
-  url?: string | null;
-  base64?: string;
-  billing: { charged_micros: number };
+type PdfCompressRequest = RequestBody<"/v1/pdf/compress">;
+type PdfProfile = NonNullable<NonNullable<PdfCompressRequest["options"]>["profile"]>;
+type PdfImageReport = components["schemas"]["PdfImageReport"];
+
+const PROFILES: readonly PdfProfile[] = ["auto", "screen", "email", "ebook", "print", "prepress", "custom"];
+
+function isProfile(value: string): value is PdfProfile {
+  return PROFILES.some((profile) => profile === value);
 }
-interface CompressResult extends Delivered {
-  returned_original: boolean;
-  warnings: string[];
-  stats: { original_bytes: number; output_bytes: number; profile: string; images_rewritten: number; images_kept: number };
-}
-interface Analysis {
-  composition: { pages: number; total_bytes: number; version: string };
-  images: Record<string, unknown>[];
-  projection: Record<string, Record<string, unknown>>;
-  billing: { charged_micros: number };
+
+function compressOptions(flags: PdfFlags): NonNullable<PdfCompressRequest["options"]> {
+  if (flags.profile === undefined) return {};
+  if (!isProfile(flags.profile)) throw new CliError(`--profile must be one of ${PROFILES.join(", ")}, not ${flags.profile}`);
+  return { profile: flags.profile };
 }
 
 type Output = { write(text: string): unknown };
@@ -45,12 +44,9 @@ export async function pdfCompressCommand(connection: Connection, files: string[]
   await requireEndpoint(connection.baseUrl, COMPRESS_PATH);
   const output = flags.out ?? join(".", `${basename(file, extname(file))}.compressed.pdf`);
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
+  const options = compressOptions(flags);
   const loaded = await loadSource(connection, file);
-  const result = (await connection.client.run(
-    COMPRESS_PATH as OperationPath,
-    { source: loaded.source, options: flags.profile ? { profile: flags.profile } : {} },
-    { wait: true },
-  )) as CompressResult;
+  const result = await connection.client.pdf.compress({ source: loaded.source, options }, { wait: true });
   const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
   await writeFile(output, bytes);
   const { stats } = result;
@@ -58,48 +54,51 @@ export async function pdfCompressCommand(connection: Connection, files: string[]
     `${formatTable(
       ["file", "profile", "input", "output", "saved", "images rewritten", "kept", "cost"],
       [[output, stats.profile, formatBytes(stats.original_bytes), formatBytes(stats.output_bytes), formatBytes(stats.original_bytes - stats.output_bytes), String(stats.images_rewritten), String(stats.images_kept), formatMicros(result.billing.charged_micros)]],
-    )}\n${result.returned_original ? "The PDF could not be made smaller: the original came back, not charged.\n" : ""}${result.warnings.map((w) => `warning: ${w}\n`).join("")}spent ${formatMicros(result.billing.charged_micros)}\n`,
+    )}\n${result.returned_original ? "The PDF could not be made smaller: the original came back, not charged.\n" : ""}${result.warnings.map((warning) => `warning (${warning.code}): ${warning.detail}\n`).join("")}spent ${formatMicros(result.billing.charged_micros)}\n`,
   );
   return 0;
 }
 
-const IMAGE_COLUMNS = ["object_number", "pages", "width", "height", "colour_space", "filters", "bytes", "effective_dpi", "estimated_jpeg_quality"];
+const IMAGE_COLUMNS = ["object_number", "pages", "size", "colorspace", "filters", "bytes", "effective_dpi", "estimated_jpeg_quality"];
 
-function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || value === false;
+function dimension(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-function cell(value: unknown): string {
-  if (isBlank(value)) return "";
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(1);
-  if (Array.isArray(value)) return value.map(cell).join(",");
-  if (typeof value === "object") {
-    const fields = value as Record<string, unknown>;
-    if (typeof fields.width === "number" && typeof fields.height === "number") return `${cell(fields.width)}×${cell(fields.height)}`;
-    return Object.values(fields).filter((field) => !isBlank(field)).map(cell).join("/");
-  }
-  return String(value);
+function imageRow(image: PdfImageReport): string[] {
+  const quality = image.estimated_jpeg_quality === null ? "" : `${image.estimated_jpeg_quality} (${image.estimated_jpeg_encoder})`;
+  return [
+    String(image.object_number),
+    image.pages.join(","),
+    `${image.width}×${image.height}`,
+    image.colorspace.base === null ? image.colorspace.family : `${image.colorspace.family}/${image.colorspace.base.family}`,
+    image.filters.join(","),
+    String(image.bytes),
+    image.effective_dpi === null ? "" : dimension(image.effective_dpi),
+    quality,
+  ];
 }
 
-/** Records as a table: the `first` columns, then any other, leaving out columns empty in every row. */
-function recordTable(records: Record<string, unknown>[], first: string[] = []): string {
-  const columns = [...new Set([...first, ...records.flatMap((record) => Object.keys(record))])].filter((column) =>
-    records.some((record) => !isBlank(record[column])),
-  );
-  return formatTable(columns, records.map((record) => columns.map((column) => cell(record[column]))));
-}
+const PROJECTION_COLUMNS = ["profile", "estimated_bytes", "savings_bytes", "savings_ratio", "quality_risk", "images_rewritten"];
 
 export async function pdfAnalyzeCommand(connection: Connection, files: string[], out: Output): Promise<number> {
   const file = onlyFile(files, "analyze");
   await requireEndpoint(connection.baseUrl, ANALYZE_PATH);
   const loaded = await loadSource(connection, file);
-  const analysis = (await connection.client.run(ANALYZE_PATH as OperationPath, { source: loaded.source })) as Analysis;
+  const analysis = await connection.client.pdf.analyze({ source: loaded.source }, { wait: true });
   const { composition } = analysis;
-  const projection = Object.entries(analysis.projection).map(([profile, figures]) => ({ profile, ...figures }));
+  const projection = Object.entries(analysis.projection).map(([profile, figures]) => [
+    profile,
+    String(figures.estimated_bytes),
+    String(figures.savings_bytes),
+    figures.savings_ratio.toFixed(3),
+    figures.quality_risk,
+    String(figures.images_rewritten),
+  ]);
   out.write(
     `${file}: PDF ${composition.version}, ${composition.pages} pages, ${formatBytes(composition.total_bytes)}\n\n` +
-      `Images (${analysis.images.length})\n${analysis.images.length ? recordTable(analysis.images, IMAGE_COLUMNS) : "(none)"}\n\n` +
-      `Projection by profile\n${recordTable(projection, ["profile"])}\n` +
+      `Images (${analysis.images.length})\n${analysis.images.length ? formatTable(IMAGE_COLUMNS, analysis.images.map(imageRow)) : "(none)"}\n\n` +
+      `Projection by profile\n${formatTable(PROJECTION_COLUMNS, projection)}\n` +
       `spent ${formatMicros(analysis.billing.charged_micros)}\n`,
   );
   return 0;

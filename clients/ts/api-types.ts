@@ -1037,22 +1037,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The whole file */
+                /** @description The whole file, with its stored Content-Type */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/octet-stream": string;
+                        "*/*": string;
                     };
                 };
-                /** @description The requested byte range */
+                /** @description The requested byte range, with the file's stored Content-Type */
                 206: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/octet-stream": string;
+                        "*/*": string;
                     };
                 };
                 /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
@@ -1787,6 +1787,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
                 503: {
                     headers: {
@@ -1962,7 +1971,7 @@ export interface paths {
          *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion (under the hostname that first computed each); copies cached in other data centres, or under other hostnames, are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
          */
         get: {
             parameters: {
@@ -2081,6 +2090,24 @@ export interface paths {
                 };
                 /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2235,6 +2262,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
                 503: {
                     headers: {
@@ -2362,6 +2398,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
                 503: {
                     headers: {
@@ -2390,7 +2435,7 @@ export interface paths {
         put?: never;
         /**
          * Shrink a PDF by resampling each image to the resolution it is placed at
-         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB, plus $0.005 with `verify_quality`; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi, 1-bit images 300 dpi (with `jbig2` on); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi, 1-bit images 300 dpi (with `jbig2` on); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi, 1-bit images 300 dpi (with `jbig2` on); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi, 1-bit images 1200 dpi (with `jbig2` on); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi, 1-bit images 1200 dpi (with `jbig2` on); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower), 1-bit images `max_dpi` (default 300) dpi; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+         * @description Images are resampled to their placed size times the profile's DPI and re-encoded (baseline JPEG for continuous tone, lossless where that is smaller); forms, links and page geometry are kept and the output is reopened and checked before it is returned. Signed and PDF/A inputs are refused unless allowed; encrypted inputs stay encrypted. Synchronous under 10 MB, otherwise (or with `mode: async`) a job (202). $0.02 up to 25 MB, $0.04 up to 200 MB, plus $0.005 with `verify_quality`; $0 when the PDF could not be made smaller (the original comes back). Profiles: Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi, 1-bit images 300 dpi (with `jbig2` on); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi, 1-bit images 300 dpi (with `jbig2` on); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi, 1-bit images 300 dpi (with `jbig2` on); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi, 1-bit images 1200 dpi (with `jbig2` on); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi, 1-bit images 1200 dpi (with `jbig2` on); `custom`: `image_quality` at `max_dpi` (downsample above x1.25, 1-bit images too); without `max_dpi` no image is resampled, each keeps the resolution its placement gives it and is only re-encoded; size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
          */
         post: {
             parameters: {
@@ -2509,6 +2554,15 @@ export interface paths {
                 };
                 /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2778,8 +2832,9 @@ export interface components {
             operation: "image.optimize" | "image.batch" | "pdf.compress" | "xlsx.generate";
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @description 0 to 100 where known */
+            /** @description Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded. */
             progress: number | null;
+            progress_detail: components["schemas"]["JobProgress"];
             attempts: number;
             created_at: string;
             started_at: string | null;
@@ -2802,6 +2857,13 @@ export interface components {
                 }[];
             };
         };
+        /** @description `image.batch` counts images ended (succeeded or failed) of the batch's images. `image.optimize`, `pdf.compress` and `xlsx.generate` count stages of 2: the stored input read, then the origin's processing with its output stored; the origin answers that stage once, with the whole result, so pages or images done inside it are not reported. Null while queued. */
+        JobProgress: {
+            done: number;
+            total: number;
+            /** @enum {string} */
+            unit: "images" | "stages";
+        } | null;
         ImageResult: {
             /**
              * @description null when only base64 was asked for
@@ -2834,10 +2896,14 @@ export interface components {
              * @example 0.182
              */
             ratio: number;
+            /** @description Upright width of the source (EXIF orientation applied when auto_orient is on) */
             original_width: number;
             original_height: number;
-            /** @example jpeg */
-            original_format: string;
+            /**
+             * @example jpeg
+             * @enum {string}
+             */
+            original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
             /** @description Encoder quality used; null for lossless output */
             quality: number | null;
             lossless: boolean;
@@ -2848,15 +2914,15 @@ export interface components {
             /** @description The source had several frames or pages; only the first was used */
             first_frame_only: boolean;
             format_chosen_by_auto: boolean;
-            candidates: ({
-                format: string;
-                quality: number | null;
-                bytes: number;
-            } & {
-                [key: string]: unknown;
-            })[] | null;
-        } & {
-            [key: string]: unknown;
+            /** @description What `format: auto` tried, in order; null for an explicit format */
+            candidates: components["schemas"]["ImageCandidate"][] | null;
+        };
+        /** @description One encode `format: auto` tried. */
+        ImageCandidate: {
+            /** @enum {string} */
+            format: "jpeg" | "webp" | "avif" | "png";
+            lossless: boolean;
+            output_bytes: number;
         };
         /** @description What this call cost, in integer micro-dollars. */
         Billing: {
@@ -2944,12 +3010,12 @@ export interface components {
              */
             background?: string | null;
             /**
-             * @description Output format. Default `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.
-             * @default auto
-             * @example auto
+             * @description Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless, first frame), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.
+             * @default source
+             * @example jpeg
              * @enum {string}
              */
-            format?: "jpeg" | "webp" | "avif" | "png" | "auto";
+            format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source";
             /**
              * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF. PNG output is lossless and ignores it, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` it is the ceiling of the search.
              * @default 76
@@ -3103,14 +3169,17 @@ export interface components {
             base64?: string;
             /** @example report.xlsx */
             filename: string;
-            stats: {
-                sheets: number;
-                rows: number;
-                /** @description Header and data rows times columns, plus explicit cells: what is billed */
-                cells: number;
-                output_bytes: number;
-            };
+            stats: components["schemas"]["XlsxStats"];
             billing: components["schemas"]["Billing"];
+        };
+        /** @description A workbook has no input file, so `original_bytes` and `ratio` do not apply */
+        XlsxStats: {
+            sheets: number;
+            /** @description Header and data rows over all sheets */
+            rows: number;
+            /** @description Header and data rows times columns, plus explicit cells: what is billed */
+            cells: number;
+            output_bytes: number;
         };
         /**
          * @description A workbook built from JSON. Excel's limits (sheet names, 1048576 rows, 16384 columns, 32767 characters per cell) are checked before any work: 422 `xlsx_limits` with a pointer per field, not charged. Workbooks of up to 200000 cells (header and data rows times columns, plus explicit cells) may run synchronously.
@@ -3368,41 +3437,125 @@ export interface components {
             output?: "url" | "base64" | "both";
         };
         PdfAnalysis: {
-            composition: {
-                pages: number;
-                page_sizes_pt: {
-                    width: number;
-                    height: number;
-                }[];
-                /** @description Bytes by category: images, fonts, content streams, metadata, embedded files, thumbnails, other */
-                bytes: {
-                    [key: string]: number;
-                };
-                total_bytes: number;
-                object_count: number;
-                version: string;
-                producer: string | null;
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description encrypted, signed (field names), PDF/A or PDF/X conformance, forms, JavaScript, tagged, linearized */
-            flags: {
-                [key: string]: unknown;
-            };
-            /** @description Per image: object number, pages, pixel size, bits, colour space, filters, bytes, soft mask, placed size, effective DPI (lowest placement), estimated JPEG quality */
-            images: {
-                [key: string]: unknown;
-            }[];
-            fonts: {
-                [key: string]: unknown;
-            }[];
-            /** @description Per profile (screen, email, ebook, print, prepress): estimated output bytes, savings and quality_risk */
+            stats: components["schemas"]["PdfAnalyzeStats"];
+            composition: components["schemas"]["PdfComposition"];
+            flags: components["schemas"]["PdfDocumentFlags"];
+            images: components["schemas"]["PdfImageReport"][];
+            fonts: components["schemas"]["PdfFontReport"][];
+            /** @description Per profile: estimated output bytes, savings and quality_risk */
             projection: {
-                [key: string]: {
-                    [key: string]: unknown;
-                };
+                screen: components["schemas"]["PdfProfileProjection"];
+                email: components["schemas"]["PdfProfileProjection"];
+                ebook: components["schemas"]["PdfProfileProjection"];
+                print: components["schemas"]["PdfProfileProjection"];
+                prepress: components["schemas"]["PdfProfileProjection"];
             };
             billing: components["schemas"]["Billing"];
+        };
+        /** @description Analyze writes no output, so only the input's size applies */
+        PdfAnalyzeStats: {
+            /** @description Size of the PDF analyzed */
+            original_bytes: number;
+        };
+        PdfComposition: {
+            pages: number;
+            page_sizes_pt: {
+                width: number;
+                height: number;
+            }[];
+            bytes: components["schemas"]["PdfBytesByCategory"];
+            total_bytes: number;
+            object_count: number;
+            /** @example 1.7 */
+            version: string;
+            producer: string | null;
+        };
+        /** @description Bytes by category; the categories add up to the file size */
+        PdfBytesByCategory: {
+            images: number;
+            fonts: number;
+            content_streams: number;
+            metadata: number;
+            embedded_files: number;
+            thumbnails: number;
+            other: number;
+        };
+        PdfDocumentFlags: {
+            encrypted: boolean;
+            encryption: string | null;
+            signed: boolean;
+            signature_fields: string[];
+            conformance: {
+                /** @enum {string} */
+                standard: "PDF/A" | "PDF/X";
+                /** @description PDF/A part (1..4) or the PDF/X version string, e.g. PDF/X-4 */
+                part: string;
+                conformance: string | null;
+            }[];
+            output_intents: boolean;
+            forms: {
+                acroform: boolean;
+                xfa: boolean;
+                fields: number;
+            };
+            javascript: boolean;
+            embedded_files: number;
+            tagged: boolean;
+            linearized: boolean;
+        };
+        PdfImageReport: {
+            object_number: number;
+            pages: number[];
+            width: number;
+            height: number;
+            bits_per_component: number;
+            colorspace: components["schemas"]["PdfColorspace"];
+            filters: string[];
+            bytes: number;
+            soft_mask: {
+                object_number: number;
+                width: number;
+                height: number;
+                bytes: number;
+            } | null;
+            stencil_mask: boolean;
+            /** @description Drawn size of its smallest placement, in points; null when not drawn */
+            placed_size_pt: {
+                width: number;
+                height: number;
+            } | null;
+            /** @description Pixels per inch at its smallest placement; null when not drawn */
+            effective_dpi: number | null;
+            /** @description For a JPEG (DCTDecode) image: the quality it was saved at on the IJG scale, fitted from its quantization tables; null otherwise */
+            estimated_jpeg_quality: number | null;
+            /**
+             * @description Whose default tables fitted best; null when there is no estimate
+             * @enum {string|null}
+             */
+            estimated_jpeg_encoder: "ijg" | "mozjpeg" | null;
+        };
+        PdfColorspace: {
+            /** @enum {string} */
+            family: "DeviceGray" | "DeviceRGB" | "DeviceCMYK" | "CalGray" | "CalRGB" | "Lab" | "ICCBased" | "Indexed" | "Separation" | "DeviceN" | "unknown";
+            components: number;
+            base: components["schemas"]["PdfColorspace"] | null;
+        };
+        PdfFontReport: {
+            object_number: number;
+            name: string;
+            /** @example Type0/CIDFontType2 */
+            type: string;
+            embedded: boolean;
+            subset: boolean;
+            bytes: number;
+        };
+        PdfProfileProjection: {
+            estimated_bytes: number;
+            savings_bytes: number;
+            savings_ratio: number;
+            /** @enum {string} */
+            quality_risk: "none" | "low" | "medium" | "high";
+            images_rewritten: number;
         };
         /**
          * @example {
@@ -3414,6 +3567,12 @@ export interface components {
         PdfAnalyzeRequest: {
             source: components["schemas"]["Source"];
             options?: components["schemas"]["PdfAnalyzeOptions"];
+            /**
+             * @description Only `sync`: PDF analysis answers at once and offers no job.
+             * @default sync
+             * @enum {string}
+             */
+            mode?: "sync";
         };
         /** @default {} */
         PdfAnalyzeOptions: {
@@ -3441,77 +3600,100 @@ export interface components {
             base64?: string;
             /** @description The input came back unchanged (not smaller, or the output failed its soundness checks): $0 */
             returned_original: boolean;
-            warnings: string[];
-            stats: {
-                original_bytes: number;
-                output_bytes: number;
-                ratio: number;
-                pages: number;
-                profile: string;
-                images_rewritten: number;
-                images_kept: number;
-                bytes_saved_by_category: {
-                    [key: string]: number;
-                };
-                /** @description Per image before/after, with DPI */
-                images: {
-                    [key: string]: unknown;
-                }[];
-                /** @description With `max_size_mb` or `max_base64_bytes`: the byte budget */
-                target_bytes?: number;
-                /** @description With a size target: whether the returned file fits it; when false, the smallest result reached came back */
-                target_met?: boolean;
-                /** @description With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took */
-                target_search?: {
-                    quality: number;
-                    resolution_scale: number;
-                    target_dpi: number;
-                    estimated_bytes: number;
-                    encodes: number;
-                    saves: number;
-                };
-                /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
-                verify?: {
-                    dpi: number;
-                    threshold: number;
-                    pages: {
-                        page: number;
-                        ssim: number;
-                    }[];
-                    min_ssim: number;
-                    images_restored: number;
-                    images_requality: number;
-                    rounds: number;
-                };
-                /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
-                zopfli?: {
-                    streams_examined: number;
-                    streams_recompressed: number;
-                    streams_skipped: number;
-                    bytes_saved: number;
-                    cpu_ms: number;
-                    output_bytes_before: number;
-                };
-                /** @description Unless `jbig2: off`: bilevel images converted to JBIG2 (and how many were first brought down to the profile's 1-bit resolution), their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds */
-                jbig2?: {
-                    images_converted: number;
-                    images_downsampled: number;
-                    bytes_before: number;
-                    bytes_after: number;
-                    globals_bytes: number;
-                    symbols: number;
-                    cpu_ms: number;
-                };
-                /** @description With `linearize`: the file's size before and after linearization and the CPU time in milliseconds */
-                linearize?: {
-                    cpu_ms: number;
-                    bytes_before: number;
-                    bytes_after: number;
-                };
-            } & {
-                [key: string]: unknown;
-            };
+            warnings: components["schemas"]["PdfWarning"][];
+            stats: components["schemas"]["PdfCompressStats"];
             billing: components["schemas"]["Billing"];
+        };
+        /** @description `conformance_removed`, `signatures_invalidated`, `fonts_not_subset`, `document_unprocessable`, `output_unsound`, `not_smaller`, `target_not_met` */
+        PdfWarning: {
+            /** @enum {string} */
+            code: "conformance_removed" | "signatures_invalidated" | "fonts_not_subset" | "document_unprocessable" | "output_unsound" | "not_smaller" | "target_not_met";
+            detail: string;
+        };
+        PdfCompressStats: {
+            original_bytes: number;
+            output_bytes: number;
+            ratio: number;
+            pages: number;
+            profile: string;
+            images_rewritten: number;
+            images_kept: number;
+            bytes_saved_by_category: components["schemas"]["PdfBytesByCategory"];
+            images: components["schemas"]["PdfImageRewrite"][];
+            /** @description With `max_size_mb` or `max_base64_bytes`: the byte budget */
+            target_bytes?: number;
+            /** @description With a size target: whether the returned file fits it; when false, the smallest result reached came back */
+            target_met?: boolean;
+            /** @description With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took */
+            target_search?: {
+                quality: number;
+                resolution_scale: number;
+                target_dpi: number;
+                estimated_bytes: number;
+                encodes: number;
+                saves: number;
+            };
+            /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
+            verify?: {
+                dpi: number;
+                threshold: number;
+                pages: {
+                    page: number;
+                    ssim: number;
+                }[];
+                min_ssim: number;
+                images_restored: number;
+                images_requality: number;
+                rounds: number;
+            };
+            /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
+            zopfli?: {
+                streams_examined: number;
+                streams_recompressed: number;
+                streams_skipped: number;
+                bytes_saved: number;
+                cpu_ms: number;
+                output_bytes_before: number;
+            };
+            /** @description Unless `jbig2: off`: bilevel images converted to JBIG2 (and how many were first brought down to the profile's 1-bit resolution), their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds */
+            jbig2?: {
+                images_converted: number;
+                images_downsampled: number;
+                bytes_before: number;
+                bytes_after: number;
+                globals_bytes: number;
+                symbols: number;
+                cpu_ms: number;
+            };
+            /** @description With `linearize`: the file's size before and after linearization and the CPU time in milliseconds */
+            linearize?: {
+                cpu_ms: number;
+                bytes_before: number;
+                bytes_after: number;
+            };
+        };
+        /** @description One image before and after, with its effective DPI */
+        PdfImageRewrite: {
+            object_number: number;
+            pages: number[];
+            before: {
+                width: number;
+                height: number;
+                bytes: number;
+                filters: string[];
+                dpi: number | null;
+            };
+            /** @description null when the image was kept (see `kept_reason`) */
+            after: {
+                width: number;
+                height: number;
+                bytes: number;
+                filter: string;
+                dpi: number | null;
+                quality: number | null;
+            } | null;
+            /** @enum {string|null} */
+            kept_reason: "not_drawn" | "soft_mask" | "bilevel" | "colorspace_kept" | "explicit_mask" | "alpha_in_data" | "too_small" | "jpeg_already_at_quality" | "not_smaller" | "decode_failed" | "restored_for_quality" | null;
         };
         /**
          * @example {
@@ -3537,7 +3719,7 @@ export interface components {
         /** @default {} */
         PdfCompressOptions: {
             /**
-             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi, 1-bit images 300 dpi (with `jbig2` on); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi, 1-bit images 300 dpi (with `jbig2` on); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi, 1-bit images 300 dpi (with `jbig2` on); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi, 1-bit images 1200 dpi (with `jbig2` on); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi, 1-bit images 1200 dpi (with `jbig2` on); `custom`: `max_dpi` (default 150) dpi, `image_quality`, downsample above x1.25, size-target floor 72 dpi (or `max_dpi` when lower), 1-bit images `max_dpi` (default 300) dpi; `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
+             * @description Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.; `screen`: 72 dpi, quality 50, downsample above 90 dpi (x1.25), size-target floor 36 dpi, 1-bit images 300 dpi (with `jbig2` on); `email`: 96 dpi, quality 60, downsample above 120 dpi (x1.25), size-target floor 48 dpi, 1-bit images 300 dpi (with `jbig2` on); `ebook`: 150 dpi, `image_quality`, downsample above 187.5 dpi (x1.25), size-target floor 72 dpi, 1-bit images 300 dpi (with `jbig2` on); `print`: 300 dpi, `image_quality`, downsample above 375 dpi (x1.25), size-target floor 150 dpi, 1-bit images 1200 dpi (with `jbig2` on); `prepress`: 300 dpi, quality 90, downsample above 450 dpi (x1.5), size-target floor 200 dpi, 1-bit images 1200 dpi (with `jbig2` on); `custom`: `image_quality` at `max_dpi` (downsample above x1.25, 1-bit images too); without `max_dpi` no image is resampled, each keeps the resolution its placement gives it and is only re-encoded; size-target floor 72 dpi (or `max_dpi` when lower); `auto` (default): picks a profile from `intent` (web→screen, email→email, reading→ebook, print→print, archive→prepress); ebook without an intent.
              * @default auto
              * @example ebook
              * @enum {string}
@@ -3569,7 +3751,7 @@ export interface components {
              */
             allow_conformance_break?: boolean;
             /**
-             * @description Ceiling on every image's effective resolution, applied on top of the profile; for `custom` it is the target.
+             * @description Ceiling on every image's effective resolution (1-bit images included), applied on top of the profile; for `custom` it is the target. Default null = no ceiling beyond the profile's: the placement of each image on the page decides its resolution, and `custom` then resamples nothing (images are only re-encoded at `image_quality`).
              * @default null
              * @example null
              */
@@ -3645,7 +3827,7 @@ export interface components {
              */
             dedupe_images?: boolean;
             /**
-             * @description Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from `image_quality` towards `min_quality`, then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result comes back with `target_met: false`.
+             * @description Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from the profile's quality towards `min_quality` (never below it), then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result at `min_quality` and the floor resolution comes back with `target_met: false`.
              * @default null
              * @example null
              */
@@ -3657,9 +3839,9 @@ export interface components {
              */
             max_base64_bytes?: number | null;
             /**
-             * @description The lowest JPEG quality a size target may use (never above the profile's quality).
-             * @default 30
-             * @example 30
+             * @description Floor of the size target's quality search (`max_size_mb`, `max_base64_bytes`): no re-encoded image goes below it. Under a size target a profile whose own quality is lower (`screen` 50) is raised to it; when the target cannot be met at it, resolution is lowered, then the smallest result at it comes back with `target_met: false`. Without a size target it is not used.
+             * @default 60
+             * @example 60
              */
             min_quality?: number;
             /**
