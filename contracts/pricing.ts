@@ -16,22 +16,7 @@ export const prices = {
 
 export const PDF_SMALL_TIER_BYTES = 25 * 1024 * 1024;
 
-export type Operation =
-  | "image.optimize"
-  | "image.batch"
-  | "image.transform"
-  | "pdf.compress"
-  | "pdf.analyze"
-  | "xlsx.generate";
-
-export const operations: readonly Operation[] = [
-  "image.optimize",
-  "image.batch",
-  "image.transform",
-  "pdf.compress",
-  "pdf.analyze",
-  "xlsx.generate",
-];
+export { operations, type Operation } from "./operations.ts";
 
 /** An image costs nothing when the output is not smaller than its source. */
 export function imagePrice(result: { originalBytes: number; outputBytes: number }): number {

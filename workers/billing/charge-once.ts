@@ -1,6 +1,7 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Operation } from "../../contracts/pricing.ts";
 import { accountBalance } from "../accounts/account-store.ts";
+import { topUpChargeKey } from "./charge-key.ts";
 
 export interface Charge {
   accountId: string;
@@ -55,5 +56,5 @@ export async function requireBalance(db: D1Database, accountId: string, micros: 
 }
 
 export function topUp(db: D1Database, accountId: string, micros: number, reference: string): Promise<ChargeOutcome> {
-  return chargeOnce(db, { accountId, chargeKey: `topup:${reference}`, operation: "account.topup", amountMicros: -micros });
+  return chargeOnce(db, { accountId, chargeKey: topUpChargeKey(reference), operation: "account.topup", amountMicros: -micros });
 }

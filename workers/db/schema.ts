@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { jobOperations } from "../../contracts/operations.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
@@ -129,13 +130,15 @@ export const jobs = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     keyId: text("key_id").notNull(),
-    operation: text("operation").notNull(),
+    operation: text("operation", { enum: jobOperations }).notNull(),
     status: text("status", { enum: ["queued", "running", "succeeded", "failed", "cancelled"] }).notNull(),
     /** The validated request with its sources already stored as files: the queue carries only the id. */
     request: text("request", { mode: "json" }).notNull(),
     result: text("result", { mode: "json" }),
     error: text("error", { mode: "json" }),
-    progress: integer("progress"),
+    /** Units of work finished of `progressTotal` (workers/jobs/job-runner.ts); null until a runner reports. */
+    progressDone: integer("progress_done"),
+    progressTotal: integer("progress_total"),
     attempts: integer("attempts").notNull().default(0),
     /** A running job whose lease has passed was abandoned by a crashed consumer and may run again. */
     leaseUntil: integer("lease_until"),

@@ -1,14 +1,38 @@
+import type { JobOperation } from "../../contracts/operations.ts";
 import type { Bindings } from "../env.ts";
-import type { JobOperation, JobRecord } from "./job-store.ts";
+import { setProgress, type JobRecord } from "./job-store.ts";
+
+/**
+ * How a runner reports its progress: `start` names how many units the job has (items of a batch,
+ * stages otherwise), `advance` marks one more finished. The job's record shows it while running.
+ */
+export interface JobProgress {
+  start(total: number): Promise<void>;
+  advance(): Promise<void>;
+}
 
 /**
  * What an operation does when it runs as a job: the same work as its synchronous route, returning
  * the same response body. It charges with the job's charge key, so a rerun never charges twice.
  */
-export type JobRunner = (env: Bindings, job: JobRecord) => Promise<unknown>;
+export type JobRunner = (env: Bindings, job: JobRecord, progress: JobProgress) => Promise<unknown>;
 
-export type JobRunners = Partial<Record<JobOperation, JobRunner>>;
+/** One runner per job operation: an operation without one does not compile. */
+export type JobRunners = Record<JobOperation, JobRunner>;
 
-export function jobChargeKey(jobId: string): string {
-  return `job:${jobId}`;
+/** Progress written to the job's row; concurrent items may finish in any order, the count only grows. */
+export function jobProgress(db: D1Database, jobId: string): JobProgress {
+  let done = 0;
+  let total = 0;
+  return {
+    async start(units) {
+      done = 0;
+      total = units;
+      await setProgress(db, jobId, done, total);
+    },
+    async advance() {
+      done = Math.min(total, done + 1);
+      await setProgress(db, jobId, done, total);
+    },
+  };
 }

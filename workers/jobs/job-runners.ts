@@ -1,13 +1,13 @@
-import { runJob as imageBatch } from "../routes/v1_image_batch.ts";
-import { runJob as imageOptimize } from "../routes/v1_image_optimize.ts";
-import { runJob as pdfCompress } from "../routes/v1_pdf_compress.ts";
-import { runJob as xlsxGenerate } from "../routes/v1_xlsx_generate.ts";
+import { runBatchJob } from "../operations/image-batch.ts";
+import { runOptimizeJob } from "../operations/image-optimize-job.ts";
+import { runPdfCompressJob } from "../operations/pdf-compress-job.ts";
+import { runXlsxGenerateJob } from "../operations/xlsx-generate-job.ts";
 import type { JobRunners } from "./job-runner.ts";
 
-/** Every operation that can run as an async job, by its operation name. */
+/** Every job operation's runner, each registered by its operation; the type makes the map total. */
 export const jobRunners: JobRunners = {
-  "image.optimize": imageOptimize,
-  "image.batch": imageBatch,
-  "xlsx.generate": xlsxGenerate,
-  "pdf.compress": pdfCompress,
+  "image.optimize": runOptimizeJob,
+  "image.batch": runBatchJob,
+  "xlsx.generate": runXlsxGenerateJob,
+  "pdf.compress": runPdfCompressJob,
 };

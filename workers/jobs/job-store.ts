@@ -1,9 +1,15 @@
+// Every statement on `jobs`. State changes are compare-and-set updates, so a racing consumer,
+// cancel or dead-letter handler loses cleanly instead of overwriting.
+import { and, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
+import { orm } from "../db/orm.ts";
+import { jobs } from "../db/schema.ts";
 
+export type { JobOperation };
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
-export type JobOperation = "image.optimize" | "image.batch" | "pdf.compress" | "xlsx.generate";
 export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled"];
 
 export interface JobRecord {
@@ -15,7 +21,9 @@ export interface JobRecord {
   request: unknown;
   result: unknown;
   error: ProblemBody | null;
-  progress: number | null;
+  /** Units of work finished, of `progress_total`; both null until a runner reports. */
+  progress_done: number | null;
+  progress_total: number | null;
   attempts: number;
   lease_until: number | null;
   webhook_url: string | null;
@@ -25,15 +33,30 @@ export interface JobRecord {
   finished_at: number | null;
 }
 
-type Row = Omit<JobRecord, "request" | "result" | "error"> & { request: string; result: string | null; error: string | null };
+const jobColumns = {
+  id: jobs.id,
+  account_id: jobs.accountId,
+  key_id: jobs.keyId,
+  operation: jobs.operation,
+  status: jobs.status,
+  request: jobs.request,
+  result: jobs.result,
+  error: jobs.error,
+  progress_done: jobs.progressDone,
+  progress_total: jobs.progressTotal,
+  attempts: jobs.attempts,
+  lease_until: jobs.leaseUntil,
+  webhook_url: jobs.webhookUrl,
+  webhook_secret_sealed: jobs.webhookSecretSealed,
+  created_at: jobs.createdAt,
+  started_at: jobs.startedAt,
+  finished_at: jobs.finishedAt,
+};
 
-function fromRow(row: Row): JobRecord {
-  return {
-    ...row,
-    request: JSON.parse(row.request),
-    result: row.result === null ? null : JSON.parse(row.result),
-    error: row.error === null ? null : (JSON.parse(row.error) as ProblemBody),
-  };
+type Row = Omit<JobRecord, "error"> & { error: unknown };
+
+function asRecord(row: Row): JobRecord {
+  return { ...row, error: row.error as ProblemBody | null };
 }
 
 export async function createJob(
@@ -48,35 +71,34 @@ export async function createJob(
   },
   now = Date.now(),
 ): Promise<JobRecord> {
-  const row = await db
-    .prepare(
-      `INSERT INTO jobs (id, account_id, key_id, operation, status, request, webhook_url, webhook_secret_sealed, created_at)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) RETURNING *`,
-    )
-    .bind(
-      newId("job"),
-      input.accountId,
-      input.keyId,
-      input.operation,
-      JSON.stringify(input.request),
-      input.webhookUrl ?? null,
-      input.webhookSecretSealed ?? null,
-      now,
-    )
-    .first<Row>();
-  return fromRow(row!);
+  const row = await orm(db)
+    .insert(jobs)
+    .values({
+      id: newId("job"),
+      accountId: input.accountId,
+      keyId: input.keyId,
+      operation: input.operation,
+      status: "queued",
+      request: input.request,
+      webhookUrl: input.webhookUrl ?? null,
+      webhookSecretSealed: input.webhookSecretSealed ?? null,
+      createdAt: now,
+    })
+    .returning(jobColumns)
+    .get();
+  return asRecord(row);
 }
 
 export async function loadJob(db: D1Database, jobId: string): Promise<JobRecord | null> {
-  const row = await db.prepare("SELECT * FROM jobs WHERE id = ?").bind(jobId).first<Row>();
-  return row ? fromRow(row) : null;
+  const row = await orm(db).select(jobColumns).from(jobs).where(eq(jobs.id, jobId)).get();
+  return row ? asRecord(row) : null;
 }
 
 /** Another account's job is a 404, exactly like a job that does not exist. */
 export async function findJob(db: D1Database, accountId: string, jobId: string): Promise<JobRecord> {
-  const row = await db.prepare("SELECT * FROM jobs WHERE id = ? AND account_id = ?").bind(jobId, accountId).first<Row>();
+  const row = await orm(db).select(jobColumns).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.accountId, accountId))).get();
   if (!row) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
-  return fromRow(row);
+  return asRecord(row);
 }
 
 export type ClaimOutcome =
@@ -89,57 +111,74 @@ export type ClaimOutcome =
  * passed (its consumer died). Two deliveries of the same message cannot both win.
  */
 export async function claimJob(db: D1Database, jobId: string, now: number, leaseMs: number): Promise<ClaimOutcome> {
-  const row = await db
-    .prepare(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, ?2),
-         lease_until = ?3
-       WHERE id = ?1 AND (status = 'queued' OR (status = 'running' AND lease_until <= ?2))
-       RETURNING *`,
-    )
-    .bind(jobId, now, now + leaseMs)
-    .first<Row>();
-  if (row) return { claimed: true, job: fromRow(row) };
-  const current = await db.prepare("SELECT status, lease_until FROM jobs WHERE id = ?").bind(jobId).first<{ status: JobStatus; lease_until: number | null }>();
-  return current
-    ? { claimed: false, status: current.status, leaseUntil: current.lease_until }
-    : { claimed: false, status: "missing", leaseUntil: null };
+  const handle = orm(db);
+  const row = await handle
+    .update(jobs)
+    .set({
+      status: "running",
+      attempts: sql`${jobs.attempts} + 1`,
+      startedAt: sql`COALESCE(${jobs.startedAt}, ${now})`,
+      leaseUntil: now + leaseMs,
+    })
+    .where(and(eq(jobs.id, jobId), or(eq(jobs.status, "queued"), and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)))))
+    .returning(jobColumns)
+    .get();
+  if (row) return { claimed: true, job: asRecord(row) };
+  const current = await handle.select({ status: jobs.status, leaseUntil: jobs.leaseUntil }).from(jobs).where(eq(jobs.id, jobId)).get();
+  return current ? { claimed: false, ...current } : { claimed: false, status: "missing", leaseUntil: null };
 }
 
-async function finishRunning(db: D1Database, jobId: string, set: string, values: unknown[], now: number): Promise<boolean> {
-  const row = await db
-    .prepare(`UPDATE jobs SET ${set}, finished_at = ?, lease_until = NULL WHERE id = ? AND status = 'running' RETURNING id`)
-    .bind(...values, now, jobId)
-    .first();
-  return row !== null;
+async function finishRunning(
+  db: D1Database,
+  jobId: string,
+  set: { status: "succeeded" | "failed"; result?: unknown; error?: ProblemBody; progressDone?: SQL; progressTotal?: SQL },
+  now: number,
+): Promise<boolean> {
+  const row = await orm(db)
+    .update(jobs)
+    .set({ ...set, finishedAt: now, leaseUntil: null })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
+    .returning({ id: jobs.id })
+    .get();
+  return row !== undefined;
 }
 
+/** A job that succeeded has done all its work, whether or not its runner counted it. */
 export function succeedJob(db: D1Database, jobId: string, result: unknown, now = Date.now()): Promise<boolean> {
-  return finishRunning(db, jobId, "status = 'succeeded', progress = 100, result = ?", [JSON.stringify(result)], now);
+  const total = sql`COALESCE(${jobs.progressTotal}, 1)`;
+  return finishRunning(db, jobId, { status: "succeeded", result, progressDone: total, progressTotal: total }, now);
 }
 
 export function failJob(db: D1Database, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
-  return finishRunning(db, jobId, "status = 'failed', error = ?", [JSON.stringify(problem)], now);
+  return finishRunning(db, jobId, { status: "failed", error: problem }, now);
 }
 
 /** Fails a job whatever state it is in, unless it already ended (dead-lettered messages). */
 export async function failUnfinishedJob(db: D1Database, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
-  const row = await db
-    .prepare(
-      `UPDATE jobs SET status = 'failed', error = ?, finished_at = ?, lease_until = NULL
-       WHERE id = ? AND status IN ('queued', 'running') RETURNING id`,
-    )
-    .bind(JSON.stringify(problem), now, jobId)
-    .first();
-  return row !== null;
+  const row = await orm(db)
+    .update(jobs)
+    .set({ status: "failed", error: problem, finishedAt: now, leaseUntil: null })
+    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["queued", "running"])))
+    .returning({ id: jobs.id })
+    .get();
+  return row !== undefined;
 }
 
 /** Hands a running job back to the queue after a transient failure. */
 export async function requeueJob(db: D1Database, jobId: string): Promise<void> {
-  await db.prepare("UPDATE jobs SET status = 'queued', lease_until = NULL WHERE id = ? AND status = 'running'").bind(jobId).run();
+  await orm(db).update(jobs).set({ status: "queued", leaseUntil: null }).where(and(eq(jobs.id, jobId), eq(jobs.status, "running"))).run();
 }
 
-export async function setProgress(db: D1Database, jobId: string, progress: number): Promise<void> {
-  await db.prepare("UPDATE jobs SET progress = ? WHERE id = ? AND status = 'running'").bind(Math.round(progress), jobId).run();
+/**
+ * Records `done` of `total` units finished; only a running job moves. Items finishing together
+ * may land out of order, so a count never goes back, except to 0 when a (re)run starts.
+ */
+export async function setProgress(db: D1Database, jobId: string, done: number, total: number): Promise<void> {
+  await orm(db)
+    .update(jobs)
+    .set({ progressDone: done === 0 ? 0 : sql`MAX(COALESCE(${jobs.progressDone}, 0), ${done})`, progressTotal: total })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
+    .run();
 }
 
 /** Only a queued job can be cancelled; the compare-and-set makes a racing consumer lose cleanly. */
@@ -149,12 +188,12 @@ export async function cancelJob(
   jobId: string,
   now = Date.now(),
 ): Promise<{ cancelled: true; job: JobRecord } | { cancelled: false; job: JobRecord }> {
-  const row = await db
-    .prepare(
-      `UPDATE jobs SET status = 'cancelled', finished_at = ? WHERE id = ? AND account_id = ? AND status = 'queued' RETURNING *`,
-    )
-    .bind(now, jobId, accountId)
-    .first<Row>();
-  if (row) return { cancelled: true, job: fromRow(row) };
+  const row = await orm(db)
+    .update(jobs)
+    .set({ status: "cancelled", finishedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.accountId, accountId), eq(jobs.status, "queued")))
+    .returning(jobColumns)
+    .get();
+  if (row) return { cancelled: true, job: asRecord(row) };
   return { cancelled: false, job: await findJob(db, accountId, jobId) };
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { jobOperations, type JobOperation } from "../../contracts/operations.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import type { JobRecord } from "./job-store.ts";
 
@@ -13,12 +14,34 @@ export const webhookDeliverySchema = z.object({
   next_attempt_at: z.string().nullable(),
 });
 
+/** What a job's progress counts: the images of a batch, or the stages of a single-item job. */
+const progressUnits: Record<JobOperation, "images" | "stages"> = {
+  "image.batch": "images",
+  "image.optimize": "stages",
+  "pdf.compress": "stages",
+  "xlsx.generate": "stages",
+};
+
+const progressDetailSchema = z
+  .object({
+    done: z.number().int().min(0),
+    total: z.number().int().min(1),
+    unit: z.enum(["images", "stages"]),
+  })
+  .openapi("JobProgress", {
+    description:
+      "`image.batch` counts images ended (succeeded or failed) of the batch's images. `image.optimize`, `pdf.compress` and `xlsx.generate` count stages of 2: the stored input read, then the origin's processing with its output stored; the origin answers that stage once, with the whole result, so pages or images done inside it are not reported. Null while queued.",
+  });
+
 export const jobSchema = z
   .object({
     job_id: z.string().openapi({ example: "job_Q2n7bT0kRz4Lw9Xc1Vd8" }),
-    operation: z.enum(["image.optimize", "image.batch", "pdf.compress", "xlsx.generate"]),
+    operation: z.enum(jobOperations),
     status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
-    progress: z.number().int().nullable().openapi({ description: "0 to 100 where known" }),
+    progress: z.number().int().min(0).max(100).nullable().openapi({
+      description: "Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded.",
+    }),
+    progress_detail: progressDetailSchema.nullable(),
     attempts: z.number().int(),
     created_at: z.string(),
     started_at: z.string().nullable(),
@@ -40,7 +63,10 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
     job_id: job.id,
     operation: job.operation,
     status: job.status,
-    progress: job.progress,
+    progress: job.progress_total ? Math.floor(((job.progress_done ?? 0) * 100) / job.progress_total) : null,
+    progress_detail: job.progress_total
+      ? { done: job.progress_done ?? 0, total: job.progress_total, unit: progressUnits[job.operation] }
+      : null,
     attempts: job.attempts,
     created_at: iso(job.created_at)!,
     started_at: iso(job.started_at),

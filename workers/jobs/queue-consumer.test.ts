@@ -3,21 +3,26 @@ import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { seedCaller } from "../test-support/api.ts";
 import type { QueueMessage } from "./job-message.ts";
-import { jobChargeKey, type JobRunners } from "./job-runner.ts";
+import { jobChargeKey } from "../billing/charge-key.ts";
+import { api, seedCaller } from "../test-support/api.ts";
+import type { JobRunner, JobRunners } from "./job-runner.ts";
+import { jobRunners } from "./job-runners.ts";
 import { cancelJob, claimJob, createJob, loadJob } from "./job-store.ts";
 import { consumeDeadLetters, consumeJobQueue, JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "./queue-consumer.ts";
 
+// The real runners with image.optimize's replaced: these jobs are all image.optimize.
+function withRunner(runner: JobRunner): JobRunners {
+  return { ...jobRunners, "image.optimize": runner };
+}
+
 // A runner that does what every real one does at the end: charge with the job's charge key.
 function chargingRunner(runs: string[], price = 800): JobRunners {
-  return {
-    "image.optimize": async (runEnv, job) => {
-      runs.push(job.id);
-      await chargeOnce(runEnv.DB, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
-      return { billing: { charged_micros: price } };
-    },
-  };
+  return withRunner(async (runEnv, job) => {
+    runs.push(job.id);
+    await chargeOnce(runEnv.DB, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
+    return { billing: { charged_micros: price } };
+  });
 }
 
 async function deliver(jobId: string, runners: JobRunners, attempts = 1) {
@@ -42,7 +47,7 @@ describe("job lifecycle through the queue consumer", () => {
     const result = await deliver(job.id, chargingRunner(runs));
     expect(result.explicitAcks).toEqual([`m-${job.id}-1`]);
     const done = await loadJob(env.DB, job.id);
-    expect(done).toMatchObject({ status: "succeeded", progress: 100, attempts: 1, result: { billing: { charged_micros: 800 } } });
+    expect(done).toMatchObject({ status: "succeeded", progress_done: 1, progress_total: 1, attempts: 1, result: { billing: { charged_micros: 800 } } });
     expect(done!.finished_at).not.toBeNull();
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
     expect(runs).toEqual([job.id]);
@@ -56,6 +61,29 @@ describe("job lifecycle through the queue consumer", () => {
     expect(again.explicitAcks).toHaveLength(1);
     expect(runs).toHaveLength(1);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+  });
+
+  it("shows a running job's progress on GET /v1/jobs/{id} as its runner reports it", async () => {
+    const caller = await seedCaller();
+    const job = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "image.optimize", request: {} });
+    const view = async () => (await api(`/v1/jobs/${job.id}`, { key: caller })).json<{ status: string; progress: number | null; progress_detail: unknown }>();
+    expect(await view()).toMatchObject({ status: "queued", progress: null, progress_detail: null });
+    const seen: unknown[] = [];
+    await deliver(
+      job.id,
+      withRunner(async (_env, _job, progress) => {
+        await progress.start(2);
+        seen.push(await view());
+        await progress.advance();
+        seen.push(await view());
+        return {};
+      }),
+    );
+    expect(seen).toEqual([
+      expect.objectContaining({ status: "running", progress: 0, progress_detail: { done: 0, total: 2, unit: "stages" } }),
+      expect.objectContaining({ status: "running", progress: 50, progress_detail: { done: 1, total: 2, unit: "stages" } }),
+    ]);
+    expect(await view()).toMatchObject({ status: "succeeded", progress: 100, progress_detail: { done: 2, total: 2, unit: "stages" } });
   });
 
   it("lets only one of two concurrent deliveries claim the job", async () => {
@@ -83,11 +111,12 @@ describe("job lifecycle through the queue consumer", () => {
 
   it("fails a job at once on a 4xx problem, without charging", async () => {
     const { caller, job } = await newJob();
-    const result = await deliver(job.id, {
-      "image.optimize": async () => {
+    const result = await deliver(
+      job.id,
+      withRunner(async () => {
         throw new ProblemError("unsupported_media_type", "this is a PDF");
-      },
-    });
+      }),
+    );
     expect(result.explicitAcks).toHaveLength(1);
     const failed = await loadJob(env.DB, job.id);
     expect(failed!.status).toBe("failed");
@@ -97,11 +126,9 @@ describe("job lifecycle through the queue consumer", () => {
 
   it("retries transient failures with backoff, then fails with a reason after the last attempt", async () => {
     const { caller, job } = await newJob();
-    const flaky: JobRunners = {
-      "image.optimize": async () => {
-        throw new ProblemError("origin_unavailable", "origin down");
-      },
-    };
+    const flaky = withRunner(async () => {
+      throw new ProblemError("origin_unavailable", "origin down");
+    });
     for (let attempt = 1; attempt < MAX_JOB_ATTEMPTS; attempt++) {
       const result = await deliver(job.id, flaky, attempt);
       expect(result.retryMessages).toHaveLength(1);

@@ -2,7 +2,7 @@ import { problemBody, ProblemError } from "../../contracts/problems/catalogue.ts
 import type { Bindings } from "../env.ts";
 import { announceJobEnd, deliverJobWebhook } from "../webhooks/deliver-webhook.ts";
 import type { QueueMessage } from "./job-message.ts";
-import type { JobRunners } from "./job-runner.ts";
+import { jobProgress, type JobRunners } from "./job-runner.ts";
 import { claimJob, failJob, failUnfinishedJob, loadJob, requeueJob, succeedJob } from "./job-store.ts";
 
 /** A queue consumer may run 15 minutes; a running job older than this was abandoned. */
@@ -27,10 +27,8 @@ async function runJob(env: Bindings, message: Message<QueueMessage>, jobId: stri
     return;
   }
   const job = claim.job;
-  const runner = runners[job.operation];
   try {
-    if (!runner) throw new Error(`no runner for ${job.operation}`);
-    const result = await runner(env, job);
+    const result = await runners[job.operation](env, job, jobProgress(env.DB, job.id));
     await succeedJob(env.DB, job.id, result);
   } catch (error) {
     const permanent = error instanceof ProblemError && error.status < 500;

@@ -2,6 +2,7 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
+import type { JobRunners } from "../jobs/job-runner.ts";
 import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
@@ -45,6 +46,25 @@ describe("POST /v1/image/batch", () => {
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(8_400);
   });
 
+  it("keeps each source's format family when no format is asked", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const res = await batch(caller, {
+      images: [
+        { ref: "jpeg", source: await photo() },
+        { ref: "png", source: { base64: encodeBase64(await generatedBytes("photo.png")) } },
+        { ref: "avif", source: { base64: encodeBase64(await generatedBytes("photo.avif")) } },
+      ],
+      options: { width: 64 },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<BatchResult>();
+    expect(body.results.map((r) => [r.ref, r.status === "ok" ? r.format : r.status])).toEqual([
+      ["jpeg", "jpeg"],
+      ["png", "png"],
+      ["avif", "avif"],
+    ]);
+  });
+
   it("rejects duplicate refs, unknown per-image refs and invalid per-image options with pointers", async () => {
     const caller = await seedCaller();
     const source = { base64: "AA==" };
@@ -84,9 +104,30 @@ describe("POST /v1/image/batch", () => {
     expect(accepted.status).toBe(202);
     const { job_id } = await accepted.json<{ job_id: string }>();
     const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]);
-    await consumeJobQueue(message, env, jobRunners);
-    const job = await (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; result: BatchResult }>();
+    // What GET /v1/jobs/{id} shows each time the real batch runner reports an image ended.
+    const view = async () => (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; progress_detail: { done: number } & object }>();
+    const seen: Awaited<ReturnType<typeof view>>[] = [];
+    const watched: JobRunners = {
+      ...jobRunners,
+      "image.batch": (runEnv, runJob, progress) =>
+        jobRunners["image.batch"](runEnv, runJob, {
+          start: async (total) => {
+            await progress.start(total);
+            seen.push(await view());
+          },
+          advance: async () => {
+            await progress.advance();
+            seen.push(await view());
+          },
+        }),
+    };
+    await consumeJobQueue(message, env, watched);
+    expect(seen.map((s) => s.status)).toEqual(["running", "running", "running"]);
+    expect(seen[0]!.progress_detail).toEqual({ done: 0, total: 2, unit: "images" });
+    expect(seen[2]!.progress_detail).toEqual({ done: 2, total: 2, unit: "images" });
+    const job = await (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; progress: number; result: BatchResult }>();
     expect(job.status).toBe("succeeded");
+    expect(job.progress).toBe(100);
     expect(job.result.results.map((r) => [r.ref, r.status])).toEqual([["one", "ok"], ["broken", "failed"]]);
     expect(job.result.totals.charged_micros).toBe(800);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);

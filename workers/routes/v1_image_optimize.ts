@@ -1,16 +1,17 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requestChargeKey } from "../billing/charge-key.ts";
 import { requireBalance } from "../billing/charge-once.ts";
 import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema } from "../../contracts/image-options.ts";
 import { prices } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
 import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { imageResultSchema, optimizeImage } from "../operations/image-optimize.ts";
+import { optimizeJobRequestSchema } from "../operations/image-optimize-job.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
 
@@ -25,8 +26,6 @@ const optimizeBody = z
   .openapi("ImageOptimizeRequest", {
     example: { source: { url: "https://images.example.com/photo.jpg" }, options: { width: 1600, format: "webp", quality: 76 } },
   });
-
-const jobRequest = z.object({ source_file_id: z.string(), options: imageOptionsSchema, base_url: z.string() });
 
 export const route = createRoute({
   method: "post",
@@ -62,7 +61,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_SOURCE_MAX_BYTES);
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async") {
-    const request: z.infer<typeof jobRequest> = {
+    const request: z.infer<typeof optimizeJobRequestSchema> = {
       source_file_id: await stashSource(c.env, caller.accountId, source),
       options: body.options,
       base_url: baseUrl,
@@ -73,22 +72,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     accountId: caller.accountId,
     source,
     options: body.options,
-    chargeKey: `req:${c.get("requestId")}`,
+    chargeKey: requestChargeKey(c.get("requestId")),
     operation: "image.optimize",
     baseUrl,
   });
   return c.json(result, 200);
-};
-
-export const runJob: JobRunner = async (env, job) => {
-  const request = jobRequest.parse(job.request);
-  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
-  return optimizeImage(env, {
-    accountId: job.account_id,
-    source,
-    options: request.options,
-    chargeKey: jobChargeKey(job.id),
-    operation: "image.optimize",
-    baseUrl: request.base_url,
-  });
 };

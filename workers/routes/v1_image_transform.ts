@@ -1,5 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { transformChargeKey } from "../billing/charge-key.ts";
 import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { problemCatalogue, ProblemError, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
@@ -137,9 +138,8 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
 
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again.
-  const chargeKey = `transform:${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
   try {
-    await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey, operation: "image.transform", amountMicros: price });
+    await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
   } catch (error) {
     if (!(derivative.body instanceof Uint8Array)) await derivative.body.cancel();
     throw error;

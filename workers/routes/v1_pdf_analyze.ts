@@ -1,4 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requestChargeKey } from "../billing/charge-key.ts";
 import { sourceSchema, syncOnlyModeSchema } from "../../contracts/envelope.ts";
 import { pdfAnalyzeOptionsSchema } from "../../contracts/pdf-options.ts";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
@@ -34,6 +35,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
   const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
-  const analysis = await analyzePdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: `req:${c.get("requestId")}` });
+  const analysis = await analyzePdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")) });
   return c.json(analysis, 200);
 };

@@ -1,17 +1,18 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requestChargeKey } from "../billing/charge-key.ts";
 import { requireBalance } from "../billing/charge-once.ts";
 import { jobAcceptedSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { pdfCompressCeiling } from "../../contracts/pricing.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
 import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { compressPdf, pdfCompressResultSchema } from "../operations/pdf.ts";
+import { pdfCompressJobRequestSchema } from "../operations/pdf-compress-job.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
 
@@ -28,7 +29,6 @@ const compressBody = z
   .strict()
   .openapi("PdfCompressRequest", { example: { source: { file_id: "file_8Hq2Lm4Zt0Rb7Xc1Vd9Y" }, options: { profile: "ebook" } } });
 
-const jobRequest = z.object({ source_file_id: z.string(), options: pdfCompressOptionsSchema, base_url: z.string() });
 
 export const route = createRoute({
   method: "post",
@@ -54,19 +54,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, body.options.verify_quality));
   const baseUrl = new URL(c.req.url).origin;
   if (body.mode === "async" || source.size >= PDF_SYNC_MAX_BYTES) {
-    const request: z.infer<typeof jobRequest> = {
+    const request: z.infer<typeof pdfCompressJobRequestSchema> = {
       source_file_id: await stashSource(c.env, caller.accountId, source),
       options: body.options,
       base_url: baseUrl,
     };
     return c.json(await submitJob(c.env, caller, { operation: "pdf.compress", request, webhook: body.webhook }), 202);
   }
-  const result = await compressPdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: `req:${c.get("requestId")}`, baseUrl });
+  const result = await compressPdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")), baseUrl });
   return c.json(result, 200);
-};
-
-export const runJob: JobRunner = async (env, job) => {
-  const request = jobRequest.parse(job.request);
-  const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "pdf", PDF_MAX_BYTES);
-  return compressPdf(env, { accountId: job.account_id, source, options: request.options, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
 };

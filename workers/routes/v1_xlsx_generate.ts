@@ -1,17 +1,18 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { requestChargeKey } from "../billing/charge-key.ts";
 import { requireBalance } from "../billing/charge-once.ts";
 import { jobAcceptedSchema, modeSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { xlsxPrice } from "../../contracts/pricing.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
-import { deleteFile, openFile, storeFile } from "../files/file-store.ts";
+import { storeFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { jobChargeKey, type JobRunner } from "../jobs/job-runner.ts";
 import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
+import { xlsxJobRequestSchema } from "../operations/xlsx-generate-job.ts";
 import { generateWorkbook, xlsxResultSchema } from "../operations/xlsx-generate.ts";
 
 const generateBody = xlsxRequestSchema
@@ -38,7 +39,6 @@ const generateBody = xlsxRequestSchema
     },
   });
 
-const jobRequest = z.object({ request_file_id: z.string(), base_url: z.string() });
 
 export const route = createRoute({
   method: "post",
@@ -74,7 +74,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       contentType: "application/json",
       filename: `${workbook.filename}.json`,
     });
-    const request: z.infer<typeof jobRequest> = { request_file_id: stashed.id, base_url: baseUrl };
+    const request: z.infer<typeof xlsxJobRequestSchema> = { request_file_id: stashed.id, base_url: baseUrl };
     return c.json(await submitJob(c.env, caller, { operation: "xlsx.generate", request, webhook }), 202);
   }
   if (cells > XLSX_SYNC_CELL_LIMIT) {
@@ -82,15 +82,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       extensions: { cells, sync_cell_limit: XLSX_SYNC_CELL_LIMIT },
     });
   }
-  const result = await generateWorkbook(c.env, { accountId: caller.accountId, workbook, chargeKey: `req:${c.get("requestId")}`, baseUrl });
+  const result = await generateWorkbook(c.env, { accountId: caller.accountId, workbook, chargeKey: requestChargeKey(c.get("requestId")), baseUrl });
   return c.json(result, 200);
-};
-
-export const runJob: JobRunner = async (env, job) => {
-  const request = jobRequest.parse(job.request);
-  const opened = await openFile(env, job.account_id, request.request_file_id);
-  const workbook = xlsxRequestSchema.parse(JSON.parse(await opened.object.text()));
-  const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
-  await deleteFile(env, job.account_id, request.request_file_id);
-  return result;
 };

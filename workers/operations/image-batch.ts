@@ -1,0 +1,160 @@
+// A batch of images: each item optimized like a single call, a bounded few at a time, with one
+// failed item never failing the batch. The route validates and plans; this runs the plan, now
+// (sync) or as a job (async), and both answer the same body.
+import { z } from "@hono/zod-openapi";
+import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
+import type { sourceSchema } from "../../contracts/envelope.ts";
+import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema, type ImageOptions } from "../../contracts/image-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { problemFromError } from "../../contracts/problems/problem-response.ts";
+import { itemChargeKey, jobChargeKey } from "../billing/charge-key.ts";
+import type { Bindings } from "../env.ts";
+import type { JobProgress, JobRunner } from "../jobs/job-runner.ts";
+import { problemSchema } from "../openapi/problem-schema.ts";
+import { resolveSource, type ResolvedSource } from "../sources/resolve-source.ts";
+import { imageResultSchema, optimizeImage, type ImageResult } from "./image-optimize.ts";
+import { stashSource } from "./stash-source.ts";
+
+/** Items in flight at once; the origin bounds its own decoders too, so memory stays flat. */
+const ITEM_CONCURRENCY = 4;
+
+const itemResultSchema = z.union([
+  imageResultSchema.extend({ ref: z.string(), status: z.literal("ok") }),
+  z.object({ ref: z.string(), status: z.literal("failed"), error: problemSchema }),
+]);
+
+export const batchResultSchema = z
+  .object({
+    results: z.array(itemResultSchema).openapi({ description: "In request order; one failed image never fails the batch." }),
+    totals: z.object({
+      images: z.number().int(),
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      original_bytes: z.number().int(),
+      output_bytes: z.number().int(),
+      charged_micros: z.number().int(),
+    }),
+    billing: z.object({ charged_micros: z.number().int() }),
+  })
+  .openapi("ImageBatchResult");
+
+type BatchItemResult = z.infer<typeof itemResultSchema>;
+type BatchResult = z.infer<typeof batchResultSchema>;
+
+const jobItem = z.union([
+  z.object({ ref: z.string(), source_file_id: z.string(), options: imageOptionsSchema }),
+  z.object({ ref: z.string(), error: problemSchema }),
+]);
+
+/** An image.batch job's stored request: sources already in R2, or the problem that stopped one. */
+export const batchJobRequestSchema = z.object({ items: z.array(jobItem), base_url: z.string() });
+
+/** One planned item: a validated ref, its source as the request gave it, and its merged options. */
+export interface BatchItem {
+  ref: string;
+  source: z.infer<typeof sourceSchema>;
+  options: ImageOptions;
+}
+
+type BatchEnv = Bindings;
+
+/** Runs `task` over every item, at most `limit` at a time, keeping the results in item order. */
+function mapBounded<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const run = concurrencyLimit(limit);
+  return Promise.all(items.map((item) => run(() => task(item))));
+}
+
+function summarize(results: BatchItemResult[]): BatchResult {
+  const ok = results.filter((r): r is Extract<BatchItemResult, { status: "ok" }> => r.status === "ok");
+  const charged = ok.reduce((sum, r) => sum + r.billing.charged_micros, 0);
+  return {
+    results,
+    totals: {
+      images: results.length,
+      succeeded: ok.length,
+      failed: results.length - ok.length,
+      original_bytes: ok.reduce((sum, r) => sum + r.stats.original_bytes, 0),
+      output_bytes: ok.reduce((sum, r) => sum + r.stats.output_bytes, 0),
+      charged_micros: charged,
+    },
+    billing: { charged_micros: charged },
+  };
+}
+
+/** An item's failure as the problem a single call would have answered. */
+function itemProblem(error: unknown): z.infer<typeof problemSchema> {
+  if (!(error instanceof ProblemError)) console.error("batch item failed", error);
+  return problemFromError(error);
+}
+
+async function runItem(ref: string, work: () => Promise<ImageResult>): Promise<BatchItemResult> {
+  try {
+    return { ref, status: "ok", ...(await work()) };
+  } catch (error) {
+    return { ref, status: "failed", error: itemProblem(error) };
+  }
+}
+
+function optimizeItem(env: BatchEnv, accountId: string, parentChargeKey: string, baseUrl: string) {
+  return (ref: string, source: ResolvedSource, options: ImageOptions) =>
+    optimizeImage(env, { accountId, source, options, chargeKey: itemChargeKey(parentChargeKey, ref), operation: "image.batch", baseUrl });
+}
+
+function resolveItemSource(env: BatchEnv, accountId: string, source: BatchItem["source"]): Promise<ResolvedSource> {
+  return resolveSource(env, accountId, source, "image", IMAGE_SOURCE_MAX_BYTES);
+}
+
+/** The whole batch now, charged under the request's key. */
+export async function runBatch(
+  env: BatchEnv,
+  request: { accountId: string; items: BatchItem[]; chargeKey: string; baseUrl: string },
+): Promise<BatchResult> {
+  const optimize = optimizeItem(env, request.accountId, request.chargeKey, request.baseUrl);
+  const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) =>
+    runItem(item.ref, async () => optimize(item.ref, await resolveItemSource(env, request.accountId, item.source), item.options)),
+  );
+  return summarize(results);
+}
+
+/**
+ * The job's request: sources are fetched and stored now, so a bad one fails its item rather than
+ * the job, and the job reads only R2.
+ */
+export async function planBatchJob(
+  env: BatchEnv,
+  request: { accountId: string; items: BatchItem[]; baseUrl: string },
+): Promise<z.infer<typeof batchJobRequestSchema>> {
+  const items = await mapBounded(request.items, ITEM_CONCURRENCY, async (item) => {
+    try {
+      const source = await resolveItemSource(env, request.accountId, item.source);
+      return { ref: item.ref, source_file_id: await stashSource(env, request.accountId, source), options: item.options };
+    } catch (error) {
+      return { ref: item.ref, error: itemProblem(error) };
+    }
+  });
+  return { items, base_url: request.baseUrl };
+}
+
+async function countedItem(progress: JobProgress, work: Promise<BatchItemResult>): Promise<BatchItemResult> {
+  const result = await work;
+  await progress.advance();
+  return result;
+}
+
+/** Progress counts images: every item that ended, ok or failed, of all the batch's items. */
+export const runBatchJob: JobRunner = async (env, job, progress) => {
+  const request = batchJobRequestSchema.parse(job.request);
+  const optimize = optimizeItem(env, job.account_id, jobChargeKey(job.id), request.base_url);
+  await progress.start(request.items.length);
+  const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) => {
+    if ("error" in item) return countedItem(progress, Promise.resolve({ ref: item.ref, status: "failed", error: item.error }));
+    return countedItem(
+      progress,
+      runItem(item.ref, async () => {
+        const source = await resolveItemSource(env, job.account_id, { file_id: item.source_file_id });
+        return optimize(item.ref, source, item.options);
+      }),
+    );
+  });
+  return summarize(results);
+};
