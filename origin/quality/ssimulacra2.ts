@@ -194,25 +194,24 @@ function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width
   if ((width & 1) === 1) plane[start + (width >> 1)]! += row[width - 1]! * weight;
 }
 
-const QUANTITIES = 5; // blurred a, b, a*a, b*b, a*b
-
 /**
  * One scale: streams rows top to bottom, converting each to XYB, blurring the five local
- * quantities per channel horizontally into a ring of 2r+1 rows, then vertically row by row, and
- * accumulating the SSIM and edge terms of each output row as soon as it is complete.
+ * quantities of each channel (a, b, a*a, b*b, a*b; a the reference, b the candidate)
+ * horizontally into a ring of 2r+1 rows, then vertically, accumulating the SSIM and edge terms
+ * of each output row as soon as it is complete.
  */
 function scaleStatistics(images: readonly [LinearImage, LinearImage], next: readonly [Float32Array[], Float32Array[]] | null): number[][] {
   const { width, height } = images[0];
-  const { radius, n2, d1 } = gaussian;
+  const { radius } = gaussian;
   const ringRows = 2 * radius + 1;
   const linear = [0, 1].map(() => [new Float32Array(width), new Float32Array(width), new Float32Array(width)] as const);
-  // xyb[image][channel]: ring of XYB rows; blurredRows[channel * QUANTITIES + q]: ring of horizontally blurred rows.
+  // xyb[image][channel] and blurred[channel]: rings of rows; a blurred row holds the five quantities of each pixel side by side.
   const xyb = [0, 1].map(() => [0, 1, 2].map(() => new Float32Array(ringRows * width)));
-  const blurredRows = Array.from({ length: 3 * QUANTITIES }, () => new Float32Array(ringRows * width));
-  const state = Array.from({ length: 3 * QUANTITIES }, () => new Float32Array(6 * width));
-  const output = Array.from({ length: QUANTITIES }, () => new Float32Array(width));
-  const product = new Float32Array(width);
-  const zeros = new Float32Array(width);
+  const blurred = [0, 1, 2].map(() => new Float32Array(ringRows * width * 5));
+  // Per channel and column, the vertical filters' last two outputs for each quantity (5 quantities x 3 filters x 2).
+  const columnState = [0, 1, 2].map(() => new Float32Array(width * 30));
+  const rowState = new Float32Array(30);
+  const zeros = new Float32Array(width * 5);
   const sums = [0, 1, 2].map(() => new Float64Array(6));
 
   for (let n = 1 - radius; n < height; n++) {
@@ -231,32 +230,15 @@ function scaleStatistics(images: readonly [LinearImage, LinearImage], next: read
         const [x, y, b] = xyb[i]!;
         toPositiveXyb(red, green, blue, x!, y!, b!, slot, width);
       }
-      for (let c = 0; c < 3; c++) {
-        const a = xyb[0]![c]!.subarray(slot, slot + width);
-        const b = xyb[1]![c]!.subarray(slot, slot + width);
-        const base = c * QUANTITIES;
-        blurRow(a, blurredRows[base]!, slot, width);
-        blurRow(b, blurredRows[base + 1]!, slot, width);
-        for (let x = 0; x < width; x++) product[x] = a[x]! * a[x]!;
-        blurRow(product, blurredRows[base + 2]!, slot, width);
-        for (let x = 0; x < width; x++) product[x] = b[x]! * b[x]!;
-        blurRow(product, blurredRows[base + 3]!, slot, width);
-        for (let x = 0; x < width; x++) product[x] = a[x]! * b[x]!;
-        blurRow(product, blurredRows[base + 4]!, slot, width);
-      }
+      for (let c = 0; c < 3; c++) blurRowHorizontally(xyb[0]![c]!, xyb[1]![c]!, slot, width, blurred[c]!, rowState);
     }
     const top = n - radius - 1;
     for (let c = 0; c < 3; c++) {
-      for (let q = 0; q < QUANTITIES; q++) {
-        const rows = blurredRows[c * QUANTITIES + q]!;
-        const upper = top >= 0 ? rows.subarray((top % ringRows) * width, (top % ringRows) * width + width) : zeros;
-        const lower = bottom < height ? rows.subarray((bottom % ringRows) * width, (bottom % ringRows) * width + width) : zeros;
-        verticalStep(upper, lower, state[c * QUANTITIES + q]!, output[q]!, width, n2, d1);
-      }
-      if (n >= 0) {
-        const slot = (n % ringRows) * width;
-        accumulateRow(xyb[0]![c]!.subarray(slot, slot + width), xyb[1]![c]!.subarray(slot, slot + width), output, width, sums[c]!);
-      }
+      const rows = blurred[c]!;
+      const upper = top >= 0 ? rows.subarray((top % ringRows) * width * 5) : zeros;
+      const lower = bottom < height ? rows.subarray((bottom % ringRows) * width * 5) : zeros;
+      const slot = (n % ringRows) * width;
+      blurColumnsAndAccumulate(upper, lower, columnState[c]!, width, n >= 0 ? sums[c]! : null, xyb[0]![c]!, xyb[1]![c]!, slot);
     }
   }
   const pixels = width * height;
@@ -279,59 +261,90 @@ function toPositiveXyb(red: Float32Array, green: Float32Array, blue: Float32Arra
   }
 }
 
-function blurRow(input: Float32Array, rows: Float32Array, offset: number, width: number): void {
-  const { radius, n2, d1 } = gaussian;
-  const [n21, n23, n25] = n2;
-  const [d11, d13, d15] = d1;
-  let prev1 = 0, prev3 = 0, prev5 = 0, older1 = 0, older3 = 0, older5 = 0;
+// The filters run in single precision, rounding where the published implementations (C++
+// libjxl, Rust rust-av) round: the filters' poles lie on the unit circle, so rounding error builds
+// up along a row, and the SSIM terms (local variances are differences of blurred squares) are
+// sensitive to it. Computing in double precision moved scores by up to 1.6 from both.
+const f32 = Math.fround;
+const [N1, N3, N5] = gaussian.n2.map(f32) as [number, number, number];
+const [D1, D3, D5] = gaussian.d1.map(f32) as [number, number, number];
+
+/** One horizontal step of the three filters for one quantity; `state[at..at+5]` holds their last two outputs. */
+function horizontalStep(sum: number, state: Float32Array, at: number): number {
+  const out1 = f32(f32(f32(N1 * sum) - state[at + 1]!) - D1 * state[at]!);
+  const out3 = f32(f32(f32(N3 * sum) - state[at + 3]!) - D3 * state[at + 2]!);
+  const out5 = f32(f32(f32(N5 * sum) - state[at + 5]!) - D5 * state[at + 4]!);
+  state[at + 1] = state[at]!;
+  state[at] = out1;
+  state[at + 3] = state[at + 2]!;
+  state[at + 2] = out3;
+  state[at + 5] = state[at + 4]!;
+  state[at + 4] = out5;
+  return f32(f32(out1 + out3) + out5);
+}
+
+/** The same for the vertical pass, where the published order of operations differs. */
+function verticalStep(sum: number, state: Float32Array, at: number): number {
+  const out1 = f32(N1 * sum - f32(D1 * state[at]! + state[at + 1]!));
+  const out3 = f32(N3 * sum - f32(D3 * state[at + 2]! + state[at + 3]!));
+  const out5 = f32(N5 * sum - f32(D5 * state[at + 4]! + state[at + 5]!));
+  state[at + 1] = state[at]!;
+  state[at] = out1;
+  state[at + 3] = state[at + 2]!;
+  state[at + 2] = out3;
+  state[at + 5] = state[at + 4]!;
+  state[at + 4] = out5;
+  return f32(f32(out1 + out3) + out5);
+}
+
+/** Blurs the five quantities of one row of one channel (`a` and `b` rings, row at `offset`) into `out`, five values a pixel. */
+function blurRowHorizontally(a: Float32Array, b: Float32Array, offset: number, width: number, out: Float32Array, state: Float32Array): void {
+  const { radius } = gaussian;
+  const sums = new Float64Array(5);
+  state.fill(0);
+  let at = offset * 5;
   for (let n = 1 - radius; n < width; n++) {
     const left = n - radius - 1;
     const right = n + radius - 1;
-    const sum = (left >= 0 ? input[left]! : 0) + (right < width ? input[right]! : 0);
-    const out1 = n21 * sum - d11 * prev1 - older1;
-    const out3 = n23 * sum - d13 * prev3 - older3;
-    const out5 = n25 * sum - d15 * prev5 - older5;
-    older1 = prev1;
-    older3 = prev3;
-    older5 = prev5;
-    prev1 = out1;
-    prev3 = out3;
-    prev5 = out5;
-    if (n >= 0) rows[offset + n] = out1 + out3 + out5;
-  }
-}
-
-/** One output row of the vertical pass; `state` holds, per column, the previous two outputs of each of the three filters. */
-function verticalStep(upper: Float32Array, lower: Float32Array, state: Float32Array, output: Float32Array, width: number, n2: readonly number[], d1: readonly number[]): void {
-  const [n21, n23, n25] = n2 as [number, number, number];
-  const [d11, d13, d15] = d1 as [number, number, number];
-  for (let x = 0, s = 0; x < width; x++, s += 6) {
-    const sum = upper[x]! + lower[x]!;
-    const out1 = n21 * sum - d11 * state[s]! - state[s + 1]!;
-    const out3 = n23 * sum - d13 * state[s + 2]! - state[s + 3]!;
-    const out5 = n25 * sum - d15 * state[s + 4]! - state[s + 5]!;
-    state[s + 1] = state[s]!;
-    state[s] = out1;
-    state[s + 3] = state[s + 2]!;
-    state[s + 2] = out3;
-    state[s + 5] = state[s + 4]!;
-    state[s + 4] = out5;
-    output[x] = out1 + out3 + out5;
+    const aLeft = left >= 0 ? a[offset + left]! : 0;
+    const bLeft = left >= 0 ? b[offset + left]! : 0;
+    const aRight = right < width ? a[offset + right]! : 0;
+    const bRight = right < width ? b[offset + right]! : 0;
+    sums[0] = f32(aLeft + aRight);
+    sums[1] = f32(bLeft + bRight);
+    sums[2] = f32(f32(aLeft * aLeft) + f32(aRight * aRight));
+    sums[3] = f32(f32(bLeft * bLeft) + f32(bRight * bRight));
+    sums[4] = f32(f32(aLeft * bLeft) + f32(aRight * bRight));
+    // One call site in a loop, so the engine inlines the step.
+    for (let q = 0; q < 5; q++) {
+      const value = horizontalStep(sums[q]!, state, q * 6);
+      if (n >= 0) out[at + q] = value;
+    }
+    if (n >= 0) at += 5;
   }
 }
 
 const C2 = 0.0009;
 
-/** Adds one row's SSIM error and edge differences (each with its fourth power) to `sums`. */
-function accumulateRow(a: Float32Array, b: Float32Array, blurred: Float32Array[], width: number, sums: Float64Array): void {
-  const [mu1, mu2, s11, s22, s12] = blurred as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+/**
+ * One output row of the vertical blur of one channel, from the horizontally blurred rows r + 1
+ * above and r - 1 below it; when `sums` is given (the row is inside the image), adds the row's
+ * SSIM error and edge differences, each with its fourth power, to it.
+ */
+function blurColumnsAndAccumulate(upper: Float32Array, lower: Float32Array, state: Float32Array, width: number, sums: Float64Array | null, a: Float32Array, b: Float32Array, offset: number): void {
+  const blurred = new Float64Array(5);
   let ssim = 0, ssim4 = 0, artifact = 0, artifact4 = 0, detail = 0, detail4 = 0;
-  for (let x = 0; x < width; x++) {
-    const m1 = mu1[x]!;
-    const m2 = mu2[x]!;
+  for (let x = 0, q = 0, s = 0; x < width; x++, q += 5, s += 30) {
+    for (let i = 0; i < 5; i++) blurred[i] = verticalStep(f32(upper[q + i]! + lower[q + i]!), state, s + 6 * i);
+    const m1 = blurred[0]!;
+    const m2 = blurred[1]!;
+    const s11 = blurred[2]!;
+    const s22 = blurred[3]!;
+    const s12 = blurred[4]!;
+    if (sums === null) continue;
     const diff = m1 - m2;
-    const numerator = (1 - diff * diff) * (2 * (s12[x]! - m1 * m2) + C2);
-    const denominator = s11[x]! - m1 * m1 + (s22[x]! - m2 * m2) + C2;
+    const numerator = (1 - diff * diff) * (2 * (s12 - m1 * m2) + C2);
+    const denominator = s11 - m1 * m1 + (s22 - m2 * m2) + C2;
     const error = 1 - numerator / denominator;
     if (error > 0) {
       ssim += error;
@@ -339,7 +352,7 @@ function accumulateRow(a: Float32Array, b: Float32Array, blurred: Float32Array[]
       ssim4 += squared * squared;
     }
     // > 0: an edge where the reference is smooth (ringing, banding, blocks); < 0: an edge lost (blur).
-    const edge = (1 + Math.abs(b[x]! - m2)) / (1 + Math.abs(a[x]! - m1)) - 1;
+    const edge = (1 + Math.abs(b[offset + x]! - m2)) / (1 + Math.abs(a[offset + x]! - m1)) - 1;
     const squared = edge * edge;
     if (edge > 0) {
       artifact += edge;
@@ -349,6 +362,7 @@ function accumulateRow(a: Float32Array, b: Float32Array, blurred: Float32Array[]
       detail4 += squared * squared;
     }
   }
+  if (sums === null) return;
   sums[0]! += ssim;
   sums[1]! += ssim4;
   sums[2]! += artifact;

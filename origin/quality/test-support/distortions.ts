@@ -13,7 +13,8 @@ export interface Distortion {
 }
 
 const JPEG_QUALITIES = [90, 70, 40, 20];
-const BLUR_SIGMAS = [0.5, 1, 2, 4];
+// sharp leaves an image unchanged below sigma 0.6.
+const BLUR_SIGMAS = [0.6, 1, 2, 4];
 const NOISE_AMPLITUDES = [4, 8, 16, 32];
 
 export const DISTORTIONS: Distortion[] = [

@@ -1,0 +1,170 @@
+// npm run bench:quality — the SSIMULACRA 2 metric of origin/quality, in one run:
+// 1. validation: our score against calc-s2-rust's (npm, WASM) on hand-made distortions of
+//    generated photos and, when CORPUS_DIR holds them, the corpus photos; and the order of each
+//    distortion family (JPEG q90 > q70 > q40 > q20, blur and noise by amount);
+// 2. CPU per megapixel at output size, against one sharp q76 JPEG encode of the same image;
+// 3. peak memory of one score at 1600x1067 and at 12 MP (each in a child process).
+// Exits non-zero when a score differs from calc-s2-rust's by more than 1.0 or an order is wrong.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import sharp from "sharp";
+import { imageOptionsSchema } from "../contracts/image-options.ts";
+import { encode } from "../origin/image/encode.ts";
+import { photoLikePixels } from "../origin/image/test-support/synthetic-images.ts";
+import type { RawImage } from "../origin/quality/raw-image.ts";
+import { ssimulacra2 } from "../origin/quality/ssimulacra2.ts";
+import { calcS2Rust } from "../origin/quality/test-support/calc-s2-rust.ts";
+import { DISTORTIONS } from "../origin/quality/test-support/distortions.ts";
+import { CORPUS_DIR } from "../test/support/corpus-dir.ts";
+
+const VALIDATION_WIDTH = 512;
+const OUTPUT_WIDTH = 1600;
+const MAX_DIFFERENCE = 1.0;
+const CORPUS_PHOTOS = ["img/avif/fox.png", "img/avif/kimono.avif", "img/exif-orientation/Landscape_0.jpg", "img/exif-orientation/Portrait_0.jpg"];
+
+if (process.argv[2] === "--peak") {
+  const [width, height] = (process.argv[3] ?? "").split("x").map(Number) as [number, number];
+  await printPeak(width, height);
+  process.exit(0);
+}
+
+interface NamedImage {
+  name: string;
+  load: (width: number) => Promise<RawImage>;
+}
+
+function generatedPhoto(seed: number): NamedImage {
+  return {
+    name: `generated photo ${seed}`,
+    load: async (width) => {
+      const height = Math.round((width * 2) / 3);
+      return { data: new Uint8Array(photoLikePixels(width, height, seed)), width, height, channels: 3 };
+    },
+  };
+}
+
+function corpusPhoto(relative: string): NamedImage {
+  return {
+    name: relative,
+    load: async (width) => {
+      const { data, info } = await sharp(path.join(CORPUS_DIR, relative))
+        .autoOrient()
+        .resize({ width, withoutEnlargement: true })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
+    },
+  };
+}
+
+function cpuMilliseconds<T>(run: () => T): { value: T; ms: number } {
+  const started = process.cpuUsage();
+  const value = run();
+  const used = process.cpuUsage(started);
+  return { value, ms: (used.user + used.system) / 1000 };
+}
+
+async function cpuMillisecondsAsync<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = process.cpuUsage();
+  const value = await run();
+  const used = process.cpuUsage(started);
+  return { value, ms: (used.user + used.system) / 1000 };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+const corpusPhotos = CORPUS_PHOTOS.filter((relative) => existsSync(path.join(CORPUS_DIR, relative))).map(corpusPhoto);
+const images = [generatedPhoto(1), generatedPhoto(2), generatedPhoto(3), ...corpusPhotos];
+if (corpusPhotos.length === 0) console.log(`(no corpus photos under ${CORPUS_DIR}: generated photos only)`);
+const failures: string[] = [];
+
+console.log(`\n1. Validation at ${VALIDATION_WIDTH} px wide: ours against calc-s2-rust 1.0.3, and order within each distortion family`);
+console.log(`${"image".padEnd(40)} ${"distortion".padEnd(10)} ${pad("ours", 8)} ${pad("calc-s2", 8)} ${pad("diff", 6)}`);
+let pairs = 0;
+let largestDifference = 0;
+for (const image of images) {
+  const reference = await image.load(VALIDATION_WIDTH);
+  const scores = new Map<string, number>();
+  for (const distortion of DISTORTIONS) {
+    const candidate = await distortion.apply(reference);
+    const ours = ssimulacra2(reference, candidate);
+    const theirs = calcS2Rust(reference, candidate);
+    const difference = ours - theirs;
+    pairs++;
+    largestDifference = Math.max(largestDifference, Math.abs(difference));
+    scores.set(distortion.name, ours);
+    console.log(`${image.name.padEnd(40)} ${distortion.name.padEnd(10)} ${pad(ours.toFixed(2), 8)} ${pad(theirs.toFixed(2), 8)} ${pad(difference.toFixed(3), 6)}`);
+    if (Math.abs(difference) > MAX_DIFFERENCE) failures.push(`${image.name} ${distortion.name}: ours ${ours.toFixed(2)}, calc-s2-rust ${theirs.toFixed(2)}`);
+  }
+  for (const family of ["jpeg", "blur", "noise"] as const) {
+    const ordered = DISTORTIONS.filter((d) => d.family === family).sort((a, b) => a.severity - b.severity);
+    for (let i = 1; i < ordered.length; i++) {
+      const milder = ordered[i - 1]!.name;
+      const harsher = ordered[i]!.name;
+      if (!(scores.get(milder)! > scores.get(harsher)!)) failures.push(`${image.name}: ${milder} (${scores.get(milder)!.toFixed(2)}) does not score above ${harsher} (${scores.get(harsher)!.toFixed(2)})`);
+    }
+  }
+}
+console.log(`${pairs} distorted images; largest |ours - calc-s2-rust| = ${largestDifference.toFixed(3)} (limit ${MAX_DIFFERENCE})`);
+
+console.log(`\n2. CPU at output size (${OUTPUT_WIDTH} px wide, or the original when smaller), median of 3, this process`);
+console.log(`${"image".padEnd(40)} ${pad("size", 10)} ${pad("q76 ms", 8)} ${pad("metric ms", 10)} ${pad("ms/MP", 7)} ${pad("x encode", 9)}`);
+const encoderOptions = imageOptionsSchema.parse({});
+const perMegapixel: number[] = [];
+const ratios: number[] = [];
+for (const image of images) {
+  const reference = await image.load(OUTPUT_WIDTH);
+  const raw = { raw: { width: reference.width, height: reference.height, channels: reference.channels } } as const;
+  const encodeOnce = () => encode(sharp(reference.data, raw), { format: "jpeg", lossless: false, quality: 76 }, encoderOptions);
+  const jpeg = await encodeOnce();
+  const encodeRuns: number[] = [];
+  for (let i = 0; i < 3; i++) encodeRuns.push((await cpuMillisecondsAsync(encodeOnce)).ms);
+  const encodeMs = median(encodeRuns);
+  const decoded = await sharp(jpeg).raw().toBuffer();
+  const candidate: RawImage = { ...reference, data: new Uint8Array(decoded) };
+  const metricMs = median([0, 1, 2].map(() => cpuMilliseconds(() => ssimulacra2(reference, candidate)).ms));
+  const megapixels = (reference.width * reference.height) / 1e6;
+  perMegapixel.push(metricMs / megapixels);
+  ratios.push(metricMs / encodeMs);
+  console.log(`${image.name.padEnd(40)} ${pad(`${reference.width}x${reference.height}`, 10)} ${pad(encodeMs.toFixed(1), 8)} ${pad(metricMs.toFixed(0), 10)} ${pad((metricMs / megapixels).toFixed(0), 7)} ${pad((metricMs / encodeMs).toFixed(1), 9)}`);
+}
+console.log(`metric: median ${median(perMegapixel).toFixed(0)} ms CPU per megapixel, ${median(ratios).toFixed(1)}x one q76 encode of the same image`);
+const first = await images[0]!.load(OUTPUT_WIDTH);
+const firstCandidate = await DISTORTIONS[1]!.apply(first);
+const calcS2Cpu = cpuMilliseconds(() => calcS2Rust(first, firstCandidate)).ms;
+const firstMegapixels = (first.width * first.height) / 1e6;
+console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height}): ${calcS2Cpu.toFixed(0)} ms CPU, ${(calcS2Cpu / firstMegapixels).toFixed(0)} ms per megapixel`);
+
+console.log("\n3. Peak memory of one score (child process: max RSS during the score minus RSS with both inputs loaded)");
+for (const size of ["1600x1067", "4000x3000"]) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--peak", size], { encoding: "utf8" });
+  if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);
+  console.log(child.stdout.trim());
+}
+
+if (failures.length > 0) {
+  console.error(`\nFAILED:\n${failures.join("\n")}`);
+  process.exit(1);
+}
+console.log("\nAll validation checks passed.");
+
+async function printPeak(width: number, height: number): Promise<void> {
+  const reference: RawImage = { data: new Uint8Array(photoLikePixels(width, height, 5)), width, height, channels: 3 };
+  const candidate: RawImage = { ...reference, data: new Uint8Array(await sharp(await sharp(reference.data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 76 }).toBuffer()).raw().toBuffer()) };
+  // Warm the compiler on a small pair so its code is not counted against the large one.
+  const small = await generatedPhoto(9).load(96);
+  ssimulacra2(small, small);
+  const before = process.memoryUsage().rss;
+  const { value: score, ms } = cpuMilliseconds(() => ssimulacra2(reference, candidate));
+  const peak = process.resourceUsage().maxRSS * 1024;
+  const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const inputs = reference.data.length + candidate.data.length;
+  console.log(`${width}x${height}: inputs ${megabytes(inputs)} MB; peak above them ${megabytes(Math.max(0, peak - before))} MB (${((peak - before) / (width * height)).toFixed(1)} bytes a pixel); score ${score.toFixed(2)} in ${ms.toFixed(0)} ms CPU`);
+}
