@@ -201,6 +201,21 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     }
   });
 
+  it("keeps a derivative in the edge cache no longer than its file lives", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
+    const { expires_at } = (await env.DB.prepare("SELECT expires_at FROM files WHERE id = ?").bind(fileId).first<{ expires_at: number }>())!;
+    const before = Date.now();
+    const res = await api(url(caller, "w_14", fileId));
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    await res.arrayBuffer();
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_14")), formatClass: "" };
+    const stored = (await caches.default.match(edgeCacheKey(identity)))!.headers.get("Cache-Control");
+    const maxAge = Number(/^public, max-age=(\d+)$/.exec(stored ?? "")?.[1]);
+    expect(maxAge).toBeLessThanOrEqual(Math.floor((expires_at - before) / 1000));
+    expect(maxAge).toBeGreaterThan(Math.floor((expires_at - before) / 1000) - 60);
+  });
+
   it("sends what the edge cannot do, or cannot afford, to the origin", async () => {
     const caller = await seedCaller();
     const large = await seedFile(caller, "landscape-1.jpg", "image/jpeg");

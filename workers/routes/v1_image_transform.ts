@@ -122,7 +122,7 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
   if (stored && object) {
     const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: object.size, variesOnAccept: request.variesOnAccept };
-    const body = await cacheDerivative(c, request, meta, object.body, stored.r2_key);
+    const body = await cacheDerivative(c, request, meta, object.body, stored.r2_key, file.expires_at);
     return derivativeResponse(body, meta, "r2", request.ifNoneMatch);
   }
 
@@ -149,7 +149,7 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag });
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(c.env.FILES, r2Key, identity.fileId)).body;
-  const body = await cacheDerivative(c, request, meta, forCache, r2Key);
+  const body = await cacheDerivative(c, request, meta, forCache, r2Key, file.expires_at);
   // Checked after the row and the cache entry exist, so a deletion that ran while this was
   // computed is caught here, and one that runs later finds them. The response still goes out,
   // as though this request had finished first.
@@ -165,10 +165,17 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
  * memory and serve both; anything larger is never held in the isolate, whatever its size: R2
  * streams it to the cache, and again to the client (not at all for a 304).
  */
-async function cacheDerivative(c: Context<AppEnv>, request: TransformRequest, meta: DerivativeMeta, body: Uint8Array | ReadableStream<Uint8Array>, r2Key: string): Promise<BodyInit | null> {
+async function cacheDerivative(
+  c: Context<AppEnv>,
+  request: TransformRequest,
+  meta: DerivativeMeta,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  r2Key: string,
+  fileExpiresAt: number,
+): Promise<BodyInit | null> {
   // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
   // next request for the same image (the browser's second <img>) then finds it.
-  await putEdgeCache(request.cacheKey, body, meta);
+  await putEdgeCache(request.cacheKey, body, meta, fileExpiresAt);
   if (body instanceof Uint8Array) return body;
   if (matchesIfNoneMatch(request.ifNoneMatch, meta.etag)) return null;
   return (await readObject(c.env.FILES, r2Key, request.identity.fileId)).body;

@@ -5,7 +5,7 @@
 // the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
 // entry can be named again from the derivative's row when its file is deleted. Vary is kept out
 // of the stored response (the class is already in the key) and added back when serving.
-import { IMMUTABLE, type DerivativeMeta } from "./derivative-response.ts";
+import type { DerivativeMeta } from "./derivative-response.ts";
 import type { DerivativeIdentity } from "./derivative-store.ts";
 
 // Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
@@ -31,8 +31,14 @@ export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Pro
   };
 }
 
-export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta): Promise<void> {
-  const headers = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": IMMUTABLE };
+/**
+ * Kept no longer than the derivative's file: the cache itself drops the entry when the file
+ * expires, in every data centre, where the expiry sweep's purge reaches at most the one it runs
+ * in. Clients are still told the response is immutable.
+ */
+export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, fileExpiresAt: number, now = Date.now()): Promise<void> {
+  const maxAge = Math.max(0, Math.floor((fileExpiresAt - now) / 1000));
+  const headers = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": `public, max-age=${maxAge}` };
   return caches.default.put(key, new Response(body, { headers }));
 }
 
