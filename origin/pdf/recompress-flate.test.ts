@@ -1,6 +1,7 @@
 import * as mupdf from "mupdf";
 import { deflateSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
@@ -86,5 +87,18 @@ describe("compressPdf's Flate recompression", () => {
     for (const stream of after) expect(stream.raw.byteLength).toBeLessThanOrEqual(rawBefore.get(key(stream)) ?? 0);
     const [page] = comparePdfRenders(plain.bytes, zopfli.bytes, { dpi: 72, maxPages: 1 });
     expect(page).toMatchObject({ meanAbsDiff: 0, ssim: 1 });
+  });
+
+  it("keeps a form's fields intact and renders it identically", async () => {
+    const input = await generatedFile("form.pdf");
+    const plain = await compressPdf(input, options());
+    const zopfli = await compressPdf(input, options({ zopfli: true }));
+    expect(zopfli.bytes.byteLength).toBeLessThanOrEqual(plain.bytes.byteLength);
+    expect(zopfli.stats.zopfli?.streams_examined).toBeGreaterThan(0);
+    const doc = mupdf.Document.openDocument(zopfli.bytes, "application/pdf");
+    const values = (doc.loadPage(0) as mupdf.PDFPage).getWidgets().map((widget) => widget.getValue());
+    doc.destroy();
+    expect(values).toEqual(["Ada Lovelace", "London"]);
+    for (const page of comparePdfRenders(plain.bytes, zopfli.bytes, { dpi: 72, maxPages: 1 })) expect(page.meanAbsDiff).toBe(0);
   });
 });
