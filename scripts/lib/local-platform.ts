@@ -1,7 +1,30 @@
-import { getPlatformProxy } from "wrangler";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import type { Bindings } from "../../workers/env.ts";
 
 export const DEFAULT_PERSIST_DIR = ".wrangler/state";
+
+/**
+ * The stores of wrangler.toml the scripts write through, and nothing else. The platform proxy
+ * runs a placeholder instead of the worker's code, so it cannot host the worker's own Durable
+ * Object class (OriginContainer): given the whole configuration, workerd warns on every start
+ * that the class is not exported.
+ */
+function writeStoresConfig(dir: string): string {
+  const config = unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true });
+  const stores = {
+    name: config.name,
+    compatibility_date: config.compatibility_date,
+    compatibility_flags: config.compatibility_flags,
+    d1_databases: config.d1_databases,
+    r2_buckets: config.r2_buckets,
+  };
+  const path = join(dir, "wrangler.json");
+  writeFileSync(path, JSON.stringify(stores));
+  return path;
+}
 
 /**
  * The same local D1/R2 that `wrangler dev --persist-to DIR` uses, opened from Node so that the
@@ -11,11 +34,23 @@ export const DEFAULT_PERSIST_DIR = ".wrangler/state";
 export async function openPlatform(options: { persistTo?: string; remote?: boolean } = {}) {
   // Keep stdout for the command's own JSON output.
   process.env.WRANGLER_LOG ??= "error";
-  const persistTo = options.persistTo ?? DEFAULT_PERSIST_DIR;
-  const proxy = await getPlatformProxy<Bindings>({
-    configPath: "wrangler.toml",
-    persist: options.remote ? false : { path: `${persistTo}/v3` },
-    remoteBindings: options.remote ?? false,
-  });
-  return { env: proxy.env, dispose: proxy.dispose };
+  const persistTo = resolve(options.persistTo ?? DEFAULT_PERSIST_DIR);
+  const configDir = mkdtempSync(join(tmpdir(), "pixelpress-platform-"));
+  try {
+    const proxy = await getPlatformProxy<Bindings>({
+      configPath: writeStoresConfig(configDir),
+      persist: options.remote ? false : { path: `${persistTo}/v3` },
+      remoteBindings: options.remote ?? false,
+    });
+    return {
+      env: proxy.env,
+      dispose: async () => {
+        await proxy.dispose();
+        rmSync(configDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(configDir, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -8,6 +8,7 @@ declare module "vitest" {
     apiKey: string;
     accountId: string;
     persistTo: string;
+    startLog: string;
   }
 }
 
@@ -19,5 +20,6 @@ export default async function setup(project: TestProject) {
   project.provide("apiKey", pair.apiKey);
   project.provide("accountId", pair.accountId);
   project.provide("persistTo", pair.persistTo);
+  project.provide("startLog", pair.startLog);
   return () => pair.stop();
 }

@@ -10,6 +10,8 @@ export interface ServicePair {
   apiKey: string;
   accountId: string;
   persistTo: string;
+  /** Everything `npm start` printed until it said it was running. */
+  startLog: string;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startServicePair(
     apiKey: credentials.secret,
     accountId: credentials.account_id,
     persistTo,
+    startLog: log,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
