@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { problemCatalogue, problemTypeUri, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { PROBLEMS_PATH } from "../docs/problem-pages.ts";
-import { SCALAR_BUNDLE_URL } from "../docs/scalar-bundle.ts";
+import { SCALAR_BUNDLE_PATH } from "../docs/scalar-bundle.ts";
 import { exampleFromSchema, type JsonSchema } from "../docs/schema-example.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { api, problemOf } from "../test-support/api.ts";
@@ -60,7 +60,9 @@ describe("API reference", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain(`src="${SCALAR_BUNDLE_URL}"`);
+    // The script comes from this service, never from a CDN: the page works offline.
+    expect(page).toContain(`src="${SCALAR_BUNDLE_PATH}"`);
+    expect([...page.matchAll(/src="([^"]*)"/g)].map((m) => m[1])).toEqual([SCALAR_BUNDLE_PATH]);
     expect(page).toContain("/openapi.json");
     expect(page).toContain("bearerAuth");
   });

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { isProblemSlug, PROBLEMS_PATH, problemIndexPage, problemPage } from "../docs/problem-pages.ts";
-import { SCALAR_BUNDLE_URL } from "../docs/scalar-bundle.ts";
+import { SCALAR_BUNDLE_PATH } from "../docs/scalar-bundle.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 
@@ -46,7 +46,7 @@ export const problemRoute = createRoute({
 const reference = Scalar<AppEnv>((c) => ({
   url: "/openapi.json",
   pageTitle: "PixelPress API reference",
-  cdn: SCALAR_BUNDLE_URL,
+  cdn: SCALAR_BUNDLE_PATH,
   // Try-it requests go to the server that served this page, whatever its host and port.
   servers: [{ url: new URL(c.req.url).origin, description: "This server" }],
   authentication: { preferredSecurityScheme: "bearerAuth" },
