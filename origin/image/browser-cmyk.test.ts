@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { imageOptionsSchema } from "../../contracts/image-options.ts";
 import { originTransformSchema } from "../../contracts/origin/image-transform.ts";
 import { ssim, type LumaImage } from "../pdf/ssim.ts";
-import { browserCmykToRgb } from "./browser-cmyk.ts";
+import { browserCmykToRgbInPlace } from "./browser-cmyk.ts";
 import { deriveMezzanine } from "./derive-mezzanine.ts";
 import { processImage } from "./process-image.ts";
 import { colourBands, unprofiledCmykJpeg, type Adobe } from "./test-support/cmyk-jpegs.ts";
@@ -48,10 +48,10 @@ describe.each(["cmyk", "ycck", "no-marker"] satisfies Adobe[])("an unprofiled CM
   });
 });
 
-describe("browserCmykToRgb", () => {
+describe("browserCmykToRgbInPlace", () => {
   it("gives the numbers Chromium 156 drew for one CMYK pixel", () => {
     // Ink 200, 100, 30, 60 (stored inverted: 55, 155, 225, 195); Chromium's canvas read 42, 118, 172.
-    expect([...browserCmykToRgb(new Uint8Array([200, 100, 30, 60, 0, 0, 0, 0, 255, 255, 255, 255]))]).toEqual([42, 118, 172, 255, 255, 255, 0, 0, 0]);
+    expect([...browserCmykToRgbInPlace(new Uint8Array([200, 100, 30, 60, 0, 0, 0, 0, 255, 255, 255, 255]))]).toEqual([42, 118, 172, 255, 255, 255, 0, 0, 0]);
   });
 });
 

@@ -6,10 +6,11 @@
 // A CMYK JPEG without a profile is shown by every browser through a naive conversion (see
 // browser-cmyk.ts), not through a press profile like libvips' built-in one, which made such
 // photos 28 luma levels darker than users saw them. Those pixels are decoded here, oriented,
-// and converted the browsers' way; the steps after this one work on the converted pixels.
+// and converted the browsers' way; the steps after this one work on the converted pixels, so
+// EXIF and XMP kept on request (strip_metadata: false) do not survive for these sources.
 import sharp from "sharp";
 import type { SourceImage } from "./decode-limits.ts";
-import { browserCmykToRgb } from "./browser-cmyk.ts";
+import { browserCmykToRgbInPlace } from "./browser-cmyk.ts";
 import type { ImageStep } from "./image-step.ts";
 
 export const toSrgb: ImageStep = async (work) => {
@@ -19,7 +20,7 @@ export const toSrgb: ImageStep = async (work) => {
       .toColourspace("cmyk")
       .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
-    work.image = sharp(browserCmykToRgb(data), { raw: { width: info.width, height: info.height, channels: 3 } });
+    work.image = sharp(browserCmykToRgbInPlace(data), { raw: { width: info.width, height: info.height, channels: 3 } });
     return;
   }
   work.image.toColourspace(work.source.is_greyscale && !work.source.has_alpha ? "b-w" : "srgb");
