@@ -13,11 +13,15 @@ const { values: args } = parseArgs({
     "origin-port": { type: "string", default: "8788" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
     "allow-loopback-urls": { type: "boolean", default: false },
+    // An origin someone else runs (bench:soak kills and restarts its own, behind a fault proxy):
+    // the edge is pointed at it and no origin is started here.
+    "origin-url": { type: "string" },
   },
 });
 const persistTo = args["persist-to"];
 const edgeUrl = `http://127.0.0.1:${args.port}`;
-const originUrl = `http://127.0.0.1:${args["origin-port"]}`;
+const externalOrigin = args["origin-url"];
+const originUrl = externalOrigin ?? `http://127.0.0.1:${args["origin-port"]}`;
 const wrangler = "node_modules/.bin/wrangler";
 
 const secrets = ensureDevSecrets();
@@ -33,12 +37,14 @@ const platform = await openPlatform({ persistTo });
 const credentials = await ensureDevAccount(platform.env.DB, persistTo);
 await platform.dispose();
 
-const origin = startService("origin", process.execPath, ["origin/server.ts"], {
-  ...process.env,
-  ENVIRONMENT: "development",
-  PORT: args["origin-port"],
-  ORIGIN_SECRET: secrets.ORIGIN_SECRET,
-});
+const origin = externalOrigin
+  ? null
+  : startService("origin", process.execPath, ["origin/server.ts"], {
+      ...process.env,
+      ENVIRONMENT: "development",
+      PORT: args["origin-port"],
+      ORIGIN_SECRET: secrets.ORIGIN_SECRET,
+    });
 const edgeVars = [
   "ENVIRONMENT:development",
   `ORIGIN_URL:${originUrl}`,
@@ -58,7 +64,7 @@ const edge = startService(
   ],
   { ...process.env, WRANGLER_SEND_METRICS: "false" },
 );
-const services = [origin, edge];
+const services = origin ? [origin, edge] : [edge];
 
 let stopping = false;
 async function stop(code: number) {

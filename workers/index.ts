@@ -3,6 +3,7 @@ import type { Bindings } from "./env.ts";
 import type { QueueMessage } from "./jobs/job-message.ts";
 import { jobRunners } from "./jobs/job-runners.ts";
 import { consumeDeadLetters, consumeJobQueue } from "./jobs/queue-consumer.ts";
+import { redeliverJobMessage } from "./jobs/redeliver-job.ts";
 import { sweepExpiredFiles } from "./files/expiry-sweep.ts";
 import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 
@@ -21,7 +22,9 @@ async function sweepAllExpiredFiles(env: Bindings, now: number): Promise<void> {
 const DEAD_LETTER_SUFFIX = "-dlq";
 
 export default {
-  fetch: app.fetch,
+  async fetch(request, env, ctx) {
+    return (await redeliverJobMessage(request, env)) ?? app.fetch(request, env, ctx);
+  },
 
   async queue(batch, env) {
     if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) await consumeDeadLetters(batch, env);

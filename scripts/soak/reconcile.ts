@@ -1,0 +1,232 @@
+// The books, checked from the stores alone (D1 and R2), so the same check runs after a soak and,
+// as `npm run admin -- reconcile`, against a real deployment:
+//   - every job ended (succeeded, failed, cancelled) within its deadline; none stuck;
+//   - every job or transform charge maps to exactly one delivered output, every such output to one
+//     charge; failed and cancelled jobs carry no charge;
+//   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
+//   - every ended job with a webhook was delivered, or its next attempt is scheduled;
+//   - no R2 object without its row, no ready row without its object (pending uploads excepted).
+// Sync requests are charged under `req:<request id>`; only the client knows which it got, so
+// their side of the books is checked against client logs (soak-ledger.ts).
+import { createHash } from "node:crypto";
+
+export interface ReconcileOptions {
+  /** Only jobs created at or after this epoch ms (default: all). */
+  since?: number;
+  /** A job must end within this long of its creation. */
+  jobDeadlineMs: number;
+  /** An ended job may still be waiting for its first webhook attempt this long. */
+  webhookGraceMs?: number;
+  now?: number;
+  /** SHA-256 (hex) of bytes that must never be stored (replies known to be corrupt): every object is read and hashed. */
+  forbiddenDigests?: ReadonlySet<string>;
+}
+
+export interface LedgerRow {
+  account_id: string;
+  charge_key: string;
+  operation: string;
+  amount_micros: number;
+}
+
+export interface PlatformReconciliation {
+  jobs: { total: number; succeeded: number; failed: number; cancelled: number; stuck: string[]; overdue: string[] };
+  charges: {
+    rows: number;
+    /** job:/transform: charges with no delivered output, or charged for a job that did not succeed. */
+    withoutOutput: string[];
+    /** Delivered billable outputs (succeeded jobs, derivatives) with no charge, or a charge of another amount. */
+    outputsWithoutCharge: string[];
+    /** The ledger's unique index should make this impossible: (account, charge_key) seen twice. */
+    duplicateKeys: string[];
+  };
+  balances: { accounts: number; mismatched: { account_id: string; balance: number; ledger: number }[] };
+  webhooks: { endedWithWebhook: number; delivered: number; retryScheduled: number; awaitingFirst: number; lost: string[]; deliveredIds: string[] };
+  storage: { objects: number; objectsWithoutRow: string[]; rowsWithoutObject: string[]; forbiddenObjects: string[] };
+  /** Every `req:` charge, for the client-log side of the books. */
+  requestCharges: LedgerRow[];
+}
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  status: string;
+  result: string | null;
+  webhook_url: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+async function all<T>(db: D1Database, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await db.prepare(sql).bind(...params).all<T>()).results;
+}
+
+async function listAllKeys(bucket: R2Bucket): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ cursor, limit: 1000 });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
+/** What a succeeded job's result says it charged and which files it delivered. */
+function deliveredByJob(result: unknown): { charged: number; fileIds: string[] } {
+  const r = (result ?? {}) as { billing?: { charged_micros?: number }; file_id?: string | null; results?: { file_id?: string | null }[] };
+  const fileIds = [r.file_id, ...(r.results ?? []).map((item) => item.file_id)].filter((id): id is string => typeof id === "string");
+  return { charged: r.billing?.charged_micros ?? 0, fileIds };
+}
+
+export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, options: ReconcileOptions): Promise<PlatformReconciliation> {
+  const now = options.now ?? Date.now();
+  const since = options.since ?? 0;
+  const webhookGraceMs = options.webhookGraceMs ?? 60_000;
+
+  const jobs = await all<JobRow>(db, "SELECT id, account_id, status, result, webhook_url, created_at, finished_at FROM jobs WHERE created_at >= ?", since);
+  const ledger = await all<LedgerRow>(db, "SELECT account_id, charge_key, operation, amount_micros FROM ledger");
+  const files = await all<{ id: string; account_id: string; kind: string; status: string; r2_key: string }>(db, "SELECT id, account_id, kind, status, r2_key FROM files");
+  const derivatives = await all<{ account_id: string; file_id: string; canonical: string; format_class: string; r2_key: string }>(
+    db,
+    "SELECT account_id, file_id, canonical, format_class, r2_key FROM derivatives",
+  );
+  const deliveries = await all<{ message_id: string; job_id: string; attempt: number; outcome: string; next_attempt_at: number | null }>(
+    db,
+    "SELECT message_id, job_id, attempt, outcome, next_attempt_at FROM webhook_deliveries ORDER BY attempt",
+  );
+  const accounts = await all<{ id: string; balance_micros: number }>(db, "SELECT id, balance_micros FROM accounts");
+  const idempotencyBodies = await all<{ account_id: string; key_id: string; idempotency_key: string }>(
+    db,
+    "SELECT account_id, key_id, idempotency_key FROM idempotency_records",
+  );
+
+  const final = new Set(["succeeded", "failed", "cancelled"]);
+  const stuck = jobs.filter((j) => !final.has(j.status)).map((j) => `${j.id} (${j.status})`);
+  const overdue = jobs
+    .filter((j) => final.has(j.status) && j.finished_at !== null && j.finished_at - j.created_at > options.jobDeadlineMs)
+    .map((j) => `${j.id} took ${j.finished_at! - j.created_at} ms`);
+
+  // Charges <-> outputs, by charge key.
+  const chargesByKey = new Map<string, LedgerRow[]>();
+  for (const row of ledger) {
+    const key = `${row.account_id} ${row.charge_key}`;
+    chargesByKey.set(key, [...(chargesByKey.get(key) ?? []), row]);
+  }
+  const duplicateKeys = [...chargesByKey].filter(([, rows]) => rows.length > 1).map(([key]) => key);
+  const jobsById = new Map(jobs.map((j) => [j.id, j]));
+  const derivativeKeys = new Set(derivatives.map((d) => `${d.account_id} transform:${d.file_id}:${d.canonical}${d.format_class ? `@${d.format_class}` : ""}`));
+  const withoutOutput: string[] = [];
+  const jobCharged = new Map<string, number>();
+  for (const row of ledger) {
+    const jobMatch = /^job:(job_[A-Za-z0-9]+)/.exec(row.charge_key);
+    if (jobMatch) {
+      const job = jobsById.get(jobMatch[1]!);
+      if (!job && since > 0) continue;
+      if (!job || job.status !== "succeeded") withoutOutput.push(`${row.charge_key} (job ${job?.status ?? "missing"})`);
+      jobCharged.set(jobMatch[1]!, (jobCharged.get(jobMatch[1]!) ?? 0) + row.amount_micros);
+    } else if (row.charge_key.startsWith("transform:") && !derivativeKeys.has(`${row.account_id} ${row.charge_key}`)) {
+      withoutOutput.push(row.charge_key);
+    }
+  }
+  const fileStatus = new Map(files.map((f) => [f.id, f.status]));
+  const outputsWithoutCharge: string[] = [];
+  for (const job of jobs.filter((j) => j.status === "succeeded")) {
+    const delivered = deliveredByJob(job.result === null ? null : JSON.parse(job.result));
+    const charged = jobCharged.get(job.id) ?? 0;
+    if (delivered.charged !== charged) outputsWithoutCharge.push(`${job.id}: result says ${delivered.charged}, ledger ${charged}`);
+    for (const fileId of delivered.fileIds) if (!fileStatus.has(fileId)) outputsWithoutCharge.push(`${job.id}: output ${fileId} has no row`);
+  }
+  for (const key of derivativeKeys) if (!chargesByKey.has(key)) outputsWithoutCharge.push(`derivative ${key} never charged`);
+
+  // Balances: accounts open at zero and every movement is a ledger row.
+  const ledgerSum = new Map<string, number>();
+  for (const row of ledger) ledgerSum.set(row.account_id, (ledgerSum.get(row.account_id) ?? 0) + row.amount_micros);
+  const mismatched = accounts
+    .filter((a) => a.balance_micros !== -(ledgerSum.get(a.id) ?? 0))
+    .map((a) => ({ account_id: a.id, balance: a.balance_micros, ledger: -(ledgerSum.get(a.id) ?? 0) }));
+
+  // Webhooks: the last attempt of each event decides.
+  const lastAttempt = new Map<string, (typeof deliveries)[number]>();
+  const deliveredIds = new Set<string>();
+  for (const d of deliveries) {
+    lastAttempt.set(d.job_id, d);
+    if (d.outcome === "delivered") deliveredIds.add(d.message_id);
+  }
+  const webhooks = { endedWithWebhook: 0, delivered: 0, retryScheduled: 0, awaitingFirst: 0, lost: [] as string[], deliveredIds: [...deliveredIds] };
+  for (const job of jobs.filter((j) => final.has(j.status) && j.webhook_url)) {
+    webhooks.endedWithWebhook++;
+    const last = lastAttempt.get(job.id);
+    if (last && deliveries.some((d) => d.job_id === job.id && d.outcome === "delivered")) webhooks.delivered++;
+    else if (last?.outcome === "failed" && last.next_attempt_at !== null) webhooks.retryScheduled++;
+    else if (!last && job.finished_at !== null && now - job.finished_at < webhookGraceMs) webhooks.awaitingFirst++;
+    else webhooks.lost.push(`${job.id} (${last ? `attempt ${last.attempt} ${last.outcome}` : "never attempted"})`);
+  }
+
+  // Storage: every object belongs to a live row, every ready row has its object.
+  const objectKeys = await listAllKeys(bucket);
+  const objects = new Set(objectKeys);
+  const liveFileKeys = new Map(files.filter((f) => f.status !== "deleted").map((f) => [f.r2_key, f]));
+  const liveFileIds = new Set(files.filter((f) => f.status === "ready").map((f) => f.id));
+  const idempotencyKeys = new Set(
+    idempotencyBodies.map(
+      (r) => `idempotency/${r.account_id}/${createHash("sha256").update(`${r.key_id}\n${r.idempotency_key}`).digest("hex")}`,
+    ),
+  );
+  const derivativeObjects = new Set(derivatives.map((d) => d.r2_key));
+  const objectsWithoutRow = objectKeys.filter((key) => {
+    if (key === "healthz") return false;
+    if (key.startsWith("mezzanine/")) return !liveFileIds.has(key.slice("mezzanine/".length));
+    if (key.startsWith("idempotency/")) return !idempotencyKeys.has(key);
+    if (key.includes("/derivatives/")) return !derivativeObjects.has(key);
+    return !liveFileKeys.has(key);
+  });
+  const rowsWithoutObject = [
+    ...files.filter((f) => f.status === "ready" && !objects.has(f.r2_key)).map((f) => `file ${f.id}`),
+    ...files.filter((f) => f.status === "pending" && f.kind === "result" && !objects.has(f.r2_key)).map((f) => `pending result ${f.id}`),
+    ...derivatives.filter((d) => !objects.has(d.r2_key)).map((d) => `derivative ${d.r2_key}`),
+  ];
+
+  const forbiddenObjects: string[] = [];
+  if (options.forbiddenDigests && options.forbiddenDigests.size > 0) {
+    for (const key of objectKeys) {
+      const object = await bucket.get(key);
+      if (!object) continue;
+      const digest = createHash("sha256").update(new Uint8Array(await object.arrayBuffer())).digest("hex");
+      if (options.forbiddenDigests.has(digest)) forbiddenObjects.push(key);
+    }
+  }
+
+  return {
+    jobs: {
+      total: jobs.length,
+      succeeded: jobs.filter((j) => j.status === "succeeded").length,
+      failed: jobs.filter((j) => j.status === "failed").length,
+      cancelled: jobs.filter((j) => j.status === "cancelled").length,
+      stuck,
+      overdue,
+    },
+    charges: { rows: ledger.length, withoutOutput, outputsWithoutCharge, duplicateKeys },
+    balances: { accounts: accounts.length, mismatched },
+    webhooks,
+    storage: { objects: objectKeys.length, objectsWithoutRow, rowsWithoutObject, forbiddenObjects },
+    requestCharges: ledger.filter((row) => row.charge_key.startsWith("req:")),
+  };
+}
+
+/** The zero-targets of a platform reconciliation that failed, by name; empty when the books balance. */
+export function platformFailures(r: PlatformReconciliation): string[] {
+  const failures: [string, unknown[]][] = [
+    ["stuck jobs", r.jobs.stuck],
+    ["jobs past their deadline", r.jobs.overdue],
+    ["charges without an output", r.charges.withoutOutput],
+    ["outputs without their charge", r.charges.outputsWithoutCharge],
+    ["charge keys charged twice", r.charges.duplicateKeys],
+    ["balances off their ledger", r.balances.mismatched],
+    ["webhooks lost", r.webhooks.lost],
+    ["R2 objects without a row", r.storage.objectsWithoutRow],
+    ["rows without their R2 object", r.storage.rowsWithoutObject],
+    ["objects holding a corrupt reply", r.storage.forbiddenObjects],
+  ];
+  return failures.filter(([, list]) => list.length > 0).map(([name, list]) => `${name}: ${list.length} (${list.slice(0, 5).map(String).join("; ")})`);
+}
