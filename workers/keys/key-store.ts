@@ -134,6 +134,7 @@ export async function recordKeyUse(db: D1Database, keyId: string, now: number): 
 
 export interface TransformKeyRow {
   account_id: string;
+  scopes: Scope[] | null;
   plan: "free" | "pro";
   require_signed_transforms: boolean;
   signing_secret_sealed: string | null;
@@ -144,6 +145,7 @@ export async function findActiveTransformKey(db: D1Database, keyId: string): Pro
   const row = await orm(db)
     .select({
       account_id: apiKeys.accountId,
+      scopes: apiKeys.scopes,
       plan: accounts.plan,
       require_signed_transforms: accounts.requireSignedTransforms,
       signing_secret_sealed: apiKeys.signingSecretSealed,
@@ -152,7 +154,7 @@ export async function findActiveTransformKey(db: D1Database, keyId: string): Pro
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .get();
-  return row ?? null;
+  return row ? { ...row, scopes: row.scopes as Scope[] | null } : null;
 }
 
 /** Stores the key's sealed signing secret; false when the account has no such key. */

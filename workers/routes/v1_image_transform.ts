@@ -9,18 +9,16 @@ import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
+import { authenticateTransformKey, serveEdgeCacheHit, type TransformRequest } from "../middleware/transform-access.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { canonicalTransform, resolveTransform } from "../../contracts/transform/canonical.ts";
-import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
+import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative, type DerivativeIdentity } from "../transform/derivative-store.ts";
-import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
-import { formatClassFromAccept } from "../../contracts/transform/negotiate.ts";
+import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "../transform/derivative-store.ts";
+import { putEdgeCache } from "../transform/edge-cache.ts";
 import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import { storedOriginal } from "../transform/stored-original.ts";
-import { findTransformKey, type TransformKey } from "../transform/transform-key.ts";
-import { MAX_TRANSFORM_LENGTH, parseTransform, tokenDescriptions, type TransformSpec } from "../../contracts/transform/tokens.ts";
+import { MAX_TRANSFORM_LENGTH, tokenDescriptions } from "../../contracts/transform/tokens.ts";
 
 // No API key: the key_id names the account, and an optional signature guards the URL.
 function problem(slugs: ProblemType[]) {
@@ -35,6 +33,12 @@ const tokenTable = Object.entries(tokenDescriptions)
   .map(([prefix, text]) => `- \`${prefix}_\`: ${text}`)
   .join("\n");
 
+const transformParams = z.object({
+  key_id: z.string().max(64).openapi({ example: "key_3kT9bQ7xLw3mZr9X", description: "The public id of an active API key." }),
+  transform: z.string().max(MAX_TRANSFORM_LENGTH).openapi({ example: "w_400,h_300,fit_cover,f_auto", description: "Comma-separated tokens; see the description." }),
+  file_id: z.string().max(64).openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd" }),
+});
+
 export const route = createRoute({
   method: "get",
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
@@ -42,13 +46,8 @@ export const route = createRoute({
   summary: "A transformed image, for <img src>",
   description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
   security: [],
-  request: {
-    params: z.object({
-      key_id: z.string().max(64).openapi({ example: "key_3kT9bQ7xLw3mZr9X", description: "The public id of an active API key." }),
-      transform: z.string().max(MAX_TRANSFORM_LENGTH).openapi({ example: "w_400,h_300,fit_cover,f_auto", description: "Comma-separated tokens; see the description." }),
-      file_id: z.string().max(64).openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd" }),
-    }),
-  },
+  middleware: [authenticateTransformKey(transformParams), serveEdgeCacheHit, rateLimit] as const,
+  request: { params: transformParams },
   responses: {
     200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
     304: { description: "Not modified: If-None-Match matched the ETag." },
@@ -68,47 +67,8 @@ export const route = createRoute({
   },
 });
 
-// One transform request after the checks that run before the edge cache.
-interface TransformRequest {
-  key: TransformKey;
-  fileId: string;
-  spec: TransformSpec;
-  identity: DerivativeIdentity;
-  cacheKey: Request;
-  variesOnAccept: boolean;
-  ifNoneMatch: string | undefined;
-}
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { key_id, transform, file_id } = c.req.valid("param");
-  const spec = parseTransform(transform);
-  const canonical = canonicalTransform(spec);
-  const key = await findTransformKey(c.env, key_id);
-  const path = canonicalPath(key_id, canonical, file_id);
-  await checkTransformSignature(key, path, spec.signature);
-
-  const variesOnAccept = spec.format === "auto";
-  const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
-  const identity: DerivativeIdentity = { accountId: key.accountId, fileId: file_id, canonical, formatClass };
-  const request: TransformRequest = {
-    key,
-    fileId: file_id,
-    spec,
-    identity,
-    cacheKey: edgeCacheKey(identity),
-    variesOnAccept,
-    ifNoneMatch: c.req.header("If-None-Match"),
-  };
-  const cached = await matchEdgeCache(request.cacheKey, variesOnAccept);
-  if (cached) return derivativeResponse(cached.body, cached.meta, "edge", request.ifNoneMatch);
-
-  // Past the edge cache every request costs D1 and R2 reads at least: the key's rate limit applies.
-  c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: null });
-  await rateLimit(c, async () => {
-    c.res = await beyondEdgeCache(c, request);
-  });
-  return c.res;
-};
+// Past the chain (key, signature, edge cache, the key's rate limit) every request costs D1 and R2 reads.
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => beyondEdgeCache(c, c.get("transform"));
 
 async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): Promise<Response> {
   const { identity } = request;

@@ -2,6 +2,7 @@
 // requires signatures, and the key's signing secret. Transform URLs sit in <img> tags and are
 // fetched at page-view rates, so a lookup is remembered in the isolate for a short while: a
 // revoked key or a changed setting takes effect within KEY_MEMO_MS.
+import type { Scope } from "../auth/scopes.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seal, unseal } from "../crypto/seal.ts";
@@ -15,6 +16,7 @@ export interface TransformKey {
   keyId: string;
   accountId: string;
   plan: "free" | "pro";
+  scopes: Scope[] | null;
   requireSigned: boolean;
   signingSecret: string | null;
 }
@@ -30,6 +32,7 @@ async function loadKey(env: KeyEnv, keyId: string): Promise<TransformKey | null>
     keyId,
     accountId: row.account_id,
     plan: row.plan,
+    scopes: row.scopes,
     requireSigned: row.require_signed_transforms,
     signingSecret: row.signing_secret_sealed ? await unseal(env.SIGNING_SECRET, row.signing_secret_sealed) : null,
   };
