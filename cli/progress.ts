@@ -23,6 +23,8 @@ export class Progress {
   private readonly total: number;
   private readonly startedAt = Date.now();
   private done = 0;
+  /** Items still running, by name: the fraction of their work done, from their job's progress. */
+  private readonly running = new Map<string, number>();
   private failed = 0;
   private saved = 0;
 
@@ -32,7 +34,14 @@ export class Progress {
     if (stream.isTTY) this.draw();
   }
 
+  /** An item running as a job reported `done` of `total` units; the bar counts that part of it. */
+  update(name: string, done: number, total: number): void {
+    this.running.set(name, total > 0 ? Math.min(1, done / total) : 0);
+    if (this.stream.isTTY) this.draw();
+  }
+
   finish(outcome: ItemOutcome): void {
+    this.running.delete(outcome.name);
     this.done++;
     if (!outcome.ok) this.failed++;
     if (outcome.ok && outcome.outputBytes !== undefined) this.saved += outcome.inputBytes - outcome.outputBytes;
@@ -50,7 +59,8 @@ export class Progress {
 
   private draw(): void {
     const width = 24;
-    const filled = this.total === 0 ? width : Math.round((this.done / this.total) * width);
+    const partial = [...this.running.values()].reduce((sum, fraction) => sum + fraction, 0);
+    const filled = this.total === 0 ? width : Math.round(((this.done + partial) / this.total) * width);
     const elapsed = Date.now() - this.startedAt;
     const eta = this.done === 0 ? "--" : formatDuration((elapsed / this.done) * (this.total - this.done));
     const failed = this.failed > 0 ? ` · ${this.failed} failed` : "";

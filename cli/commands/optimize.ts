@@ -70,7 +70,12 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
       row.inputBytes = loaded.bytes;
       const result = await connection.client.image.optimize(
         { source: loaded.source, options, ...(loaded.uploaded ? { mode: "async" as const } : {}) },
-        { wait: true },
+        {
+          wait: true,
+          onProgress: (job) => {
+            if (job.progress_detail) progress.update(basename(file), job.progress_detail.done, job.progress_detail.total);
+          },
+        },
       );
       row.chargedMicros = result.billing.charged_micros;
       const output = outputPathFor(file, EXTENSIONS[result.format] ?? result.format, flags.out);

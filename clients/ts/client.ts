@@ -55,7 +55,7 @@ export function createPixelPress(options: ClientOptions): PixelPressClient & Pro
       const answer = await post(path, { body, headers, signal: callOptions.signal });
       const data = unwrap(answer);
       if (callOptions.wait && isJobAccepted(answer.response, data)) {
-        return base.waitForJob(data.job_id, { ...options.poll, signal: callOptions.signal });
+        return base.waitForJob(data.job_id, { ...options.poll, signal: callOptions.signal, onProgress: callOptions.onProgress });
       }
       return data;
     },

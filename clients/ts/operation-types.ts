@@ -32,6 +32,8 @@ export interface CallOptions<Wait extends boolean = boolean> {
   /** Your own key for this call (e.g. to retry across processes); one is generated otherwise. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** With `wait`: called with the job on every poll, e.g. to show its `progress_detail`. */
+  onProgress?: (job: Job) => void;
 }
 
 export type Operation<P extends OperationPath> = <Wait extends boolean = false>(
