@@ -14,6 +14,7 @@ import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestId } from "./middleware/request-id.ts";
 import { isUnauthenticatedPath, registerRoutes } from "./routes/index.ts";
 import { openApiDocument, registerSecuritySchemes } from "./openapi/document.ts";
+import { declareGateProblems } from "./openapi/gate-problems.ts";
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
@@ -38,6 +39,7 @@ export function createApp() {
 
   registerRoutes(app);
   registerSecuritySchemes(app);
+  declareGateProblems(app);
   app.doc31("/openapi.json", openApiDocument);
 
   const allowedMethods = allowedMethodsMatcher(app.routes);

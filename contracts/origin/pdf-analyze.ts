@@ -35,7 +35,10 @@ export const pdfColorspaceSchema: z.ZodType<PdfColorspace> = z
       base: pdfColorspaceSchema.nullable().openapi({ description: "For Indexed the base space, for ICCBased its alternate or N-derived device space" }),
     }),
   )
-  .openapi("PdfColorspace");
+  .openapi("PdfColorspace", {
+    description: "An image's color space: its family, the components per pixel, and the space it is based on",
+    example: { family: "ICCBased", components: 3, base: { family: "DeviceRGB", components: 3, base: null } },
+  });
 
 const sizePt = z.object({ width: z.number(), height: z.number() });
 

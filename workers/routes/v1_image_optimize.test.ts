@@ -41,6 +41,19 @@ describe("POST /v1/image/optimize", () => {
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000 - charged);
   });
 
+  it("reports what format auto tried as the document declares it: format, lossless, output_bytes", async () => {
+    const caller = await seedCaller();
+    const photo = await generatedBytes("landscape-3.jpg");
+    const res = await optimize(caller, { source: { base64: encodeBase64(photo) }, options: { width: 120, format: "auto" } });
+    expect(res.status).toBe(200);
+    const result = await res.json<{ format: string; stats: { output_bytes: number; candidates: { format: string; lossless: boolean; output_bytes: number }[] } }>();
+    expect(result.stats.candidates.length).toBeGreaterThanOrEqual(2);
+    for (const candidate of result.stats.candidates) expect(Object.keys(candidate).sort()).toEqual(["format", "lossless", "output_bytes"]);
+    const chosen = result.stats.candidates.find((candidate) => candidate.format === result.format)!;
+    expect(chosen.output_bytes).toBe(result.stats.output_bytes);
+    expect(Math.min(...result.stats.candidates.map((candidate) => candidate.output_bytes))).toBe(result.stats.output_bytes);
+  });
+
   it("returns an output that is not smaller, and does not charge for it", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
     const tiny = await generatedBytes("bilevel.png");
