@@ -42,7 +42,8 @@ function hasExplicitExample(schema: JsonSchema, components: Record<string, JsonS
   return children.some((child) => hasExplicitExample(child, components, seen));
 }
 
-export function exampleFromSchema(schema: JsonSchema, components: Record<string, JsonSchema>): unknown {
+/** `within`: the schemas whose examples are being built around this one, to end a recursive schema. */
+export function exampleFromSchema(schema: JsonSchema, components: Record<string, JsonSchema>, within: ReadonlySet<JsonSchema> = new Set()): unknown {
   const s = resolve(schema, components);
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -51,12 +52,19 @@ export function exampleFromSchema(schema: JsonSchema, components: Record<string,
   if (Array.isArray(s.enum)) return s.enum[0];
   const union = (s.oneOf ?? s.anyOf) as JsonSchema[] | undefined;
   if (union) {
-    const branches = union.filter((branch) => resolve(branch, components).type !== "null");
-    const preferred = branches.find((branch) => hasExplicitExample(branch, components)) ?? branches[0] ?? union[0]!;
-    return exampleFromSchema(preferred, components);
+    // A branch that recurs into a schema already being built (a colour space's base colour space)
+    // is passed over, so a recursive schema ends at its null branch.
+    const branches = union.filter((branch) => {
+      const resolved = resolve(branch, components);
+      return resolved.type !== "null" && !within.has(resolved);
+    });
+    const ending = union.find((branch) => resolve(branch, components).type === "null");
+    const preferred = branches.find((branch) => hasExplicitExample(branch, components)) ?? branches[0] ?? ending ?? union[0]!;
+    return exampleFromSchema(preferred, components, within);
   }
+  const inside = new Set(within).add(s);
   if (Array.isArray(s.allOf)) {
-    return Object.assign({}, ...s.allOf.map((part) => exampleFromSchema(part as JsonSchema, components)));
+    return Object.assign({}, ...s.allOf.map((part) => exampleFromSchema(part as JsonSchema, components, inside)));
   }
   switch (firstType(s) ?? (s.properties ? "object" : undefined)) {
     case "object": {
@@ -64,12 +72,12 @@ export function exampleFromSchema(schema: JsonSchema, components: Record<string,
       const required = new Set((s.required as string[] | undefined) ?? []);
       const example: Record<string, unknown> = {};
       for (const [name, property] of Object.entries(properties)) {
-        if (required.has(name) || hasExplicitExample(property, components)) example[name] = exampleFromSchema(property, components);
+        if (required.has(name) || hasExplicitExample(property, components)) example[name] = exampleFromSchema(property, components, inside);
       }
       return example;
     }
     case "array": {
-      const item = exampleFromSchema((s.items as JsonSchema | undefined) ?? {}, components);
+      const item = exampleFromSchema((s.items as JsonSchema | undefined) ?? {}, components, inside);
       return Array.from({ length: Math.max(1, Number(s.minItems ?? 1)) }, () => item);
     }
     case "string":

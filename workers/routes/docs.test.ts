@@ -85,6 +85,14 @@ describe("API reference", () => {
     expect(rejected).toEqual([]);
   });
 
+  it("ends the example of a recursive schema at its null branch", () => {
+    const node = { $ref: "#/components/schemas/Node" };
+    const components = {
+      Node: { type: "object", properties: { name: { type: "string" }, parent: { oneOf: [node, { type: "null" }] } }, required: ["name", "parent"] },
+    };
+    expect(exampleFromSchema(node, components)).toEqual({ name: "xxxxxx", parent: null });
+  });
+
   it("would catch an example the schema refuses", () => {
     const schema = spec.components.schemas;
     const broken = { ...schema, Account: { ...schema.Account!, example: { plan: 42 } } };
