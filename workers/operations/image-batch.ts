@@ -26,14 +26,16 @@ const itemResultSchema = z.union([
 export const batchResultSchema = z
   .object({
     results: z.array(itemResultSchema).openapi({ description: "In request order; one failed image never fails the batch." }),
-    totals: z.object({
-      images: z.number().int(),
-      succeeded: z.number().int(),
-      failed: z.number().int(),
-      original_bytes: z.number().int(),
-      output_bytes: z.number().int(),
-      charged_micros: z.number().int(),
-    }),
+    stats: z
+      .object({
+        images: z.number().int(),
+        succeeded: z.number().int(),
+        failed: z.number().int(),
+        original_bytes: z.number().int().openapi({ description: "Of the images that succeeded" }),
+        output_bytes: z.number().int().openapi({ description: "Of the images that succeeded" }),
+        ratio: z.number().nullable().openapi({ description: "output_bytes / original_bytes; null when no image succeeded" }),
+      })
+      .openapi("ImageBatchStats"),
     billing: z.object({ charged_micros: z.number().int() }),
   })
   .openapi("ImageBatchResult");
@@ -67,15 +69,17 @@ function mapBounded<T, R>(items: T[], limit: number, task: (item: T) => Promise<
 function summarize(results: BatchItemResult[]): BatchResult {
   const ok = results.filter((r): r is Extract<BatchItemResult, { status: "ok" }> => r.status === "ok");
   const charged = ok.reduce((sum, r) => sum + r.billing.charged_micros, 0);
+  const originalBytes = ok.reduce((sum, r) => sum + r.stats.original_bytes, 0);
+  const outputBytes = ok.reduce((sum, r) => sum + r.stats.output_bytes, 0);
   return {
     results,
-    totals: {
+    stats: {
       images: results.length,
       succeeded: ok.length,
       failed: results.length - ok.length,
-      original_bytes: ok.reduce((sum, r) => sum + r.stats.original_bytes, 0),
-      output_bytes: ok.reduce((sum, r) => sum + r.stats.output_bytes, 0),
-      charged_micros: charged,
+      original_bytes: originalBytes,
+      output_bytes: outputBytes,
+      ratio: originalBytes > 0 ? Math.round((outputBytes / originalBytes) * 10_000) / 10_000 : null,
     },
     billing: { charged_micros: charged },
   };

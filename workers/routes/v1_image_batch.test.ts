@@ -10,8 +10,9 @@ import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api
 import { generatedBytes } from "../test-support/generated-file.ts";
 
 interface BatchResult {
-  results: ({ ref: string; status: "ok"; width: number; format: string; billing: { charged_micros: number } } | { ref: string; status: "failed"; error: { status: number; detail: string } })[];
-  totals: { images: number; succeeded: number; failed: number; charged_micros: number };
+  results: ({ ref: string; status: "ok"; width: number; format: string; stats: { original_bytes: number; output_bytes: number }; billing: { charged_micros: number } } | { ref: string; status: "failed"; error: { status: number; detail: string } })[];
+  stats: { images: number; succeeded: number; failed: number; original_bytes: number; output_bytes: number; ratio: number | null };
+  billing: { charged_micros: number };
 }
 
 function batch(caller: TestCaller, body: unknown) {
@@ -42,7 +43,12 @@ describe("POST /v1/image/batch", () => {
     expect(c).toMatchObject({ width: 50 });
     expect(bad).toMatchObject({ error: { status: 415 } });
     expect((bad as { error: object }).error).not.toHaveProperty("request_id");
-    expect(body.totals).toMatchObject({ images: 3, succeeded: 2, failed: 1, charged_micros: 1_600 });
+    expect(body.stats).toMatchObject({ images: 3, succeeded: 2, failed: 1 });
+    expect(body.billing.charged_micros).toBe(1_600);
+    const succeeded = body.results.flatMap((r) => (r.status === "ok" ? [r.stats] : []));
+    expect(body.stats.original_bytes).toBe(succeeded.reduce((sum, stats) => sum + stats.original_bytes, 0));
+    expect(body.stats.output_bytes).toBe(succeeded.reduce((sum, stats) => sum + stats.output_bytes, 0));
+    expect(body.stats.ratio).toBeCloseTo(body.stats.output_bytes / body.stats.original_bytes, 4);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(8_400);
   });
 
@@ -129,7 +135,8 @@ describe("POST /v1/image/batch", () => {
     expect(job.status).toBe("succeeded");
     expect(job.progress).toBe(100);
     expect(job.result.results.map((r) => [r.ref, r.status])).toEqual([["one", "ok"], ["broken", "failed"]]);
-    expect(job.result.totals.charged_micros).toBe(800);
+    expect(job.result.billing.charged_micros).toBe(800);
+    expect(job.result.stats).toMatchObject({ images: 2, succeeded: 1, failed: 1 });
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
   });
 });
