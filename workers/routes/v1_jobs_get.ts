@@ -3,6 +3,7 @@ import type { AppEnv } from "../hono-env.ts";
 import { findJob } from "../jobs/job-store.ts";
 import { deliveryView, jobSchema, jobView } from "../jobs/job-view.ts";
 import { requireScope } from "../middleware/require-scope.ts";
+import { listDeliveries } from "../webhooks/delivery-store.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
 export const jobIdParams = z.object({
@@ -22,11 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await findJob(c.env.DB, c.get("caller").accountId, c.req.valid("param").job_id);
-  const { results } = await c.env.DB.prepare(
-    `SELECT attempt, outcome, response_status, error, attempted_at, next_attempt_at
-     FROM webhook_deliveries WHERE job_id = ? ORDER BY attempt`,
-  )
-    .bind(job.id)
-    .all<Parameters<typeof deliveryView>[0]>();
-  return c.json(jobView(job, results.map(deliveryView)), 200);
+  const deliveries = await listDeliveries(c.env.DB, job.id);
+  return c.json(jobView(job, deliveries.map(deliveryView)), 200);
 };

@@ -4,6 +4,7 @@ import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import { loadJob } from "../jobs/job-store.ts";
 import { checkWebhookUrl } from "./webhook-url.ts";
+import { deliveryAttempted, recordDelivery } from "./delivery-store.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
 import { nextRetryDelayMs, QUEUE_MAX_DELAY_S } from "./retry-schedule.ts";
 import { signWebhook, WEBHOOK_HEADERS } from "../../contracts/webhooks/signature.ts";
@@ -42,10 +43,7 @@ export async function deliverJobWebhook(
   const job = await loadJob(env.DB, message.job_id);
   if (!job?.webhook_url || !job.webhook_secret_sealed) return "skipped";
   const messageId = jobEventId(job.id);
-  const seen = await env.DB.prepare("SELECT 1 FROM webhook_deliveries WHERE message_id = ? AND attempt = ?")
-    .bind(messageId, message.attempt)
-    .first();
-  if (seen) return "skipped";
+  if (await deliveryAttempted(env.DB, messageId, message.attempt)) return "skipped";
 
   const body = JSON.stringify(jobEventPayload(job, now));
   const timestamp = Math.floor(now / 1000);
@@ -77,12 +75,17 @@ export async function deliverJobWebhook(
   const outcome = delivered ? "delivered" : responseStatus === 410 ? "disabled" : "failed";
   const retryIn = outcome === "failed" ? nextRetryDelayMs(message.attempt) : null;
   if (outcome === "failed" && error === null) error = `endpoint answered ${responseStatus}`;
-  await env.DB.prepare(
-    `INSERT INTO webhook_deliveries (message_id, job_id, attempt, url, outcome, response_status, error, attempted_at, next_attempt_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, attempt) DO NOTHING`,
-  )
-    .bind(messageId, job.id, message.attempt, job.webhook_url, outcome, responseStatus, error, now, retryIn === null ? null : now + retryIn)
-    .run();
+  await recordDelivery(env.DB, {
+    messageId,
+    jobId: job.id,
+    attempt: message.attempt,
+    url: job.webhook_url,
+    outcome,
+    responseStatus,
+    error,
+    attemptedAt: now,
+    nextAttemptAt: retryIn === null ? null : now + retryIn,
+  });
   if (retryIn !== null) {
     await enqueueAttempt(env, { kind: "webhook", job_id: job.id, attempt: message.attempt + 1, not_before: now + retryIn }, retryIn);
   }
