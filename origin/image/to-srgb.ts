@@ -4,8 +4,9 @@
 // colour cast); sharp's greyscale target drops alpha, so greyscale with alpha goes to sRGB.
 //
 // A CMYK JPEG without a profile is shown by every browser through a naive conversion (see
-// browser-cmyk.ts), not through a press profile like libvips' built-in one, which made such
-// photos 28 luma levels darker than users saw them. Those pixels are decoded here, oriented,
+// browser-cmyk.ts), not through a press profile like libvips' built-in one (measured on a
+// 1600 px photo stored that way: SSIM 0.949 against Chromium's decode through libvips' profile,
+// 1.000 through this rule; colour swatches drift more). Those pixels are decoded here, oriented,
 // and converted the browsers' way; the steps after this one work on the converted pixels, so
 // EXIF and XMP kept on request (strip_metadata: false) do not survive for these sources.
 import sharp from "sharp";
