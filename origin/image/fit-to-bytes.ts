@@ -1,24 +1,136 @@
-// max_bytes: the highest quality (up to the requested one) whose output fits.
-// Instead of bisecting (about 7 encodes), each probe solves a size model
-// through what has been measured: ln(bytes) linear in the quantiser scale
-// (see scaleCoordinate), with a prior slope while there is one point, the
-// secant of the two lowest misses while nothing fits, then interpolation
-// inside the bracket. Probes are placed so that, if the model holds, the
-// next one closes the bracket to QUALITY_TOLERANCE + 1, or the interpolation
-// between a fit and a miss puts the best within one step of the fit: the
-// answer is then the highest fit, within QUALITY_TOLERANCE of the best that
-// fits (sizes being monotone in quality).
+// max_bytes: the highest quality (up to the requested one) whose output fits,
+// exactly: the answer fits and the next quality up was encoded and does not (or
+// the answer is the ceiling). A plain bisection of 10..76 costs about 7 encodes;
+// this search places each probe where a size model puts the boundary, then on
+// the boundary's other side, so that a good model closes it in two probes.
+//
+// The search itself (searchQualityBoundary) knows nothing of bytes: it finds
+// where a monotone predicate over a quality ladder flips, guided by a model's
+// prediction of where it does. fitToBytes is that search with the predicate
+// "output bytes <= max_bytes" and a log-linear size model.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export const MIN_SEARCH_QUALITY = 10;
-export const QUALITY_TOLERANCE = 2;
-// The widest bracket (in quality steps) inside which the interpolation is trusted to end the search.
-const TRUSTED_BRACKET = 8;
-// d ln(bytes) / d scaleCoordinate between q76 and the qualities budgets usually land on, measured
-// on the corpus photos (exif-orientation, kimono, fox) at 1600 px: JPEG 0.75 to 0.9, WebP 0.5 to
-// 0.7, AVIF 1.0 to 1.5 (its quantiser follows quality linearly, not libjpeg's scale). Erring
-// steep keeps the first probe near the ceiling, where a miss still closes the bracket cheaply.
-export const PRIOR_SLOPES = { jpeg: 0.9, webp: 0.7, avif: 1.4, png: 0.9 } as const;
+
+/**
+ * How an encoder's output size follows quality: ln(bytes) linear in a coordinate of quality, with
+ * the slope expected before two probes measure one.
+ */
+export interface SizeModel {
+  /**
+   * `quantiser`: libjpeg's quantiser scale (5000/q below 50, 200-2q above), whose slope varied 2
+   * times across 10..76 on the corpus photos where raw quality's varied 3 times (JPEG, WebP).
+   * `quality`: quality itself, for AVIF, whose quantiser follows it linearly (1.5 times, against
+   * 2 times in the quantiser scale).
+   */
+  coordinate: "quantiser" | "quality";
+  priorSlope: number;
+}
+
+// Median slopes between q76 and the qualities 85/60/40/25% budgets land on, measured on the corpus
+// photos (exif-orientation, kimono, fox) at 1600 px (see scripts/bench-image.ts). PNG's ladder is
+// four palette tiers, where any slope is a guess.
+export const SIZE_MODELS = {
+  jpeg: { coordinate: "quantiser", priorSlope: 0.8 },
+  webp: { coordinate: "quantiser", priorSlope: 0.57 },
+  avif: { coordinate: "quality", priorSlope: 0.034 },
+  png: { coordinate: "quantiser", priorSlope: 0.9 },
+} as const satisfies Record<string, SizeModel>;
+
+export interface Probe<T> {
+  quality: number;
+  value: T;
+  passes: boolean;
+}
+
+export interface BoundarySearch<T> {
+  /** The qualities the search may pick, ascending. */
+  ladder: readonly number[];
+  measure: (quality: number) => Promise<T>;
+  /** Monotone over the ladder: true up to some quality, false above it. */
+  passes: (value: T) => boolean;
+  /**
+   * Where the model puts the boundary, as a real quality: the predicate is expected to hold at
+   * qualities up to it and to fail above. +Infinity when the model cannot say (no probe yet).
+   */
+  predict: (bracket: Bracket<T>) => number;
+  /** Probes already made, not counted as measurements. */
+  known?: readonly Probe<T>[];
+}
+
+export interface Bracket<T> {
+  /** The highest quality probed that passes. */
+  passing: Probe<T> | null;
+  /** The lowest quality probed that fails. */
+  failing: Probe<T> | null;
+  /** The failing probe measured before `failing`, for a model that extrapolates from two. */
+  previousFailing: Probe<T> | null;
+}
+
+export interface Boundary<T> extends Bracket<T> {
+  /** Probes measured by the search (known ones not counted). */
+  measured: number;
+}
+
+/**
+ * Finds the boundary exactly: on return `passing` and `failing` are neighbours on the ladder, or
+ * `passing` is the ladder's top, or `failing` its bottom. Every claim rests on a probe.
+ */
+export async function searchQualityBoundary<T>(search: BoundarySearch<T>): Promise<Boundary<T>> {
+  const { ladder } = search;
+  if (ladder.length === 0) throw new Error("searchQualityBoundary needs a non-empty ladder");
+  const bracket: Bracket<T> = { passing: null, failing: null, previousFailing: null };
+  const record = (probe: Probe<T>) => {
+    if (probe.passes) {
+      if (bracket.passing === null || probe.quality > bracket.passing.quality) bracket.passing = probe;
+    } else if (bracket.failing === null || probe.quality < bracket.failing.quality) {
+      bracket.previousFailing = bracket.failing;
+      bracket.failing = probe;
+    }
+  };
+  for (const probe of search.known ?? []) record(probe);
+  let measured = 0;
+  let surprises = 0;
+  for (;;) {
+    // The bracket as ladder positions: -1 and ladder.length stand for a side not probed yet.
+    const low = bracket.passing === null ? -1 : ladder.indexOf(bracket.passing.quality);
+    const high = bracket.failing === null ? ladder.length : ladder.indexOf(bracket.failing.quality);
+    if (high - low <= 1) return { ...bracket, measured };
+    const next =
+      surprises >= SURPRISES_BEFORE_BISECTION
+        ? { position: Math.floor((low + high) / 2), expectPass: null }
+        : modelProbe(ladder, low, high, search.predict(bracket));
+    const quality = ladder[next.position]!;
+    const value = await search.measure(quality);
+    measured++;
+    const passes = search.passes(value);
+    record({ quality, value, passes });
+    // The model probes where its outcome is least certain, so one surprise is expected; a model
+    // surprised twice running is wrong, and bisection steps bound what it costs: after one, the
+    // model's next surprise brings another, so a wrong model costs at most about twice a bisection.
+    if (next.expectPass === null) surprises = Math.min(surprises, SURPRISES_BEFORE_BISECTION - 1);
+    else surprises = passes === next.expectPass ? 0 : surprises + 1;
+  }
+}
+
+const SURPRISES_BEFORE_BISECTION = 2;
+
+// The boundary needs a passing probe and a failing one next to it. The model's predicted
+// boundary position b sits between them: the probe is the side of b whose outcome is less
+// certain (the one nearer the prediction), so that, the model holding, the next probe on the
+// other side ends the search. Next to a known side, that is always the other one.
+function modelProbe(ladder: readonly number[], low: number, high: number, predicted: number): { position: number; expectPass: boolean | null } {
+  if (!Number.isFinite(predicted)) return { position: predicted > 0 ? high - 1 : low + 1, expectPass: null };
+  // Fractional ladder position of the predicted boundary: b + fraction, b the last passing position.
+  let below = -1;
+  while (below + 1 < ladder.length && ladder[below + 1]! <= predicted) below++;
+  const fraction =
+    below < 0 || below + 1 >= ladder.length ? 0.5 : (predicted - ladder[below]!) / (ladder[below + 1]! - ladder[below]!);
+  const boundary = Math.min(high - 1, Math.max(low, below));
+  if (boundary === low) return { position: low + 1, expectPass: false };
+  if (boundary === high - 1) return { position: high - 1, expectPass: true };
+  return fraction > 0.5 ? { position: boundary + 1, expectPass: false } : { position: boundary, expectPass: true };
+}
 
 export interface FitOutcome {
   bytes: Uint8Array;
@@ -27,104 +139,36 @@ export interface FitOutcome {
   encodes: number;
 }
 
-interface Sample {
-  quality: number;
-  bytes: Uint8Array;
-}
-
 export interface FitSearch {
   /** The qualities the search may pick, ascending; the last entry is the ceiling. */
   ladder: readonly number[];
   /** An encode already made at the ceiling. */
   known?: Uint8Array;
-  /** The size curve's expected slope (see PRIOR_SLOPES), used until two misses measure one. */
-  priorSlope: number;
+  /** The encoder's size curve (see SIZE_MODELS). */
+  model: SizeModel;
 }
 
 export async function fitToBytes(encodeAt: (quality: number) => Promise<Uint8Array>, maxBytes: number, search: FitSearch): Promise<FitOutcome> {
-  const { ladder, known, priorSlope } = search;
+  const { ladder, known, model } = search;
   const ceiling = ladder.at(-1);
   if (ceiling === undefined) throw new Error("fitToBytes needs a non-empty ladder");
-  let encodes = 0;
-  const measure = async (quality: number): Promise<Sample> => {
-    encodes++;
-    return { quality, bytes: await encodeAt(quality) };
-  };
-  const fits = (sample: Sample) => sample.bytes.byteLength <= maxBytes;
-
-  let over: Sample = known ? { quality: ceiling, bytes: known } : await measure(ceiling);
-  if (fits(over)) return { ...over, encodes };
-  let previousOver: Sample | null = null;
-  let under: Sample | null = null;
-
-  for (;;) {
-    const between = ladder.filter((q) => q > (under?.quality ?? -Infinity) && q < over.quality);
-    if (under !== null && (between.length === 0 || over.quality - under.quality <= QUALITY_TOLERANCE + 1)) {
-      return { ...under, encodes };
-    }
-    // Between a fit and a miss the model is an interpolation, accurate to about a step: when it
-    // puts the best within one step above the fit, proving it with another encode buys nothing
-    // the tolerance does not already allow.
-    if (
-      under !== null &&
-      over.quality - under.quality <= TRUSTED_BRACKET &&
-      Math.floor(crossingQuality(under, over, maxBytes)) - under.quality <= QUALITY_TOLERANCE - 1
-    ) {
-      return { ...under, encodes };
-    }
-    if (between.length === 0) {
-      throw new ProblemError(
-        "max_bytes_unreachable",
-        `The smallest output reached is ${over.bytes.byteLength} bytes (quality ${over.quality}), above max_bytes ${maxBytes}.`,
-        { extensions: { max_bytes: maxBytes, smallest_bytes: over.bytes.byteLength, lowest_quality_tried: over.quality } },
-      );
-    }
-    const next = nextProbe(between, predictCrossing(under, over, previousOver, maxBytes, priorSlope), under, over);
-    const sample = await measure(next);
-    if (fits(sample)) {
-      under = sample;
-    } else {
-      previousOver = over;
-      over = sample;
-    }
+  const fits = (bytes: Uint8Array) => bytes.byteLength <= maxBytes;
+  const boundary = await searchQualityBoundary({
+    ladder,
+    measure: encodeAt,
+    passes: fits,
+    predict: (bracket) => predictBoundary(bracket, maxBytes, model),
+    known: known ? [{ quality: ceiling, value: known, passes: fits(known) }] : [],
+  });
+  if (boundary.passing === null) {
+    const smallest = boundary.failing!;
+    throw new ProblemError(
+      "max_bytes_unreachable",
+      `The smallest output reached is ${smallest.value.byteLength} bytes (quality ${smallest.quality}), above max_bytes ${maxBytes}.`,
+      { extensions: { max_bytes: maxBytes, smallest_bytes: smallest.value.byteLength, lowest_quality_tried: smallest.quality } },
+    );
   }
-}
-
-// Sizes are modelled as log-linear not in quality itself but in the libjpeg
-// quantiser scale it stands for (5000/q below 50, 200-2q above, at least 1): in that
-// coordinate the slope of ln(bytes) varied 2 times across 10..95 on the
-// measured photo curves, against 3 times in raw quality.
-function scaleCoordinate(quality: number): number {
-  return -Math.log(quality < 50 ? 5000 / quality : Math.max(1, 200 - 2 * quality));
-}
-
-function qualityAt(coordinate: number): number {
-  const scale = Math.exp(-coordinate);
-  return scale <= 100 ? (200 - scale) / 2 : 5000 / scale;
-}
-
-// The quality where the size line is predicted to reach `maxBytes`: through
-// the bracket when there is one, else along the secant of the two lowest
-// misses, else along the prior slope from the only miss.
-function predictCrossing(under: Sample | null, over: Sample, previousOver: Sample | null, maxBytes: number, priorSlope: number): number {
-  if (under !== null) return crossingQuality(under, over, maxBytes);
-  const measured = previousOver ? logSlope(over, previousOver) : 0;
-  const slope = measured > 0 ? measured : priorSlope;
-  return qualityAt(scaleCoordinate(over.quality) - Math.log(over.bytes.byteLength / maxBytes) / slope);
-}
-
-// Prefers a probe that ends the search if the prediction holds: one that fits
-// within the tolerance below the lowest miss, or one that misses just above
-// the tolerance over the highest fit.
-function nextProbe(between: number[], crossing: number, under: Sample | null, over: Sample): number {
-  const predictedBest = Math.floor(crossing);
-  const closingFromBelow = over.quality - QUALITY_TOLERANCE - 1;
-  const closingFromAbove = under === null ? -Infinity : under.quality + QUALITY_TOLERANCE + 1;
-  let wanted: number;
-  if (predictedBest >= closingFromBelow) wanted = closingFromBelow;
-  else if (predictedBest < closingFromAbove) wanted = closingFromAbove;
-  else wanted = predictedBest;
-  return between.filter((q) => q <= wanted).at(-1) ?? between[0]!;
+  return { bytes: boundary.passing.value, quality: boundary.passing.quality, encodes: boundary.measured };
 }
 
 /** Lossy formats: every quality from the search floor up to the requested one. */
@@ -134,13 +178,47 @@ export function qualityLadder(ceiling: number): number[] {
   return ladder;
 }
 
-// The quality where the line through two samples reaches `bytes`.
-function crossingQuality(low: Sample, high: Sample, bytes: number): number {
-  const slope = logSlope(low, high);
-  if (!(slope > 0)) return (low.quality + high.quality) / 2;
-  return qualityAt(scaleCoordinate(low.quality) + Math.log(bytes / low.bytes.byteLength) / slope);
+type SizeBracket = Bracket<Uint8Array>;
+type SizeProbe = Probe<Uint8Array>;
+
+function coordinateOf(model: SizeModel, quality: number): number {
+  if (model.coordinate === "quality") return quality;
+  return -Math.log(quality < 50 ? 5000 / quality : Math.max(1, 200 - 2 * quality));
 }
 
-function logSlope(low: Sample, high: Sample): number {
-  return Math.log(high.bytes.byteLength / low.bytes.byteLength) / (scaleCoordinate(high.quality) - scaleCoordinate(low.quality));
+function qualityAt(model: SizeModel, coordinate: number): number {
+  if (model.coordinate === "quality") return coordinate;
+  const scale = Math.exp(-coordinate);
+  return scale <= 100 ? (200 - scale) / 2 : 5000 / scale;
+}
+
+// Two misses a few qualities apart measure a slope mostly made of noise: extrapolating a
+// shallow one sends the next probe far below the boundary. Measured slopes are kept within
+// this factor of the prior.
+const SLOPE_RANGE = 2;
+
+// Extrapolating from misses, the prediction is moved this many qualities down: a probe that fits
+// brackets the boundary, and interpolating inside a bracket is far more accurate than extrapolating.
+// On the bench's photos it saved 0.6 encodes a search against none, 0.5 against a whole step.
+const EXTRAPOLATION_MARGIN = 0.5;
+
+// The quality where the size line is predicted to reach `maxBytes`: through the bracket when
+// there is one, else from the lowest miss along the slope of the two lowest misses, or the prior.
+function predictBoundary({ passing, failing, previousFailing }: SizeBracket, maxBytes: number, model: SizeModel): number {
+  if (failing === null) return Number.POSITIVE_INFINITY;
+  if (passing !== null) return crossingQuality(model, passing, failing, maxBytes);
+  const prior = model.priorSlope;
+  const slope = previousFailing === null ? prior : Math.min(prior * SLOPE_RANGE, Math.max(prior / SLOPE_RANGE, logSlope(model, failing, previousFailing)));
+  return qualityAt(model, coordinateOf(model, failing.quality) - Math.log(failing.value.byteLength / maxBytes) / slope) - EXTRAPOLATION_MARGIN;
+}
+
+// The quality where the line through two probes reaches `bytes`.
+function crossingQuality(model: SizeModel, low: SizeProbe, high: SizeProbe, bytes: number): number {
+  const slope = logSlope(model, low, high);
+  if (!(slope > 0)) return (low.quality + high.quality) / 2;
+  return qualityAt(model, coordinateOf(model, low.quality) + Math.log(bytes / low.value.byteLength) / slope);
+}
+
+function logSlope(model: SizeModel, low: SizeProbe, high: SizeProbe): number {
+  return Math.log(high.value.byteLength / low.value.byteLength) / (coordinateOf(model, high.quality) - coordinateOf(model, low.quality));
 }

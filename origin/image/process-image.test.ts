@@ -4,7 +4,7 @@ import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { encode } from "./encode.ts";
-import { MIN_SEARCH_QUALITY, QUALITY_TOLERANCE } from "./fit-to-bytes.ts";
+import { MIN_SEARCH_QUALITY } from "./fit-to-bytes.ts";
 import { processImage } from "./process-image.ts";
 import { unprofiledCmykJpeg } from "./test-support/cmyk-jpegs.ts";
 import { hasExifOrXmp, readJpegSegments } from "./test-support/jpeg-markers.ts";
@@ -167,7 +167,7 @@ describe("processImage max_bytes", () => {
       strip_metadata: true,
     });
 
-  it("fits every lossy format within the tolerance of a brute-force search, in few encodes", async () => {
+  it("fits every lossy format at the quality a brute-force search finds, in few encodes", async () => {
     let encodes = 0;
     let searches = 0;
     for (const format of ["jpeg", "webp", "avif"] as const) {
@@ -180,13 +180,14 @@ describe("processImage max_bytes", () => {
         expect(result.format).toBe(format);
         expect(result.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
         expect(result.stats.quality).not.toBeNull();
-        expect(best - (result.stats.quality ?? 0)).toBeLessThanOrEqual(QUALITY_TOLERANCE);
+        expect(result.stats.quality).toBe(best);
         expect((await sharp(result.bytes).metadata()).width).toBe(size.width);
         encodes += result.stats.encodes;
         searches++;
       }
     }
-    expect(encodes / searches).toBeLessThanOrEqual(3.5);
+    // A plain bisection needs 8 with the ceiling's encode; photos at 1600 px average about 4 (npm run bench:image).
+    expect(encodes / searches).toBeLessThanOrEqual(5);
   });
 
   it("fits PNG by palette quantisation when lossless is too big", async () => {

@@ -6,7 +6,7 @@ import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-opti
 import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
-import { fitToBytes, PRIOR_SLOPES, qualityLadder } from "./fit-to-bytes.ts";
+import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
 
@@ -59,7 +59,7 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
     const fitted = await fitToBytes((quality) => encodeTarget(lossy(quality)), options.max_bytes, {
       ladder: target.format === "png" ? paletteLadder(options.quality) : qualityLadder(options.quality),
       known: target.lossless ? undefined : bytes,
-      priorSlope: PRIOR_SLOPES[target.format],
+      model: SIZE_MODELS[target.format],
     });
     target = lossy(fitted.quality);
     bytes = fitted.bytes;
