@@ -150,4 +150,7 @@ export type PdfImageReport = z.infer<typeof pdfImageReportSchema>;
 export type PdfFontReport = z.infer<typeof pdfFontReportSchema>;
 export type PdfDocumentFlags = z.infer<typeof pdfDocumentFlagsSchema>;
 export type PdfProfileProjection = z.infer<typeof pdfProfileProjectionSchema>;
+export type PdfConformanceClaim = z.infer<typeof pdfConformanceClaimSchema>;
+export type PdfQualityRisk = (typeof PDF_QUALITY_RISKS)[number];
+export type PdfColorspaceFamily = (typeof PDF_COLORSPACE_FAMILIES)[number];
 export type PdfAnalyzeReply = z.infer<typeof pdfAnalyzeReplySchema>;

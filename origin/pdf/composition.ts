@@ -3,16 +3,9 @@
 // object streams) is "other", so the categories add up to the file size.
 import type * as mupdf from "mupdf";
 import { forEachObject, nameOf, rawStreamLength } from "./pdf-objects.ts";
+import type { PdfBytesByCategory } from "../../contracts/origin/pdf-compress.ts";
 
-export interface BytesByCategory {
-  images: number;
-  fonts: number;
-  content_streams: number;
-  metadata: number;
-  embedded_files: number;
-  thumbnails: number;
-  other: number;
-}
+export type BytesByCategory = PdfBytesByCategory;
 
 type Category = Exclude<keyof BytesByCategory, "other">;
 

@@ -3,13 +3,9 @@
 // accepts that the compressed output no longer conforms.
 import type * as mupdf from "mupdf";
 import { catalogOf } from "./pdf-objects.ts";
+import type { PdfConformanceClaim } from "../../contracts/origin/pdf-analyze.ts";
 
-export interface ConformanceClaim {
-  standard: "PDF/A" | "PDF/X";
-  /** PDF/A part (1..4) or the PDF/X version string, e.g. "PDF/X-4". */
-  part: string;
-  conformance: string | null;
-}
+export type ConformanceClaim = PdfConformanceClaim;
 
 function xmpProperty(xmp: string, prefix: string, name: string): string | null {
   const attribute = new RegExp(`${prefix}:${name}\\s*=\\s*["']([^"']*)["']`).exec(xmp);

@@ -4,20 +4,9 @@ import { conformanceClaims } from "./conformance.ts";
 import type { ConformanceClaim } from "./conformance.ts";
 import { catalogOf, forEachObject, latin1, nameOf } from "./pdf-objects.ts";
 import { signedFieldNames } from "./signatures.ts";
+import type { PdfDocumentFlags } from "../../contracts/origin/pdf-analyze.ts";
 
-export interface DocumentFlags {
-  encrypted: boolean;
-  encryption: string | null;
-  signed: boolean;
-  signature_fields: string[];
-  conformance: ConformanceClaim[];
-  output_intents: boolean;
-  forms: { acroform: boolean; xfa: boolean; fields: number };
-  javascript: boolean;
-  embedded_files: number;
-  tagged: boolean;
-  linearized: boolean;
-}
+export type DocumentFlags = PdfDocumentFlags;
 
 const LINEARIZED_SEARCH_BYTES = 2048;
 

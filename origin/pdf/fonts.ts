@@ -2,15 +2,9 @@
 // with their descendant's program; Type 3 fonts are embedded glyph procedures.
 import type * as mupdf from "mupdf";
 import { forEachObject, nameOf, rawStreamLength } from "./pdf-objects.ts";
+import type { PdfFontReport } from "../../contracts/origin/pdf-analyze.ts";
 
-export interface FontInfo {
-  object_number: number;
-  name: string;
-  type: string;
-  embedded: boolean;
-  subset: boolean;
-  bytes: number;
-}
+export type FontInfo = PdfFontReport;
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"];
 const SUBSET_PREFIX = /^[A-Z]{6}\+/;

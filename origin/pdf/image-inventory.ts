@@ -2,26 +2,11 @@
 // dictionaries, and loads each one so drawn images can be matched by pointer.
 import type * as mupdf from "mupdf";
 import { filtersOf, forEachObject, isImageStream, nameOf, numberOf, rawStreamLength } from "./pdf-objects.ts";
+import type { PdfColorspace, PdfColorspaceFamily } from "../../contracts/origin/pdf-analyze.ts";
 
-export type ColorSpaceFamily =
-  | "DeviceGray"
-  | "DeviceRGB"
-  | "DeviceCMYK"
-  | "CalGray"
-  | "CalRGB"
-  | "Lab"
-  | "ICCBased"
-  | "Indexed"
-  | "Separation"
-  | "DeviceN"
-  | "unknown";
+export type ColorSpaceFamily = PdfColorspaceFamily;
 
-export interface ColorSpaceInfo {
-  family: ColorSpaceFamily;
-  components: number;
-  /** For Indexed the base space, for ICCBased its alternate or N-derived device space. */
-  base: ColorSpaceInfo | null;
-}
+export type ColorSpaceInfo = PdfColorspace;
 
 export interface PdfImageObject {
   objectNumber: number;

@@ -1,17 +1,11 @@
 // Decides, from facts alone, whether and to what size an image is rewritten.
 // Shared by compress (which then encodes) and analyze's projection (which estimates).
+import type { PdfImageKeptReason } from "../../contracts/origin/pdf-compress.ts";
 import type { ImageFacts } from "./image-facts.ts";
 import type { ImageTargets } from "./profiles.ts";
 
-export type KeepReason =
-  | "not_drawn"
-  | "soft_mask"
-  | "bilevel"
-  | "colorspace_kept"
-  | "explicit_mask"
-  | "alpha_in_data"
-  | "too_small"
-  | "jpeg_already_at_quality";
+/** The reasons decided from facts; the rest of the contract's list are found while encoding. */
+export type KeepReason = Exclude<PdfImageKeptReason, "not_smaller" | "decode_failed" | "restored_for_quality">;
 
 export type ImagePlan =
   | { action: "keep"; reason: KeepReason }

@@ -18,20 +18,11 @@ import { downsampleBitmap } from "./jbig2/downsample-bitmap.ts";
 import { encodeJbig2 } from "./jbig2/encode-jbig2.ts";
 import { numberOf } from "./pdf-objects.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
+import type { PdfJbig2 } from "../../contracts/origin/pdf-compress.ts";
 
 export type Jbig2Mode = PdfCompressOptions["jbig2"];
 
-export interface Jbig2Stats {
-  images_converted: number;
-  /** Of those, the ones brought down to the profile's 1-bit resolution first. */
-  images_downsampled: number;
-  /** Of those images: stream bytes before, and JBIG2 bytes after with the shared globals stream. */
-  bytes_before: number;
-  bytes_after: number;
-  globals_bytes: number;
-  symbols: number;
-  cpu_ms: number;
-}
+export type Jbig2Stats = PdfJbig2;
 
 /** How the ink (JBIG2's 1) and paper pixels are coloured once the image is 1-bit JBIG2. */
 type Coloring = { kind: "gray" } | { kind: "mask" } | { kind: "indexed"; lookup: Uint8Array };

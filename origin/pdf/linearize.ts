@@ -3,6 +3,7 @@
 // grows and a 200 MB file would otherwise pin that much for the worker's lifetime.
 import { createRequire } from "node:module";
 import createQpdf from "@neslinesli93/qpdf-wasm";
+import type { PdfLinearize } from "../../contracts/origin/pdf-compress.ts";
 
 // The package's own typings omit the options and the file system calls used here.
 interface QpdfInstance {
@@ -15,11 +16,7 @@ const WASM_PATH = createRequire(import.meta.url).resolve("@neslinesli93/qpdf-was
 // qpdf's exit codes: 0 success, 3 success with warnings (the output is written and sound).
 const QPDF_OK = new Set([0, 3]);
 
-export interface LinearizeStats {
-  cpu_ms: number;
-  bytes_before: number;
-  bytes_after: number;
-}
+export type LinearizeStats = PdfLinearize;
 
 /** The same document, linearized; an encrypted one stays encrypted with the same password. */
 export async function linearizePdf(input: Uint8Array, password: string | null): Promise<{ bytes: Uint8Array; stats: LinearizeStats }> {

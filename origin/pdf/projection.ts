@@ -21,14 +21,9 @@ import { decodeImagePixels } from "./raw-pixels.ts";
 import type { RawPixels } from "./raw-pixels.ts";
 import { resamplePixels } from "./resample-pixels.ts";
 import { worthReplacing } from "./rewrite-images.ts";
+import type { PdfProfileProjection } from "../../contracts/origin/pdf-analyze.ts";
 
-export interface ProfileProjection {
-  estimated_bytes: number;
-  savings_bytes: number;
-  savings_ratio: number;
-  quality_risk: QualityRisk;
-  images_rewritten: number;
-}
+export type ProfileProjection = PdfProfileProjection;
 
 /** The document saved with untouched images, and what zlib's best level saved per Flate stream in it. */
 export interface StructureSize {

@@ -1,6 +1,8 @@
 // How visibly a rewrite may degrade an image, from how far its resolution and its
 // JPEG quality drop. A document's risk is that of its most affected image.
-export type QualityRisk = "none" | "low" | "medium" | "high";
+import type { PdfQualityRisk } from "../../contracts/origin/pdf-analyze.ts";
+
+export type QualityRisk = PdfQualityRisk;
 
 const ORDER: QualityRisk[] = ["none", "low", "medium", "high"];
 

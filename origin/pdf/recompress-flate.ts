@@ -10,18 +10,11 @@ import type * as mupdf from "mupdf";
 import { createHash } from "node:crypto";
 import { constants, deflateSync, inflateSync } from "node:zlib";
 import { filtersOf, forEachObject, rawStreamLength } from "./pdf-objects.ts";
+import type { PdfZopfli } from "../../contracts/origin/pdf-compress.ts";
 
 export type FlateEngine = "zlib" | "zopfli";
 
-export interface RecompressStats {
-  streams_examined: number;
-  streams_recompressed: number;
-  /** Streams Zopfli left as they were because its time budget ran out. */
-  streams_skipped: number;
-  bytes_saved: number;
-  /** Time spent compressing, synchronously on one thread: its CPU time. */
-  cpu_ms: number;
-}
+export type RecompressStats = Omit<PdfZopfli, "output_bytes_before">;
 
 // Zopfli runs at roughly 5 s per inflated MB even at one iteration, and far slower
 // on very repetitive data (30 KB of repeated drawing operators took 3 s): small

@@ -17,14 +17,9 @@ import { replaceImageStream } from "./replace-image-stream.ts";
 import type { ReplacementImage } from "./replace-image-stream.ts";
 import { resamplePixels } from "./resample-pixels.ts";
 import type { ImageTargets } from "./profiles.ts";
+import type { PdfImageRewrite } from "../../contracts/origin/pdf-compress.ts";
 
-export interface ImageRewriteStat {
-  object_number: number;
-  pages: number[];
-  before: { width: number; height: number; bytes: number; filters: string[]; dpi: number | null };
-  after: { width: number; height: number; bytes: number; filter: string; dpi: number | null; quality: number | null } | null;
-  kept_reason: KeepReason | "not_smaller" | "decode_failed" | "restored_for_quality" | null;
-}
+export type ImageRewriteStat = PdfImageRewrite;
 
 /** A per-image departure from the request's targets: verify_quality raises quality or keeps the original. */
 export type ImageOverride = { quality: number } | "original";

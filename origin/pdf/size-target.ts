@@ -10,6 +10,7 @@ import { PDF_BYTES_PER_MB } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { OutputRuns, ProducedOutput } from "./output-runs.ts";
 import type { ImageTargets } from "./profiles.ts";
+import type { PdfTargetSearch } from "../../contracts/origin/pdf-compress.ts";
 
 export interface SizeStep {
   quality: number;
@@ -22,17 +23,7 @@ export interface SizeSearchResult {
   fits: boolean;
 }
 
-export interface TargetSearchStats {
-  quality: number;
-  /** The resolution reached as a share of the profile's (1 when only quality was lowered). */
-  resolution_scale: number;
-  target_dpi: number;
-  estimated_bytes: number;
-  /** Image and soft-mask encodes of the whole request, the first run's included. */
-  encodes: number;
-  /** Full document saves of the whole request. */
-  saves: number;
-}
+export type TargetSearchStats = PdfTargetSearch;
 
 /** The byte budget of the request, or null without a target; base64 holds 3 bytes in every 4 characters. */
 export function targetBytesOf(options: Pick<PdfCompressOptions, "max_size_mb" | "max_base64_bytes">): number | null {

@@ -6,24 +6,11 @@ import { PDF_VERIFY_DPI } from "../../contracts/pdf-options.ts";
 import { openForRendering, renderPageLuma } from "./render-luma.ts";
 import type { ImageOverride, ImageRewriteStat } from "./rewrite-images.ts";
 import { ssim } from "./ssim.ts";
+import type { PdfVerify } from "../../contracts/origin/pdf-compress.ts";
 
-export interface PageSsim {
-  page: number;
-  ssim: number;
-}
+export type PageSsim = PdfVerify["pages"][number];
 
-export interface VerifyStats {
-  dpi: number;
-  threshold: number;
-  pages: PageSsim[];
-  min_ssim: number;
-  /** Images kept original because their pages stayed below the threshold. */
-  images_restored: number;
-  /** Images encoded again at VERIFY_RAISED_QUALITY. */
-  images_requality: number;
-  /** Outputs produced again after the first. */
-  rounds: number;
-}
+export type VerifyStats = PdfVerify;
 
 export const VERIFY_RAISED_QUALITY = 90;
 /** Raise, then restore: two rounds settle every image. */
