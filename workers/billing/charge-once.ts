@@ -1,6 +1,8 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Operation } from "../../contracts/pricing.ts";
 import { accountBalance } from "../accounts/account-store.ts";
+import { orm } from "../db/orm.ts";
+import { ledger } from "../db/schema.ts";
 import { topUpChargeKey } from "./charge-key.ts";
 
 export interface Charge {
@@ -22,16 +24,22 @@ export type ChargeOutcome = "charged" | "already_charged";
 export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
   if (!Number.isSafeInteger(charge.amountMicros)) throw new Error(`amount must be integer micros: ${charge.amountMicros}`);
   try {
-    const row = await db
-      .prepare(
-        `INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at)
-         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, charge_key) DO NOTHING RETURNING id`,
-      )
-      .bind(charge.accountId, charge.chargeKey, charge.operation, charge.amountMicros, charge.units ?? 1, now)
-      .first<{ id: number }>();
+    const row = await orm(db)
+      .insert(ledger)
+      .values({
+        accountId: charge.accountId,
+        chargeKey: charge.chargeKey,
+        operation: charge.operation,
+        amountMicros: charge.amountMicros,
+        units: charge.units ?? 1,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: [ledger.accountId, ledger.chargeKey] })
+      .returning({ id: ledger.id })
+      .get();
     return row ? "charged" : "already_charged";
   } catch (error) {
-    if (String(error).includes("balance_non_negative")) {
+    if (violates(error, "balance_non_negative")) {
       throw new ProblemError(
         "insufficient_balance",
         `This operation costs ${charge.amountMicros} micros and the balance does not cover it.`,
@@ -40,6 +48,14 @@ export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now(
     }
     throw error;
   }
+}
+
+/** Whether `error` (or what it wraps: drizzle wraps D1's errors) names the constraint. */
+function violates(error: unknown, constraint: string): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (String(cause).includes(constraint)) return true;
+  }
+  return false;
 }
 
 /** A 402 before any work starts, so a client without funds does not wait for a result it cannot get. */

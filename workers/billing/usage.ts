@@ -1,4 +1,9 @@
+// The ledger's reads: what an account spent, by operation and by day. Top-ups are ledger rows
+// too (negative amounts) and are left out.
+import { and, asc, gte, lt, ne, eq, sql } from "drizzle-orm";
 import type { Operation } from "../../contracts/pricing.ts";
+import { orm } from "../db/orm.ts";
+import { ledger } from "../db/schema.ts";
 
 export interface UsageRow {
   operation: Operation;
@@ -6,17 +11,22 @@ export interface UsageRow {
   micros: number;
 }
 
-const USAGE_FILTER = "account_id = ? AND operation != 'account.topup' AND created_at >= ? AND created_at < ?";
+function spentBetween(accountId: string, from: number, to: number) {
+  return and(eq(ledger.accountId, accountId), ne(ledger.operation, "account.topup"), gte(ledger.createdAt, from), lt(ledger.createdAt, to));
+}
+
+const count = sql<number>`SUM(${ledger.units})`.mapWith(Number);
+const micros = sql<number>`SUM(${ledger.amountMicros})`.mapWith(Number);
 
 export async function usageByOperation(db: D1Database, accountId: string, from: number, to: number): Promise<UsageRow[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT operation, SUM(units) AS count, SUM(amount_micros) AS micros FROM ledger
-       WHERE ${USAGE_FILTER} GROUP BY operation ORDER BY operation`,
-    )
-    .bind(accountId, from, to)
-    .all<UsageRow>();
-  return results;
+  const rows = await orm(db)
+    .select({ operation: ledger.operation, count, micros })
+    .from(ledger)
+    .where(spentBetween(accountId, from, to))
+    .groupBy(ledger.operation)
+    .orderBy(asc(ledger.operation))
+    .all();
+  return rows.filter((row): row is UsageRow => row.operation !== "account.topup");
 }
 
 export interface DailyUsageRow {
@@ -26,15 +36,14 @@ export interface DailyUsageRow {
 }
 
 export async function usageByDay(db: D1Database, accountId: string, from: number, to: number): Promise<DailyUsageRow[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, SUM(units) AS count,
-              SUM(amount_micros) AS micros
-       FROM ledger WHERE ${USAGE_FILTER} GROUP BY day ORDER BY day`,
-    )
-    .bind(accountId, from, to)
-    .all<DailyUsageRow>();
-  return results;
+  const day = sql<string>`strftime('%Y-%m-%d', ${ledger.createdAt} / 1000, 'unixepoch')`;
+  return orm(db)
+    .select({ day, count, micros })
+    .from(ledger)
+    .where(spentBetween(accountId, from, to))
+    .groupBy(day)
+    .orderBy(asc(day))
+    .all();
 }
 
 export function monthStart(now: number): number {

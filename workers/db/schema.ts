@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { jobOperations } from "../../contracts/operations.ts";
+import { jobOperations, operations } from "../../contracts/operations.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
@@ -56,7 +56,7 @@ export const ledger = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     chargeKey: text("charge_key").notNull(),
-    operation: text("operation").notNull(),
+    operation: text("operation", { enum: [...operations, "account.topup"] }).notNull(),
     amountMicros: integer("amount_micros").notNull(),
     units: integer("units").notNull().default(1),
     createdAt: integer("created_at").notNull(),
