@@ -123,6 +123,8 @@ describe("pixelpress xlsx and pdf", () => {
     const { code, output } = await runPiped(["pdf", "analyze", join(work, "photo.pdf")], work);
     expect(code, output).toBe(0);
     expect(output).toMatch(/effective_dpi\s+estimated_jpeg_quality/);
+    // An image row: its colorspace by family, and the JPEG quality as a number with the encoder whose tables fitted.
+    expect(output).toMatch(/DeviceRGB\s+DCTDecode\s+\d+\s+[\d.]+\s+\d+ \((ijg|mozjpeg)\)/);
     for (const profile of ["screen", "email", "ebook", "print", "prepress"]) expect(output).toMatch(new RegExp(`^${profile}\\s+\\d+`, "m"));
   });
 
