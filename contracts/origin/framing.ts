@@ -5,7 +5,12 @@
 // A failure answer is an application/problem+json body with the problem's status.
 // Each endpoint names its reply schema; the origin sends nothing it does not declare and the edge
 // parses the meta with it, so a reply that drifts from the contract fails loudly at the edge.
+// The body's length (Content-Length) and SHA-256 (RFC 9530 Content-Digest) travel with it: a reply
+// cut short or altered on the way errors the payload stream at its end, so whatever was consuming
+// it (an R2 put, a buffer) fails instead of keeping bytes the origin never sent.
 import type { z } from "@hono/zod-openapi";
+import { encodeBase64 } from "../encoding/base64.ts";
+import { Sha256 } from "../crypto/sha256-incremental.ts";
 
 export interface OriginEndpoint<Reply extends z.ZodType = z.ZodType> {
   path: string;
@@ -19,6 +24,7 @@ export const ORIGIN_OPTIONS_HEADER = "X-Origin-Options";
 /** The edge's request id, so the origin logs a failure under the id the client was given. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
 export const FRAMED_CONTENT_TYPE = "application/vnd.pixelpress.framed";
+export const CONTENT_DIGEST_HEADER = "Content-Digest";
 
 const MAX_META_BYTES = 16 * 1024 * 1024;
 
@@ -44,6 +50,23 @@ export function frameHead(meta: unknown): Uint8Array {
   return head;
 }
 
+/** The Content-Digest value (RFC 9530, sha-256) of a framed body sent as `parts`, in order. */
+export function frameDigest(...parts: Uint8Array[]): string {
+  const hash = new Sha256();
+  for (const part of parts) hash.update(part);
+  return digestValue(hash);
+}
+
+function digestValue(hash: Sha256): string {
+  return `sha-256=:${encodeBase64(hash.digest())}:`;
+}
+
+/** What the framed body must measure up to, from its headers; a check whose value is null is skipped. */
+export interface FrameIntegrity {
+  length: number | null;
+  digest: string | null;
+}
+
 export interface Frame<M> {
   meta: M;
   /** The output bytes that follow the meta, still streaming. */
@@ -59,13 +82,30 @@ export interface Frame<M> {
 export async function readFrame<M>(
   body: ReadableStream<Uint8Array>,
   parseMeta: (meta: unknown) => M,
-  totalLength: number | null = null,
+  integrity: FrameIntegrity = { length: null, digest: null },
 ): Promise<Frame<M>> {
+  const totalLength = integrity.length;
   const reader = body.getReader();
+  const hash = new Sha256();
+  let received = 0;
+  const read = async () => {
+    const chunk = await reader.read();
+    if (!chunk.done) {
+      hash.update(chunk.value);
+      received += chunk.value.length;
+    }
+    return chunk;
+  };
+  const verifyWhole = () => {
+    if (totalLength !== null && received !== totalLength) throw new Error(`origin frame length ${received}, Content-Length said ${totalLength}`);
+    if (integrity.digest === null) return;
+    const actual = digestValue(hash);
+    if (actual !== integrity.digest) throw new Error(`origin frame digest ${actual}, Content-Digest said ${integrity.digest}`);
+  };
   let buffered = new Uint8Array(0);
   const fill = async (need: number) => {
     while (buffered.length < need) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read();
       if (done) throw new Error(`origin frame truncated: needed ${need} bytes, got ${buffered.length}`);
       const next = new Uint8Array(buffered.length + value.length);
       next.set(buffered);
@@ -90,9 +130,14 @@ export async function readFrame<M>(
       if (rest.length > 0) controller.enqueue(rest);
     },
     async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      const { done, value } = await read();
+      if (!done) return controller.enqueue(value);
+      try {
+        verifyWhole();
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
     },
     cancel(reason) {
       return reader.cancel(reason);

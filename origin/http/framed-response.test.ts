@@ -11,7 +11,7 @@ describe("framedResponse", () => {
     const output = new Uint8Array(randomBytes(size));
     const res = framedResponse(endpoint, { format: "webp", width: 7 }, output);
     const length = Number(res.headers.get("Content-Length"));
-    const frame = await readFrame(res.body!, (meta) => endpoint.reply.parse(meta), length);
+    const frame = await readFrame(res.body!, (meta) => endpoint.reply.parse(meta), { length, digest: res.headers.get("Content-Digest") });
     expect(frame.meta).toEqual({ format: "webp", width: 7 });
     expect(frame.payloadLength).toBe(size);
     expect(new Uint8Array(await new Response(frame.payload).arrayBuffer())).toEqual(output);

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { FRAMED_CONTENT_TYPE, frameHead, type OriginEndpoint } from "../../contracts/origin/framing.ts";
+import { CONTENT_DIGEST_HEADER, FRAMED_CONTENT_TYPE, frameDigest, frameHead, type OriginEndpoint } from "../../contracts/origin/framing.ts";
 
 /**
  * A success answer to the edge: the meta JSON framed in front of the output bytes, streamed
@@ -18,6 +18,10 @@ export function framedResponse<E extends OriginEndpoint>(endpoint: E, meta: z.in
     },
   });
   return new Response(body, {
-    headers: { "Content-Type": FRAMED_CONTENT_TYPE, "Content-Length": String(head.length + bytes.length) },
+    headers: {
+      "Content-Type": FRAMED_CONTENT_TYPE,
+      "Content-Length": String(head.length + bytes.length),
+      [CONTENT_DIGEST_HEADER]: frameDigest(head, bytes),
+    },
   });
 }

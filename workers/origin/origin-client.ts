@@ -1,4 +1,5 @@
 import {
+  CONTENT_DIGEST_HEADER,
   encodeOptionsHeader,
   ORIGIN_OPTIONS_HEADER,
   ORIGIN_SECRET_HEADER,
@@ -14,25 +15,46 @@ type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "ORIGIN_CONTAIN
 
 /** Container instances requests are spread over when the origin runs as Cloudflare Containers. */
 const CONTAINER_INSTANCES = 4;
+/** A dead, restarting or draining origin gets one more try after this pause (a new container, or the same one back). */
+const RETRY_PAUSE_MS = 500;
+/** What a client is told to wait when the origin stayed unavailable through the retry. */
+const RETRY_AFTER_S = "5";
+
+function send(env: OriginEnv, path: string, init: RequestInit, headers: Headers): Promise<Response> {
+  if (!env.ORIGIN_URL && env.ORIGIN_CONTAINER) {
+    const instance = `origin-${Math.floor(Math.random() * CONTAINER_INSTANCES)}`;
+    const container = env.ORIGIN_CONTAINER.get(env.ORIGIN_CONTAINER.idFromName(instance));
+    return container.fetch(new Request(new URL(path, "http://origin.internal"), { ...init, headers }));
+  }
+  return fetch(new Request(new URL(path, env.ORIGIN_URL), { ...init, headers }));
+}
 
 /**
  * The one place the edge reaches the origin. Where the origin runs is configuration: ORIGIN_URL
  * when set (a local process, any container platform), else the Cloudflare Containers binding.
+ * Every origin call is idempotent (the origin keeps no state), so a connection refused or reset,
+ * or the origin's 503 while it drains, is retried once when the body can be sent again; a body
+ * streamed from R2 cannot, and is left to the caller's own retry (a job's queue retry).
  */
 export async function originFetch(env: OriginEnv, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(ORIGIN_SECRET_HEADER, env.ORIGIN_SECRET);
-  try {
-    if (!env.ORIGIN_URL && env.ORIGIN_CONTAINER) {
-      const instance = `origin-${Math.floor(Math.random() * CONTAINER_INSTANCES)}`;
-      const container = env.ORIGIN_CONTAINER.get(env.ORIGIN_CONTAINER.idFromName(instance));
-      return await container.fetch(new Request(new URL(path, "http://origin.internal"), { ...init, headers }));
+  const attempts = init.body instanceof ReadableStream ? 1 : 2;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await send(env, path, init, headers);
+      if (res.status !== 503 || attempt === attempts) return res;
+      await res.body?.cancel();
+    } catch (error) {
+      if (attempt === attempts || init.signal?.aborted) {
+        // The reason stays in our log: it names internal hosts and ports.
+        console.error(`origin ${path} did not answer:`, error);
+        throw new ProblemError("origin_unavailable", "The processing service did not answer. Not charged.", {
+          headers: { "Retry-After": RETRY_AFTER_S },
+        });
+      }
     }
-    return await fetch(new Request(new URL(path, env.ORIGIN_URL), { ...init, headers }));
-  } catch (error) {
-    // The reason stays in our log: it names internal hosts and ports.
-    console.error(`origin ${path} did not answer:`, error);
-    throw new ProblemError("origin_unavailable", "The processing service did not answer. Not charged.");
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
   }
 }
 
@@ -67,12 +89,37 @@ export async function originCompute<E extends OriginEndpoint>(
   });
   if (!res.ok || !res.body) throw await originProblem(endpoint.path, res);
   const length = res.headers.get("Content-Length");
-  try {
-    return await readFrame(res.body, (meta) => endpoint.reply.parse(meta) as ReplyOf<E>, length === null ? null : Number(length));
-  } catch (error) {
+  const digest = res.headers.get(CONTENT_DIGEST_HEADER);
+  const invalid = (error: unknown) => {
     console.error(`origin ${endpoint.path} sent a reply outside its contract:`, error);
-    throw new ProblemError("origin_invalid_reply", "The processing service sent a reply we could not read. Not charged.");
+    return new ProblemError("origin_invalid_reply", "The processing service sent a reply we could not read. Not charged.");
+  };
+  if (digest === null) {
+    await res.body.cancel();
+    throw invalid(new Error(`no ${CONTENT_DIGEST_HEADER} on a framed reply`));
   }
+  let frame: Frame<ReplyOf<E>>;
+  try {
+    frame = await readFrame(res.body, (meta) => endpoint.reply.parse(meta) as ReplyOf<E>, { length: length === null ? null : Number(length), digest });
+  } catch (error) {
+    throw invalid(error);
+  }
+  // The length and digest are known only at the payload's end: whatever consumes it (an R2 put,
+  // a buffer for base64) fails there with the origin's fault, so a damaged reply is never kept.
+  const reader = frame.payload.getReader();
+  const payload = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(invalid(error));
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { ...frame, payload };
 }
 
 async function originProblem(path: string, res: Response): Promise<ProblemError> {
@@ -95,5 +142,7 @@ async function originProblem(path: string, res: Response): Promise<ProblemError>
   } else {
     console.error(`origin ${path} failed with ${res.status} and no problem document`);
   }
-  return new ProblemError("origin_unavailable", `The processing service failed (${res.status}). Not charged.`);
+  return new ProblemError("origin_unavailable", `The processing service failed (${res.status}). Not charged.`, {
+    headers: { "Retry-After": RETRY_AFTER_S },
+  });
 }
