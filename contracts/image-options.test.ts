@@ -9,7 +9,7 @@ describe("imageOptionsSchema", () => {
       fit: "inside",
       enlarge: false,
       background: null,
-      format: "auto",
+      format: "source",
       quality: 76,
       mozjpeg: true,
       progressive: false,
@@ -52,6 +52,7 @@ describe("imageOptionsSchema", () => {
     for (const background of ["#fff", "#ffff", "#a1b2c3", "#a1b2c3d4"]) {
       expect(imageOptionsSchema.parse({ background }).background).toBe(background);
     }
+    for (const format of ["jpeg", "webp", "avif", "png", "auto", "source"]) expect(imageOptionsSchema.parse({ format }).format).toBe(format);
     const parsed = imageOptionsSchema.parse({ width: 800, height: null, format: "webp", max_bytes: 50_000 });
     expect(parsed).toMatchObject({ width: 800, height: null, format: "webp", max_bytes: 50_000 });
   });

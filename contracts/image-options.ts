@@ -46,10 +46,10 @@ export const imageOptionsSchema = z
         description:
           "CSS hex colour for `contain` padding and for flattening transparency when the output format has no alpha (JPEG). null: transparent padding where the output format has alpha, white otherwise.",
       }),
-    format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto"]).default("auto").openapi({
-      example: "auto",
+    format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto", "source"]).default("source").openapi({
+      example: "jpeg",
       description:
-        "Output format. Default `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
+        "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless, first frame), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
     }),
     quality: z.number().int().min(1).max(100).default(76).openapi({
       example: 76,

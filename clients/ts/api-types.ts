@@ -309,6 +309,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
                 422: {
                     headers: {
@@ -502,6 +520,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
                 429: {
                     headers: {
@@ -643,6 +679,24 @@ export interface paths {
                 };
                 /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -816,6 +870,24 @@ export interface paths {
                 };
                 /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1200,6 +1272,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
                 422: {
                     headers: {
@@ -1302,6 +1392,24 @@ export interface paths {
                 };
                 /** @description `idempotency_conflict`: Retry after the first request has finished. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1427,6 +1535,24 @@ export interface paths {
                 };
                 /** @description `gone`: The resource expired or was deleted. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1617,6 +1743,24 @@ export interface paths {
                 };
                 /** @description `conflict`: The operation is not allowed in the resource's current state. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1907,6 +2051,15 @@ export interface paths {
                 };
                 /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2228,6 +2381,15 @@ export interface paths {
                 };
                 /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2914,7 +3076,7 @@ export interface components {
             /** @description The source had several frames or pages; only the first was used */
             first_frame_only: boolean;
             format_chosen_by_auto: boolean;
-            /** @description What `format: auto` tried, in order; null for an explicit format */
+            /** @description What `format: auto` tried, in order; null for any other format (one encode) */
             candidates: components["schemas"]["ImageCandidate"][] | null;
         };
         /** @description One encode `format: auto` tried. */
@@ -3085,17 +3247,21 @@ export interface components {
                 status: "failed";
                 error: components["schemas"]["Problem"];
             })[];
-            totals: {
-                images: number;
-                succeeded: number;
-                failed: number;
-                original_bytes: number;
-                output_bytes: number;
-                charged_micros: number;
-            };
+            stats: components["schemas"]["ImageBatchStats"];
             billing: {
                 charged_micros: number;
             };
+        };
+        ImageBatchStats: {
+            images: number;
+            succeeded: number;
+            failed: number;
+            /** @description Of the images that succeeded */
+            original_bytes: number;
+            /** @description Of the images that succeeded */
+            output_bytes: number;
+            /** @description output_bytes / original_bytes; null when no image succeeded */
+            ratio: number | null;
         };
         /**
          * @example {
@@ -3534,6 +3700,18 @@ export interface components {
              */
             estimated_jpeg_encoder: "ijg" | "mozjpeg" | null;
         };
+        /**
+         * @description An image's color space: its family, the components per pixel, and the space it is based on
+         * @example {
+         *       "family": "ICCBased",
+         *       "components": 3,
+         *       "base": {
+         *         "family": "DeviceRGB",
+         *         "components": 3,
+         *         "base": null
+         *       }
+         *     }
+         */
         PdfColorspace: {
             /** @enum {string} */
             family: "DeviceGray" | "DeviceRGB" | "DeviceCMYK" | "CalGray" | "CalRGB" | "Lab" | "ICCBased" | "Indexed" | "Separation" | "DeviceN" | "unknown";

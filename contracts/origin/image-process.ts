@@ -32,7 +32,7 @@ export const imageStatsSchema = z
     orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),
     first_frame_only: z.boolean().openapi({ description: "The source had several frames or pages; only the first was used" }),
     format_chosen_by_auto: z.boolean(),
-    candidates: z.array(imageCandidateSchema).nullable().openapi({ description: "What `format: auto` tried, in order; null for an explicit format" }),
+    candidates: z.array(imageCandidateSchema).nullable().openapi({ description: "What `format: auto` tried, in order; null for any other format (one encode)" }),
   })
   .openapi("ImageStats");
 

@@ -1,7 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { autoCandidates, chooseSmallest, profileContent } from "./choose-format.ts";
+import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
+import { autoCandidates, chooseSmallest, profileContent, requestedTarget } from "./choose-format.ts";
 import type { RenderedPixels } from "./pipeline.ts";
+import { processImage } from "./process-image.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
 
 const width = 200;
@@ -71,5 +73,82 @@ describe("chooseSmallest", () => {
     expect(chosen.bytes.byteLength).toBe(smallest);
     expect(chosen.candidates.find((c) => c.output_bytes === smallest)?.format).toBe(chosen.target.format);
     expect((await sharp(chosen.bytes).metadata()).format).toBe(chosen.target.format === "avif" ? "heif" : chosen.target.format);
+  });
+});
+
+describe("requestedTarget", () => {
+  const photo = { alpha: "none", is_graphic: false } as const;
+  const graphic = { alpha: "none", is_graphic: true } as const;
+  const transparent = { alpha: "transparent", is_graphic: false } as const;
+
+  it("keeps the source's family by default, lossy at the requested quality except PNG", () => {
+    expect(requestedTarget("source", "jpeg", photo, 70)).toEqual({ format: "jpeg", lossless: false, quality: 70 });
+    expect(requestedTarget("source", "png", photo, 70)).toEqual({ format: "png", lossless: true, quality: 70 });
+    expect(requestedTarget("source", "webp", photo, 70)).toEqual({ format: "webp", lossless: false, quality: 70 });
+    expect(requestedTarget("source", "webp", graphic, 70)).toEqual({ format: "webp", lossless: true, quality: 70 });
+    expect(requestedTarget("source", "avif", transparent, 70)).toEqual({ format: "avif", lossless: false, quality: 70 });
+  });
+
+  it("sends GIF to lossless PNG and TIFF to JPEG when an opaque photo, PNG otherwise", () => {
+    expect(requestedTarget("source", "gif", graphic, 76)).toMatchObject({ format: "png", lossless: true });
+    expect(requestedTarget("source", "tiff", photo, 76)).toMatchObject({ format: "jpeg", lossless: false });
+    expect(requestedTarget("source", "tiff", transparent, 76)).toMatchObject({ format: "png", lossless: true });
+    expect(requestedTarget("source", "tiff", graphic, 76)).toMatchObject({ format: "png", lossless: true });
+  });
+
+  it("pins a named format whatever the source", () => {
+    expect(requestedTarget("webp", "jpeg", graphic, 50)).toEqual({ format: "webp", lossless: false, quality: 50 });
+    expect(requestedTarget("png", "jpeg", photo, 50)).toEqual({ format: "png", lossless: true, quality: 50 });
+  });
+});
+
+describe("processImage without a format", () => {
+  const size = { width: 160, height: 120 };
+  const raw = (channels: 3 | 4) => {
+    const rgb = photoLikePixels(size.width, size.height);
+    if (channels === 3) return sharp(rgb, { raw: { ...size, channels: 3 } });
+    const rgba = Buffer.alloc(size.width * size.height * 4);
+    for (let p = 0; p < size.width * size.height; p++) {
+      rgba.set(rgb.subarray(p * 3, p * 3 + 3), p * 4);
+      rgba[p * 4 + 3] = p % size.width < 40 ? 0 : 255;
+    }
+    return sharp(rgba, { raw: { ...size, channels: 4 } });
+  };
+  const sources = {
+    jpeg: async () => raw(3).jpeg({ quality: 92 }).toBuffer(),
+    png: async () => raw(3).png().toBuffer(),
+    webp: async () => raw(3).webp({ quality: 92 }).toBuffer(),
+    avif: async () => raw(3).avif({ quality: 80, effort: 0 }).toBuffer(),
+    gif: async () => raw(3).gif().toBuffer(),
+    "opaque tiff": async () => raw(3).tiff({ compression: "lzw" }).toBuffer(),
+    // sharp's default TIFF compression (JPEG) would drop the alpha channel.
+    "transparent tiff": async () => raw(4).tiff({ compression: "lzw" }).toBuffer(),
+  };
+  const decodedFormat = async (bytes: Uint8Array) => {
+    const format = (await sharp(bytes).metadata()).format;
+    return format === "heif" ? "avif" : format;
+  };
+  const run = async (input: Buffer, options: ImageOptionsInput = {}) => processImage(new Uint8Array(input), imageOptionsSchema.parse(options));
+
+  it.each([
+    ["jpeg", "jpeg"],
+    ["png", "png"],
+    ["webp", "webp"],
+    ["avif", "avif"],
+    ["gif", "png"],
+    ["opaque tiff", "jpeg"],
+    ["transparent tiff", "png"],
+  ] as const)("answers %s with %s, in one encode", async (source, expected) => {
+    const result = await run(await sources[source]());
+    expect(result.format).toBe(expected);
+    expect(await decodedFormat(result.bytes)).toBe(expected);
+    expect(result.stats).toMatchObject({ encodes: 1, candidates: null, format_chosen_by_auto: false });
+  });
+
+  it("keeps the smallest-candidate search for format auto", async () => {
+    const result = await run(await sources.jpeg(), { format: "auto" });
+    expect(result.stats.format_chosen_by_auto).toBe(true);
+    expect(result.stats.candidates?.map((c) => c.format)).toEqual(["jpeg", "webp", "avif"]);
+    expect(result.stats.encodes).toBe(3);
   });
 });

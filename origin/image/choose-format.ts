@@ -1,7 +1,10 @@
-// format: "auto". Content decides the candidates (transparency rules out JPEG;
-// flat graphics go lossless, photos lossy at the requested quality), then every
-// candidate is encoded and the smallest wins.
-import type { ImageOutputFormat } from "../../contracts/image-options.ts";
+// What the output format is. By default (format: "source") the source's format
+// family: one encode, and an email, CMS or print workflow gets back the kind of
+// file it sent. format: "auto": content decides the candidates (transparency
+// rules out JPEG; flat graphics go lossless, photos lossy at the requested
+// quality), then every candidate is encoded and the smallest wins.
+import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
+import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
 
@@ -46,6 +49,37 @@ function isFlatGraphic(data: Buffer, channels: number, count: number): boolean {
   }
   const top = [...colours.values()].sort((a, b) => b - a).slice(0, GRAPHIC_TOP_COLOURS);
   return top.reduce((sum, n) => sum + n, 0) >= GRAPHIC_COVERAGE * samples;
+}
+
+/**
+ * The one target of a request that is not `auto`: the named format (PNG lossless), or for `source` the source's family.
+ * JPEG, WebP and AVIF stay lossy at `quality` (WebP lossless for a flat graphic, as `auto` would); PNG stays lossless
+ * PNG. GIF has no encoder here: its palette graphics become lossless PNG. TIFF, a container for either: JPEG for an
+ * opaque photo, lossless PNG for a flat graphic or with transparency.
+ */
+export function requestedTarget(
+  format: Exclude<ImageOptions["format"], "auto">,
+  source: SourceFormat,
+  profile: ContentProfile,
+  quality: number,
+): EncodeTarget {
+  const output = format === "source" ? sourceFamily(source, profile) : format;
+  const lossless = output === "png" || (format === "source" && output === "webp" && profile.is_graphic);
+  return { format: output, lossless, quality };
+}
+
+function sourceFamily(source: SourceFormat, profile: ContentProfile): ImageOutputFormat {
+  switch (source) {
+    case "jpeg":
+    case "png":
+    case "webp":
+    case "avif":
+      return source;
+    case "gif":
+      return "png";
+    case "tiff":
+      return profile.is_graphic || profile.alpha === "transparent" ? "png" : "jpeg";
+  }
 }
 
 export function autoCandidates(profile: ContentProfile, quality: number): EncodeTarget[] {

@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 describe("processImage defaults", () => {
   it("makes a photo smaller, picks the smallest auto candidate and reports the stats", async () => {
-    const result = await run(photo, { width: 600 });
+    const result = await run(photo, { width: 600, format: "auto" });
     expect([result.width, result.height]).toEqual([600, 450]);
     expect(result.stats).toMatchObject({
       original_bytes: photo.byteLength,
@@ -130,7 +130,7 @@ describe("processImage colour and alpha", () => {
 
   it("keeps transparency with auto and picks a lossless format for a flat graphic", async () => {
     const logo = await transparentLogo();
-    const result = await run(logo);
+    const result = await run(logo, { format: "auto" });
     expect(["png", "webp"]).toContain(result.format);
     expect(result.stats).toMatchObject({ lossless: true, quality: null });
     const decoded = await sharp(result.bytes).raw().toBuffer();
@@ -202,8 +202,8 @@ describe("processImage max_bytes", () => {
   });
 
   it("fits the format auto chose", async () => {
-    const unconstrained = await run(source);
-    const result = await run(source, { max_bytes: Math.round(unconstrained.bytes.byteLength * 0.6) });
+    const unconstrained = await run(source, { format: "auto" });
+    const result = await run(source, { format: "auto", max_bytes: Math.round(unconstrained.bytes.byteLength * 0.6) });
     expect(result.format).toBe(unconstrained.format);
     expect(result.bytes.byteLength).toBeLessThanOrEqual(Math.round(unconstrained.bytes.byteLength * 0.6));
     expect(result.stats.encodes).toBeGreaterThan(unconstrained.stats.encodes);

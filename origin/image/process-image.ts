@@ -3,7 +3,7 @@
 import type { Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
-import { autoCandidates, chooseSmallest, profileContent, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
+import { autoCandidates, chooseSmallest, profileContent, requestedTarget, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
@@ -50,7 +50,7 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
   const chosen =
     options.format === "auto"
       ? await chooseSmallest(autoCandidates(content, options.quality), encodeTarget)
-      : await encodeExplicit(options.format, options.quality, encodeTarget);
+      : await encodeOne(requestedTarget(options.format, source.format, content, options.quality), encodeTarget);
   let { target, bytes } = chosen;
   let encodes = chosen.candidates?.length ?? 1;
 
@@ -90,12 +90,10 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
   };
 }
 
-async function encodeExplicit(
-  format: ImageOutputFormat,
-  quality: number,
+async function encodeOne(
+  target: EncodeTarget,
   encodeTarget: (target: EncodeTarget) => Promise<Uint8Array>,
 ): Promise<{ target: EncodeTarget; bytes: Uint8Array; candidates: null }> {
-  const target: EncodeTarget = { format, lossless: format === "png", quality };
   return { target, bytes: await encodeTarget(target), candidates: null };
 }
 

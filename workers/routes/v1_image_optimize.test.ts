@@ -41,6 +41,18 @@ describe("POST /v1/image/optimize", () => {
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000 - charged);
   });
 
+  it("answers a JPEG sent without a format with a JPEG, in one encode", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const photo = await generatedBytes("landscape-1.jpg");
+    const res = await optimize(caller, { source: { base64: encodeBase64(photo) }, options: { width: 160, output: "base64" } });
+    expect(res.status).toBe(200);
+    const result = await res.json<{ format: string; base64: string; stats: { encodes: number; candidates: unknown; format_chosen_by_auto: boolean } }>();
+    expect(result.format).toBe("jpeg");
+    expect(result.stats).toMatchObject({ encodes: 1, candidates: null, format_chosen_by_auto: false });
+    const bytes = Uint8Array.from(atob(result.base64), (c) => c.charCodeAt(0));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  });
+
   it("reports what format auto tried as the document declares it: format, lossless, output_bytes", async () => {
     const caller = await seedCaller();
     const photo = await generatedBytes("landscape-3.jpg");
