@@ -1,4 +1,7 @@
+import { and, eq, lte, or, sql } from "drizzle-orm";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
+import { orm } from "../db/orm.ts";
+import { idempotencyRecords } from "../db/schema.ts";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 // A synchronous request cannot run longer than this; a "running" record older than it was
@@ -24,22 +27,16 @@ export type Existing =
   | { state: "running"; fingerprint: string }
   | { state: "done"; fingerprint: string; response: StoredResponse };
 
-interface Row {
-  fingerprint: string;
-  state: "running" | "done";
-  response_status: number | null;
-  response_headers: string | null;
-  response_body: string | null;
-}
-
 export function requestFingerprint(method: string, path: string, body: string): Promise<string> {
   return sha256Hex(`${method} ${path}\n${body}`);
 }
 
-const WHERE_SCOPE = "account_id = ?1 AND key_id = ?2 AND idempotency_key = ?3";
-
-function scopeParams(scope: IdempotencyScope): [string, string, string] {
-  return [scope.accountId, scope.keyId, scope.idempotencyKey];
+function inScope(scope: IdempotencyScope) {
+  return and(
+    eq(idempotencyRecords.accountId, scope.accountId),
+    eq(idempotencyRecords.keyId, scope.keyId),
+    eq(idempotencyRecords.idempotencyKey, scope.idempotencyKey),
+  );
 }
 
 async function bodyObjectKey(scope: IdempotencyScope): Promise<string> {
@@ -48,35 +45,46 @@ async function bodyObjectKey(scope: IdempotencyScope): Promise<string> {
 
 /** Inserts a running record; false when a live record already holds the key. */
 export async function claim(db: D1Database, scope: IdempotencyScope, fingerprint: string, now: number): Promise<boolean> {
-  const row = await db
-    .prepare(
-      `INSERT INTO idempotency_records
-         (account_id, key_id, idempotency_key, fingerprint, state, created_at, expires_at)
-       VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6)
-       ON CONFLICT (account_id, key_id, idempotency_key) DO UPDATE SET
-         fingerprint = excluded.fingerprint, state = 'running', response_status = NULL,
-         response_headers = NULL, response_body = NULL, created_at = excluded.created_at,
-         expires_at = excluded.expires_at
-       WHERE idempotency_records.expires_at <= ?5
-          OR (idempotency_records.state = 'running' AND idempotency_records.created_at <= ?7)
-       RETURNING created_at`,
-    )
-    .bind(...scopeParams(scope), fingerprint, now, now + IDEMPOTENCY_RETENTION_MS, now - ABANDONED_AFTER_MS)
-    .first();
-  return row !== null;
+  // An existing record is taken over only when it expired or its request was abandoned.
+  const row = await orm(db)
+    .insert(idempotencyRecords)
+    .values({ ...scope, fingerprint, state: "running", createdAt: now, expiresAt: now + IDEMPOTENCY_RETENTION_MS })
+    .onConflictDoUpdate({
+      target: [idempotencyRecords.accountId, idempotencyRecords.keyId, idempotencyRecords.idempotencyKey],
+      set: {
+        fingerprint: sql`excluded.fingerprint`,
+        state: "running",
+        responseStatus: null,
+        responseHeaders: null,
+        responseBody: null,
+        createdAt: sql`excluded.created_at`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+      setWhere: or(
+        lte(idempotencyRecords.expiresAt, now),
+        and(eq(idempotencyRecords.state, "running"), lte(idempotencyRecords.createdAt, now - ABANDONED_AFTER_MS)),
+      ),
+    })
+    .returning({ createdAt: idempotencyRecords.createdAt })
+    .get();
+  return row !== undefined;
 }
 
 export async function loadExisting(db: D1Database, files: R2Bucket, scope: IdempotencyScope): Promise<Existing | null> {
-  const row = await db
-    .prepare(
-      `SELECT fingerprint, state, response_status, response_headers, response_body
-       FROM idempotency_records WHERE ${WHERE_SCOPE}`,
-    )
-    .bind(...scopeParams(scope))
-    .first<Row>();
+  const row = await orm(db)
+    .select({
+      fingerprint: idempotencyRecords.fingerprint,
+      state: idempotencyRecords.state,
+      responseStatus: idempotencyRecords.responseStatus,
+      responseHeaders: idempotencyRecords.responseHeaders,
+      responseBody: idempotencyRecords.responseBody,
+    })
+    .from(idempotencyRecords)
+    .where(inScope(scope))
+    .get();
   if (!row) return null;
   if (row.state === "running") return { state: "running", fingerprint: row.fingerprint };
-  let body = row.response_body ?? "";
+  let body = row.responseBody ?? "";
   if (body.startsWith(R2_BODY_MARKER)) {
     const object = await files.get(body.slice(R2_BODY_MARKER.length));
     body = object ? await object.text() : "";
@@ -85,8 +93,8 @@ export async function loadExisting(db: D1Database, files: R2Bucket, scope: Idemp
     state: "done",
     fingerprint: row.fingerprint,
     response: {
-      status: row.response_status ?? 200,
-      headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string>) : {},
+      status: row.responseStatus ?? 200,
+      headers: row.responseHeaders ?? {},
       body,
     },
   };
@@ -104,16 +112,20 @@ export async function complete(
     await files.put(key, stored);
     stored = R2_BODY_MARKER + key;
   }
-  await db
-    .prepare(
-      `UPDATE idempotency_records SET state = 'done', response_status = ?4, response_headers = ?5,
-         response_body = ?6 WHERE ${WHERE_SCOPE}`,
-    )
-    .bind(...scopeParams(scope), response.status, JSON.stringify(response.headers), stored)
+  await orm(db)
+    .update(idempotencyRecords)
+    .set({ state: "done", responseStatus: response.status, responseHeaders: response.headers, responseBody: stored })
+    .where(inScope(scope))
     .run();
 }
 
 /** Forgets a claim whose request failed on our side, so the client's retry runs it again. */
 export async function release(db: D1Database, scope: IdempotencyScope): Promise<void> {
-  await db.prepare(`DELETE FROM idempotency_records WHERE ${WHERE_SCOPE}`).bind(...scopeParams(scope)).run();
+  await orm(db).delete(idempotencyRecords).where(inScope(scope)).run();
+}
+
+/** Drops records past their retention; returns how many. */
+export async function pruneIdempotencyRecords(db: D1Database, now: number): Promise<number> {
+  const result = await orm(db).delete(idempotencyRecords).where(lte(idempotencyRecords.expiresAt, now)).run();
+  return result.meta.changes;
 }

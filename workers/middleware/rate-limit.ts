@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
+import { countRequest } from "../rate-limit/rate-window-store.ts";
 
 const WINDOW_SECONDS = 60;
 
@@ -13,13 +14,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const now = Date.now();
   const windowStart = Math.floor(now / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000;
   const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_SECONDS * 1000 - now) / 1000));
-  const row = await c.env.DB.prepare(
-    `INSERT INTO rate_windows (key_id, window_start, count) VALUES (?, ?, 1)
-     ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-  )
-    .bind(c.get("caller").keyId, windowStart)
-    .first<{ count: number }>();
-  const used = row?.count ?? 1;
+  const used = await countRequest(c.env.DB, c.get("caller").keyId, windowStart);
   const headers = {
     "RateLimit-Policy": `"per-key";q=${limit};w=${WINDOW_SECONDS}`,
     RateLimit: `"per-key";r=${Math.max(0, limit - used)};t=${resetSeconds}`,
