@@ -42,7 +42,7 @@ export function imageOptions(flags: OptimizeFlags) {
     ...(flags.width ? { width: positiveInteger("width", flags.width) } : {}),
     ...(flags.height ? { height: positiveInteger("height", flags.height) } : {}),
     ...(flags.quality ? { quality: positiveInteger("quality", flags.quality) } : {}),
-    ...(flags.format ? { format: flags.format as "auto" | "jpeg" | "png" | "webp" | "avif" } : {}),
+    ...(flags.format ? { format: flags.format as "auto" | "source" | "jpeg" | "png" | "webp" | "avif" } : {}),
   };
 }
 
@@ -64,7 +64,8 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
     const row: Row = { file, inputBytes: 0, chargedMicros: 0 };
     rows.push(row);
     try {
-      const known = options.format && options.format !== "auto" ? outputPathFor(file, EXTENSIONS[options.format]!, flags.out) : undefined;
+      const namedExtension = options.format ? EXTENSIONS[options.format] : undefined;
+      const known = namedExtension ? outputPathFor(file, namedExtension, flags.out) : undefined;
       if (known && !flags.overwrite && overwritesSource(known, files)) refuseOverwrite(known);
       const loaded = await loadSource(connection, file);
       row.inputBytes = loaded.bytes;
