@@ -45,5 +45,6 @@ export const imageProcessReplySchema = z.object({
 
 export const imageProcessEndpoint = { path: IMAGE_PROCESS_PATH, options: imageOptionsSchema, reply: imageProcessReplySchema } as const;
 
+export type ImageCandidate = z.infer<typeof imageCandidateSchema>;
 export type ImageStats = z.infer<typeof imageStatsSchema>;
 export type ImageProcessReply = z.infer<typeof imageProcessReplySchema>;

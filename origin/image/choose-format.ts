@@ -7,6 +7,7 @@ import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-opti
 import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
+import type { ImageCandidate } from "../../contracts/origin/image-process.ts";
 
 export type AlphaUse = "none" | "opaque" | "transparent";
 
@@ -94,11 +95,7 @@ export function autoCandidates(profile: ContentProfile, quality: number): Encode
   return [lossy("jpeg"), lossy("webp"), lossy("avif")];
 }
 
-export interface CandidateOutcome {
-  format: ImageOutputFormat;
-  lossless: boolean;
-  output_bytes: number;
-}
+export type CandidateOutcome = ImageCandidate;
 
 export interface ChosenFormat {
   target: EncodeTarget;

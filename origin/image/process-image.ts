@@ -3,6 +3,7 @@
 import type { Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
+import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
 import { autoCandidates, chooseSmallest, profileContent, requestedTarget, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
@@ -10,34 +11,11 @@ import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
 
-export interface ProcessedImageStats {
-  original_bytes: number;
-  output_bytes: number;
-  /** output_bytes / original_bytes, 4 decimals. */
-  ratio: number;
-  /** Upright dimensions of the source (EXIF orientation applied when auto_orient is on). */
-  original_width: number;
-  original_height: number;
-  original_format: SourceFormat;
-  /** Encoder quality used; null when the output is lossless. */
-  quality: number | null;
-  lossless: boolean;
-  /** Every encode made, auto candidates and the max_bytes search included. */
-  encodes: number;
-  orientation_applied: number | null;
-  /** The source has several frames/pages (GIF, TIFF, WebP); only the first was used. */
-  first_frame_only: boolean;
-  format_chosen_by_auto: boolean;
-  /** What format: auto tried, in order; null for an explicit format. */
-  candidates: CandidateOutcome[] | null;
-}
+export type ProcessedImageStats = ImageStats;
 
-export interface ProcessedImage {
+/** The contract's reply, with the bytes it is framed in front of. */
+export interface ProcessedImage extends ImageProcessReply {
   bytes: Uint8Array;
-  format: ImageOutputFormat;
-  width: number;
-  height: number;
-  stats: ProcessedImageStats;
 }
 
 export async function processImage(input: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
