@@ -1,5 +1,8 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { orm } from "../db/orm.ts";
+import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
@@ -37,15 +40,21 @@ export async function derivativeKey(id: DerivativeIdentity): Promise<string> {
   return `accounts/${id.accountId}/derivatives/${id.fileId}/${name}`;
 }
 
-export function findDerivative(db: D1Database, id: DerivativeIdentity): Promise<DerivativeRecord | null> {
-  return db
-    .prepare("SELECT r2_key, etag, bytes, content_type FROM derivatives WHERE account_id = ? AND file_id = ? AND canonical = ? AND format_class = ?")
-    .bind(id.accountId, id.fileId, id.canonical, id.formatClass)
-    .first<DerivativeRecord>();
+function ofFile(accountId: string, fileId: string) {
+  return and(eq(derivatives.accountId, accountId), eq(derivatives.fileId, fileId));
+}
+
+export async function findDerivative(db: D1Database, id: DerivativeIdentity): Promise<DerivativeRecord | null> {
+  const row = await orm(db)
+    .select({ r2_key: derivatives.r2Key, etag: derivatives.etag, bytes: derivatives.bytes, content_type: derivatives.contentType })
+    .from(derivatives)
+    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, id.formatClass)))
+    .get();
+  return row ?? null;
 }
 
 export async function countDerivatives(db: D1Database, accountId: string, fileId: string): Promise<number> {
-  const row = await db.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id = ?").bind(accountId, fileId).first<{ n: number }>();
+  const row = await orm(db).select({ n: count() }).from(derivatives).where(ofFile(accountId, fileId)).get();
   return row?.n ?? 0;
 }
 
@@ -59,23 +68,19 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
   const { size, contentType, etag } = stored;
   const r2Key = await derivativeKey(id);
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
-  await env.DB.prepare(
-    `INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, file_id, canonical, format_class) DO UPDATE SET r2_key = excluded.r2_key, etag = excluded.etag, bytes = excluded.bytes, content_type = excluded.content_type`,
-  )
-    .bind(id.accountId, id.fileId, id.canonical, id.formatClass, r2Key, etag, size, contentType, now)
+  await orm(env.DB)
+    .insert(derivatives)
+    .values({ ...id, r2Key, etag, bytes: size, contentType, createdAt: now })
+    .onConflictDoUpdate({
+      target: [derivatives.accountId, derivatives.fileId, derivatives.canonical, derivatives.formatClass],
+      set: { r2Key: sql`excluded.r2_key`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, contentType: sql`excluded.content_type` },
+    })
     .run();
   return r2Key;
 }
 
-interface DeletedRow {
-  r2_key: string;
-  account_id: string;
-  file_id: string;
-  canonical: string;
-  format_class: string;
-}
+// D1 binds at most 100 parameters per statement.
+const FILES_PER_DELETE = 99;
 
 /**
  * Forgets everything derived from the given files when they are deleted or expire: derivative
@@ -84,18 +89,18 @@ interface DeletedRow {
 export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<number> {
   let deleted = 0;
   let purges = 0;
-  for (let i = 0; i < fileIds.length; i += 99) {
-    const chunk = fileIds.slice(i, i + 99);
-    const { results } = await env.DB.prepare(
-      `DELETE FROM derivatives WHERE file_id IN (${chunk.map(() => "?").join(", ")}) RETURNING r2_key, account_id, file_id, canonical, format_class`,
-    )
-      .bind(...chunk)
-      .all<DeletedRow>();
-    for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2_key));
+  for (let i = 0; i < fileIds.length; i += FILES_PER_DELETE) {
+    const chunk = fileIds.slice(i, i + FILES_PER_DELETE);
+    const results = await orm(env.DB)
+      .delete(derivatives)
+      .where(inArray(derivatives.fileId, chunk))
+      .returning({ r2Key: derivatives.r2Key, accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
+      .all();
+    for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
     for (const row of results) {
       if (purges >= MAX_EDGE_CACHE_PURGES) break;
       purges++;
-      await deleteEdgeCache(edgeCacheKey({ accountId: row.account_id, fileId: row.file_id, canonical: row.canonical, formatClass: row.format_class }));
+      await deleteEdgeCache(edgeCacheKey({ accountId: row.accountId, fileId: row.fileId, canonical: row.canonical, formatClass: row.formatClass }));
     }
     deleted += results.length;
   }
