@@ -6,12 +6,14 @@
 //   npm run admin -- accounts set --account ACCOUNT_ID [--plan free|pro] [--retention-hours N]
 //   npm run admin -- keys create --account ACCOUNT_ID [--name NAME] [--scopes images,pdf]
 //   npm run admin -- keys revoke --account ACCOUNT_ID --key KEY_ID
+//   npm run admin -- reconcile [--since-hours N] [--job-deadline-minutes N]   (exit 1 when the books do not balance)
 import { parseArgs } from "node:util";
 import { createAccount, findAccount, findAccountSettings, updateAccountSettings } from "../workers/accounts/account-store.ts";
 import { scopes as knownScopes, type Scope } from "../workers/auth/scopes.ts";
 import { topUp } from "../workers/billing/charge-once.ts";
 import { createKey, revokeKey } from "../workers/keys/key-store.ts";
 import { DEFAULT_PERSIST_DIR, openPlatform } from "./lib/local-platform.ts";
+import { platformFailures, reconcilePlatform } from "./soak/reconcile.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,6 +27,8 @@ const { values, positionals } = parseArgs({
     key: { type: "string" },
     scopes: { type: "string" },
     "retention-hours": { type: "string" },
+    "since-hours": { type: "string" },
+    "job-deadline-minutes": { type: "string", default: "30" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
     remote: { type: "boolean", default: false },
   },
@@ -96,8 +100,21 @@ try {
     console.error("The secret is shown once; only its hash is stored.");
   } else if (resource === "keys" && action === "revoke") {
     console.log(JSON.stringify({ outcome: await revokeKey(db, required("account"), required("key")) }));
+  } else if (resource === "reconcile") {
+    const sinceHours = values["since-hours"] === undefined ? null : Number(values["since-hours"]);
+    const deadlineMinutes = Number(values["job-deadline-minutes"]);
+    if ((sinceHours !== null && !(sinceHours > 0)) || !(deadlineMinutes > 0)) fail("--since-hours and --job-deadline-minutes must be positive numbers");
+    const books = await reconcilePlatform(db, platform.env.FILES, {
+      since: sinceHours === null ? undefined : Date.now() - sinceHours * 3_600_000,
+      jobDeadlineMs: deadlineMinutes * 60_000,
+    });
+    const { requestCharges, webhooks, ...report } = books;
+    const { deliveredIds, ...webhookCounts } = webhooks;
+    const failures = platformFailures(books);
+    console.log(JSON.stringify({ ...report, webhooks: webhookCounts, request_charges: requestCharges.length, failures }, null, 2));
+    if (failures.length > 0) process.exitCode = 1;
   } else {
-    fail("usage: accounts create|topup|show|set, keys create|revoke (see the header of scripts/admin.ts)");
+    fail("usage: accounts create|topup|show|set, keys create|revoke, reconcile (see the header of scripts/admin.ts)");
   }
 } finally {
   await platform.dispose();

@@ -5,6 +5,7 @@ import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 import { openPlatform } from "../lib/local-platform.ts";
 import { reconcileClientCharges, type ClientBooks } from "./client-books.ts";
 import { SoakClient, type Attempt } from "./client.ts";
+import type { ProxyFault } from "./fault-proxy.ts";
 import { runFaultSchedule, WARM_UP_FRACTION, type FaultWindow } from "./faults.ts";
 import { platformFailures, reconcilePlatform, type PlatformReconciliation } from "./reconcile.ts";
 import { startSoakService } from "./service.ts";
@@ -34,7 +35,7 @@ export interface SoakFigures {
   latencyMs: { "optimize p50": number; "optimize p99": number; "transform hit p50": number; "transform hit p99": number };
   originRss: { startMb: number; warmMb: number; peakMb: number; endMb: number; flat: boolean; restarts: number };
   faults: { kind: string; startS: number; lengthS: number }[];
-  proxyInjected: Record<string, number>;
+  proxyInjected: Record<ProxyFault, number>;
   /** Every zero-target that was not zero, by name: empty means the soak passed. */
   failures: string[];
   details: { platform: PlatformReconciliation; client: ClientBooks; undecodable: string[] };
