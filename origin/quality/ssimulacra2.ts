@@ -161,25 +161,35 @@ function planesReader(planes: [Float32Array, Float32Array, Float32Array], width:
 }
 
 function scoreLinear(reference: LinearImage, candidate: LinearImage): number {
-  // Per channel, per scale: [SSIM, artifact, detail lost] means, then the same as 4-norms.
-  const perChannel: number[][] = [[], [], []];
+  const scales = scaleCount(reference.width, reference.height);
+  // The weights run over the scales computed (fewer for small images), channel by channel.
+  const weightsOf = (channel: number, scale: number) => WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
+  let sum = 0;
   let images: [LinearImage, LinearImage] = [reference, candidate];
-  for (let scale = 0; scale < SCALES; scale++) {
+  for (let scale = 0; scale < scales; scale++) {
     const { width, height } = images[0];
-    // As published: a further scale is computed while the current one is at least 8x8, however small the half is.
-    const next = scale + 1 < SCALES && width >= 8 && height >= 8 ? [halfSizePlanes(width, height), halfSizePlanes(width, height)] as const : null;
-    const stats = scaleStatistics(images, next);
-    for (let c = 0; c < 3; c++) perChannel[c]!.push(...stats[c]!);
+    const next = scale + 1 < scales ? [halfSizePlanes(width, height), halfSizePlanes(width, height)] as const : null;
+    // A channel whose six weights at this scale are all zero is not computed (B at the two finest scales).
+    const weighted = [0, 1, 2].map((channel) => weightsOf(channel, scale).some((weight) => weight !== 0));
+    const stats = scaleStatistics(images, next, weighted);
+    for (let channel = 0; channel < 3; channel++) {
+      const weights = weightsOf(channel, scale);
+      stats[channel]!.forEach((value, i) => (sum += weights[i]! * Math.abs(value)));
+    }
     if (next === null) break;
     const halfWidth = (width + 1) >> 1;
     const halfHeight = (height + 1) >> 1;
     images = [planesReader(next[0], halfWidth, halfHeight), planesReader(next[1], halfWidth, halfHeight)];
   }
-  let sum = 0;
-  let weight = 0;
-  for (const channel of perChannel) for (const value of channel) sum += WEIGHTS[weight++]! * Math.abs(value);
   const distortion = sum * 17.829717797575952 - 1.634169143917183;
   return distortion > 0 ? 100 - 10 * distortion ** 0.5453261009510213 : 100;
+}
+
+/** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
+function scaleCount(width: number, height: number): number {
+  let count = 1;
+  for (let w = width, h = height; count < SCALES && w >= 8 && h >= 8; w = (w + 1) >> 1, h = (h + 1) >> 1) count++;
+  return count;
 }
 
 function halfSizePlanes(width: number, height: number): [Float32Array, Float32Array, Float32Array] {
@@ -201,7 +211,7 @@ function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width
  * horizontally into a ring of 2r+1 rows, then vertically, accumulating the SSIM and edge terms
  * of each output row as soon as it is complete.
  */
-function scaleStatistics(images: readonly [LinearImage, LinearImage], next: readonly [Float32Array[], Float32Array[]] | null): number[][] {
+function scaleStatistics(images: readonly [LinearImage, LinearImage], next: readonly [Float32Array[], Float32Array[]] | null, weighted: boolean[]): number[][] {
   const { width, height } = images[0];
   const { radius } = gaussian;
   const ringRows = 2 * radius + 1;
@@ -231,10 +241,11 @@ function scaleStatistics(images: readonly [LinearImage, LinearImage], next: read
         const [x, y, b] = xyb[i]!;
         toPositiveXyb(red, green, blue, x!, y!, b!, slot, width);
       }
-      for (let c = 0; c < 3; c++) blurRowHorizontally(xyb[0]![c]!, xyb[1]![c]!, slot, width, blurred[c]!, rowState);
+      for (let c = 0; c < 3; c++) if (weighted[c]) blurRowHorizontally(xyb[0]![c]!, xyb[1]![c]!, slot, width, blurred[c]!, rowState);
     }
     const top = n - radius - 1;
     for (let c = 0; c < 3; c++) {
+      if (!weighted[c]) continue;
       const rows = blurred[c]!;
       const upper = top >= 0 ? rows.subarray((top % ringRows) * width * 5) : zeros;
       const lower = bottom < height ? rows.subarray((bottom % ringRows) * width * 5) : zeros;
