@@ -21,5 +21,6 @@ export const runOptimizeJob: JobRunner = async (env, job, progress) => {
     chargeKey: jobChargeKey(job.id),
     operation: "image.optimize",
     baseUrl: request.base_url,
+    requestId: job.id,
   });
 };

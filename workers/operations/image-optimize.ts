@@ -44,11 +44,14 @@ export async function optimizeImage(
     chargeKey: string;
     operation: "image.optimize" | "image.batch";
     baseUrl: string;
+    /** Sent to the origin so its log names the request (or job) the client knows. */
+    requestId?: string;
   },
 ): Promise<ImageResult> {
   const frame = await originCompute(env, imageProcessEndpoint, {
     body: await sourceBody(request.source),
     options: request.options,
+    requestId: request.requestId,
   });
   const meta = frame.meta;
   const price = imagePrice({ originalBytes: meta.stats.original_bytes, outputBytes: meta.stats.output_bytes });

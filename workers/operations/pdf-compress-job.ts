@@ -19,5 +19,5 @@ export const runPdfCompressJob: JobRunner = async (env, job, progress) => {
   await progress.start(2);
   const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "pdf", PDF_MAX_BYTES);
   await progress.advance();
-  return compressPdf(env, { accountId: job.account_id, source, options: request.options, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
+  return compressPdf(env, { accountId: job.account_id, source, options: request.options, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
 };

@@ -26,11 +26,12 @@ type PdfEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | 
 /** Free, but recorded in the ledger at $0 so that usage counts it. */
 export async function analyzePdf(
   env: PdfEnv,
-  request: { accountId: string; source: ResolvedSource; options: PdfAnalyzeOptions; chargeKey: string },
+  request: { accountId: string; source: ResolvedSource; options: PdfAnalyzeOptions; chargeKey: string; requestId?: string },
 ): Promise<PdfAnalysis> {
   const frame = await originCompute(env, pdfAnalyzeEndpoint, {
     body: await sourceBody(request.source),
     options: request.options,
+    requestId: request.requestId,
   });
   await frame.payload.cancel();
   await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: 0 });
@@ -43,11 +44,12 @@ export async function analyzePdf(
  */
 export async function compressPdf(
   env: PdfEnv,
-  request: { accountId: string; source: ResolvedSource; options: PdfCompressOptions; chargeKey: string; baseUrl: string },
+  request: { accountId: string; source: ResolvedSource; options: PdfCompressOptions; chargeKey: string; baseUrl: string; requestId?: string },
 ): Promise<PdfCompressResult> {
   const frame = await originCompute(env, pdfCompressEndpoint, {
     body: await sourceBody(request.source),
     options: request.options,
+    requestId: request.requestId,
   });
   const meta = frame.meta;
   const stem = (request.source.filename ?? "document").replace(/\.pdf$/i, "") || "document";

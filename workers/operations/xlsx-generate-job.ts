@@ -15,7 +15,7 @@ export const runXlsxGenerateJob: JobRunner = async (env, job, progress) => {
   const opened = await openFile(env, job.account_id, request.request_file_id);
   const workbook = xlsxRequestSchema.parse(JSON.parse(await opened.object.text()));
   await progress.advance();
-  const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url });
+  const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
   await deleteFile(env, job.account_id, request.request_file_id);
   return result;
 };

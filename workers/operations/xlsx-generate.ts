@@ -23,12 +23,13 @@ type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" |
 /** One workbook built by the origin's streaming writer, stored and billed by its cell count. */
 export async function generateWorkbook(
   env: XlsxEnv,
-  request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string },
+  request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string; requestId?: string },
 ): Promise<XlsxResult> {
   const frame = await originCompute(env, xlsxGenerateEndpoint, {
     body: JSON.stringify(request.workbook),
     contentType: "application/json",
     options: {},
+    requestId: request.requestId,
   });
   const { stats } = frame.meta;
   const price = xlsxPrice(stats.cells);

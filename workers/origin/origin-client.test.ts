@@ -46,6 +46,21 @@ describe("replies from the origin", () => {
     logged.mockRestore();
   });
 
+  it("sends the origin the request id the client gets, so both logs name the same request", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const seen: (string | null)[] = [];
+    const { res } = await optimizeThrough(
+      originAnswering((request) => {
+        seen.push(request.headers.get("X-Request-Id"));
+        return new Response("{}", { status: 500, headers: { "Content-Type": "application/problem+json" } });
+      }),
+    );
+    expect(res.headers.get("X-Request-Id")).toMatch(/^req_/);
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(seen)).toEqual(new Set([res.headers.get("X-Request-Id")]));
+    logged.mockRestore();
+  });
+
   it("answers a well-framed reply whose meta breaks the contract with 502 too", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const meta = { format: "jpeg", width: "wide", height: 66, stats: {} };

@@ -3,6 +3,7 @@ import {
   encodeOptionsHeader,
   ORIGIN_OPTIONS_HEADER,
   ORIGIN_SECRET_HEADER,
+  REQUEST_ID_HEADER,
   readFrame,
   type Frame,
   type OriginEndpoint,
@@ -77,7 +78,7 @@ export async function originHealthy(env: OriginEnv, timeoutMs: number): Promise<
 export async function originCompute<E extends OriginEndpoint>(
   env: OriginEnv,
   endpoint: E,
-  input: { body: BodyInit; options: unknown; contentType?: string },
+  input: { body: BodyInit; options: unknown; contentType?: string; requestId?: string },
 ): Promise<Frame<ReplyOf<E>>> {
   const res = await originFetch(env, endpoint.path, {
     method: "POST",
@@ -85,6 +86,8 @@ export async function originCompute<E extends OriginEndpoint>(
     headers: {
       "Content-Type": input.contentType ?? "application/octet-stream",
       [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader(input.options),
+      // The origin logs a failure under the id the client was given (a job's id for a job).
+      ...(input.requestId ? { [REQUEST_ID_HEADER]: input.requestId } : {}),
     },
   });
   if (!res.ok || !res.body) throw await originProblem(endpoint.path, res);

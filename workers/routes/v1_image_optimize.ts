@@ -75,6 +75,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     chargeKey: requestChargeKey(c.get("requestId")),
     operation: "image.optimize",
     baseUrl,
+    requestId: c.get("requestId"),
   });
   return c.json(result, 200);
 };

@@ -35,6 +35,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json");
   const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
-  const analysis = await analyzePdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")) });
+  const analysis = await analyzePdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")), requestId: c.get("requestId") });
   return c.json(analysis, 200);
 };

@@ -61,6 +61,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     };
     return c.json(await submitJob(c.env, caller, { operation: "pdf.compress", request, webhook: body.webhook }), 202);
   }
-  const result = await compressPdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")), baseUrl });
+  const result = await compressPdf(c.env, { accountId: caller.accountId, source, options: body.options, chargeKey: requestChargeKey(c.get("requestId")), baseUrl, requestId: c.get("requestId") });
   return c.json(result, 200);
 };

@@ -82,6 +82,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       extensions: { cells, sync_cell_limit: XLSX_SYNC_CELL_LIMIT },
     });
   }
-  const result = await generateWorkbook(c.env, { accountId: caller.accountId, workbook, chargeKey: requestChargeKey(c.get("requestId")), baseUrl });
+  const result = await generateWorkbook(c.env, { accountId: caller.accountId, workbook, chargeKey: requestChargeKey(c.get("requestId")), baseUrl, requestId: c.get("requestId") });
   return c.json(result, 200);
 };
