@@ -71,11 +71,16 @@ export class PerceptualScorePool {
     const worker = slot.worker ?? this.#start(slot);
     const id = this.#nextId++;
     worker.ref();
-    const finish = (settle: () => void) => {
+    const finish = (settle: () => void, broken = false) => {
       worker.off("message", onMessage);
       worker.off("error", onError);
       worker.off("exit", onExit);
       worker.unref();
+      // A worker that failed (out of memory, say) is not handed the next job.
+      if (broken && slot.worker === worker) {
+        slot.worker = null;
+        void worker.terminate();
+      }
       slot.busy = false;
       settle();
       this.#dispatch();
@@ -87,8 +92,8 @@ export class PerceptualScorePool {
       if (reply.id !== id) return;
       finish(() => ("score" in reply ? queued.resolve(reply.score) : queued.reject(new RangeError(reply.error))));
     };
-    const onError = (error: Error) => finish(() => queued.reject(error));
-    const onExit = (code: number) => finish(() => queued.reject(new Error(`perceptual score worker exited with code ${code}`)));
+    const onError = (error: Error) => finish(() => queued.reject(error), true);
+    const onExit = (code: number) => finish(() => queued.reject(new Error(`perceptual score worker exited with code ${code}`)), true);
     worker.on("message", onMessage);
     worker.on("error", onError);
     worker.on("exit", onExit);
@@ -99,7 +104,7 @@ export class PerceptualScorePool {
   #start(slot: Slot): Worker {
     const worker = new Worker(WORKER_URL);
     worker.unref();
-    // A worker that dies is replaced on the next job; the job it was running is rejected by #run.
+    // An idle worker that dies is replaced on the next job; a running job's failure is handled in #run.
     worker.on("error", () => undefined);
     worker.once("exit", () => {
       if (slot.worker === worker) slot.worker = null;
