@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { createPixelPress, DEFAULT_BASE_URL } from "../clients/ts/index.ts";
 import { CliError } from "./cli-error.ts";
 
@@ -18,14 +19,17 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
   return { baseUrl, client: createPixelPress({ apiKey, baseUrl }) };
 }
 
+// All a command needs of the service's OpenAPI document: which paths it lists.
+const servedPathsSchema = z.object({ paths: z.record(z.string(), z.unknown()).optional() });
+
 /**
  * Asks the service's own OpenAPI document whether it serves `path`, so a command for an endpoint
  * that is not deployed yet says so instead of failing with a 404.
  */
 export async function requireEndpoint(baseUrl: string, path: string): Promise<void> {
-  let spec: { paths?: Record<string, unknown> };
+  let spec: z.infer<typeof servedPathsSchema>;
   try {
-    spec = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as typeof spec;
+    spec = servedPathsSchema.parse(await (await fetch(`${baseUrl}/openapi.json`)).json());
   } catch (error) {
     throw new CliError(`Cannot read ${baseUrl}/openapi.json: ${error instanceof Error ? error.message : String(error)}. Is the service running (npm start)?`);
   }

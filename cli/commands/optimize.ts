@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { imageOptionsSchema } from "../../contracts/image-options.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
@@ -42,8 +43,16 @@ export function imageOptions(flags: OptimizeFlags) {
     ...(flags.width ? { width: positiveInteger("width", flags.width) } : {}),
     ...(flags.height ? { height: positiveInteger("height", flags.height) } : {}),
     ...(flags.quality ? { quality: positiveInteger("quality", flags.quality) } : {}),
-    ...(flags.format ? { format: flags.format as "auto" | "source" | "jpeg" | "png" | "webp" | "avif" } : {}),
+    ...(flags.format ? { format: outputFormat(flags.format) } : {}),
   };
+}
+
+const formatSchema = imageOptionsSchema.shape.format;
+
+function outputFormat(value: string) {
+  const parsed = formatSchema.safeParse(value);
+  if (!parsed.success) throw new CliError(`--format must be one of ${formatSchema.unwrap().options.join(", ")}, not ${value}`);
+  return parsed.data;
 }
 
 function refuseOverwrite(output: string): never {

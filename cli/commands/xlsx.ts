@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
+import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { formatBytes, formatMicros, formatTable } from "../format.ts";
@@ -15,13 +16,18 @@ export interface XlsxFlags {
 export async function xlsxCommand(connection: Connection, files: string[], flags: XlsxFlags, out: { write(text: string): unknown }): Promise<number> {
   if (files.length !== 1) throw new CliError("xlsx takes exactly one JSON file (a /v1/xlsx/generate request body)");
   const file = files[0]!;
-  let request: Record<string, unknown>;
+  let raw: unknown;
   try {
-    request = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    raw = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
     throw new CliError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const result = await connection.client.xlsx.generate(request as Parameters<typeof connection.client.xlsx.generate>[0], { wait: true });
+  // The same schema the service checks with, so a mistake is named before anything is sent.
+  const request = xlsxRequestSchema.safeParse(raw);
+  if (!request.success) {
+    throw new CliError(`${file} is not a /v1/xlsx/generate request:\n${request.error.issues.map((issue) => `  /${issue.path.join("/")}: ${issue.message}`).join("\n")}`);
+  }
+  const result = await connection.client.xlsx.generate(request.data, { wait: true });
   const output = flags.out ?? join(".", result.filename ?? `${basename(file, extname(file))}.xlsx`);
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
   const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
