@@ -7,7 +7,7 @@ import { topUpChargeKey } from "./charge-key.ts";
 
 export interface Charge {
   accountId: string;
-  /** What is being paid for (`req:<id>`, `job:<id>`, `transform:<file>:<canonical>`): unique per account. */
+  /** What is being paid for, built by ./charge-key.ts: unique per account. */
   chargeKey: string;
   operation: Operation | "account.topup";
   amountMicros: number;
