@@ -25,7 +25,7 @@ export function registerXlsxGenerate(app: Hono, limit: ConcurrencyLimit): void {
         done();
       },
     });
-    const { bytes, ...stats } = await limit(() => generateXlsx(parsed.data, sink));
-    return framedResponse(xlsxGenerateEndpoint, { stats: { ...stats, output_bytes: bytes } }, new Uint8Array(Buffer.concat(chunks)));
+    const stats = await limit(() => generateXlsx(parsed.data, sink));
+    return framedResponse(xlsxGenerateEndpoint, { stats }, new Uint8Array(Buffer.concat(chunks)));
   });
 }

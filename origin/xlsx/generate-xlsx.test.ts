@@ -126,7 +126,7 @@ describe("generateXlsx: a workbook with every feature, read back by two readers"
   });
 
   it("reports stats that match the file", () => {
-    expect(result.stats).toEqual({ sheets: 2, rows: 5, cells: countCells(result.request), bytes: result.buffer.length });
+    expect(result.stats).toEqual({ sheets: 2, rows: 5, cells: countCells(result.request), output_bytes: result.buffer.length });
     expect(result.buffer.subarray(0, 2).toString()).toBe("PK");
   });
 

@@ -11,16 +11,10 @@ import { createStyleBook } from "./named-styles.ts";
 import { createPacer } from "./output-pacing.ts";
 import { writeSheet } from "./write-sheet.ts";
 import { createZonedClock } from "./zoned-date.ts";
+import type { XlsxStats as ContractXlsxStats } from "../../contracts/origin/xlsx-generate.ts";
 
-export interface XlsxStats {
-  sheets: number;
-  /** Header and data rows over all sheets. */
-  rows: number;
-  /** The billed count, see countCells. */
-  cells: number;
-  /** Size of the .xlsx written to the sink. */
-  bytes: number;
-}
+/** The contract's stats: `cells` is the billed count (see countCells), `output_bytes` the .xlsx written to the sink. */
+export type XlsxStats = ContractXlsxStats;
 
 const CREATOR = "pixelpress";
 
@@ -63,6 +57,6 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable): Promis
     sheets: request.sheets.length,
     rows: request.sheets.reduce((sum, sheet) => sum + sheet.rows.length + (hasHeaderRow(sheet) ? 1 : 0), 0),
     cells: countCells(request),
-    bytes: counter.bytes,
+    output_bytes: counter.bytes,
   };
 }
