@@ -2,6 +2,7 @@
 import * as mupdf from "mupdf";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { isDocumentProblem } from "./document-problem.ts";
 import { forEachObject, latin1 } from "./pdf-objects.ts";
 
 export interface OpenedPdf {
@@ -69,7 +70,8 @@ function countPagesOrZero(doc: mupdf.PDFDocument): number {
 
 /**
  * Runs a read of an opened document and reports a failure inside mupdf as
- * pdf_unreadable (422): a damaged file must not surface as an internal error.
+ * pdf_unreadable (422): a damaged file must not surface as an internal error, and
+ * an error of our own must not pass for a damaged file.
  */
 export function readOrUnreadable<T>(what: string, read: () => T): T {
   try {
@@ -88,7 +90,8 @@ export async function readOrUnreadableAsync<T>(what: string, read: () => Promise
   }
 }
 
-function unreadable(what: string, error: unknown): ProblemError {
-  if (error instanceof ProblemError) return error;
+/** A document problem becomes pdf_unreadable; a bug of ours is thrown as it is, to be a 500. */
+function unreadable(what: string, error: unknown): unknown {
+  if (error instanceof ProblemError || !isDocumentProblem(error)) return error;
   return new ProblemError("pdf_unreadable", `The PDF is damaged: ${what} failed (${String(error)}).`);
 }
