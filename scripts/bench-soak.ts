@@ -24,7 +24,7 @@ const figures = await runSoak({
   concurrency,
   drainMs: 120_000,
   jobDeadlineMs: 180_000,
-  log: (line) => console.error(`[soak] ${line}`),
+  log: (line) => console.error(`[soak +${Math.round(performance.now() / 1000)} s] ${line}`),
 });
 
 const { details, ...printed } = figures;

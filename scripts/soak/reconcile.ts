@@ -57,10 +57,6 @@ interface JobRow {
   finished_at: number | null;
 }
 
-async function all<T>(db: D1Database, sql: string, ...params: unknown[]): Promise<T[]> {
-  return (await db.prepare(sql).bind(...params).all<T>()).results;
-}
-
 async function listAllKeys(bucket: R2Bucket): Promise<string[]> {
   const keys: string[] = [];
   let cursor: string | undefined;
@@ -70,6 +66,25 @@ async function listAllKeys(bucket: R2Bucket): Promise<string[]> {
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return keys;
+}
+
+/** The keys among `keys` that still disagree when read again (files and derivatives; other kinds are kept as found). */
+async function stillDisagreeing(db: D1Database, bucket: R2Bucket, keys: string[], kind: "object without row" | "row without object"): Promise<string[]> {
+  const disagreeing: string[] = [];
+  for (const key of keys) {
+    if (key.startsWith("mezzanine/") || key.startsWith("idempotency/")) {
+      disagreeing.push(key);
+      continue;
+    }
+    const object = await bucket.head(key);
+    const row = await db
+      .prepare("SELECT 1 AS live FROM files WHERE r2_key = ?1 AND status != 'deleted' UNION ALL SELECT 1 FROM derivatives WHERE r2_key = ?1")
+      .bind(key)
+      .first();
+    const disagrees = kind === "object without row" ? object !== null && row === null : row !== null && object === null;
+    if (disagrees) disagreeing.push(key);
+  }
+  return disagreeing;
 }
 
 /** What a succeeded job's result says it charged and which files it delivered. */
@@ -84,22 +99,24 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const since = options.since ?? 0;
   const webhookGraceMs = options.webhookGraceMs ?? 60_000;
 
-  const jobs = await all<JobRow>(db, "SELECT id, account_id, status, result, webhook_url, created_at, finished_at FROM jobs WHERE created_at >= ?", since);
-  const ledger = await all<LedgerRow>(db, "SELECT account_id, charge_key, operation, amount_micros FROM ledger");
-  const files = await all<{ id: string; account_id: string; kind: string; status: string; r2_key: string }>(db, "SELECT id, account_id, kind, status, r2_key FROM files");
-  const derivatives = await all<{ account_id: string; file_id: string; canonical: string; format_class: string; r2_key: string }>(
-    db,
-    "SELECT account_id, file_id, canonical, format_class, r2_key FROM derivatives",
-  );
-  const deliveries = await all<{ message_id: string; job_id: string; attempt: number; outcome: string; next_attempt_at: number | null }>(
-    db,
-    "SELECT message_id, job_id, attempt, outcome, next_attempt_at FROM webhook_deliveries ORDER BY attempt",
-  );
-  const accounts = await all<{ id: string; balance_micros: number }>(db, "SELECT id, balance_micros FROM accounts");
-  const idempotencyBodies = await all<{ account_id: string; key_id: string; idempotency_key: string }>(
-    db,
-    "SELECT account_id, key_id, idempotency_key FROM idempotency_records",
-  );
+  // One batch is one transaction: the ledger, the balances and the rows are read as of one moment.
+  const statement = (sql: string, ...params: unknown[]) => db.prepare(sql).bind(...params);
+  const [jobsResult, ledgerResult, filesResult, derivativesResult, deliveriesResult, accountsResult, idempotencyResult] = await db.batch([
+    statement("SELECT id, account_id, status, result, webhook_url, created_at, finished_at FROM jobs WHERE created_at >= ?", since),
+    statement("SELECT account_id, charge_key, operation, amount_micros FROM ledger"),
+    statement("SELECT id, account_id, kind, status, r2_key FROM files"),
+    statement("SELECT account_id, file_id, canonical, format_class, r2_key FROM derivatives"),
+    statement("SELECT message_id, job_id, attempt, outcome, next_attempt_at FROM webhook_deliveries ORDER BY attempt"),
+    statement("SELECT id, balance_micros FROM accounts"),
+    statement("SELECT account_id, key_id, idempotency_key FROM idempotency_records"),
+  ]);
+  const jobs = jobsResult!.results as JobRow[];
+  const ledger = ledgerResult!.results as LedgerRow[];
+  const files = filesResult!.results as { id: string; account_id: string; kind: string; status: string; r2_key: string }[];
+  const derivatives = derivativesResult!.results as { account_id: string; file_id: string; canonical: string; format_class: string; r2_key: string }[];
+  const deliveries = deliveriesResult!.results as { message_id: string; job_id: string; attempt: number; outcome: string; next_attempt_at: number | null }[];
+  const accounts = accountsResult!.results as { id: string; balance_micros: number }[];
+  const idempotencyBodies = idempotencyResult!.results as { account_id: string; key_id: string; idempotency_key: string }[];
 
   const final = new Set(["succeeded", "failed", "cancelled"]);
   const stuck = jobs.filter((j) => !final.has(j.status)).map((j) => `${j.id} (${j.status})`);
@@ -182,10 +199,14 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     return !liveFileKeys.has(key);
   });
   const rowsWithoutObject = [
-    ...files.filter((f) => f.status === "ready" && !objects.has(f.r2_key)).map((f) => `file ${f.id}`),
-    ...files.filter((f) => f.status === "pending" && f.kind === "result" && !objects.has(f.r2_key)).map((f) => `pending result ${f.id}`),
-    ...derivatives.filter((d) => !objects.has(d.r2_key)).map((d) => `derivative ${d.r2_key}`),
+    ...files.filter((f) => f.status === "ready" && !objects.has(f.r2_key)).map((f) => f.r2_key),
+    ...files.filter((f) => f.status === "pending" && f.kind === "result" && !objects.has(f.r2_key)).map((f) => f.r2_key),
+    ...derivatives.filter((d) => !objects.has(d.r2_key)).map((d) => d.r2_key),
   ];
+  // On a live service a row and its object change between the snapshot and the listing (an ack
+  // deletes both, a store writes both): a pair is reported only if it still disagrees when looked at again.
+  const stillWithoutRow = await stillDisagreeing(db, bucket, objectsWithoutRow, "object without row");
+  const stillWithoutObject = await stillDisagreeing(db, bucket, rowsWithoutObject, "row without object");
 
   const forbiddenObjects: string[] = [];
   if (options.forbiddenDigests && options.forbiddenDigests.size > 0) {
@@ -209,7 +230,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     charges: { rows: ledger.length, withoutOutput, outputsWithoutCharge, duplicateKeys },
     balances: { accounts: accounts.length, mismatched },
     webhooks,
-    storage: { objects: objectKeys.length, objectsWithoutRow, rowsWithoutObject, forbiddenObjects },
+    storage: { objects: objectKeys.length, objectsWithoutRow: stillWithoutRow, rowsWithoutObject: stillWithoutObject, forbiddenObjects },
     requestCharges: ledger.filter((row) => row.charge_key.startsWith("req:")),
   };
 }
@@ -228,5 +249,5 @@ export function platformFailures(r: PlatformReconciliation): string[] {
     ["rows without their R2 object", r.storage.rowsWithoutObject],
     ["objects holding a corrupt reply", r.storage.forbiddenObjects],
   ];
-  return failures.filter(([, list]) => list.length > 0).map(([name, list]) => `${name}: ${list.length} (${list.slice(0, 5).map(String).join("; ")})`);
+  return failures.filter(([, list]) => list.length > 0).map(([name, list]) => `${name}: ${list.length} (${list.slice(0, 5).map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join("; ")})`);
 }

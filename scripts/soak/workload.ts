@@ -100,10 +100,23 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
   const { inputs } = ctx;
   let step = 0;
   let misses = 0;
+  // One async job in flight per loop, as a client that waits for its job before sending the next:
+  // the local queue consumer runs one message at a time, and an unbounded backlog would measure
+  // the backlog, not the guarantees.
+  let pendingJob: string | null = null;
+  const jobSlotFree = async () => {
+    if (pendingJob === null) return true;
+    const view = await client.call("jobs.get", `/v1/jobs/${pendingJob}`, { timeoutMs: SYNC_TIMEOUT_MS });
+    const status = (view.body as { status?: string } | null)?.status;
+    if (status !== "succeeded" && status !== "failed" && status !== "cancelled") return false;
+    pendingJob = null;
+    return true;
+  };
 
   const accept = async (call: Call) => {
     if (call.status !== 202) return;
     const jobId = (call.body as { job_id: string }).job_id;
+    pendingJob = jobId;
     const job: AcceptedJob = { jobId, op: call.op, acceptedAt: call.attempts.at(-1)!.ended, redelivered: false };
     log.jobs.push(job);
     if (ctx.duplicateDeliveries()) {
@@ -154,6 +167,7 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
       }
     },
     async () => {
+      if (!(await jobSlotFree())) return;
       await accept(
         await client.call("pdf.compress.async", "/v1/pdf/compress", {
           json: { source: { base64: inputs.pdfBase64 }, options: { profile: "screen" }, mode: "async", webhook },
@@ -172,6 +186,7 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
       if (call.status === 200) log.outputDigests.push(sha256(Buffer.from(JSON.stringify(call.body))));
     },
     async () => {
+      if (!(await jobSlotFree())) return;
       await accept(
         await client.call("image.batch.async", "/v1/image/batch", {
           json: {
@@ -188,6 +203,7 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
       );
     },
     async () => {
+      if (!(await jobSlotFree())) return;
       const fileId = await uploadSource(client, inputs.photoBytes, "image/jpeg", ctx.hardStop);
       if (!fileId) return;
       await accept(
