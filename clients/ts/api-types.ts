@@ -3808,7 +3808,9 @@ export interface components {
                 resolution_scale: number;
                 target_dpi: number;
                 estimated_bytes: number;
+                /** @description Image and soft-mask encodes of the whole request, the first run's included */
                 encodes: number;
+                /** @description Full document saves of the whole request */
                 saves: number;
             };
             /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
@@ -3820,16 +3822,21 @@ export interface components {
                     ssim: number;
                 }[];
                 min_ssim: number;
+                /** @description Images kept original because their pages stayed below the threshold */
                 images_restored: number;
+                /** @description Images encoded again at a higher quality */
                 images_requality: number;
+                /** @description Outputs produced again after the first */
                 rounds: number;
             };
             /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
             zopfli?: {
                 streams_examined: number;
                 streams_recompressed: number;
+                /** @description Streams left as they were because Zopfli's time budget ran out */
                 streams_skipped: number;
                 bytes_saved: number;
+                /** @description Time spent compressing, on one thread: its CPU time */
                 cpu_ms: number;
                 output_bytes_before: number;
             };

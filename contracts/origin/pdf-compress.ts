@@ -65,8 +65,8 @@ export const pdfTargetSearchSchema = z
     resolution_scale: z.number(),
     target_dpi: z.number(),
     estimated_bytes: z.number().int(),
-    encodes: z.number().int(),
-    saves: z.number().int(),
+    encodes: z.number().int().openapi({ description: "Image and soft-mask encodes of the whole request, the first run's included" }),
+    saves: z.number().int().openapi({ description: "Full document saves of the whole request" }),
   })
   .openapi({ description: "With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took" });
 
@@ -76,9 +76,9 @@ export const pdfVerifySchema = z
     threshold: z.number(),
     pages: z.array(z.object({ page: z.number().int(), ssim: z.number() })),
     min_ssim: z.number(),
-    images_restored: z.number().int(),
-    images_requality: z.number().int(),
-    rounds: z.number().int(),
+    images_restored: z.number().int().openapi({ description: "Images kept original because their pages stayed below the threshold" }),
+    images_requality: z.number().int().openapi({ description: "Images encoded again at a higher quality" }),
+    rounds: z.number().int().openapi({ description: "Outputs produced again after the first" }),
   })
   .openapi({ description: "With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass" });
 
@@ -86,9 +86,9 @@ export const pdfZopfliSchema = z
   .object({
     streams_examined: z.number().int(),
     streams_recompressed: z.number().int(),
-    streams_skipped: z.number().int(),
+    streams_skipped: z.number().int().openapi({ description: "Streams left as they were because Zopfli's time budget ran out" }),
     bytes_saved: z.number().int(),
-    cpu_ms: z.number().int(),
+    cpu_ms: z.number().int().openapi({ description: "Time spent compressing, on one thread: its CPU time" }),
     output_bytes_before: z.number().int(),
   })
   .openapi({ description: "With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds" });
