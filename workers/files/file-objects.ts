@@ -17,11 +17,13 @@ export async function putObject(bucket: R2Bucket, key: string, input: ObjectBody
   }
   // R2 needs a known length to stream; FixedLengthStream supplies it and fails the write when
   // the stream yields more or fewer bytes than promised. Both sides are awaited so a failure on
-  // either is reported here rather than left as an unhandled rejection.
+  // either is reported here rather than left as an unhandled rejection. A failed source (an origin
+  // reply whose digest did not match, say) is the cause and is reported as such; R2's refusal of
+  // the cut-off write is only its consequence.
   const fixed = new FixedLengthStream(input.size);
   const [written, piped] = await Promise.allSettled([bucket.put(key, fixed.readable, withDigest), input.body.pipeTo(fixed.writable)]);
-  if (written.status === "rejected") throw written.reason;
   if (piped.status === "rejected") throw piped.reason;
+  if (written.status === "rejected") throw written.reason;
 }
 
 /** A missing object means the file was deleted between the row lookup and the read: 410, like a deleted row. */

@@ -95,11 +95,11 @@ describe("a framed reply damaged on the way", () => {
     return new Response(bytes, { status: res.status, headers: res.headers });
   };
 
-  // Inline output is buffered before anything is kept, so the origin's fault reaches the client as
-  // such; a URL output fails inside the R2 put, which reports its own error (a 500 to the client).
+  // Inline output is buffered, a URL output streams into R2: either way the damage is found at the
+  // payload's end, before anything is kept, and reaches the client as the origin's fault.
   it.each([
     ["base64", 502],
-    ["url", 500],
+    ["url", 502],
   ] as const)("is refused and never stored or charged (output: %s, %i)", async (output, status) => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { caller, res } = await optimize(originWithFaults([flipOutputByte]).bindings, output);
