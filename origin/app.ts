@@ -7,6 +7,7 @@ import { problemFromError, problemResponse } from "../contracts/problems/problem
 import { sharedSecret } from "./http/shared-secret.ts";
 import { PdfWorkerPool, type PdfJobRunner } from "./pdf/pdf-worker-pool.ts";
 import { registerImageMezzanine } from "./routes/image-mezzanine.ts";
+import { registerImagePlaceholder } from "./routes/image-placeholder.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
 import { registerImageTransform } from "./routes/image-transform.ts";
 import { registerPdfRoutes } from "./routes/pdf.ts";
@@ -45,6 +46,7 @@ export function createOriginApp(config: OriginConfig): Hono {
   registerImageProcess(app, computeLimit);
   registerImageTransform(app, computeLimit);
   registerImageMezzanine(app, computeLimit);
+  registerImagePlaceholder(app, computeLimit);
   registerXlsxGenerate(app, computeLimit);
   registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
   return app;
