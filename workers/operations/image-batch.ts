@@ -99,9 +99,18 @@ async function runItem(ref: string, work: () => Promise<ImageResult>): Promise<B
   }
 }
 
-function optimizeItem(env: BatchEnv, accountId: string, parentChargeKey: string, baseUrl: string) {
+/** Every item is sent under the batch's own id (the origin takes only an id's characters, no ref), so its log names the request the client knows. */
+function optimizeItem(env: BatchEnv, batch: { accountId: string; chargeKey: string; baseUrl: string; requestId: string }) {
   return (ref: string, source: ResolvedSource, options: ImageOptions) =>
-    optimizeImage(env, { accountId, source, options, chargeKey: itemChargeKey(parentChargeKey, ref), operation: "image.batch", baseUrl });
+    optimizeImage(env, {
+      accountId: batch.accountId,
+      source,
+      options,
+      chargeKey: itemChargeKey(batch.chargeKey, ref),
+      operation: "image.batch",
+      baseUrl: batch.baseUrl,
+      requestId: batch.requestId,
+    });
 }
 
 function resolveItemSource(env: BatchEnv, accountId: string, source: BatchItem["source"]): Promise<ResolvedSource> {
@@ -111,9 +120,9 @@ function resolveItemSource(env: BatchEnv, accountId: string, source: BatchItem["
 /** The whole batch now, charged under the request's key. */
 export async function runBatch(
   env: BatchEnv,
-  request: { accountId: string; items: BatchItem[]; chargeKey: string; baseUrl: string },
+  request: { accountId: string; items: BatchItem[]; chargeKey: string; baseUrl: string; requestId: string },
 ): Promise<BatchResult> {
-  const optimize = optimizeItem(env, request.accountId, request.chargeKey, request.baseUrl);
+  const optimize = optimizeItem(env, request);
   const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) =>
     runItem(item.ref, async () => optimize(item.ref, await resolveItemSource(env, request.accountId, item.source), item.options)),
   );
@@ -146,9 +155,9 @@ async function countedItem(progress: JobProgress, work: Promise<BatchItemResult>
 }
 
 /** Progress counts images: every item that ended, ok or failed, of all the batch's items. */
-export const runBatchJob: JobRunner = async (env, job, progress) => {
+export const runBatchJob: JobRunner<"image.batch"> = async (env, job, progress) => {
   const request = batchJobRequestSchema.parse(job.request);
-  const optimize = optimizeItem(env, job.account_id, jobChargeKey(job.id), request.base_url);
+  const optimize = optimizeItem(env, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
   await progress.start(request.items.length);
   const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) => {
     if ("error" in item) return countedItem(progress, Promise.resolve({ ref: item.ref, status: "failed", error: item.error }));

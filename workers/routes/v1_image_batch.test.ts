@@ -1,12 +1,14 @@
 import { createMessageBatch, env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
+import type { Bindings } from "../env.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import type { JobRunners } from "../jobs/job-runner.ts";
 import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 
 interface BatchResult {
@@ -95,6 +97,31 @@ describe("POST /v1/image/batch", () => {
     const asyncFree = await problemOf(await batch(free, { images: images(26), mode: "async" }));
     expect(asyncFree.status).toBe(413);
     expect(asyncFree.detail).toMatch(/at most 25 images on the free plan/);
+  });
+
+  it("sends the origin the batch's request id for every item, so both logs name the same request", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const seen: (string | null)[] = [];
+    const origin = {
+      fetch: async (request: Request) => {
+        seen.push(request.headers.get("X-Request-Id"));
+        return new Response("{}", { status: 500, headers: { "Content-Type": "application/problem+json" } });
+      },
+    };
+    const namespace = { idFromName: () => ({}), get: () => origin };
+    const overrides: Partial<Bindings> = { ORIGIN_URL: "", ORIGIN_CONTAINER: namespace as unknown as Bindings["ORIGIN_CONTAINER"] };
+    const request = new Request("http://api.test/v1/image/batch", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${caller.secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ images: [{ ref: "a", source: await photo() }, { ref: "b", source: await photo("portrait-1.jpg") }], options: { width: 64 } }),
+    });
+    const res = await fetchWithEnv(overrides, request);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Request-Id")).toMatch(/^req_/);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen)).toEqual(new Set([res.headers.get("X-Request-Id")]));
+    logged.mockRestore();
   });
 
   it("runs an async batch as one job through the queue with the same result shape", async () => {

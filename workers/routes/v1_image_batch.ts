@@ -105,5 +105,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const request = await planBatchJob(c.env, { accountId: caller.accountId, items, baseUrl });
     return c.json(await submitJob(c.env, caller, { operation: "image.batch", request, webhook: body.webhook }), 202);
   }
-  return c.json(await runBatch(c.env, { accountId: caller.accountId, items, chargeKey: requestChargeKey(c.get("requestId")), baseUrl }), 200);
+  const requestId = c.get("requestId");
+  return c.json(await runBatch(c.env, { accountId: caller.accountId, items, chargeKey: requestChargeKey(requestId), baseUrl, requestId }), 200);
 };
