@@ -3,6 +3,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
+import { storeFile } from "../files/file-store.ts";
+import { countDerivatives } from "../transform/derivative-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import type { Bindings } from "../env.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
@@ -87,14 +89,14 @@ describe("an origin that died or is restarting", () => {
   });
 });
 
-describe("a framed reply damaged on the way", () => {
-  const flipOutputByte: Fault = async (forward) => {
-    const res = await forward();
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    bytes[bytes.length - 100]! ^= 0x5a;
-    return new Response(bytes, { status: res.status, headers: res.headers });
-  };
+const flipOutputByte: Fault = async (forward) => {
+  const res = await forward();
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  bytes[bytes.length - 100]! ^= 0x5a;
+  return new Response(bytes, { status: res.status, headers: res.headers });
+};
 
+describe("a framed reply damaged on the way", () => {
   // Inline output is buffered, a URL output streams into R2: either way the damage is found at the
   // payload's end, before anything is kept, and reaches the client as the origin's fault.
   it.each([
@@ -106,6 +108,22 @@ describe("a framed reply damaged on the way", () => {
     expect(res.status, await res.clone().text()).toBe(status);
     expect(logged.mock.calls.flat().map(String).join(" ")).toContain("Content-Digest said");
     expect(await storedFiles(caller.accountId)).toBe(0);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    logged.mockRestore();
+  });
+});
+
+describe("a transform miss whose origin reply is damaged", () => {
+  it("is a 502 with no derivative kept and nothing charged", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const photo = await generatedBytes("landscape-3.jpg");
+    const file = await storeFile(env, { accountId: caller.accountId, kind: "source", body: photo, size: photo.byteLength, contentType: "image/jpeg", expiresAt: Date.now() + 3_600_000 });
+    // fit_contain pads to the box, which only the origin does.
+    const path = `/v1/image/t/${caller.keyId}/w_200,h_200,fit_contain,f_webp/${file.id}`;
+    const res = await fetchWithEnv(originWithFaults([flipOutputByte]).bindings, new Request(`http://api.test${path}`));
+    expect(res.status, await res.clone().text()).toBe(502);
+    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
     logged.mockRestore();
   });

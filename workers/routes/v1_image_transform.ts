@@ -96,17 +96,17 @@ async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): P
   const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
   const derivative = await computeDerivative(c.env, storedOriginal(c.env.FILES, file), resolveTransform(request.spec), choice);
 
+  const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, variesOnAccept: request.variesOnAccept };
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again.
-  try {
-    await chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
-  } catch (error) {
-    if (!(derivative.body instanceof Uint8Array)) await derivative.body.cancel();
-    throw error;
-  }
-
-  const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, variesOnAccept: request.variesOnAccept };
-  const r2Key = await storeDerivative(c.env, identity, { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag });
+  const charge = () =>
+    chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
+  const r2Key = await storeDerivative(
+    c.env,
+    identity,
+    { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag },
+    charge,
+  );
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(c.env.FILES, r2Key, identity.fileId)).body;
   const body = await cacheDerivative(c, request, meta, forCache, r2Key, file.expires_at);

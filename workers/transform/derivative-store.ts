@@ -63,11 +63,27 @@ export interface StoredBody extends ObjectBody {
   etag: string;
 }
 
-/** The object first, then the row, so a row never points at a missing object. Returns the object's key. */
-export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, now = Date.now()): Promise<string> {
+/**
+ * The object first (an origin reply is checked against its digest as it streams in), then the
+ * charge, then the row: a damaged reply is never charged, a refused charge leaves no object behind,
+ * and a row never points at a missing object. Returns the object's key.
+ */
+export async function storeDerivative(
+  env: StoreEnv,
+  id: DerivativeIdentity,
+  stored: StoredBody,
+  charge: () => Promise<unknown> = async () => undefined,
+  now = Date.now(),
+): Promise<string> {
   const { size, contentType, etag } = stored;
   const r2Key = await derivativeKey(id);
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
+  try {
+    await charge();
+  } catch (error) {
+    await env.FILES.delete(r2Key);
+    throw error;
+  }
   await orm(env.DB)
     .insert(derivatives)
     .values({ ...id, r2Key, etag, bytes: size, contentType, createdAt: now })
