@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { jobOperations, type JobOperation } from "../../contracts/operations.ts";
+import type { JobOperation } from "../../contracts/operations.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
+import { batchResultSchema } from "../operations/image-batch.ts";
+import { imageResultSchema } from "../operations/image-optimize.ts";
+import { pdfCompressResultSchema } from "../operations/pdf.ts";
+import { xlsxResultSchema } from "../operations/xlsx-generate.ts";
 import type { JobRecord } from "./job-store.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -33,33 +37,49 @@ const progressDetailSchema = z
       "`image.batch` counts images ended (succeeded or failed) of the batch's images. `image.optimize`, `pdf.compress` and `xlsx.generate` count stages of 2: the stored input read, then the origin's processing with its output stored; the origin answers that stage once, with the whole result, so pages or images done inside it are not reported. Null while queued.",
   });
 
+const jobId = z.string().openapi({ example: "job_Q2n7bT0kRz4Lw9Xc1Vd8" });
+
+const jobFields = {
+  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+  progress: z.number().int().min(0).max(100).nullable().openapi({
+    description: "Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded.",
+  }),
+  progress_detail: progressDetailSchema.nullable(),
+  attempts: z.number().int(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  status_url: z.string().openapi({ example: "/v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8" }),
+  error: problemSchema.optional(),
+  webhook: z.object({ url: z.string(), deliveries: z.array(webhookDeliverySchema) }).optional(),
+};
+
+/** One operation's job: its result, once succeeded, is the body its synchronous route answers. */
+function jobOf<Operation extends JobOperation, Result extends z.ZodType>(operation: Operation, result: Result) {
+  return z.object({
+    job_id: jobId,
+    operation: z.literal(operation),
+    ...jobFields,
+    result: result.optional().openapi({ description: `On success: the body \`POST /v1/${operation.replace(".", "/")}\` answers` }),
+  });
+}
+
+/** Discriminated by `operation`, so a client knows the result's shape from the job itself. */
 export const jobSchema = z
-  .object({
-    job_id: z.string().openapi({ example: "job_Q2n7bT0kRz4Lw9Xc1Vd8" }),
-    operation: z.enum(jobOperations),
-    status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
-    progress: z.number().int().min(0).max(100).nullable().openapi({
-      description: "Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded.",
-    }),
-    progress_detail: progressDetailSchema.nullable(),
-    attempts: z.number().int(),
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-    status_url: z.string().openapi({ example: "/v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8" }),
-    result: z.unknown().optional().openapi({ description: "On success: the same body the synchronous call returns" }),
-    error: problemSchema.optional(),
-    webhook: z
-      .object({ url: z.string(), deliveries: z.array(webhookDeliverySchema) })
-      .optional(),
-  })
+  .discriminatedUnion("operation", [
+    jobOf("image.optimize", imageResultSchema).openapi("ImageOptimizeJob"),
+    jobOf("image.batch", batchResultSchema).openapi("ImageBatchJob"),
+    jobOf("pdf.compress", pdfCompressResultSchema).openapi("PdfCompressJob"),
+    jobOf("xlsx.generate", xlsxResultSchema).openapi("XlsxGenerateJob"),
+  ])
   .openapi("Job");
 
 export type JobView = z.infer<typeof jobSchema>;
 export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
 
+/** Parsed, not trusted: a stored result is served only in the shape the public schema declares. */
 export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): JobView {
-  return {
+  return jobSchema.parse({
     job_id: job.id,
     operation: job.operation,
     status: job.status,
@@ -72,10 +92,10 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
     started_at: iso(job.started_at),
     finished_at: iso(job.finished_at),
     status_url: `/v1/jobs/${job.id}`,
-    ...(job.status === "succeeded" ? { result: job.result } : {}),
     ...(job.error ? { error: job.error } : {}),
+    ...(job.status === "succeeded" ? { result: job.result } : {}),
     ...(job.webhook_url && deliveries ? { webhook: { url: job.webhook_url, deliveries } } : {}),
-  };
+  });
 }
 
 export function deliveryView(row: {

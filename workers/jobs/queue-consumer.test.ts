@@ -6,13 +6,14 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { QueueMessage } from "./job-message.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
 import { api, seedCaller } from "../test-support/api.ts";
+import { optimizedImageResult } from "../test-support/job-results.ts";
 import type { JobRunner, JobRunners } from "./job-runner.ts";
 import { jobRunners } from "./job-runners.ts";
 import { cancelJob, claimJob, createJob, loadJob } from "./job-store.ts";
 import { consumeDeadLetters, consumeJobQueue, JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "./queue-consumer.ts";
 
 // The real runners with image.optimize's replaced: these jobs are all image.optimize.
-function withRunner(runner: JobRunner): JobRunners {
+function withRunner(runner: JobRunner<"image.optimize">): JobRunners {
   return { ...jobRunners, "image.optimize": runner };
 }
 
@@ -21,7 +22,7 @@ function chargingRunner(runs: string[], price = 800): JobRunners {
   return withRunner(async (runEnv, job) => {
     runs.push(job.id);
     await chargeOnce(runEnv.DB, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
-    return { billing: { charged_micros: price } };
+    return optimizedImageResult(price);
   });
 }
 
@@ -76,7 +77,7 @@ describe("job lifecycle through the queue consumer", () => {
         seen.push(await view());
         await progress.advance();
         seen.push(await view());
-        return {};
+        return optimizedImageResult(0);
       }),
     );
     expect(seen).toEqual([

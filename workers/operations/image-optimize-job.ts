@@ -9,7 +9,7 @@ import { optimizeImage } from "./image-optimize.ts";
 export const optimizeJobRequestSchema = z.object({ source_file_id: z.string(), options: imageOptionsSchema, base_url: z.string() });
 
 /** Two stages: the stored source read, then the origin's work with its output stored and billed. */
-export const runOptimizeJob: JobRunner = async (env, job, progress) => {
+export const runOptimizeJob: JobRunner<"image.optimize"> = async (env, job, progress) => {
   const request = optimizeJobRequestSchema.parse(job.request);
   await progress.start(2);
   const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);

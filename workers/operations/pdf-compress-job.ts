@@ -14,7 +14,7 @@ export const pdfCompressJobRequestSchema = z.object({ source_file_id: z.string()
  * billed. The origin answers a compress once, with the whole result, so progress inside that
  * stage (pages or images done) is not measurable from here.
  */
-export const runPdfCompressJob: JobRunner = async (env, job, progress) => {
+export const runPdfCompressJob: JobRunner<"pdf.compress"> = async (env, job, progress) => {
   const request = pdfCompressJobRequestSchema.parse(job.request);
   await progress.start(2);
   const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "pdf", PDF_MAX_BYTES);

@@ -9,7 +9,7 @@ import { generateWorkbook } from "./xlsx-generate.ts";
 export const xlsxJobRequestSchema = z.object({ request_file_id: z.string(), base_url: z.string() });
 
 /** Two stages: the stored workbook read, then the origin's writing with its output stored and billed. */
-export const runXlsxGenerateJob: JobRunner = async (env, job, progress) => {
+export const runXlsxGenerateJob: JobRunner<"xlsx.generate"> = async (env, job, progress) => {
   const request = xlsxJobRequestSchema.parse(job.request);
   await progress.start(2);
   const opened = await openFile(env, job.account_id, request.request_file_id);

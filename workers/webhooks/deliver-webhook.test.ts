@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seal } from "../crypto/seal.ts";
 import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 import { seedCaller } from "../test-support/api.ts";
+import { generatedWorkbookResult } from "../test-support/job-results.ts";
 import { deliverJobWebhook } from "./deliver-webhook.ts";
 import { jobEventId } from "./job-event.ts";
 import { generateWebhookSecret, verifyWebhook } from "../../contracts/webhooks/signature.ts";
@@ -35,7 +36,7 @@ async function finishedJobWithWebhook(url = "https://hooks.example.com/pixelpres
     webhookSecretSealed: await seal(env.SIGNING_SECRET, secret),
   });
   await claimJob(env.DB, job.id, Date.now(), 60_000);
-  await succeedJob(env.DB, job.id, { stats: { cells: 4 }, billing: { charged_micros: 5_001 } });
+  await succeedJob(env.DB, job.id, generatedWorkbookResult(5_001));
   return { job, secret };
 }
 
