@@ -17,6 +17,7 @@ describe("imageOptionsSchema", () => {
       strip_metadata: true,
       auto_orient: true,
       max_bytes: null,
+      animated: true,
       keep_source: false,
       output: "url",
     });

@@ -2,6 +2,7 @@
 // origin (the engine reads the parsed output type). Defaults live here, once.
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
+import { ANIMATION_LIMITS } from "./limits/animation.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
 /** The largest image source, in bytes, any image call takes (a stored upload may be this large; inline sources stop earlier). */
@@ -49,7 +50,7 @@ export const imageOptionsSchema = z
     format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto", "source"]).default("source").openapi({
       example: "jpeg",
       description:
-        "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless, first frame), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
+        "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
     }),
     quality: z.number().int().min(1).max(100).default(76).openapi({
       example: 76,
@@ -81,6 +82,11 @@ export const imageOptionsSchema = z
       example: 200_000,
       description:
         "Upper bound on the output size. The engine returns the highest quality (up to `quality`) whose output fits, and reports it with the number of encodes; 422 `max_bytes_unreachable` when even the lowest quality it tries does not fit.",
+    }),
+    animated: z.boolean().default(true).openapi({
+      example: true,
+      description:
+        `Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so \`source\` turns an animated GIF into animated WebP, and \`auto\` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} million pixels across all frames, checked before decoding (413 \`image_too_large\`).`,
     }),
     keep_source: z.boolean().default(false).openapi({
       example: false,

@@ -31,6 +31,8 @@ export const imageStatsSchema = z
     encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
     orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),
     first_frame_only: z.boolean().openapi({ description: "The source had several frames or pages; only the first was used" }),
+    frames: z.number().int().openapi({ description: "Frames in the output: the source's frame count for an animation kept whole, 1 otherwise", example: 1 }),
+    duration_ms: z.number().int().nullable().openapi({ description: "One play of the output animation (the sum of its frame delays); null for a still image", example: null }),
     format_chosen_by_auto: z.boolean(),
     candidates: z.array(imageCandidateSchema).nullable().openapi({ description: "What `format: auto` tried, in order; null for any other format (one encode)" }),
   })

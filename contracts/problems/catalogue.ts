@@ -144,7 +144,7 @@ export const problemCatalogue = {
   image_too_large: {
     status: 413,
     title: "Image exceeds the size limits",
-    description: "The source is larger than the documented byte limit or has more pixels than the pixel limit (checked from the header, before decoding). Not charged.",
+    description: "The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged.",
   },
   max_bytes_unreachable: {
     status: 422,

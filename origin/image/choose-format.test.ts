@@ -10,7 +10,7 @@ const width = 200;
 const height = 150;
 
 function rendered(data: Buffer, channels: 1 | 2 | 3 | 4): RenderedPixels {
-  return { data, width, height, channels, has_alpha: channels === 2 || channels === 4, orientation_applied: null };
+  return { data, width, height, channels, has_alpha: channels === 2 || channels === 4, orientation_applied: null, page_height: height, animation: null };
 }
 
 /** A flat graphic: solid blocks and antialiased-free stripes in a handful of colours. */
@@ -55,7 +55,7 @@ describe("profileContent", () => {
 describe("autoCandidates", () => {
   it("offers lossless formats for graphics, no JPEG with transparency, all lossy formats for opaque photos", () => {
     const formats = (profile: Parameters<typeof autoCandidates>[0]) =>
-      autoCandidates(profile, 70).map((t) => `${t.format}${t.lossless ? "-lossless" : `@${t.quality}`}`);
+      autoCandidates(profile, 70, false).map((t) => `${t.format}${t.lossless ? "-lossless" : `@${t.quality}`}`);
     expect(formats({ alpha: "none", is_graphic: true })).toEqual(["png-lossless", "webp-lossless"]);
     expect(formats({ alpha: "transparent", is_graphic: false })).toEqual(["webp@70", "avif@70"]);
     expect(formats({ alpha: "opaque", is_graphic: false })).toEqual(["jpeg@70", "webp@70", "avif@70"]);
@@ -67,7 +67,7 @@ describe("chooseSmallest", () => {
     const raw = photoLikePixels(width, height);
     const encodeTarget = async (target: { format: "jpeg" | "webp" | "avif" | "png"; quality: number }) =>
       new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(target.format, { quality: target.quality }).toBuffer());
-    const chosen = await chooseSmallest(autoCandidates({ alpha: "none", is_graphic: false }, 76), encodeTarget);
+    const chosen = await chooseSmallest(autoCandidates({ alpha: "none", is_graphic: false }, 76, false), encodeTarget);
     expect(chosen.candidates.map((c) => c.format)).toEqual(["jpeg", "webp", "avif"]);
     const smallest = Math.min(...chosen.candidates.map((c) => c.output_bytes));
     expect(chosen.bytes.byteLength).toBe(smallest);
@@ -82,23 +82,23 @@ describe("requestedTarget", () => {
   const transparent = { alpha: "transparent", is_graphic: false } as const;
 
   it("keeps the source's family by default, lossy at the requested quality except PNG", () => {
-    expect(requestedTarget("source", "jpeg", photo, 70)).toEqual({ format: "jpeg", lossless: false, quality: 70 });
-    expect(requestedTarget("source", "png", photo, 70)).toEqual({ format: "png", lossless: true, quality: 70 });
-    expect(requestedTarget("source", "webp", photo, 70)).toEqual({ format: "webp", lossless: false, quality: 70 });
-    expect(requestedTarget("source", "webp", graphic, 70)).toEqual({ format: "webp", lossless: true, quality: 70 });
-    expect(requestedTarget("source", "avif", transparent, 70)).toEqual({ format: "avif", lossless: false, quality: 70 });
+    expect(requestedTarget("source", "jpeg", photo, 70, false)).toEqual({ format: "jpeg", lossless: false, quality: 70 });
+    expect(requestedTarget("source", "png", photo, 70, false)).toEqual({ format: "png", lossless: true, quality: 70 });
+    expect(requestedTarget("source", "webp", photo, 70, false)).toEqual({ format: "webp", lossless: false, quality: 70 });
+    expect(requestedTarget("source", "webp", graphic, 70, false)).toEqual({ format: "webp", lossless: true, quality: 70 });
+    expect(requestedTarget("source", "avif", transparent, 70, false)).toEqual({ format: "avif", lossless: false, quality: 70 });
   });
 
   it("sends GIF to lossless PNG and TIFF to JPEG when an opaque photo, PNG otherwise", () => {
-    expect(requestedTarget("source", "gif", graphic, 76)).toMatchObject({ format: "png", lossless: true });
-    expect(requestedTarget("source", "tiff", photo, 76)).toMatchObject({ format: "jpeg", lossless: false });
-    expect(requestedTarget("source", "tiff", transparent, 76)).toMatchObject({ format: "png", lossless: true });
-    expect(requestedTarget("source", "tiff", graphic, 76)).toMatchObject({ format: "png", lossless: true });
+    expect(requestedTarget("source", "gif", graphic, 76, false)).toMatchObject({ format: "png", lossless: true });
+    expect(requestedTarget("source", "tiff", photo, 76, false)).toMatchObject({ format: "jpeg", lossless: false });
+    expect(requestedTarget("source", "tiff", transparent, 76, false)).toMatchObject({ format: "png", lossless: true });
+    expect(requestedTarget("source", "tiff", graphic, 76, false)).toMatchObject({ format: "png", lossless: true });
   });
 
   it("pins a named format whatever the source", () => {
-    expect(requestedTarget("webp", "jpeg", graphic, 50)).toEqual({ format: "webp", lossless: false, quality: 50 });
-    expect(requestedTarget("png", "jpeg", photo, 50)).toEqual({ format: "png", lossless: true, quality: 50 });
+    expect(requestedTarget("webp", "jpeg", graphic, 50, false)).toEqual({ format: "webp", lossless: false, quality: 50 });
+    expect(requestedTarget("png", "jpeg", photo, 50, false)).toEqual({ format: "png", lossless: true, quality: 50 });
   });
 });
 

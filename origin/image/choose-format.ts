@@ -2,7 +2,8 @@
 // family: one encode, and an email, CMS or print workflow gets back the kind of
 // file it sent. format: "auto": content decides the candidates (transparency
 // rules out JPEG; flat graphics go lossless, photos lossy at the requested
-// quality), then every candidate is encoded and the smallest wins.
+// quality), then every candidate is encoded and the smallest wins. An animation kept whole has one
+// format that holds it here, WebP: a GIF source becomes animated WebP, and `auto` tries only WebP.
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
@@ -56,20 +57,21 @@ function isFlatGraphic(data: Buffer, channels: number, count: number): boolean {
  * The one target of a request that is not `auto`: the named format (PNG lossless), or for `source` the source's family.
  * JPEG, WebP and AVIF stay lossy at `quality` (WebP lossless for a flat graphic, as `auto` would); PNG stays lossless
  * PNG. GIF has no encoder here: its palette graphics become lossless PNG. TIFF, a container for either: JPEG for an
- * opaque photo, lossless PNG for a flat graphic or with transparency.
+ * opaque photo, lossless PNG for a flat graphic or with transparency. An animated GIF kept animated becomes WebP.
  */
 export function requestedTarget(
   format: Exclude<ImageOptions["format"], "auto">,
   source: SourceFormat,
   profile: ContentProfile,
   quality: number,
+  animated: boolean,
 ): EncodeTarget {
-  const output = format === "source" ? sourceFamily(source, profile) : format;
+  const output = format === "source" ? sourceFamily(source, profile, animated) : format;
   const lossless = output === "png" || (format === "source" && output === "webp" && profile.is_graphic);
   return { format: output, lossless, quality };
 }
 
-function sourceFamily(source: SourceFormat, profile: ContentProfile): ImageOutputFormat {
+function sourceFamily(source: SourceFormat, profile: ContentProfile, animated: boolean): ImageOutputFormat {
   switch (source) {
     case "jpeg":
     case "png":
@@ -77,13 +79,26 @@ function sourceFamily(source: SourceFormat, profile: ContentProfile): ImageOutpu
     case "avif":
       return source;
     case "gif":
-      return "png";
+      return animated ? "webp" : "png";
     case "tiff":
       return profile.is_graphic || profile.alpha === "transparent" ? "png" : "jpeg";
   }
 }
 
-export function autoCandidates(profile: ContentProfile, quality: number): EncodeTarget[] {
+export function autoCandidates(profile: ContentProfile, quality: number, animated: boolean): EncodeTarget[] {
+  const candidates = stillCandidates(profile, quality);
+  return animated ? candidates.filter((target) => target.format === ANIMATED_FORMAT) : candidates;
+}
+
+/** The one output format that keeps an animation. */
+export const ANIMATED_FORMAT = "webp";
+
+/** Whether a requested format keeps an animated source animated; a named still format takes its first frame. */
+export function keepsAnimation(format: ImageOptions["format"]): boolean {
+  return format === "source" || format === "auto" || format === ANIMATED_FORMAT;
+}
+
+function stillCandidates(profile: ContentProfile, quality: number): EncodeTarget[] {
   const lossy = (format: ImageOutputFormat): EncodeTarget => ({ format, lossless: false, quality });
   if (profile.is_graphic) {
     return [

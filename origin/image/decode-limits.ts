@@ -2,6 +2,7 @@
 // refuse anything too big before a single pixel is decoded.
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
@@ -13,6 +14,15 @@ export const IMAGE_INPUT_LIMITS = {
 } as const;
 
 export type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
+
+/** The timing of an animated source, as its header gives it. */
+export interface Animation {
+  frames: number;
+  /** Display time of each frame in milliseconds. */
+  delay: number[];
+  /** Times the animation plays; 0 loops forever. */
+  loop: number;
+}
 
 export interface SourceImage {
   format: SourceFormat;
@@ -28,6 +38,8 @@ export interface SourceImage {
   is_cmyk: boolean;
   /** An embedded ICC profile says what the samples mean. */
   has_icc_profile: boolean;
+  /** Set for a GIF or WebP with more than one frame (a multi-page TIFF is not an animation). */
+  animation: Animation | null;
 }
 
 // Only these decoders see customer bytes: SVG, PDF and the *magick loaders
@@ -78,6 +90,8 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
       { extensions: { limit_pixels: IMAGE_INPUT_LIMITS.max_input_pixels } },
     );
   }
+  const animation = animationOf(format, metadata);
+  if (animation !== null) checkAnimationLimits(animation, pixels);
   return {
     format,
     bytes: input.byteLength,
@@ -89,16 +103,45 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
     is_greyscale: metadata.space === "b-w" || metadata.space === "grey16",
     is_cmyk: metadata.space === "cmyk",
     has_icc_profile: metadata.hasProfile === true,
+    animation,
   };
 }
 
-/** A decoder for the first frame/page that stops on truncation or corrupt data. */
-export function openSource(input: Uint8Array): Sharp {
+function animationOf(format: SourceFormat, metadata: Metadata): Animation | null {
+  const frames = metadata.pages ?? 1;
+  if ((format !== "gif" && format !== "webp") || frames < 2) return null;
+  // A GIF frame without a delay is shown for 100 ms by browsers; libvips reports it as 0 or leaves it out.
+  const delay = Array.from({ length: frames }, (_, i) => metadata.delay?.[i] || 100);
+  return { frames, delay, loop: metadata.loop ?? 0 };
+}
+
+function checkAnimationLimits(animation: Animation, pixelsPerFrame: number): void {
+  if (animation.frames > ANIMATION_LIMITS.max_frames) {
+    throw new ProblemError(
+      "image_too_large",
+      `The animation has ${animation.frames} frames; the limit is ${ANIMATION_LIMITS.max_frames}. Send animated: false (anim_false) for its first frame.`,
+      { extensions: { limit_frames: ANIMATION_LIMITS.max_frames } },
+    );
+  }
+  const total = pixelsPerFrame * animation.frames;
+  if (total > ANIMATION_LIMITS.max_total_pixels) {
+    throw new ProblemError(
+      "image_too_large",
+      `The animation has ${animation.frames} frames of ${pixelsPerFrame} pixels (${total} in all); the limit across frames is ${ANIMATION_LIMITS.max_total_pixels}. Send animated: false (anim_false) for its first frame.`,
+      { extensions: { limit_total_pixels: ANIMATION_LIMITS.max_total_pixels } },
+    );
+  }
+}
+
+/**
+ * A decoder that stops on truncation or corrupt data: of every frame when `animated` (libvips
+ * stacks them into one image, pageHeight apart), otherwise of the first frame/page.
+ */
+export function openSource(input: Uint8Array, animated = false): Sharp {
   return sharp(input, {
-    limitInputPixels: IMAGE_INPUT_LIMITS.max_input_pixels,
+    limitInputPixels: animated ? ANIMATION_LIMITS.max_total_pixels : IMAGE_INPUT_LIMITS.max_input_pixels,
     failOn: "error",
-    page: 0,
-    pages: 1,
+    ...(animated ? { pages: -1 } : { page: 0, pages: 1 }),
   });
 }
 

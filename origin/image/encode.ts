@@ -4,6 +4,7 @@
 import type { Sharp } from "sharp";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { Animation } from "./decode-limits.ts";
 
 export interface EncodeTarget {
   format: ImageOutputFormat;
@@ -14,8 +15,10 @@ export interface EncodeTarget {
 
 export type EncoderOptions = Pick<ImageOptions, "mozjpeg" | "progressive" | "chroma_subsampling" | "strip_metadata">;
 
-export async function encode(image: Sharp, target: EncodeTarget, options: EncoderOptions): Promise<Uint8Array> {
-  applyEncoder(image, target, options);
+/** `animation`: write every frame with this timing (WebP only: libvips writes AVIF frames as one tall picture). */
+export async function encode(image: Sharp, target: EncodeTarget, options: EncoderOptions, animation: Animation | null = null): Promise<Uint8Array> {
+  if (animation !== null && target.format !== "webp") throw new Error(`an animation cannot be encoded as ${target.format}`);
+  applyEncoder(image, target, options, animation);
   // Keeping metadata still converts to sRGB and tags the output as sRGB.
   if (!options.strip_metadata) image.withMetadata();
   try {
@@ -29,7 +32,7 @@ export async function encode(image: Sharp, target: EncodeTarget, options: Encode
   }
 }
 
-function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOptions): void {
+function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOptions, animation: Animation | null): void {
   const { quality } = target;
   switch (target.format) {
     case "jpeg":
@@ -51,7 +54,10 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
       });
       return;
     case "webp":
-      image.webp(target.lossless ? { lossless: true, effort: 4 } : { quality, effort: 4 });
+      image.webp({
+        ...(target.lossless ? { lossless: true, effort: 4 } : { quality, effort: 4 }),
+        ...(animation === null ? {} : { delay: animation.delay, loop: animation.loop }),
+      });
       return;
     case "avif":
       // Effort 2, not sharp's default 4: on a 1600x1200 photo effort 4 cost

@@ -8,7 +8,7 @@ import { openPixels, renderPixels } from "./pipeline.ts";
 import { photoLikePixels, pixelDistance } from "./test-support/synthetic-images.ts";
 
 async function render(input: Uint8Array, options: ImageOptionsInput) {
-  return renderPixels(input, await inspectSource(input), imageOptionsSchema.parse(options));
+  return renderPixels(input, await inspectSource(input), imageOptionsSchema.parse(options), false);
 }
 
 describe("renderPixels", () => {

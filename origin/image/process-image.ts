@@ -4,7 +4,7 @@ import type { Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
-import { autoCandidates, chooseSmallest, profileContent, requestedTarget, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
+import { autoCandidates, chooseSmallest, keepsAnimation, profileContent, requestedTarget, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
@@ -20,15 +20,16 @@ export interface ProcessedImage extends ImageProcessReply {
 
 export async function processImage(input: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
   const source = await inspectSource(input);
-  const pixels = await renderPixels(input, source, options);
+  const animated = options.animated && source.animation !== null && keepsAnimation(options.format);
+  const pixels = await renderPixels(input, source, options, animated);
   const content = profileContent(pixels);
   const encodeTarget = async (target: EncodeTarget) =>
-    encode(await encoderInput(input, source, pixels, content, options, target.format), target, options);
+    encode(await encoderInput(input, source, pixels, content, options, target.format), target, options, pixels.animation);
 
   const chosen =
     options.format === "auto"
-      ? await chooseSmallest(autoCandidates(content, options.quality), encodeTarget)
-      : await encodeOne(requestedTarget(options.format, source.format, content, options.quality), encodeTarget);
+      ? await chooseSmallest(autoCandidates(content, options.quality, animated), encodeTarget)
+      : await encodeOne(requestedTarget(options.format, source.format, content, options.quality, animated), encodeTarget);
   let { target, bytes } = chosen;
   let encodes = chosen.candidates?.length ?? 1;
 
@@ -49,7 +50,7 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
     bytes,
     format: target.format,
     width: pixels.width,
-    height: pixels.height,
+    height: pixels.page_height,
     stats: {
       original_bytes: source.bytes,
       output_bytes: bytes.byteLength,
@@ -61,7 +62,9 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
       lossless: target.lossless,
       encodes,
       orientation_applied: pixels.orientation_applied,
-      first_frame_only: source.pages > 1,
+      first_frame_only: source.pages > 1 && pixels.animation === null,
+      frames: pixels.animation?.frames ?? 1,
+      duration_ms: pixels.animation === null ? null : pixels.animation.delay.reduce((sum, ms) => sum + ms, 0),
       format_chosen_by_auto: options.format === "auto",
       candidates: chosen.candidates,
     },
@@ -88,6 +91,14 @@ async function encoderInput(
 ): Promise<Sharp> {
   const image = options.strip_metadata
     ? openPixels(pixels)
-    : (await buildPipeline(input, source, options, options.background ?? (formatHasAlpha(format) ? null : DEFAULT_FLATTEN_BACKGROUND))).image;
+    : (
+        await buildPipeline(
+          input,
+          source,
+          options,
+          options.background ?? (formatHasAlpha(format) ? null : DEFAULT_FLATTEN_BACKGROUND),
+          pixels.animation !== null,
+        )
+      ).image;
   return flattenForFormat(image, content.alpha, format, options.background);
 }

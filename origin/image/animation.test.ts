@@ -1,0 +1,106 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
+import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { inspectSource } from "./decode-limits.ts";
+import { processImage } from "./process-image.ts";
+import { animatedImage, animatedWebpHeaderOnly, FRAME_COLOURS } from "./test-support/animated-images.ts";
+import { meanColour } from "./test-support/synthetic-images.ts";
+
+const optimize = (input: Uint8Array, options: ImageOptionsInput = {}) => processImage(input, imageOptionsSchema.parse(options));
+
+const DELAY = [80, 120, 200, 40];
+
+async function readBack(bytes: Uint8Array) {
+  const metadata = await sharp(bytes, { animated: true }).metadata();
+  return { format: metadata.format, width: metadata.width, frameHeight: metadata.pageHeight ?? metadata.height, pages: metadata.pages ?? 1, delay: metadata.delay, loop: metadata.loop };
+}
+
+async function frameColour(bytes: Uint8Array, page: number): Promise<number[]> {
+  const png = await sharp(bytes, { page, pages: 1 }).png().toBuffer();
+  return meanColour(png);
+}
+
+function expectNear(actual: number[], expected: readonly number[]) {
+  expected.forEach((v, i) => expect(Math.abs(actual[i]! - v)).toBeLessThan(12));
+}
+
+describe("optimize keeps an animation", () => {
+  it.each(["gif", "webp"] as const)("an animated %s becomes animated WebP, resized per frame, with its frames and timing", async (format) => {
+    const input = await animatedImage(format, { width: 60, height: 40, delay: DELAY, loop: 3 });
+    const result = await optimize(input, { width: 30 });
+    expect(result.format).toBe("webp");
+    expect([result.width, result.height]).toEqual([30, 20]);
+    expect(await readBack(result.bytes)).toEqual({ format: "webp", width: 30, frameHeight: 20, pages: 4, delay: DELAY, loop: 3 });
+    for (let page = 0; page < 4; page++) expectNear(await frameColour(result.bytes, page), FRAME_COLOURS[page]!);
+    expect(result.stats).toMatchObject({ frames: 4, duration_ms: 440, first_frame_only: false, original_width: 60, original_height: 40 });
+  });
+
+  it("auto tries only formats that hold the animation", async () => {
+    const input = await animatedImage("gif", { width: 48, height: 32, delay: DELAY });
+    const result = await optimize(input, { format: "auto", width: 24 });
+    expect(result.stats.candidates?.map((c) => c.format)).toEqual(["webp"]);
+    expect((await readBack(result.bytes)).pages).toBe(4);
+  });
+
+  it("keeps the animation under max_bytes and with metadata kept", async () => {
+    const input = await animatedImage("webp", { width: 64, height: 48, delay: DELAY });
+    const fitted = await optimize(input, { format: "webp", max_bytes: 100_000 });
+    expect((await readBack(fitted.bytes)).delay).toEqual(DELAY);
+    const kept = await optimize(input, { strip_metadata: false, width: 32 });
+    expect(await readBack(kept.bytes)).toMatchObject({ width: 32, frameHeight: 24, pages: 4, delay: DELAY });
+  });
+
+  it("animated: false takes the first frame and says so", async () => {
+    const input = await animatedImage("gif", { width: 40, height: 30, delay: DELAY });
+    const result = await optimize(input, { animated: false });
+    expect(result.format).toBe("png");
+    expect([result.width, result.height]).toEqual([40, 30]);
+    expect((await readBack(result.bytes)).pages).toBe(1);
+    expectNear(await meanColour(result.bytes), FRAME_COLOURS[0]);
+    expect(result.stats).toMatchObject({ frames: 1, duration_ms: null, first_frame_only: true });
+  });
+
+  it("a still format named explicitly takes the first frame (AVIF included: libvips writes no AVIF sequence)", async () => {
+    const input = await animatedImage("webp", { width: 40, height: 30, delay: DELAY });
+    for (const format of ["avif", "jpeg"] as const) {
+      const result = await optimize(input, { format });
+      expect([result.format, result.height, result.stats.frames, result.stats.first_frame_only]).toEqual([format, 30, 1, true]);
+    }
+  });
+
+  it("a still image reports one frame and no duration", async () => {
+    const still = await sharp({ create: { width: 20, height: 10, channels: 3, background: "#123456" } }).png().toBuffer();
+    expect((await optimize(still)).stats).toMatchObject({ frames: 1, duration_ms: null, first_frame_only: false });
+  });
+});
+
+describe("animation limits, from the header", () => {
+  async function refusal(input: Uint8Array): Promise<ProblemError> {
+    const error = await inspectSource(input).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ProblemError);
+    return error as ProblemError;
+  }
+
+  it("refuses more frames than the limit with a 413", async () => {
+    const input = animatedWebpHeaderOnly(4, 4, ANIMATION_LIMITS.max_frames + 1);
+    const problem = await refusal(input);
+    expect([problem.slug, problem.status]).toEqual(["image_too_large", 413]);
+    expect(problem.message).toContain(`${ANIMATION_LIMITS.max_frames + 1} frames`);
+    expect(problem.extensions).toMatchObject({ limit_frames: ANIMATION_LIMITS.max_frames });
+  });
+
+  it("refuses more pixels across frames than the limit, though each frame is within the still-image limit", async () => {
+    const input = animatedWebpHeaderOnly(8000, 8000, 2);
+    const problem = await refusal(input);
+    expect([problem.slug, problem.status]).toEqual(["image_too_large", 413]);
+    expect(problem.extensions).toMatchObject({ limit_total_pixels: ANIMATION_LIMITS.max_total_pixels });
+    await expect(optimize(input)).rejects.toMatchObject({ slug: "image_too_large" });
+  });
+
+  it("reads the timing of an animation within the limits", async () => {
+    const source = await inspectSource(await animatedImage("gif", { width: 8, height: 8, delay: DELAY, loop: 2 }));
+    expect(source.animation).toEqual({ frames: 4, delay: DELAY, loop: 2 });
+  });
+});
