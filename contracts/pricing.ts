@@ -10,6 +10,9 @@ export const prices = {
   pdfCompressUpTo200MB: 40_000,
   pdfVerifyQuality: 5_000,
   pdfAnalyze: 0,
+  // A placeholder of a file the account already holds: its cost is one ≤100 px render, and pages
+  // ask for one per image, so it is free like analysis.
+  imagePlaceholder: 0,
   xlsxFile: 5_000,
   xlsxPerThousandCells: 20,
 } as const;

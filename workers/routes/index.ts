@@ -8,6 +8,7 @@ import * as accountWebhook from "./v1_account_webhook.ts";
 import * as filesAck from "./v1_files_ack.ts";
 import * as filesContent from "./v1_files_content.ts";
 import * as filesGet from "./v1_files_get.ts";
+import * as filesPlaceholder from "./v1_files_placeholder.ts";
 import * as imageBatch from "./v1_image_batch.ts";
 import * as imageOptimize from "./v1_image_optimize.ts";
 import * as imageTransform from "./v1_image_transform.ts";
@@ -50,6 +51,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(filesGet.route, filesGet.handler);
   app.openapi(filesContent.route, filesContent.handler);
   app.openapi(filesAck.route, filesAck.handler);
+  app.openapi(filesPlaceholder.route, filesPlaceholder.handler);
   app.openapi(uploadsCreate.route, uploadsCreate.handler);
   app.openapi(uploadsComplete.route, uploadsComplete.handler);
   app.openapi(jobsGet.route, jobsGet.handler);
