@@ -1,6 +1,12 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { createPixelPress } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
-import { imageOptions } from "./optimize.ts";
+import type { Connection } from "../connection.ts";
+import { imageOptions, optimizeCommand } from "./optimize.ts";
 
 describe("imageOptions", () => {
   it("takes a --format the API offers, checked by the API's own schema", () => {
@@ -11,5 +17,78 @@ describe("imageOptions", () => {
   it("refuses one it does not, naming the choices, before anything is sent", () => {
     expect(() => imageOptions({ format: "gif" })).toThrow(CliError);
     expect(() => imageOptions({ format: "gif" })).toThrow(/--format must be one of jpeg, webp, avif, png, auto, source, not gif/);
+  });
+});
+
+describe("optimize's overwrite refusal", () => {
+  // The service on the other side: records what is sent, answers as `reply` says.
+  function fakeService(reply: (request: Request) => Response = () => Response.json({ type: "about:blank", title: "Payment Required", status: 402 }, { status: 402 })) {
+    const sent: Request[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      sent.push(request);
+      return reply(request);
+    }) as typeof fetch;
+    const connection: Connection = { baseUrl: "http://pixelpress.test", client: createPixelPress({ apiKey: "ak_test", baseUrl: "http://pixelpress.test", fetch: fetchImpl, retry: { retries: 0 } }) };
+    return { sent, connection };
+  }
+
+  async function workDir(files: Record<string, Buffer>) {
+    const dir = await mkdtemp(join(tmpdir(), "pixelpress-cli-"));
+    for (const [name, bytes] of Object.entries(files)) await writeFile(join(dir, name), bytes);
+    return dir;
+  }
+
+  const image = (format: "jpeg" | "png" | "webp" | "avif" | "gif" | "tiff") =>
+    sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+      .toFormat(format)
+      .toBuffer();
+
+  const written = () => {
+    let text = "";
+    return { stream: { write: (chunk: string) => (text += chunk) }, text: () => text };
+  };
+
+  it("refuses before sending when the source's own format family would write over it", async () => {
+    for (const [name, format] of [["photo.jpg", "jpeg"], ["logo.png", "png"], ["banner.webp", "webp"], ["hero.avif", "avif"]] as const) {
+      const source = await image(format);
+      const dir = await workDir({ [name]: source });
+      const { sent, connection } = fakeService();
+      const out = written();
+      expect(await optimizeCommand(connection, [join(dir, name)], {}, out.stream)).toBe(1);
+      expect(sent).toEqual([]);
+      expect(out.text()).toContain(`${join(dir, name)} is a source file; pass --overwrite to replace it`);
+      expect(await readFile(join(dir, name))).toEqual(source);
+    }
+  });
+
+  it("reads the family from the bytes, not the name, and sends when the output is a new file", async () => {
+    const dir = await workDir({ "misnamed.png": await image("jpeg") });
+    const { sent, connection } = fakeService();
+    await optimizeCommand(connection, [join(dir, "misnamed.png")], {}, written().stream);
+    expect(sent.map((request) => new URL(request.url).pathname)).toEqual(["/v1/image/optimize"]);
+  });
+
+  it("refuses before sending when a named --format would write over another source", async () => {
+    const dir = await workDir({ "a.jpg": await image("jpeg"), "a.webp": await image("webp") });
+    const { sent, connection } = fakeService();
+    const out = written();
+    expect(await optimizeCommand(connection, [join(dir, "a.jpg"), join(dir, "a.webp")], { format: "webp" }, out.stream)).toBe(1);
+    expect(sent).toEqual([]);
+    expect(out.text()).toContain(`${join(dir, "a.webp")} is a source file`);
+  });
+
+  it("checks after the reply when only the content decides the format (a TIFF)", async () => {
+    const tiff = await image("tiff");
+    const dir = await workDir({ "scan.tif": tiff, "scan.jpg": await image("jpeg") });
+    const jpeg = await image("jpeg");
+    const { sent, connection } = fakeService(() =>
+      Response.json({ file_id: null, url: null, expires_at: null, base64: jpeg.toString("base64"), format: "jpeg", width: 16, height: 12, billing: { charged_micros: 120 } }),
+    );
+    const out = written();
+    expect(await optimizeCommand(connection, [join(dir, "scan.tif"), join(dir, "scan.jpg")], { concurrency: "1" }, out.stream)).toBe(1);
+    expect(sent.filter((request) => new URL(request.url).pathname === "/v1/image/optimize")).toHaveLength(1);
+    expect(out.text()).toContain(`${join(dir, "scan.jpg")} is a source file`);
+    expect(await readFile(join(dir, "scan.tif"))).toEqual(tiff);
   });
 });

@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { imageOptionsSchema } from "../../contracts/image-options.ts";
+import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
 import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { imageFormatOfFile } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
 import { Progress, type ProgressStream } from "../progress.ts";
 import { runPool } from "../run-pool.ts";
@@ -29,7 +31,7 @@ interface Row {
   error?: string;
 }
 
-const EXTENSIONS: Record<string, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
+const EXTENSIONS: Record<ImageOutputFormat, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -55,6 +57,17 @@ function outputFormat(value: string) {
   return parsed.data;
 }
 
+/**
+ * The format the reply will have, when the request and the source's first bytes decide it: a named
+ * format, or the source's family. Undefined when the content decides (`auto`, a TIFF or GIF).
+ */
+async function knownOutputFormat(file: string, format: ImageOptions["format"]): Promise<ImageOutputFormat | undefined> {
+  if (format === "auto") return undefined;
+  if (format !== "source") return format;
+  const source = await imageFormatOfFile(file);
+  return source ? (SOURCE_FAMILY[source] ?? undefined) : undefined;
+}
+
 function refuseOverwrite(output: string): never {
   throw new Error(`${output} is a source file; pass --overwrite to replace it`);
 }
@@ -73,8 +86,9 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
     const row: Row = { file, inputBytes: 0, chargedMicros: 0 };
     rows.push(row);
     try {
-      const namedExtension = options.format ? EXTENSIONS[options.format] : undefined;
-      const known = namedExtension ? outputPathFor(file, namedExtension, flags.out) : undefined;
+      // Refused here when the output's name is known, so an overwrite is never charged for.
+      const knownFormat = await knownOutputFormat(file, options.format ?? "source");
+      const known = knownFormat ? outputPathFor(file, EXTENSIONS[knownFormat], flags.out) : undefined;
       if (known && !flags.overwrite && overwritesSource(known, files)) refuseOverwrite(known);
       const loaded = await loadSource(connection, file);
       row.inputBytes = loaded.bytes;
@@ -88,8 +102,8 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
         },
       );
       row.chargedMicros = result.billing.charged_micros;
-      const output = outputPathFor(file, EXTENSIONS[result.format] ?? result.format, flags.out);
-      if (!flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
+      const output = outputPathFor(file, EXTENSIONS[result.format], flags.out);
+      if (output !== known && !flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
       const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
       await writeFile(output, bytes);
       row.output = output;
