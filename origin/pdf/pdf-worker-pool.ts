@@ -1,13 +1,14 @@
 // Runs analyze and compress in worker threads and bounds memory by recycling:
 // a worker is replaced after maxJobsPerWorker jobs, or as soon as a job leaves its
 // mupdf WASM heap above maxWasmHeapBytes (the heap never shrinks inside a thread).
-import { Worker } from "node:worker_threads";
+import { z } from "@hono/zod-openapi";
 import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import type { PdfCompressResult } from "./compress-pdf.ts";
 import { outcomeToResult } from "./pdf-jobs.ts";
-import type { PdfJob } from "./pdf-jobs.ts";
-import type { PdfWorkerRequest, PdfWorkerResponse } from "./pdf-worker.ts";
+import type { PdfJob, PdfJobOutcome } from "./pdf-jobs.ts";
+import type { PdfWorkerRequest } from "./pdf-worker.ts";
+import { WorkerPool } from "../worker-pool/worker-pool.ts";
 
 export interface PdfWorkerPoolOptions {
   /** Worker threads running jobs in parallel. */
@@ -28,17 +29,12 @@ export interface PdfWorkerPoolStats {
   wasmHeapBytesAfterJob: number[];
 }
 
-interface Slot {
-  worker: Worker | null;
-  jobs: number;
-  busy: boolean;
-}
-
-interface QueuedJob {
-  job: PdfJob;
-  resolve: (value: PdfAnalysis | PdfCompressResult) => void;
-  reject: (error: unknown) => void;
-}
+// The outcome is built by our own worker module from the same types; only its envelope is checked.
+const pdfWorkerResponseSchema = z.object({
+  id: z.number(),
+  outcome: z.custom<PdfJobOutcome>((value) => typeof value === "object" && value !== null),
+  wasmHeapBytes: z.number(),
+});
 
 const WORKER_URL = new URL("./pdf-worker.ts", import.meta.url);
 
@@ -46,20 +42,21 @@ const WORKER_URL = new URL("./pdf-worker.ts", import.meta.url);
 export type PdfJobRunner = Pick<PdfWorkerPool, "analyze" | "compress">;
 
 export class PdfWorkerPool {
-  readonly #maxJobsPerWorker: number;
-  readonly #maxWasmHeapBytes: number;
+  readonly #pool: WorkerPool<Omit<PdfWorkerRequest, "id">, z.infer<typeof pdfWorkerResponseSchema>>;
   readonly #transferInput: boolean;
-  readonly #slots: Slot[];
-  readonly #queue: QueuedJob[] = [];
-  readonly #stats: PdfWorkerPoolStats = { workersStarted: 0, jobsRun: 0, wasmHeapBytesAfterJob: [] };
-  #nextId = 1;
-  #closed = false;
+  readonly #jobStats: Omit<PdfWorkerPoolStats, "workersStarted"> = { jobsRun: 0, wasmHeapBytesAfterJob: [] };
 
   constructor(options: PdfWorkerPoolOptions = {}) {
-    this.#maxJobsPerWorker = options.maxJobsPerWorker ?? 16;
-    this.#maxWasmHeapBytes = options.maxWasmHeapBytes ?? 768 * 1024 * 1024;
+    const maxJobsPerWorker = options.maxJobsPerWorker ?? 16;
+    const maxWasmHeapBytes = options.maxWasmHeapBytes ?? 768 * 1024 * 1024;
     this.#transferInput = options.transferInput ?? false;
-    this.#slots = Array.from({ length: Math.max(1, options.size ?? 1) }, () => ({ worker: null, jobs: 0, busy: false }));
+    this.#pool = new WorkerPool({
+      workerUrl: WORKER_URL,
+      name: "PDF worker pool",
+      size: options.size,
+      readReply: (message) => pdfWorkerResponseSchema.parse(message),
+      retireAfter: (response, jobs) => jobs >= maxJobsPerWorker || response.wasmHeapBytes > maxWasmHeapBytes,
+    });
   }
 
   analyze(input: Uint8Array, options: PdfAnalyzeOptions): Promise<PdfAnalysis> {
@@ -71,87 +68,19 @@ export class PdfWorkerPool {
   }
 
   stats(): PdfWorkerPoolStats {
-    return { ...this.#stats, wasmHeapBytesAfterJob: [...this.#stats.wasmHeapBytesAfterJob] };
+    return { workersStarted: this.#pool.workersStarted, jobsRun: this.#jobStats.jobsRun, wasmHeapBytesAfterJob: [...this.#jobStats.wasmHeapBytesAfterJob] };
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    for (const queued of this.#queue.splice(0)) queued.reject(new Error("PDF worker pool closed"));
-    await Promise.all(this.#slots.map((slot) => this.#retire(slot)));
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
-  #submit(job: PdfJob): Promise<PdfAnalysis | PdfCompressResult> {
-    if (this.#closed) return Promise.reject(new Error("PDF worker pool closed"));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ job, resolve, reject });
-      this.#dispatch();
-    });
-  }
-
-  #dispatch(): void {
-    for (const slot of this.#slots) {
-      if (slot.busy) continue;
-      const queued = this.#queue.shift();
-      if (queued === undefined) return;
-      this.#run(slot, queued);
-    }
-  }
-
-  #run(slot: Slot, queued: QueuedJob): void {
-    slot.busy = true;
-    const worker = slot.worker ?? this.#start(slot);
-    const id = this.#nextId++;
-    const finish = (settle: () => void, recycle: boolean) => {
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-      slot.busy = false;
-      const retired = recycle ? this.#retire(slot) : Promise.resolve();
-      settle();
-      void retired.then(() => this.#dispatch());
-    };
-    const onMessage = (response: PdfWorkerResponse) => {
-      if (response.id !== id) return;
-      slot.jobs++;
-      this.#stats.jobsRun++;
-      this.#stats.wasmHeapBytesAfterJob.push(response.wasmHeapBytes);
-      const recycle = slot.jobs >= this.#maxJobsPerWorker || response.wasmHeapBytes > this.#maxWasmHeapBytes;
-      finish(() => {
-        try {
-          queued.resolve(outcomeToResult(response.outcome));
-        } catch (error) {
-          queued.reject(error);
-        }
-      }, recycle);
-    };
-    const onError = (error: Error) => finish(() => queued.reject(error), true);
-    const onExit = (code: number) => finish(() => queued.reject(new Error(`PDF worker exited with code ${code}`)), true);
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.on("exit", onExit);
-    const request: PdfWorkerRequest = { id, job: queued.job };
-    const input = queued.job.input.buffer;
-    // The queued job is settled by the worker's answer alone, so nothing here reads the input again.
-    worker.postMessage(request, this.#transferInput && input instanceof ArrayBuffer ? [input] : []);
-  }
-
-  #start(slot: Slot): Worker {
-    const worker = new Worker(WORKER_URL);
-    // An idle worker that dies is simply replaced on the next job.
-    worker.on("error", () => undefined);
-    worker.once("exit", () => {
-      if (slot.worker === worker) slot.worker = null;
-    });
-    slot.worker = worker;
-    slot.jobs = 0;
-    this.#stats.workersStarted++;
-    return worker;
-  }
-
-  async #retire(slot: Slot): Promise<void> {
-    const worker = slot.worker;
-    slot.worker = null;
-    slot.jobs = 0;
-    if (worker !== null) await worker.terminate();
+  async #submit(job: PdfJob): Promise<PdfAnalysis | PdfCompressResult> {
+    const input = job.input.buffer;
+    // The job is settled by the worker's answer alone, so nothing here reads the input again.
+    const response = await this.#pool.run({ job }, this.#transferInput && input instanceof ArrayBuffer ? [input] : []);
+    this.#jobStats.jobsRun++;
+    this.#jobStats.wasmHeapBytesAfterJob.push(response.wasmHeapBytes);
+    return outcomeToResult(response.outcome);
   }
 }
