@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PixelPressError } from "../api-error.ts";
 import { astroImageService, type AstroImageTransform } from "./astro.ts";
+import { account, refusalDetail, transformBase } from "./test-support/adapter-account.ts";
 
-const imageConfig = { service: { entrypoint: "./src/pixelpress-image-service.ts", config: { baseUrl: "https://img.example.com", keyId: "key_pub" } } };
-const base = "https://img.example.com/v1/image/t/key_pub";
-
-function detailOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PixelPressError);
-    return (error as PixelPressError).problem.detail;
-  }
-  throw new Error("expected a refusal");
-}
+const imageConfig = { service: { entrypoint: "./src/pixelpress-image-service.ts", config: account } };
 
 // What Astro does with a service's srcset: each transform goes back through getURL.
 function srcsetOf(options: AstroImageTransform): string {
@@ -26,19 +15,19 @@ function srcsetOf(options: AstroImageTransform): string {
 describe("the Astro image service", () => {
   it("maps Astro's options, presets and CSS keywords to one canonical URL", () => {
     expect(astroImageService.getURL({ src: "file_1", width: 600, height: 400, quality: "mid", format: "avif", alt: "a fox" }, imageConfig)).toBe(
-      `${base}/w_600,h_400,q_50,f_avif/file_1`,
+      `${transformBase}/w_600,h_400,q_50,f_avif/file_1`,
     );
     expect(astroImageService.getURL({ src: "/file_1", width: 300, height: 300, fit: "cover", position: "top left", quality: 80.4 }, imageConfig)).toBe(
-      `${base}/w_300,h_300,fit_cover,g_northwest,q_80/file_1`,
+      `${transformBase}/w_300,h_300,fit_cover,g_northwest,q_80/file_1`,
     );
-    expect(astroImageService.getURL({ src: "file_1", width: 300.5, fit: "contain" }, imageConfig)).toBe(`${base}/w_301/file_1`);
+    expect(astroImageService.getURL({ src: "file_1", width: 300.5, fit: "contain" }, imageConfig)).toBe(`${transformBase}/w_301/file_1`);
   });
 
   it("lists srcset candidates for widths and densities, rounded as Astro rounds", () => {
     expect(srcsetOf({ src: "file_1", width: 400, height: 300, widths: [400, 750], format: "webp" })).toBe(
-      `${base}/w_400,h_300,f_webp/file_1 400w, ${base}/w_750,h_563,f_webp/file_1 750w`,
+      `${transformBase}/w_400,h_300,f_webp/file_1 400w, ${transformBase}/w_750,h_563,f_webp/file_1 750w`,
     );
-    expect(srcsetOf({ src: "file_1", width: 333, densities: [1, "1.5x", 2] })).toBe(`${base}/w_333/file_1 1x, ${base}/w_500/file_1 1.5x, ${base}/w_666/file_1 2x`);
+    expect(srcsetOf({ src: "file_1", width: 333, densities: [1, "1.5x", 2] })).toBe(`${transformBase}/w_333/file_1 1x, ${transformBase}/w_500/file_1 1.5x, ${transformBase}/w_666/file_1 2x`);
     expect(srcsetOf({ src: "file_1", width: 333 })).toBe("");
   });
 
@@ -54,13 +43,13 @@ describe("the Astro image service", () => {
   });
 
   it("refuses imported images, options it has no transform for and what the edge refuses", () => {
-    expect(detailOf(() => astroImageService.getURL({ src: { src: "/_astro/fox.png", width: 10, height: 10, format: "png" }, width: 5 }, imageConfig))).toContain(
+    expect(refusalDetail(() => astroImageService.getURL({ src: { src: "/_astro/fox.png", width: 10, height: 10, format: "png" }, width: 5 }, imageConfig))).toContain(
       "not an imported local image",
     );
-    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
-    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
-    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
-    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300, background: "#000" }, imageConfig))).toContain("background has no PixelPress transform");
-    expect(detailOf(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, background: "#000" }, imageConfig))).toContain("background has no PixelPress transform");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
   });
 });

@@ -1,37 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { PixelPressError } from "../api-error.ts";
 import { getImage } from "./nuxt.ts";
+import { account, refusalDetail, transformBase } from "./test-support/adapter-account.ts";
 
-const provider = { baseURL: "https://img.example.com", keyId: "key_pub" };
-const base = "https://img.example.com/v1/image/t/key_pub";
-
-function detailOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PixelPressError);
-    return (error as PixelPressError).problem.detail;
-  }
-  throw new Error("expected a refusal");
-}
+const provider = { baseURL: account.baseUrl, keyId: account.keyId };
 
 describe("the Nuxt Image provider", () => {
   it("turns <NuxtImg> modifiers into one canonical URL, ignoring the ones left unset", () => {
     const modifiers = { width: 300, height: 200, fit: "cover", format: "webp", quality: "80", background: undefined, blur: undefined };
-    expect(getImage("file_1", { ...provider, modifiers })).toEqual({ url: `${base}/w_300,h_200,fit_cover,q_80,f_webp/file_1` });
-    expect(getImage("/file_1", { ...provider, modifiers: { width: "640", format: "auto", gravity: "north", blur: 2 } }).url).toBe(`${base}/w_640,f_auto,bl_2/file_1`);
+    expect(getImage("file_1", { ...provider, modifiers })).toEqual({ url: `${transformBase}/w_300,h_200,fit_cover,q_80,f_webp/file_1` });
+    expect(getImage("/file_1", { ...provider, modifiers: { width: "640", format: "auto", gravity: "north", blur: 2 } }).url).toBe(`${transformBase}/w_640,f_auto,bl_2/file_1`);
   });
 
   it("rounds densities' products and qualities, and drops the default quality", () => {
-    expect(getImage("file_1", { ...provider, modifiers: { width: 300.5, height: "200.4", quality: 75.5 } }).url).toBe(`${base}/w_301,h_200/file_1`);
+    expect(getImage("file_1", { ...provider, modifiers: { width: 300.5, height: "200.4", quality: 75.5 } }).url).toBe(`${transformBase}/w_301,h_200/file_1`);
   });
 
   it("refuses modifiers PixelPress does not have and values the edge refuses", () => {
-    expect(detailOf(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "#fff" } }))).toContain('unknown option "background"');
-    expect(detailOf(() => getImage("file_1", { ...provider, modifiers: { width: 300, height: 10, fit: "outside" } }))).toBe(
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "#fff" } }))).toContain('unknown option "background"');
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, height: 10, fit: "outside" } }))).toBe(
       "fit_ must be one of inside, cover, contain, fill",
     );
-    expect(detailOf(() => getImage("file_1", { ...provider, modifiers: { width: "wide" } }))).toBe('width must be a number, not "wide"');
-    expect(detailOf(() => getImage("file_1", { modifiers: { width: 300 } }))).toContain("needs baseURL");
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: "wide" } }))).toBe('width must be a number, not "wide"');
+    expect(refusalDetail(() => getImage("file_1", { modifiers: { width: 300 } }))).toContain("needs baseURL");
   });
 });

@@ -1,20 +1,9 @@
 import { getSrcSet, transformBaseImageProps } from "@unpic/core/base";
 import { describe, expect, it } from "vitest";
-import { PixelPressError } from "../api-error.ts";
 import { extract, generate, transform, type PixelPressOperations, type PixelPressOptions } from "./unpic.ts";
+import { account, refusalDetail, transformBase } from "./test-support/adapter-account.ts";
 
-const options: PixelPressOptions = { baseUrl: "https://img.example.com", keyId: "key_pub" };
-const base = "https://img.example.com/v1/image/t/key_pub";
-
-function detailOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PixelPressError);
-    return (error as PixelPressError).problem.detail;
-  }
-  throw new Error("expected a refusal");
-}
+const options: PixelPressOptions = account;
 
 describe("the unpic provider, through @unpic/core", () => {
   it("gives transformBaseImageProps the src and srcset of a constrained image", () => {
@@ -26,14 +15,14 @@ describe("the unpic provider, through @unpic/core", () => {
       layout: "constrained",
       options,
     });
-    expect(props.src).toBe(`${base}/w_400,h_300,f_auto/file_1`);
+    expect(props.src).toBe(`${transformBase}/w_400,h_300,f_auto/file_1`);
     // unpic's breakpoints for 400 px constrained: 1x, 2x and its resolutions below 2x; heights keep 4:3.
     expect(props.srcset).toBe(
       [
-        `${base}/w_400,h_300,f_auto/file_1 400w`,
-        `${base}/w_640,h_480,f_auto/file_1 640w`,
-        `${base}/w_750,h_563,f_auto/file_1 750w`,
-        `${base}/w_800,h_600,f_auto/file_1 800w`,
+        `${transformBase}/w_400,h_300,f_auto/file_1 400w`,
+        `${transformBase}/w_640,h_480,f_auto/file_1 640w`,
+        `${transformBase}/w_750,h_563,f_auto/file_1 750w`,
+        `${transformBase}/w_800,h_600,f_auto/file_1 800w`,
       ].join(",\n"),
     );
     expect(props.sizes).toBe("(min-width: 400px) 400px, 100vw");
@@ -50,18 +39,18 @@ describe("the unpic provider, through @unpic/core", () => {
       options,
       operations: { quality: "49.6", fit: "cover" },
     });
-    expect(srcset).toBe(`${base}/w_333,h_100,fit_cover,q_50,f_auto/file_1 333w`);
-    expect(generate("file_1", { width: "640.4", quality: 76, format: "jpg" }, options)).toBe(`${base}/w_640,f_jpeg/file_1`);
+    expect(srcset).toBe(`${transformBase}/w_333,h_100,fit_cover,q_50,f_auto/file_1 333w`);
+    expect(generate("file_1", { width: "640.4", quality: 76, format: "jpg" }, options)).toBe(`${transformBase}/w_640,f_jpeg/file_1`);
   });
 
   it("takes a PixelPress URL apart and transforms it again", () => {
-    const url = `${base}/w_800,h_600,fit_cover,g_north,q_60,f_webp/file_1`;
+    const url = `${transformBase}/w_800,h_600,fit_cover,g_north,q_60,f_webp/file_1`;
     expect(extract(url)).toEqual({
       src: "file_1",
       operations: { width: 800, height: 600, fit: "cover", gravity: "north", quality: 60, format: "webp" },
-      options: { baseUrl: "https://img.example.com", keyId: "key_pub" },
+      options: account,
     });
-    expect(transform(url, { width: 400, height: 300 })).toBe(`${base}/w_400,h_300,fit_cover,g_north,q_60,f_webp/file_1`);
+    expect(transform(url, { width: 400, height: 300 })).toBe(`${transformBase}/w_400,h_300,fit_cover,g_north,q_60,f_webp/file_1`);
     expect(transform(`https://cdn.example.com/api${"/v1/image/t/key_pub/dpr_2,w_100/file_1"}`, { format: "avif" })).toBe(
       "https://cdn.example.com/api/v1/image/t/key_pub/w_200,f_avif/file_1",
     );
@@ -69,9 +58,9 @@ describe("the unpic provider, through @unpic/core", () => {
   });
 
   it("refuses what the edge refuses, and a provider without its options", () => {
-    expect(detailOf(() => transform("file_1", { width: 10000 }, options))).toBe("w_ must be a whole number from 1 to 8192");
-    expect(detailOf(() => transform("file_1", { width: 100, format: "gif" as never }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
-    expect(detailOf(() => transform("file_1", { width: 100, crop: "x" } as PixelPressOperations, options))).toContain('unknown option "crop"');
-    expect(detailOf(() => generate("file_1", { width: 100 }))).toContain("needs options.baseUrl");
+    expect(refusalDetail(() => transform("file_1", { width: 10000 }, options))).toBe("w_ must be a whole number from 1 to 8192");
+    expect(refusalDetail(() => transform("file_1", { width: 100, format: "gif" as never }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(refusalDetail(() => transform("file_1", { width: 100, crop: "x" } as PixelPressOperations, options))).toContain('unknown option "crop"');
+    expect(refusalDetail(() => generate("file_1", { width: 100 }))).toContain("needs options.baseUrl");
   });
 });
