@@ -1325,6 +1325,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/files/{file_id}/placeholder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored image's placeholder: ThumbHash, BlurHash, dominant colour and a tiny WebP (free)
+         * @description Computed from the upright sRGB image: `lqip` is a data URL ready for `placeholder="blur"` / `blurDataURL`, `width` and `height` are the image's own so the page reserves its box. Always $0 for a file in your account. Another account's file is a 404; a file that is not an image is a 415.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The placeholder */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImagePlaceholder"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. `image_too_large`: The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/uploads": {
         parameters: {
             query?: never;
@@ -2214,7 +2354,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `image_too_large`: The source is larger than the documented byte limit or has more pixels than the pixel limit (checked from the header, before decoding). Not charged. */
+                /** @description `image_too_large`: The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2946,6 +3086,32 @@ export interface components {
              */
             download_url: string | null;
         };
+        /** @description What a page shows while the image loads, and the image's size so the layout does not shift. */
+        ImagePlaceholder: {
+            /**
+             * @description ThumbHash of the upright sRGB image, base64 (decode with thumbhash's `thumbHashToRGBA`; keeps alpha and aspect ratio)
+             * @example 3OcRJYB4d3h/iIeHeEh3eIhw+j3A
+             */
+            thumbhash: string;
+            /**
+             * @description BlurHash with 4×3 components (decode with blurhash's `decode`); alpha is ignored
+             * @example LEHV6nWB2yk8pyo0adR*.7kCMdnj
+             */
+            blurhash: string;
+            /**
+             * @description The most frequent colour, as #rrggbb
+             * @example #a1b2c3
+             */
+            dominant_color: string;
+            /**
+             * @description A blurred WebP at most 16 px on its longest side, as a data URL: ready for `placeholder="blur"` / `blurDataURL`, stretched to width × height by the page
+             * @example data:image/webp;base64,UklGRlIAAABXRUJQVlA4IEYAAAAwAgCdASoQAAsAAUAmJaQAA3AA/v02aAA=
+             */
+            lqip: string;
+            /** @description Upright width of the image the placeholder stands for (EXIF orientation applied) */
+            width: number;
+            height: number;
+        };
         CreatedUpload: {
             /** @example file_8kT2bQ7xLw3mZr9Xc1Vd */
             file_id: string;
@@ -2987,11 +3153,15 @@ export interface components {
              */
             size_bytes: number;
         };
-        Job: {
+        Job: components["schemas"]["ImageOptimizeJob"] | components["schemas"]["ImageBatchJob"] | components["schemas"]["PdfCompressJob"] | components["schemas"]["XlsxGenerateJob"];
+        ImageOptimizeJob: {
             /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
             job_id: string;
-            /** @enum {string} */
-            operation: "image.optimize" | "image.batch" | "pdf.compress" | "xlsx.generate";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "image.optimize";
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded. */
@@ -3003,8 +3173,6 @@ export interface components {
             finished_at: string | null;
             /** @example /v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8 */
             status_url: string;
-            /** @description On success: the same body the synchronous call returns */
-            result?: unknown;
             error?: components["schemas"]["Problem"];
             webhook?: {
                 url: string;
@@ -3018,6 +3186,7 @@ export interface components {
                     next_attempt_at: string | null;
                 }[];
             };
+            result?: components["schemas"]["ImageResult"];
         };
         /** @description `image.batch` counts images ended (succeeded or failed) of the batch's images. `image.optimize`, `pdf.compress` and `xlsx.generate` count stages of 2: the stored input read, then the origin's processing with its output stored; the origin answers that stage once, with the whole result, so pages or images done inside it are not reported. Null while queued. */
         JobProgress: {
@@ -3026,6 +3195,7 @@ export interface components {
             /** @enum {string} */
             unit: "images" | "stages";
         } | null;
+        /** @description On success: the body `POST /v1/image/optimize` answers */
         ImageResult: {
             /**
              * @description null when only base64 was asked for
@@ -3075,6 +3245,16 @@ export interface components {
             orientation_applied: number | null;
             /** @description The source had several frames or pages; only the first was used */
             first_frame_only: boolean;
+            /**
+             * @description Frames in the output: the source's frame count for an animation kept whole, 1 otherwise
+             * @example 1
+             */
+            frames: number;
+            /**
+             * @description One play of the output animation (the sum of its frame delays); null for a still image
+             * @example null
+             */
+            duration_ms: number | null;
             format_chosen_by_auto: boolean;
             /** @description What `format: auto` tried, in order; null for any other format (one encode) */
             candidates: components["schemas"]["ImageCandidate"][] | null;
@@ -3090,6 +3270,297 @@ export interface components {
         Billing: {
             /** @example 800 */
             charged_micros: number;
+        };
+        ImageBatchJob: {
+            /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            job_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "image.batch";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded. */
+            progress: number | null;
+            progress_detail: components["schemas"]["JobProgress"];
+            attempts: number;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @example /v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            status_url: string;
+            error?: components["schemas"]["Problem"];
+            webhook?: {
+                url: string;
+                deliveries: {
+                    attempt: number;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "disabled";
+                    response_status: number | null;
+                    error: string | null;
+                    attempted_at: string;
+                    next_attempt_at: string | null;
+                }[];
+            };
+            result?: components["schemas"]["ImageBatchResult"];
+        };
+        /** @description On success: the body `POST /v1/image/batch` answers */
+        ImageBatchResult: {
+            /** @description In request order; one failed image never fails the batch. */
+            results: ((components["schemas"]["ImageResult"] & {
+                ref: string;
+                /** @enum {string} */
+                status: "ok";
+            }) | {
+                ref: string;
+                /** @enum {string} */
+                status: "failed";
+                error: components["schemas"]["Problem"];
+            })[];
+            stats: components["schemas"]["ImageBatchStats"];
+            billing: {
+                charged_micros: number;
+            };
+        };
+        ImageBatchStats: {
+            images: number;
+            succeeded: number;
+            failed: number;
+            /** @description Of the images that succeeded */
+            original_bytes: number;
+            /** @description Of the images that succeeded */
+            output_bytes: number;
+            /** @description output_bytes / original_bytes; null when no image succeeded */
+            ratio: number | null;
+        };
+        PdfCompressJob: {
+            /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            job_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "pdf.compress";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded. */
+            progress: number | null;
+            progress_detail: components["schemas"]["JobProgress"];
+            attempts: number;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @example /v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            status_url: string;
+            error?: components["schemas"]["Problem"];
+            webhook?: {
+                url: string;
+                deliveries: {
+                    attempt: number;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "disabled";
+                    response_status: number | null;
+                    error: string | null;
+                    attempted_at: string;
+                    next_attempt_at: string | null;
+                }[];
+            };
+            result?: components["schemas"]["PdfCompressResult"];
+        };
+        /** @description On success: the body `POST /v1/pdf/compress` answers */
+        PdfCompressResult: {
+            /**
+             * @description null when only base64 was asked for
+             * @example file_8kT2bQ7xLw3mZr9Xc1Vd
+             */
+            file_id: string | null;
+            /**
+             * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
+             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
+             */
+            url: string | null;
+            /** @example 2026-11-24T10:00:00.000Z */
+            expires_at: string | null;
+            /** @description The output bytes, when `output` is `base64` or `both`. */
+            base64?: string;
+            /** @description The input came back unchanged (not smaller, or the output failed its soundness checks): $0 */
+            returned_original: boolean;
+            warnings: components["schemas"]["PdfWarning"][];
+            stats: components["schemas"]["PdfCompressStats"];
+            billing: components["schemas"]["Billing"];
+        };
+        /** @description `conformance_removed`, `signatures_invalidated`, `fonts_not_subset`, `document_unprocessable`, `output_unsound`, `not_smaller`, `target_not_met` */
+        PdfWarning: {
+            /** @enum {string} */
+            code: "conformance_removed" | "signatures_invalidated" | "fonts_not_subset" | "document_unprocessable" | "output_unsound" | "not_smaller" | "target_not_met";
+            detail: string;
+        };
+        PdfCompressStats: {
+            original_bytes: number;
+            output_bytes: number;
+            ratio: number;
+            pages: number;
+            profile: string;
+            images_rewritten: number;
+            images_kept: number;
+            bytes_saved_by_category: components["schemas"]["PdfBytesByCategory"];
+            images: components["schemas"]["PdfImageRewrite"][];
+            /** @description With `max_size_mb` or `max_base64_bytes`: the byte budget */
+            target_bytes?: number;
+            /** @description With a size target: whether the returned file fits it; when false, the smallest result reached came back */
+            target_met?: boolean;
+            /** @description With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took */
+            target_search?: {
+                quality: number;
+                resolution_scale: number;
+                target_dpi: number;
+                estimated_bytes: number;
+                /** @description Image and soft-mask encodes of the whole request, the first run's included */
+                encodes: number;
+                /** @description Full document saves of the whole request */
+                saves: number;
+            };
+            /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
+            verify?: {
+                dpi: number;
+                threshold: number;
+                pages: {
+                    page: number;
+                    ssim: number;
+                }[];
+                min_ssim: number;
+                /** @description Images kept original because their pages stayed below the threshold */
+                images_restored: number;
+                /** @description Images encoded again at a higher quality */
+                images_requality: number;
+                /** @description Outputs produced again after the first */
+                rounds: number;
+            };
+            /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
+            zopfli?: {
+                streams_examined: number;
+                streams_recompressed: number;
+                /** @description Streams left as they were because Zopfli's time budget ran out */
+                streams_skipped: number;
+                bytes_saved: number;
+                /** @description Time spent compressing, on one thread: its CPU time */
+                cpu_ms: number;
+                output_bytes_before: number;
+            };
+            /** @description Unless `jbig2: off`: bilevel images converted to JBIG2 (and how many were first brought down to the profile's 1-bit resolution), their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds */
+            jbig2?: {
+                images_converted: number;
+                images_downsampled: number;
+                bytes_before: number;
+                bytes_after: number;
+                globals_bytes: number;
+                symbols: number;
+                cpu_ms: number;
+            };
+            /** @description With `linearize`: the file's size before and after linearization and the CPU time in milliseconds */
+            linearize?: {
+                cpu_ms: number;
+                bytes_before: number;
+                bytes_after: number;
+            };
+        };
+        /** @description Bytes by category; the categories add up to the file size */
+        PdfBytesByCategory: {
+            images: number;
+            fonts: number;
+            content_streams: number;
+            metadata: number;
+            embedded_files: number;
+            thumbnails: number;
+            other: number;
+        };
+        /** @description One image before and after, with its effective DPI */
+        PdfImageRewrite: {
+            object_number: number;
+            pages: number[];
+            before: {
+                width: number;
+                height: number;
+                bytes: number;
+                filters: string[];
+                dpi: number | null;
+            };
+            /** @description null when the image was kept (see `kept_reason`) */
+            after: {
+                width: number;
+                height: number;
+                bytes: number;
+                filter: string;
+                dpi: number | null;
+                quality: number | null;
+            } | null;
+            /** @enum {string|null} */
+            kept_reason: "not_drawn" | "soft_mask" | "bilevel" | "colorspace_kept" | "explicit_mask" | "alpha_in_data" | "too_small" | "jpeg_already_at_quality" | "not_smaller" | "decode_failed" | "restored_for_quality" | null;
+        };
+        XlsxGenerateJob: {
+            /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            job_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "xlsx.generate";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description Percent of `progress_detail`'s units done, rounded down: null while queued, 100 once succeeded. */
+            progress: number | null;
+            progress_detail: components["schemas"]["JobProgress"];
+            attempts: number;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @example /v1/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8 */
+            status_url: string;
+            error?: components["schemas"]["Problem"];
+            webhook?: {
+                url: string;
+                deliveries: {
+                    attempt: number;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "disabled";
+                    response_status: number | null;
+                    error: string | null;
+                    attempted_at: string;
+                    next_attempt_at: string | null;
+                }[];
+            };
+            result?: components["schemas"]["XlsxResult"];
+        };
+        /** @description On success: the body `POST /v1/xlsx/generate` answers */
+        XlsxResult: {
+            /**
+             * @description null when only base64 was asked for
+             * @example file_8kT2bQ7xLw3mZr9Xc1Vd
+             */
+            file_id: string | null;
+            /**
+             * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
+             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
+             */
+            url: string | null;
+            /** @example 2026-11-24T10:00:00.000Z */
+            expires_at: string | null;
+            /** @description The output bytes, when `output` is `base64` or `both`. */
+            base64?: string;
+            /** @example report.xlsx */
+            filename: string;
+            stats: components["schemas"]["XlsxStats"];
+            billing: components["schemas"]["Billing"];
+        };
+        /** @description A workbook has no input file, so `original_bytes` and `ratio` do not apply */
+        XlsxStats: {
+            sheets: number;
+            /** @description Header and data rows over all sheets */
+            rows: number;
+            /** @description Header and data rows times columns, plus explicit cells: what is billed */
+            cells: number;
+            output_bytes: number;
         };
         JobAccepted: {
             /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
@@ -3172,7 +3643,7 @@ export interface components {
              */
             background?: string | null;
             /**
-             * @description Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless, first frame), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.
+             * @description Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.
              * @default source
              * @example jpeg
              * @enum {string}
@@ -3222,6 +3693,12 @@ export interface components {
              */
             max_bytes?: number | null;
             /**
+             * @description Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so `source` turns an animated GIF into animated WebP, and `auto` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. Animations are limited to 1000 frames and 100 million pixels across all frames, checked before decoding (413 `image_too_large`).
+             * @default true
+             * @example true
+             */
+            animated?: boolean;
+            /**
              * @description Keep the uploaded source file alongside the result.
              * @default false
              * @example false
@@ -3234,34 +3711,6 @@ export interface components {
              * @enum {string}
              */
             output?: "url" | "base64" | "both";
-        };
-        ImageBatchResult: {
-            /** @description In request order; one failed image never fails the batch. */
-            results: ((components["schemas"]["ImageResult"] & {
-                ref: string;
-                /** @enum {string} */
-                status: "ok";
-            }) | {
-                ref: string;
-                /** @enum {string} */
-                status: "failed";
-                error: components["schemas"]["Problem"];
-            })[];
-            stats: components["schemas"]["ImageBatchStats"];
-            billing: {
-                charged_micros: number;
-            };
-        };
-        ImageBatchStats: {
-            images: number;
-            succeeded: number;
-            failed: number;
-            /** @description Of the images that succeeded */
-            original_bytes: number;
-            /** @description Of the images that succeeded */
-            output_bytes: number;
-            /** @description output_bytes / original_bytes; null when no image succeeded */
-            ratio: number | null;
         };
         /**
          * @example {
@@ -3317,35 +3766,6 @@ export interface components {
              */
             mode?: "sync" | "async";
             webhook?: components["schemas"]["WebhookTarget"];
-        };
-        XlsxResult: {
-            /**
-             * @description null when only base64 was asked for
-             * @example file_8kT2bQ7xLw3mZr9Xc1Vd
-             */
-            file_id: string | null;
-            /**
-             * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
-             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
-             */
-            url: string | null;
-            /** @example 2026-11-24T10:00:00.000Z */
-            expires_at: string | null;
-            /** @description The output bytes, when `output` is `base64` or `both`. */
-            base64?: string;
-            /** @example report.xlsx */
-            filename: string;
-            stats: components["schemas"]["XlsxStats"];
-            billing: components["schemas"]["Billing"];
-        };
-        /** @description A workbook has no input file, so `original_bytes` and `ratio` do not apply */
-        XlsxStats: {
-            sheets: number;
-            /** @description Header and data rows over all sheets */
-            rows: number;
-            /** @description Header and data rows times columns, plus explicit cells: what is billed */
-            cells: number;
-            output_bytes: number;
         };
         /**
          * @description A workbook built from JSON. Excel's limits (sheet names, 1048576 rows, 16384 columns, 32767 characters per cell) are checked before any work: 422 `xlsx_limits` with a pointer per field, not charged. Workbooks of up to 200000 cells (header and data rows times columns, plus explicit cells) may run synchronously.
@@ -3636,16 +4056,6 @@ export interface components {
             version: string;
             producer: string | null;
         };
-        /** @description Bytes by category; the categories add up to the file size */
-        PdfBytesByCategory: {
-            images: number;
-            fonts: number;
-            content_streams: number;
-            metadata: number;
-            embedded_files: number;
-            thumbnails: number;
-            other: number;
-        };
         PdfDocumentFlags: {
             encrypted: boolean;
             encryption: string | null;
@@ -3760,125 +4170,6 @@ export interface components {
              * @example null
              */
             password?: string | null;
-        };
-        PdfCompressResult: {
-            /**
-             * @description null when only base64 was asked for
-             * @example file_8kT2bQ7xLw3mZr9Xc1Vd
-             */
-            file_id: string | null;
-            /**
-             * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
-             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
-             */
-            url: string | null;
-            /** @example 2026-11-24T10:00:00.000Z */
-            expires_at: string | null;
-            /** @description The output bytes, when `output` is `base64` or `both`. */
-            base64?: string;
-            /** @description The input came back unchanged (not smaller, or the output failed its soundness checks): $0 */
-            returned_original: boolean;
-            warnings: components["schemas"]["PdfWarning"][];
-            stats: components["schemas"]["PdfCompressStats"];
-            billing: components["schemas"]["Billing"];
-        };
-        /** @description `conformance_removed`, `signatures_invalidated`, `fonts_not_subset`, `document_unprocessable`, `output_unsound`, `not_smaller`, `target_not_met` */
-        PdfWarning: {
-            /** @enum {string} */
-            code: "conformance_removed" | "signatures_invalidated" | "fonts_not_subset" | "document_unprocessable" | "output_unsound" | "not_smaller" | "target_not_met";
-            detail: string;
-        };
-        PdfCompressStats: {
-            original_bytes: number;
-            output_bytes: number;
-            ratio: number;
-            pages: number;
-            profile: string;
-            images_rewritten: number;
-            images_kept: number;
-            bytes_saved_by_category: components["schemas"]["PdfBytesByCategory"];
-            images: components["schemas"]["PdfImageRewrite"][];
-            /** @description With `max_size_mb` or `max_base64_bytes`: the byte budget */
-            target_bytes?: number;
-            /** @description With a size target: whether the returned file fits it; when false, the smallest result reached came back */
-            target_met?: boolean;
-            /** @description With a size target: the JPEG quality and resolution (share of the profile's DPI) chosen, the size estimated for them, and the image encodes and document saves it took */
-            target_search?: {
-                quality: number;
-                resolution_scale: number;
-                target_dpi: number;
-                estimated_bytes: number;
-                /** @description Image and soft-mask encodes of the whole request, the first run's included */
-                encodes: number;
-                /** @description Full document saves of the whole request */
-                saves: number;
-            };
-            /** @description With `verify_quality`: per-page luma SSIM of output against input at `dpi`, the minimum, and the images kept original or re-encoded at higher quality to pass */
-            verify?: {
-                dpi: number;
-                threshold: number;
-                pages: {
-                    page: number;
-                    ssim: number;
-                }[];
-                min_ssim: number;
-                /** @description Images kept original because their pages stayed below the threshold */
-                images_restored: number;
-                /** @description Images encoded again at a higher quality */
-                images_requality: number;
-                /** @description Outputs produced again after the first */
-                rounds: number;
-            };
-            /** @description With `zopfli`: Flate streams recompressed, bytes saved, and the extra CPU time in milliseconds */
-            zopfli?: {
-                streams_examined: number;
-                streams_recompressed: number;
-                /** @description Streams left as they were because Zopfli's time budget ran out */
-                streams_skipped: number;
-                bytes_saved: number;
-                /** @description Time spent compressing, on one thread: its CPU time */
-                cpu_ms: number;
-                output_bytes_before: number;
-            };
-            /** @description Unless `jbig2: off`: bilevel images converted to JBIG2 (and how many were first brought down to the profile's 1-bit resolution), their bytes before and after (the shared symbol dictionary, `globals_bytes`, included), the symbols in it, and the CPU time in milliseconds */
-            jbig2?: {
-                images_converted: number;
-                images_downsampled: number;
-                bytes_before: number;
-                bytes_after: number;
-                globals_bytes: number;
-                symbols: number;
-                cpu_ms: number;
-            };
-            /** @description With `linearize`: the file's size before and after linearization and the CPU time in milliseconds */
-            linearize?: {
-                cpu_ms: number;
-                bytes_before: number;
-                bytes_after: number;
-            };
-        };
-        /** @description One image before and after, with its effective DPI */
-        PdfImageRewrite: {
-            object_number: number;
-            pages: number[];
-            before: {
-                width: number;
-                height: number;
-                bytes: number;
-                filters: string[];
-                dpi: number | null;
-            };
-            /** @description null when the image was kept (see `kept_reason`) */
-            after: {
-                width: number;
-                height: number;
-                bytes: number;
-                filter: string;
-                dpi: number | null;
-                quality: number | null;
-            } | null;
-            /** @enum {string|null} */
-            kept_reason: "not_drawn" | "soft_mask" | "bilevel" | "colorspace_kept" | "explicit_mask" | "alpha_in_data" | "too_small" | "jpeg_already_at_quality" | "not_smaller" | "decode_failed" | "restored_for_quality" | null;
         };
         /**
          * @example {

@@ -2,7 +2,7 @@ import createClient from "openapi-fetch";
 import { PixelPressError, problemOf } from "./api-error.ts";
 import type { components, paths } from "./api-types.ts";
 import { pollJob, type PollOptions } from "./job-polling.ts";
-import type { CallOptions, Job, JobAccepted, OperationPath, Products } from "./operation-types.ts";
+import type { CallOptions, Job, JobAccepted, JobResult, OperationPath, Products } from "./operation-types.ts";
 import { createRetryingFetch, DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retrying-fetch.ts";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
@@ -23,7 +23,8 @@ export interface PixelPressClient {
   /** POST /v1/{product}/{operation}; the named helpers (`client.image.optimize`) call this. */
   run<P extends OperationPath>(path: P, body: unknown, options?: CallOptions): Promise<unknown>;
   job(jobId: string): Promise<Job>;
-  waitForJob(jobId: string, options?: PollOptions): Promise<unknown>;
+  /** Resolves with the job's result, one operation's body; `client.<product>.<operation>(…, { wait: true })` types it for that operation. */
+  waitForJob(jobId: string, options?: PollOptions): Promise<JobResult>;
   account(): Promise<components["schemas"]["Account"]>;
   /** Stores bytes through a presigned upload; use the file id as `source: { file_id }`. */
   upload(bytes: Uint8Array<ArrayBuffer>, file: { contentType: string; filename?: string }): Promise<Upload>;

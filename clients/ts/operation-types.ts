@@ -22,7 +22,11 @@ export type RequestBody<P extends OperationPath> = PostOf<P> extends { requestBo
 export type OperationResult<P extends OperationPath> = PostOf<P> extends { responses: { 200: infer Response } } ? JsonOf<Response> : unknown;
 
 export type JobAccepted = components["schemas"]["JobAccepted"];
+/** Discriminated by `operation`: each operation's job carries that operation's result. */
 export type Job = components["schemas"]["Job"];
+export type JobOperation = Job["operation"];
+/** What a succeeded job of `Operation` resolves with: the body its synchronous call answers. */
+export type JobResult<Operation extends JobOperation = JobOperation> = NonNullable<Extract<Job, { operation: Operation }>["result"]>;
 
 export type ProductOf<P> = P extends `/v1/${infer Product}/${string}` ? Product : never;
 
