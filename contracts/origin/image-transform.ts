@@ -21,6 +21,9 @@ export const originTransformSchema = z
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
     output: z.enum(outputChoices),
+    // Whether the format was f_auto's choice: auto never drops an animation, a named still format takes the first frame.
+    format_auto: z.boolean().default(false),
+    animated: z.boolean().default(true),
   })
   .strict();
 
@@ -40,6 +43,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, blur, sharpen } = op;
-  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output };
+  const { width, height, fit, gravity, quality, rotate, blur, sharpen, animated } = op;
+  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output, format_auto: op.format === "auto", animated };
 }

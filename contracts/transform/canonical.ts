@@ -27,6 +27,8 @@ export interface ResolvedTransform {
   rotate: 0 | 90 | 180 | 270;
   blur?: number;
   sharpen?: number;
+  // false: the first frame of an animated source; a still source ignores it.
+  animated: boolean;
 }
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
@@ -69,6 +71,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     blur: spec.blur,
     sharpen: spec.sharpen,
+    animated: spec.animated ?? true,
   };
 }
 
@@ -86,5 +89,6 @@ export function canonicalTransform(spec: TransformSpec): string {
   if (op.rotate !== 0) tokens.push(`r_${op.rotate}`);
   if (op.blur !== undefined) tokens.push(`bl_${op.blur}`);
   if (op.sharpen !== undefined) tokens.push(`sh_${op.sharpen}`);
+  if (!op.animated) tokens.push("anim_false");
   return tokens.join(",");
 }

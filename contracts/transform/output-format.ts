@@ -22,6 +22,16 @@ export function resolveOutputFormat(choice: OutputChoice, sourceFormat: string, 
   return choice;
 }
 
+/**
+ * Whether an animated source keeps its frames (as WebP, the one animated output) for this choice.
+ * f_auto never drops an animation, whatever Accept says (every browser that plays animated GIF
+ * plays animated WebP); no f_ keeps it too; a named still format (jpeg, png, avif: libvips writes
+ * no AVIF sequence) takes the first frame.
+ */
+export function keepsAnimation(choice: OutputChoice, formatAuto: boolean): boolean {
+  return formatAuto || choice === "source" || choice === "legacy" || choice === "webp";
+}
+
 export const contentTypes: Record<OutputFormat, string> = {
   jpeg: "image/jpeg",
   webp: "image/webp",

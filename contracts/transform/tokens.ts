@@ -26,6 +26,8 @@ export const gravityValues = [
 // `auto` applies the EXIF orientation; it is also what happens without `r_`. The angles
 // rotate clockwise after the EXIF orientation has been applied.
 export const rotateValues = ["auto", "90", "180", "270"] as const;
+// Animation is kept by default; the token exists only to turn it off.
+export const animValues = ["false"] as const;
 
 export const sizeRange = { min: 1, max: MAX_OUTPUT_SIDE } as const;
 export const qualityRange = { min: 1, max: 100 } as const;
@@ -59,6 +61,8 @@ export interface TransformSpec {
   // undefined or "auto": EXIF orientation only.
   rotate?: Rotation | "auto";
   dpr?: number;
+  // anim_false: the first frame of an animated source.
+  animated?: false;
   // The `s_` token; not part of the canonical transform it signs.
   signature?: string;
 }
@@ -78,6 +82,7 @@ export const tokenDescriptions = {
   bl: `Gaussian blur sigma, ${blurRange.min} to ${blurRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
   sh: `sharpen sigma, ${sharpenRange.min} to ${sharpenRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
   r: `rotation: ${rotateValues.join(", ")} (default auto = EXIF orientation; angles turn clockwise after it)`,
+  anim: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)`,
   dpr: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals; multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
   s: `signature: ${SIGNATURE_LENGTH} base64url characters, HMAC-SHA256 of the canonical path`,
 } as const;
@@ -150,6 +155,10 @@ function applyToken(spec: TransformSpec, prefix: Prefix, value: string): void {
     }
     case "dpr":
       spec.dpr = decimalIn(value, dprRange);
+      return;
+    case "anim":
+      oneOf(value, animValues);
+      spec.animated = false;
       return;
     case "s":
       if (!SIGNATURE.test(value)) {

@@ -2,13 +2,19 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
+import { originTransformSchema, type OriginTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { inspectSource } from "./decode-limits.ts";
 import { processImage } from "./process-image.ts";
-import { animatedImage, animatedWebpHeaderOnly, FRAME_COLOURS } from "./test-support/animated-images.ts";
+import { transformImage } from "./transform-image.ts";
+import { FRAME_COLOURS } from "../../test/fixtures/animated-fixture.ts";
+import { animatedImage, animatedWebpHeaderOnly } from "../../test/fixtures/animated-images.ts";
 import { meanColour } from "./test-support/synthetic-images.ts";
 
 const optimize = (input: Uint8Array, options: ImageOptionsInput = {}) => processImage(input, imageOptionsSchema.parse(options));
+
+const transform = (input: Uint8Array, options: Partial<OriginTransformOptions>) =>
+  transformImage(input, originTransformSchema.parse({ quality: 76, output: "source", ...options }));
 
 const DELAY = [80, 120, 200, 40];
 
@@ -73,6 +79,36 @@ describe("optimize keeps an animation", () => {
   it("a still image reports one frame and no duration", async () => {
     const still = await sharp({ create: { width: 20, height: 10, channels: 3, background: "#123456" } }).png().toBuffer();
     expect((await optimize(still)).stats).toMatchObject({ frames: 1, duration_ms: null, first_frame_only: false });
+  });
+});
+
+describe("a transform keeps an animation", () => {
+  it.each(["gif", "webp"] as const)("an animated %s becomes animated WebP with its frames and timing, cropped per frame", async (format) => {
+    const input = await animatedImage(format, { width: 60, height: 40, delay: DELAY, loop: 0 });
+    const out = await transform(input, { width: 20, height: 20, fit: "cover", gravity: "auto" });
+    expect([out.format, out.width, out.height]).toEqual(["webp", 20, 20]);
+    expect(await readBack(out.bytes)).toEqual({ format: "webp", width: 20, frameHeight: 20, pages: 4, delay: DELAY, loop: 0 });
+    for (let page = 0; page < 4; page++) expectNear(await frameColour(out.bytes, page), FRAME_COLOURS[page]!);
+  });
+
+  it("f_auto keeps it whatever class Accept gave; a named still format or anim_false takes the first frame", async () => {
+    const input = await animatedImage("gif", { width: 40, height: 30, delay: DELAY });
+    for (const output of ["avif", "legacy"] as const) {
+      const out = await transform(input, { output, format_auto: true });
+      expect([out.format, (await readBack(out.bytes)).pages]).toEqual(["webp", 4]);
+    }
+    const named = await transform(input, { output: "avif" });
+    expect([named.format, named.height, (await readBack(named.bytes)).pages]).toEqual(["avif", 30, 1]);
+    const first = await transform(input, { animated: false });
+    expect([first.format, (await readBack(first.bytes)).pages]).toEqual(["png", 1]);
+    expectNear(await meanColour(first.bytes), FRAME_COLOURS[0]);
+  });
+
+  it("refuses to rotate an animation with a clear 422, and rotates its first frame with anim_false", async () => {
+    const input = await animatedImage("webp", { width: 40, height: 30, delay: DELAY });
+    await expect(transform(input, { rotate: 90 })).rejects.toMatchObject({ slug: "unprocessable", status: 422 });
+    const turned = await transform(input, { rotate: 90, animated: false });
+    expect([turned.width, turned.height]).toEqual([30, 40]);
   });
 });
 

@@ -1,7 +1,8 @@
 // Transform geometry, which follows the edge pipeline rather than the optimize endpoint's
 // resize plan (resize.ts): `inside` never enlarges, `cover` fills the box (enlarging if it must)
 // and crops at the gravity, `auto` gravity is sharp's attention crop, `contain` pads with
-// `padding` around the centred picture. The edge/origin pixel tests hold the two tiers to it.
+// `padding` around the centred picture. An animation is cropped at the centre for `auto`: libvips
+// has no content-aware crop of stacked frames. The edge/origin pixel tests hold the two tiers to it.
 import sharp from "sharp";
 import type { Fit, Gravity } from "../../contracts/transform/tokens.ts";
 import type { ImageStep } from "./image-step.ts";
@@ -15,8 +16,8 @@ export interface FitBox {
 
 export type Padding = { r: number; g: number; b: number; alpha: number };
 
-function position(gravity: Gravity): string | number {
-  if (gravity === "auto") return sharp.strategy.attention;
+function position(gravity: Gravity, animated: boolean): string | number {
+  if (gravity === "auto") return animated ? "centre" : sharp.strategy.attention;
   return gravity === "center" ? "centre" : gravity;
 }
 
@@ -27,7 +28,7 @@ export function fitBox(box: FitBox, padding: Padding): ImageStep {
       width: box.width,
       height: box.height,
       fit: box.fit,
-      position: position(box.gravity),
+      position: position(box.gravity, work.animation !== null),
       withoutEnlargement: box.fit === "inside",
       background: padding,
     });

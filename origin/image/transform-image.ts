@@ -4,7 +4,7 @@
 import sharp from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
-import { resolveOutputFormat } from "../../contracts/transform/output-format.ts";
+import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
 import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
@@ -43,12 +43,20 @@ export function transformSteps(options: TransformOptions, source: SourceImage, f
   ];
 }
 
+function animates(options: TransformOptions, source: SourceImage): boolean {
+  return options.animated && source.animation !== null && keepsAnimation(options.output, options.format_auto);
+}
+
+function outputFormat(options: TransformOptions, source: SourceImage): ImageOutputFormat {
+  return animates(options, source) ? "webp" : resolveOutputFormat(options.output, source.format, source.has_alpha);
+}
+
 export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
   const source = await inspectSource(input);
-  const format = resolveOutputFormat(options.output, source.format, source.has_alpha);
+  const format = outputFormat(options, source);
   try {
-    const { image } = await runSteps(input, source, transformSteps(options, source, format));
-    const bytes = await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING);
+    const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
+    const bytes = await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width: width!, height: height! };
   } catch (error) {

@@ -5,7 +5,7 @@ import { readImageHeader } from "./image-header.ts";
 
 describe("readImageHeader", () => {
   it("reads JPEG size and EXIF orientation", async () => {
-    expect(readImageHeader(await generatedBytes("landscape-1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null, cmyk: false });
+    expect(readImageHeader(await generatedBytes("landscape-1.jpg"))).toEqual({ format: "jpeg", width: 1800, height: 1200, hasAlpha: false, orientation: null, cmyk: false, animated: false });
     expect(readImageHeader(await generatedBytes("landscape-0.jpg"))?.orientation).toBeNull();
     for (const n of [2, 6, 8]) {
       expect(readImageHeader(await generatedBytes(`portrait-${n}.jpg`))?.orientation).toBe(n);
@@ -34,6 +34,11 @@ describe("readImageHeader", () => {
     expect(readImageHeader(await encodePixels("webp", opaque, 70))).toMatchObject({ format: "webp", width: 37, height: 21, hasAlpha: false });
     const translucent = { ...opaque, data: new Uint8ClampedArray(37 * 21 * 4).fill(100) };
     expect(readImageHeader(await encodePixels("webp", translucent, 70))).toMatchObject({ format: "webp", width: 37, height: 21, hasAlpha: true });
+  });
+
+  it("flags an animated WebP from its VP8X animation bit, and an animated GIF is left to the origin", async () => {
+    expect(readImageHeader(await generatedBytes("animated.webp"))).toMatchObject({ format: "webp", width: 64, height: 48, animated: true });
+    expect(readImageHeader(await generatedBytes("animated.gif"))).toBeNull();
   });
 
   it("gives up on what it cannot read", async () => {

@@ -13,6 +13,8 @@ export interface ImageHeader {
   orientation: number | null;
   // A four-component (CMYK or YCCK) JPEG: mozjpeg cannot turn it into RGB; sharp can, with a profile.
   cmyk: boolean;
+  // An animated WebP (the VP8X animation flag). The edge never runs a frame loop: the origin keeps the frames.
+  animated: boolean;
 }
 
 function ascii(bytes: Uint8Array, at: number, length: number): string {
@@ -43,7 +45,7 @@ function pngHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     if (type === "IDAT") break;
     at += 12 + view.getUint32(at);
   }
-  return { format: "png", width: view.getUint32(16), height: view.getUint32(20), hasAlpha, orientation: null, cmyk: false };
+  return { format: "png", width: view.getUint32(16), height: view.getUint32(20), hasAlpha, orientation: null, cmyk: false, animated: false };
 }
 
 function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
@@ -52,14 +54,14 @@ function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
     const flags = view.getUint8(20);
     const width = 1 + (view.getUint8(24) | (view.getUint8(25) << 8) | (view.getUint8(26) << 16));
     const height = 1 + (view.getUint8(27) | (view.getUint8(28) << 8) | (view.getUint8(29) << 16));
-    return { format: "webp", width, height, hasAlpha: (flags & 0x10) !== 0, orientation: null, cmyk: false };
+    return { format: "webp", width, height, hasAlpha: (flags & 0x10) !== 0, orientation: null, cmyk: false, animated: (flags & 0x02) !== 0 };
   }
   if (chunk === "VP8L") {
     const bits = view.getUint32(21, true);
-    return { format: "webp", width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, hasAlpha: ((bits >>> 28) & 1) === 1, orientation: null, cmyk: false };
+    return { format: "webp", width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, hasAlpha: ((bits >>> 28) & 1) === 1, orientation: null, cmyk: false, animated: false };
   }
   if (chunk === "VP8 ") {
-    return { format: "webp", width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff, hasAlpha: false, orientation: null, cmyk: false };
+    return { format: "webp", width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff, hasAlpha: false, orientation: null, cmyk: false, animated: false };
   }
   throw new RangeError("unknown WebP chunk");
 }
@@ -80,7 +82,7 @@ function jpegHeader(bytes: Uint8Array, view: DataView, extent: "whole" | "start"
     if (SOF_MARKERS.has(marker)) {
       // mozjpeg fills a truncated scan with grey instead of failing; sharp refuses it.
       if (extent === "whole" && !endsWithEoi(bytes)) throw new RangeError("truncated JPEG");
-      return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation, cmyk: view.getUint8(at + 9) === 4 };
+      return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation, cmyk: view.getUint8(at + 9) === 4, animated: false };
     }
     at += 2 + length;
   }

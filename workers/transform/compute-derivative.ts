@@ -10,6 +10,9 @@
 // the edge adds about 0.1 s once per file, and a URL's bytes then never depend on whether it was
 // the file's first miss, so a derivative recomputed after eviction keeps its ETag.
 //
+// An animated original (GIF, which the edge cannot read at all, or WebP with its animation flag)
+// always goes to the origin: the edge never runs a frame loop, and a mezzanine is one still frame.
+//
 // An original over the edge's byte budget is never read whole here, whatever its pixel count:
 // the edge reads its header to plan, and the origin gets its bytes as a stream from R2.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -66,11 +69,12 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
   const held = file.size <= EDGE_MAX_SOURCE_BYTES;
   const start = await file.readStart(held ? file.size : HEADER_READ_BYTES);
   const header = readImageHeader(start, held ? "whole" : "start");
+  const original: OriginalBody = held ? async () => start : () => file.stream();
+  if (header?.animated) return atOrigin(env, await original(), op, choice);
   if (held && edgeCanTransform(header, op)) {
     const atEdge = await fromOriginalAtEdge(start, header, op, choice);
     if (atEdge) return atEdge;
   }
-  const original: OriginalBody = held ? async () => start : () => file.stream();
   if (!stored && header && mezzanineWouldServe(header, op)) {
     return fromMezzanine(await makeMezzanine(env, file.fileId, original), op, choice);
   }

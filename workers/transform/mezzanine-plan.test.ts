@@ -7,7 +7,7 @@ import { MEZZANINE_MAX_PIXELS, mezzanineSize } from "../../contracts/origin/imag
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 
 const op = (segment: string) => resolveTransform(parseTransform(segment));
-const photo: ImageHeader = { format: "jpeg", width: 4000, height: 3000, hasAlpha: false, orientation: null, cmyk: false };
+const photo: ImageHeader = { format: "jpeg", width: 4000, height: 3000, hasAlpha: false, orientation: null, cmyk: false, animated: false };
 
 describe("mezzanine plan", () => {
   it("sizes the mezzanine to the edge's source budget, keeping the shape, never enlarging", () => {

@@ -8,7 +8,7 @@ import { mezzanineSize, type OriginMezzanineMeta, type Size } from "../../contra
 import { uprightSize } from "../../contracts/image-orientation.ts";
 
 function mezzanineHeader(size: Size, format: ImageHeader["format"], hasAlpha: boolean): ImageHeader {
-  return { format, width: size.width, height: size.height, hasAlpha, orientation: null, cmyk: false };
+  return { format, width: size.width, height: size.height, hasAlpha, orientation: null, cmyk: false, animated: false };
 }
 
 /** A stored mezzanine, judged from its meta before its body is read. */
