@@ -1,11 +1,9 @@
 // A real browser against the running pair (npm start): headless Chromium loads a page from a
 // loopback server whose <img> tags point at transform URLs, and each image must decode at the
 // requested size; f_auto must hand Chromium AVIF or WebP.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { generatedFile, type GeneratedFileName } from "./fixtures/generated-files.ts";
+import { imagesOnPage, useChromium } from "./support/browser.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}` };
@@ -32,37 +30,8 @@ async function keyId(): Promise<string> {
   return data.find((k) => k.revoked_at === null)!.key_id;
 }
 
-// The part of HTMLImageElement the check reads (this project's types have no DOM library).
-interface DecodedImage {
-  id: string;
-  complete: boolean;
-  naturalWidth: number;
-  naturalHeight: number;
-  decode(): Promise<void>;
-}
-
-function servePage(html: string): Promise<Server> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(html);
-  });
-  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
-}
-
 describe("transform URLs in a real browser", () => {
-  let browser: Browser;
-  let page: Server;
-
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((done) => (page ? page.close(done) : done(undefined)));
-  });
+  const chromium = useChromium();
 
   it("decodes every <img> at the requested size and gets AVIF or WebP for f_auto", async () => {
     const key = await keyId();
@@ -84,25 +53,18 @@ describe("transform URLs in a real browser", () => {
       { id: "jpeg-blur", transform: "w_100,bl_2,f_jpg", file: photoPng, width: 100, height: 66 },
     ];
     const src = (i: (typeof images)[number]) => `${edge}/v1/image/t/${key}/${i.transform}/${i.file}`;
-    page = await servePage(
+    const pageUrl = await chromium.servePage(
       `<!doctype html><html><body>${images.map((i) => `<img id="${i.id}" src="${src(i)}">`).join("")}</body></html>`,
     );
 
-    const tab = await browser.newPage();
+    const tab = await chromium.browser.newPage();
     const contentTypes = new Map<string, string>();
     tab.on("response", (res) => contentTypes.set(res.url(), res.headers()["content-type"] ?? ""));
-    await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`, { waitUntil: "load" });
-    const decoded = await tab.$$eval("img", (elements) =>
-      Promise.all(
-        elements.map(async (element) => {
-          const img = element as unknown as DecodedImage;
-          await img.decode().catch(() => undefined);
-          return { id: img.id, complete: img.complete, width: img.naturalWidth, height: img.naturalHeight };
-        }),
-      ),
-    );
+    await tab.goto(pageUrl, { waitUntil: "load" });
+    const decoded = await imagesOnPage(tab);
     for (const image of images) {
-      expect(decoded.find((d) => d.id === image.id), image.id).toEqual({ id: image.id, complete: true, width: image.width, height: image.height });
+      const { id, complete, naturalWidth, naturalHeight } = decoded.find((d) => d.id === image.id) ?? {};
+      expect({ id, complete, width: naturalWidth, height: naturalHeight }, image.id).toEqual({ id: image.id, complete: true, width: image.width, height: image.height });
     }
     for (const image of images.filter((i) => i.transform.includes("f_auto"))) {
       expect(["image/avif", "image/webp"], image.id).toContain(contentTypes.get(src(image)));

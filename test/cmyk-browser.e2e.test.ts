@@ -2,11 +2,11 @@
 // source, and what the service makes of it (optimize, and a transform URL, both at the origin:
 // the edge never decodes CMYK) must show the same picture, for APP14 transform 0 (CMYK),
 // transform 2 (YCCK) and no APP14 marker.
-import { chromium, type Browser } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { ssim, type LumaImage } from "../origin/pdf/ssim.ts";
 import { colourBands, unprofiledCmykJpeg, type Adobe } from "../origin/image/test-support/cmyk-jpegs.ts";
+import { useChromium } from "./support/browser.ts";
 
 const edge = inject("edgeUrl");
 const auth = { Authorization: `Bearer ${inject("apiKey")}` };
@@ -86,20 +86,10 @@ interface PageDocument {
 }
 
 describe("unprofiled CMYK JPEGs, as Chromium shows them", () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = useChromium();
 
   async function chromiumLuma(jpeg: Uint8Array): Promise<LumaImage> {
-    const tab = await browser.newPage();
+    const tab = await chromium.browser.newPage();
     try {
       const rgba = await tab.evaluate(async (src) => {
         const doc = (globalThis as unknown as { document: PageDocument }).document;

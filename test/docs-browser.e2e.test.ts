@@ -1,21 +1,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { problemCatalogue } from "../contracts/problems/catalogue.ts";
 import { SCALAR_BUNDLE_PATH } from "../workers/docs/scalar-bundle.ts";
+import { useChromium } from "./support/browser.ts";
 
 const edge = inject("edgeUrl");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-let browser: Browser;
+const chromium = useChromium();
 let context: BrowserContext;
 let page: Page;
 const leftTheMachine: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  context = await chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   // No internet: everything but the service on loopback is refused, as on a plane.
   await context.route("**/*", (route) => {
     const url = route.request().url();
@@ -25,10 +23,6 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   await page.goto(`${edge}/docs`);
-});
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("/docs in headless Chromium", () => {

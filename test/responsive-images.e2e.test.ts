@@ -2,12 +2,10 @@
 // loads a page whose <img> and <picture> attributes come from createImageUrls, at two viewport
 // widths and at DPR 1 and 2. Each image must request exactly the candidate the srcset and sizes
 // call for, decode at the size its descriptor declares, and f_auto must give AVIF or WebP.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createImageUrls, createPixelPress, createSignedImageUrls } from "../clients/ts/server.ts";
+import { imagesOnPage, useChromium, type ImageOnPage } from "./support/browser.ts";
 
 const edge = inject("edgeUrl");
 const apiKey = inject("apiKey");
@@ -42,14 +40,6 @@ function attributes(record: Record<string, string | number | undefined>): string
     .join(" ");
 }
 
-function servePage(html: string): Promise<Server> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(html);
-  });
-  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
-}
-
 // srcset candidates as [url, descriptor value], in the order written.
 function candidatesOf(srcset: string): [string, number][] {
   return srcset.split(", ").map((candidate) => {
@@ -66,21 +56,11 @@ function expectedCandidate(srcset: string, slotCssWidth: number | undefined, dpr
   return candidates.find((candidate) => density(candidate) >= dpr) ?? candidates.at(-1)!;
 }
 
-// The part of HTMLImageElement the check reads (this project's types have no DOM library).
-interface LoadedImage {
-  id: string;
-  currentSrc: string;
-  complete: boolean;
-  naturalWidth: number;
-  naturalHeight: number;
-  clientWidth: number;
-  clientHeight: number;
-  decode(): Promise<void>;
-}
+// The part of HTMLImageElement the probe uses (this project's types have no DOM library).
+type LoadedImage = ImageOnPage & { decode(): Promise<void> };
 
 describe("srcset and sizes from the client's helpers in a real browser", () => {
-  let browser: Browser;
-  let page: Server;
+  const chromium = useChromium();
   let fileId: string;
   let keyId: string;
 
@@ -88,14 +68,6 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
     const client = createPixelPress({ baseUrl: edge, apiKey });
     fileId = (await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
     keyId = await activeKeyId();
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((done) => (page ? page.close(done) : done(undefined)));
   });
 
   it("requests the candidate each viewport and DPR calls for, and decodes it at its declared size", async () => {
@@ -116,12 +88,11 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
       `<picture>${picture.sources.map((source) => `<source ${attributes({ ...source })}>`).join("")}<img id="picture" ${attributes({ ...picture.img })}></picture>`,
       "</body></html>",
     ].join("");
-    page = await servePage(html);
-    const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    const pageUrl = await chromium.servePage(html);
 
     for (const viewport of [400, 1200]) {
       for (const dpr of [1, 2]) {
-        const context = await browser.newContext({ viewport: { width: viewport, height: 900 }, deviceScaleFactor: dpr });
+        const context = await chromium.browser.newContext({ viewport: { width: viewport, height: 900 }, deviceScaleFactor: dpr });
         const tab = await context.newPage();
         const requested: string[] = [];
         const contentTypes = new Map<string, string>();
@@ -130,15 +101,7 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
         });
         tab.on("response", (response) => contentTypes.set(response.url(), response.headers()["content-type"] ?? ""));
         await tab.goto(pageUrl, { waitUntil: "load" });
-        const loaded = await tab.$$eval("img", (elements) =>
-          Promise.all(
-            elements.map(async (element) => {
-              const img = element as unknown as LoadedImage;
-              await img.decode().catch(() => undefined);
-              return { id: img.id, currentSrc: img.currentSrc, complete: img.complete, naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight, clientWidth: img.clientWidth, clientHeight: img.clientHeight };
-            }),
-          ),
-        );
+        const loaded = await imagesOnPage(tab);
         const fetched = [...requested];
         // naturalWidth of a srcset image is divided by the candidate's density; the bytes' own
         // pixel size comes from decoding the chosen URL again without a srcset (from the cache).
