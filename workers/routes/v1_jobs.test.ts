@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { claimJob, createJob } from "../jobs/job-store.ts";
+import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { generatedWorkbookResult } from "../test-support/job-results.ts";
 
 async function queuedJob(caller: TestCaller) {
   return createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "pdf.compress", request: {} });
@@ -38,5 +39,40 @@ describe("/v1/jobs", () => {
     const caller = await seedCaller({ scopes: ["images"] });
     const job = await queuedJob(caller);
     expect((await problemOf(await api(`/v1/jobs/${job.id}`, { key: caller }))).status).toBe(403);
+  });
+
+  it("declares each operation's job with that operation's result, discriminated by operation", async () => {
+    const spec = await (await api("/openapi.json")).json<{ components: { schemas: Record<string, { discriminator?: unknown; properties?: Record<string, unknown> }> } }>();
+    const { schemas } = spec.components;
+    expect(schemas.Job!.discriminator).toEqual({
+      propertyName: "operation",
+      mapping: {
+        "image.optimize": "#/components/schemas/ImageOptimizeJob",
+        "image.batch": "#/components/schemas/ImageBatchJob",
+        "pdf.compress": "#/components/schemas/PdfCompressJob",
+        "xlsx.generate": "#/components/schemas/XlsxGenerateJob",
+      },
+    });
+    expect(schemas.ImageOptimizeJob!.properties!.result).toEqual({ $ref: "#/components/schemas/ImageResult" });
+    expect(schemas.ImageBatchJob!.properties!.result).toEqual({ $ref: "#/components/schemas/ImageBatchResult" });
+    expect(schemas.PdfCompressJob!.properties!.result).toEqual({ $ref: "#/components/schemas/PdfCompressResult" });
+    expect(schemas.XlsxGenerateJob!.properties!.result).toEqual({ $ref: "#/components/schemas/XlsxResult" });
+  });
+
+  it("serves a succeeded job's result in its operation's schema, and never a stored result that is not", async () => {
+    const caller = await seedCaller();
+    const job = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env.DB, job.id, Date.now(), 60_000);
+    await succeedJob(env.DB, job.id, generatedWorkbookResult(5_001));
+    expect(await (await api(`/v1/jobs/${job.id}`, { key: caller })).json()).toMatchObject({
+      operation: "xlsx.generate",
+      status: "succeeded",
+      result: { filename: "report.xlsx", stats: { sheets: 1, rows: 2, cells: 4 }, billing: { charged_micros: 5_001 } },
+    });
+
+    const malformed = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env.DB, malformed.id, Date.now(), 60_000);
+    await succeedJob(env.DB, malformed.id, { billing: { charged_micros: 5_001 } });
+    expect((await problemOf(await api(`/v1/jobs/${malformed.id}`, { key: caller }))).status).toBe(500);
   });
 });
