@@ -2261,6 +2261,7 @@ export interface paths {
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
+         *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
          *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *

@@ -35,6 +35,7 @@ describe("transformUrl", () => {
     );
     expect(urls.transformUrl("file_1", "f_webp,dpr_2,w_300,r_auto")).toBe(`${base}/w_600,f_webp/file_1`);
     expect(urls.transformUrl("file_1", { width: 100, rotate: 90, blur: 1.5, sharpen: 0.5, quality: 40 })).toBe(`${base}/w_100,q_40,r_90,bl_1.5,sh_0.5/file_1`);
+    expect(urls.transformUrl("file_1", { animated: false, width: 100 })).toBe(`${base}/w_100,anim_false/file_1`);
   });
 
   it("always writes a segment that is already canonical", () => {

@@ -18,6 +18,8 @@ export interface TransformOptions {
   sharpen?: number;
   rotate?: Rotation | "auto";
   dpr?: number;
+  /** `false`: the first frame of an animated GIF or WebP (by default every frame is kept, as animated WebP). */
+  animated?: false;
 }
 
 /** Options by name, or tokens as the URL spells them (`"w_400,f_auto"`). */
@@ -34,6 +36,7 @@ const prefixes: Record<keyof TransformOptions, string> = {
   sharpen: "sh",
   rotate: "r",
   dpr: "dpr",
+  animated: "anim",
 };
 
 function isOption(name: string): name is keyof TransformOptions {
