@@ -4,37 +4,20 @@
 import { describe, expect, inject, it } from "vitest";
 import { generatedFile, type GeneratedFileName } from "./fixtures/generated-files.ts";
 import { imagesOnPage, useChromium } from "./support/browser.ts";
+import { activeKeyId, uploadFile } from "./support/edge-account.ts";
 
 const edge = inject("edgeUrl");
-const auth = { Authorization: `Bearer ${inject("apiKey")}` };
+const apiKey = inject("apiKey");
 
 async function upload(name: GeneratedFileName, contentType: string): Promise<string> {
-  const bytes = await generatedFile(name);
-  const created = await fetch(`${edge}/v1/uploads`, {
-    method: "POST",
-    headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ filename: name, content_type: contentType, size_bytes: bytes.length }),
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const { file_id, upload } = (await created.json()) as { file_id: string; upload: { method: string; url: string; headers: Record<string, string> } };
-  const put = await fetch(upload.url, { method: upload.method, headers: { "Content-Type": contentType }, body: bytes });
-  expect(put.status).toBe(200);
-  const completed = await fetch(`${edge}/v1/uploads/${file_id}/complete`, { method: "POST", headers: auth });
-  expect(completed.status).toBe(200);
-  return file_id;
-}
-
-async function keyId(): Promise<string> {
-  const res = await fetch(`${edge}/v1/keys`, { headers: auth });
-  const { data } = (await res.json()) as { data: { key_id: string; revoked_at: string | null }[] };
-  return data.find((k) => k.revoked_at === null)!.key_id;
+  return uploadFile(edge, apiKey, await generatedFile(name), { filename: name, contentType });
 }
 
 describe("transform URLs in a real browser", () => {
   const chromium = useChromium();
 
   it("decodes every <img> at the requested size and gets AVIF or WebP for f_auto", async () => {
-    const key = await keyId();
+    const key = await activeKeyId(edge, apiKey);
     const [photoPng, landscape, alpha, portrait] = await Promise.all([
       upload("photo.png", "image/png"),
       upload("landscape-1.jpg", "image/jpeg"),

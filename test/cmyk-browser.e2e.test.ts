@@ -7,9 +7,11 @@ import { describe, expect, inject, it } from "vitest";
 import { ssim, type LumaImage } from "../origin/pdf/ssim.ts";
 import { colourBands, unprofiledCmykJpeg, type Adobe } from "../origin/image/test-support/cmyk-jpegs.ts";
 import { useChromium } from "./support/browser.ts";
+import { activeKeyId, uploadFile } from "./support/edge-account.ts";
 
 const edge = inject("edgeUrl");
-const auth = { Authorization: `Bearer ${inject("apiKey")}` };
+const apiKey = inject("apiKey");
+const auth = { Authorization: `Bearer ${apiKey}` };
 const width = 320;
 const height = 200;
 
@@ -29,25 +31,6 @@ async function sharpLuma(bytes: Uint8Array): Promise<LumaImage> {
   return luma(data, 3);
 }
 
-async function upload(bytes: Uint8Array): Promise<string> {
-  const created = await fetch(`${edge}/v1/uploads`, {
-    method: "POST",
-    headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ filename: "cmyk.jpg", content_type: "image/jpeg", size_bytes: bytes.length }),
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const { file_id, upload } = (await created.json()) as { file_id: string; upload: { method: string; url: string } };
-  expect((await fetch(upload.url, { method: upload.method, headers: { "Content-Type": "image/jpeg" }, body: new Uint8Array(bytes) })).status).toBe(200);
-  expect((await fetch(`${edge}/v1/uploads/${file_id}/complete`, { method: "POST", headers: auth })).status).toBe(200);
-  return file_id;
-}
-
-async function keyId(): Promise<string> {
-  const res = await fetch(`${edge}/v1/keys`, { headers: auth });
-  const { data } = (await res.json()) as { data: { key_id: string; revoked_at: string | null }[] };
-  return data.find((k) => k.revoked_at === null)!.key_id;
-}
-
 async function optimized(fileId: string): Promise<Uint8Array> {
   const res = await fetch(`${edge}/v1/image/optimize`, {
     method: "POST",
@@ -60,7 +43,7 @@ async function optimized(fileId: string): Promise<Uint8Array> {
 }
 
 async function transformed(fileId: string): Promise<Uint8Array> {
-  const res = await fetch(`${edge}/v1/image/t/${await keyId()}/f_png/${fileId}`);
+  const res = await fetch(`${edge}/v1/image/t/${await activeKeyId(edge, apiKey)}/f_png/${fileId}`);
   expect(res.status, await res.clone().text()).toBe(200);
   return new Uint8Array(await res.arrayBuffer());
 }
@@ -116,7 +99,7 @@ describe("unprofiled CMYK JPEGs, as Chromium shows them", () => {
     // What libvips' built-in press profile made of it: the bar below must tell the two apart.
     expect(ssim(await sharpLuma(new Uint8Array(await sharp(source).png().toBuffer())), browserView)).toBeLessThan(0.95);
 
-    const fileId = await upload(source);
+    const fileId = await uploadFile(edge, apiKey, source, { filename: "cmyk.jpg", contentType: "image/jpeg" });
     // Transform first: optimizing by file_id consumes the upload.
     for (const output of [await transformed(fileId), await optimized(fileId)]) {
       const ours = await sharpLuma(output);

@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createImageUrls, createPixelPress, createSignedImageUrls } from "../clients/ts/server.ts";
 import { imagesOnPage, useChromium, type ImageOnPage } from "./support/browser.ts";
+import { activeKeyId } from "./support/edge-account.ts";
 
 const edge = inject("edgeUrl");
 const apiKey = inject("apiKey");
@@ -25,12 +26,6 @@ async function gradientJpeg(): Promise<Uint8Array<ArrayBuffer>> {
   }
   const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
   return new Uint8Array(jpeg);
-}
-
-async function activeKeyId(): Promise<string> {
-  const res = await fetch(`${edge}/v1/keys`, { headers: { Authorization: `Bearer ${apiKey}` } });
-  const { data } = (await res.json()) as { data: { key_id: string; revoked_at: string | null }[] };
-  return data.find((k) => k.revoked_at === null)!.key_id;
 }
 
 function attributes(record: Record<string, string | number | undefined>): string {
@@ -67,7 +62,7 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
   beforeAll(async () => {
     const client = createPixelPress({ baseUrl: edge, apiKey });
     fileId = (await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
-    keyId = await activeKeyId();
+    keyId = await activeKeyId(edge, apiKey);
   });
 
   it("requests the candidate each viewport and DPR calls for, and decodes it at its declared size", async () => {
