@@ -7,6 +7,7 @@ import { decodePixels } from "../edge-image/codecs.ts";
 import { storeFile } from "../files/file-store.ts";
 import { api, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { webpFrames } from "../test-support/webp-frames.ts";
 import { ANIMATED_FIXTURE } from "../../test/fixtures/animated-fixture.ts";
 
 const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
@@ -16,20 +17,6 @@ async function seed(caller: TestCaller, name: "animated.gif" | "animated.webp"):
   const contentType = name.endsWith(".gif") ? "image/gif" : "image/webp";
   const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType, expiresAt: Date.now() + 3_600_000 });
   return record.id;
-}
-
-/** Each ANMF chunk of an animated WebP: its frame size and duration. */
-function webpFrames(bytes: Uint8Array): { width: number; height: number; duration: number }[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const uint24 = (at: number) => view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getUint8(at + 2) << 16);
-  const frames = [];
-  for (let at = 12; at + 8 <= bytes.byteLength; ) {
-    const fourcc = String.fromCharCode(...bytes.subarray(at, at + 4));
-    const size = view.getUint32(at + 4, true);
-    if (fourcc === "ANMF") frames.push({ width: uint24(at + 14) + 1, height: uint24(at + 17) + 1, duration: uint24(at + 20) });
-    at += 8 + size + (size % 2);
-  }
-  return frames;
 }
 
 describe("GET /v1/image/t/... of an animated original", () => {
