@@ -99,7 +99,7 @@ describe("POST /v1/image/batch", () => {
     expect(asyncFree.detail).toMatch(/at most 25 images on the free plan/);
   });
 
-  it("sends the origin the batch's request id for every item, so both logs name the same request", async () => {
+  it("sends the origin the batch's request id for every item, and the job's id for an async batch", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const caller = await seedCaller({ balanceMicros: 10_000 });
     const seen: (string | null)[] = [];
@@ -110,17 +110,27 @@ describe("POST /v1/image/batch", () => {
       },
     };
     const namespace = { idFromName: () => ({}), get: () => origin };
-    const overrides: Partial<Bindings> = { ORIGIN_URL: "", ORIGIN_CONTAINER: namespace as unknown as Bindings["ORIGIN_CONTAINER"] };
+    const recordingOrigin: Partial<Bindings> = { ORIGIN_URL: "", ORIGIN_CONTAINER: namespace as unknown as Bindings["ORIGIN_CONTAINER"] };
+    const body = { images: [{ ref: "a", source: await photo() }, { ref: "b", source: await photo("portrait-1.jpg") }], options: { width: 64 } };
     const request = new Request("http://api.test/v1/image/batch", {
       method: "POST",
       headers: { Authorization: `Bearer ${caller.secret}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ images: [{ ref: "a", source: await photo() }, { ref: "b", source: await photo("portrait-1.jpg") }], options: { width: 64 } }),
+      body: JSON.stringify(body),
     });
-    const res = await fetchWithEnv(overrides, request);
+    const res = await fetchWithEnv(recordingOrigin, request);
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Request-Id")).toMatch(/^req_/);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(new Set(seen)).toEqual(new Set([res.headers.get("X-Request-Id")]));
+
+    seen.length = 0;
+    const accepted = await batch(caller, { ...body, mode: "async" });
+    expect(accepted.status).toBe(202);
+    const { job_id } = await accepted.json<{ job_id: string }>();
+    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]);
+    await consumeJobQueue(message, { ...env, ...recordingOrigin }, jobRunners);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen)).toEqual(new Set([job_id]));
     logged.mockRestore();
   });
 
