@@ -43,3 +43,28 @@ export async function imageFormatOfFile(path: string): Promise<SourceFormat | un
     await file.close();
   }
 }
+
+/** Skips a run of GIF data sub-blocks starting at `at`; returns the offset after its terminator. */
+function skipSubBlocks(bytes: Uint8Array, at: number): number {
+  let offset = at;
+  while (offset < bytes.length && bytes[offset] !== 0) offset += bytes[offset]! + 1;
+  return offset + 1;
+}
+
+/** The size of a colour table a GIF packed-fields byte announces, 0 when it has none. */
+const colourTableBytes = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+
+/** True when a GIF holds more than one image: the service keeps such a GIF animated. */
+export function isAnimatedGif(bytes: Uint8Array): boolean {
+  let offset = 13 + colourTableBytes(bytes[10] ?? 0);
+  let images = 0;
+  while (offset < bytes.length) {
+    const block = bytes[offset];
+    if (block === 0x21) offset = skipSubBlocks(bytes, offset + 2);
+    else if (block === 0x2c) {
+      if (++images > 1) return true;
+      offset = skipSubBlocks(bytes, offset + 11 + colourTableBytes(bytes[offset + 9] ?? 0));
+    } else return false;
+  }
+  return false;
+}

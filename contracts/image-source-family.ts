@@ -6,7 +6,7 @@ import type { IMAGE_SOURCE_FORMATS } from "./origin/image-process.ts";
 
 /**
  * null where the content decides: a TIFF becomes JPEG as an opaque photo, PNG as a flat graphic or
- * with transparency; a GIF becomes PNG when still, WebP when animated and kept whole.
+ * with transparency; a GIF as `gifFamily` says.
  */
 export const SOURCE_FAMILY = {
   jpeg: "jpeg",
@@ -16,3 +16,8 @@ export const SOURCE_FAMILY = {
   gif: null,
   tiff: null,
 } as const satisfies Record<(typeof IMAGE_SOURCE_FORMATS)[number], ImageOutputFormat | null>;
+
+/** A GIF kept animated becomes animated WebP (the one animated format encoded); a still one, or its first frame, lossless PNG. */
+export function gifFamily(keepsAnimation: boolean): ImageOutputFormat {
+  return keepsAnimation ? "webp" : "png";
+}

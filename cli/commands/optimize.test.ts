@@ -4,6 +4,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createPixelPress } from "../../clients/ts/index.ts";
+import { animatedImage } from "../../test/fixtures/animated-images.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { imageOptions, optimizeCommand } from "./optimize.ts";
@@ -60,6 +61,20 @@ describe("optimize's overwrite refusal", () => {
       expect(out.text()).toContain(`${join(dir, name)} is a source file; pass --overwrite to replace it`);
       expect(await readFile(join(dir, name))).toEqual(source);
     }
+  });
+
+  it("knows a still GIF becomes PNG and an animated one WebP, and refuses only the overwrite", async () => {
+    const dir = await workDir({
+      "still.gif": await image("gif"),
+      "still.png": await image("png"),
+      "moving.gif": Buffer.from(await animatedImage("gif", { width: 8, height: 6, delay: [100, 100, 100] })),
+    });
+    const { sent, connection } = fakeService();
+    const out = written();
+    await optimizeCommand(connection, ["still.gif", "still.png", "moving.gif"].map((name) => join(dir, name)), {}, out.stream);
+    expect(out.text()).toContain(`${join(dir, "still.png")} is a source file`);
+    expect(sent).toHaveLength(1);
+    expect(await sent[0]!.json()).toMatchObject({ source: { base64: (await readFile(join(dir, "moving.gif"))).toString("base64") } });
   });
 
   it("reads the family from the bytes, not the name, and sends when the output is a new file", async () => {

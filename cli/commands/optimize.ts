@@ -1,12 +1,12 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
-import { SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
+import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
 import { formatBytes, formatMicros, formatTable } from "../format.ts";
-import { imageFormatOfFile } from "../image-signature.ts";
+import { imageFormatOfFile, isAnimatedGif } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
 import { Progress, type ProgressStream } from "../progress.ts";
 import { runPool } from "../run-pool.ts";
@@ -58,13 +58,15 @@ function outputFormat(value: string) {
 }
 
 /**
- * The format the reply will have, when the request and the source's first bytes decide it: a named
- * format, or the source's family. Undefined when the content decides (`auto`, a TIFF or GIF).
+ * The format the reply will have, when the request and the source decide it: a named format, or the
+ * source's family (a GIF's by whether it is animated, which the CLI keeps). Undefined when the
+ * content decides (`auto`, a TIFF).
  */
 async function knownOutputFormat(file: string, format: ImageOptions["format"]): Promise<ImageOutputFormat | undefined> {
   if (format === "auto") return undefined;
   if (format !== "source") return format;
   const source = await imageFormatOfFile(file);
+  if (source === "gif") return gifFamily(isAnimatedGif(await readFile(file)));
   return source ? (SOURCE_FAMILY[source] ?? undefined) : undefined;
 }
 

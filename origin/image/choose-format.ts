@@ -5,7 +5,7 @@
 // quality), then every candidate is encoded and the smallest wins. An animation kept whole has one
 // format that holds it here, WebP: a GIF source becomes animated WebP, and `auto` tries only WebP.
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
-import { SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
+import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
@@ -75,7 +75,7 @@ export function requestedTarget(
 function sourceFamily(source: SourceFormat, profile: ContentProfile, animated: boolean): ImageOutputFormat {
   const family = SOURCE_FAMILY[source];
   if (family) return family;
-  if (source === "gif") return animated ? "webp" : "png";
+  if (source === "gif") return gifFamily(animated);
   return profile.is_graphic || profile.alpha === "transparent" ? "png" : "jpeg";
 }
 
