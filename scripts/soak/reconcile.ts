@@ -9,6 +9,15 @@
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
+import { balances } from "../../workers/accounts/account-store.ts";
+import { ledgerRows } from "../../workers/billing/charge-once.ts";
+import { orm } from "../../workers/db/orm.ts";
+import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
+import { bodyObjectKey, idempotencyScopes } from "../../workers/idempotency/idempotency-store.ts";
+import { jobsSince } from "../../workers/jobs/job-store.ts";
+import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
+import { derivativeAt, derivativeRows } from "../../workers/transform/derivative-store.ts";
+import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";
 
 export interface ReconcileOptions {
   /** Only jobs created at or after this epoch ms (default: all). */
@@ -22,12 +31,8 @@ export interface ReconcileOptions {
   forbiddenDigests?: ReadonlySet<string>;
 }
 
-export interface LedgerRow {
-  account_id: string;
-  charge_key: string;
-  operation: string;
-  amount_micros: number;
-}
+export type LedgerRow = Awaited<ReturnType<typeof ledgerRows>>[number];
+type JobRow = Awaited<ReturnType<typeof jobsSince>>[number];
 
 export interface PlatformReconciliation {
   jobs: { total: number; succeeded: number; failed: number; cancelled: number; stuck: string[]; overdue: string[] };
@@ -45,16 +50,6 @@ export interface PlatformReconciliation {
   storage: { objects: number; objectsWithoutRow: string[]; rowsWithoutObject: string[]; forbiddenObjects: string[] };
   /** Every `req:` charge, for the client-log side of the books. */
   requestCharges: LedgerRow[];
-}
-
-interface JobRow {
-  id: string;
-  account_id: string;
-  status: string;
-  result: string | null;
-  webhook_url: string | null;
-  created_at: number;
-  finished_at: number | null;
 }
 
 async function listAllKeys(bucket: R2Bucket): Promise<string[]> {
@@ -77,21 +72,25 @@ async function stillDisagreeing(db: D1Database, bucket: R2Bucket, keys: string[]
       continue;
     }
     const object = await bucket.head(key);
-    const row = await db
-      .prepare("SELECT 1 AS live FROM files WHERE r2_key = ?1 AND status != 'deleted' UNION ALL SELECT 1 FROM derivatives WHERE r2_key = ?1")
-      .bind(key)
-      .first();
-    const disagrees = kind === "object without row" ? object !== null && row === null : row !== null && object === null;
+    const [liveFiles, derivativesAtKey] = await orm(db).batch([liveFileAt(db, key), derivativeAt(db, key)]);
+    const hasRow = liveFiles.length + derivativesAtKey.length > 0;
+    const disagrees = kind === "object without row" ? object !== null && !hasRow : hasRow && object === null;
     if (disagrees) disagreeing.push(key);
   }
   return disagreeing;
 }
 
-/** What a succeeded job's result says it charged and which files it delivered. */
-function deliveredByJob(result: unknown): { charged: number; fileIds: string[] } {
-  const r = (result ?? {}) as { billing?: { charged_micros?: number }; file_id?: string | null; results?: { file_id?: string | null }[] };
-  const fileIds = [r.file_id, ...(r.results ?? []).map((item) => item.file_id)].filter((id): id is string => typeof id === "string");
-  return { charged: r.billing?.charged_micros ?? 0, fileIds };
+/** What a succeeded job's stored result says it charged and which files it delivered; null when it is not its operation's result. */
+function deliveredByJob(job: JobRow): { charged: number; fileIds: string[] } | null {
+  if (job.operation === "image.batch") {
+    const parsed = jobResultSchemas["image.batch"].safeParse(job.result);
+    if (!parsed.success) return null;
+    const fileIds = parsed.data.results.flatMap((item) => (item.status === "ok" && item.file_id !== null ? [item.file_id] : []));
+    return { charged: parsed.data.billing.charged_micros, fileIds };
+  }
+  const parsed = jobResultSchemas[job.operation].safeParse(job.result);
+  if (!parsed.success) return null;
+  return { charged: parsed.data.billing.charged_micros, fileIds: parsed.data.file_id === null ? [] : [parsed.data.file_id] };
 }
 
 export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, options: ReconcileOptions): Promise<PlatformReconciliation> {
@@ -100,23 +99,15 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const webhookGraceMs = options.webhookGraceMs ?? 60_000;
 
   // One batch is one transaction: the ledger, the balances and the rows are read as of one moment.
-  const statement = (sql: string, ...params: unknown[]) => db.prepare(sql).bind(...params);
-  const [jobsResult, ledgerResult, filesResult, derivativesResult, deliveriesResult, accountsResult, idempotencyResult] = await db.batch([
-    statement("SELECT id, account_id, status, result, webhook_url, created_at, finished_at FROM jobs WHERE created_at >= ?", since),
-    statement("SELECT account_id, charge_key, operation, amount_micros FROM ledger"),
-    statement("SELECT id, account_id, kind, status, r2_key FROM files"),
-    statement("SELECT account_id, file_id, canonical, format_class, r2_key FROM derivatives"),
-    statement("SELECT message_id, job_id, attempt, outcome, next_attempt_at FROM webhook_deliveries ORDER BY attempt"),
-    statement("SELECT id, balance_micros FROM accounts"),
-    statement("SELECT account_id, key_id, idempotency_key FROM idempotency_records"),
+  const [jobs, ledger, files, derivatives, deliveries, accounts, idempotencyRecords] = await orm(db).batch([
+    jobsSince(db, since),
+    ledgerRows(db),
+    fileRows(db),
+    derivativeRows(db),
+    deliveryRows(db),
+    balances(db),
+    idempotencyScopes(db),
   ]);
-  const jobs = jobsResult!.results as JobRow[];
-  const ledger = ledgerResult!.results as LedgerRow[];
-  const files = filesResult!.results as { id: string; account_id: string; kind: string; status: string; r2_key: string }[];
-  const derivatives = derivativesResult!.results as { account_id: string; file_id: string; canonical: string; format_class: string; r2_key: string }[];
-  const deliveries = deliveriesResult!.results as { message_id: string; job_id: string; attempt: number; outcome: string; next_attempt_at: number | null }[];
-  const accounts = accountsResult!.results as { id: string; balance_micros: number }[];
-  const idempotencyBodies = idempotencyResult!.results as { account_id: string; key_id: string; idempotency_key: string }[];
 
   const final = new Set(["succeeded", "failed", "cancelled"]);
   const stuck = jobs.filter((j) => !final.has(j.status)).map((j) => `${j.id} (${j.status})`);
@@ -149,7 +140,11 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const fileStatus = new Map(files.map((f) => [f.id, f.status]));
   const outputsWithoutCharge: string[] = [];
   for (const job of jobs.filter((j) => j.status === "succeeded")) {
-    const delivered = deliveredByJob(job.result === null ? null : JSON.parse(job.result));
+    const delivered = deliveredByJob(job);
+    if (!delivered) {
+      outputsWithoutCharge.push(`${job.id}: stored result is not a ${job.operation} result`);
+      continue;
+    }
     const charged = jobCharged.get(job.id) ?? 0;
     if (delivered.charged !== charged) outputsWithoutCharge.push(`${job.id}: result says ${delivered.charged}, ledger ${charged}`);
     for (const fileId of delivered.fileIds) if (!fileStatus.has(fileId)) outputsWithoutCharge.push(`${job.id}: output ${fileId} has no row`);
@@ -185,11 +180,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const objects = new Set(objectKeys);
   const liveFileKeys = new Map(files.filter((f) => f.status !== "deleted").map((f) => [f.r2_key, f]));
   const liveFileIds = new Set(files.filter((f) => f.status === "ready").map((f) => f.id));
-  const idempotencyKeys = new Set(
-    idempotencyBodies.map(
-      (r) => `idempotency/${r.account_id}/${createHash("sha256").update(`${r.key_id}\n${r.idempotency_key}`).digest("hex")}`,
-    ),
-  );
+  const idempotencyKeys = new Set(await Promise.all(idempotencyRecords.map(bodyObjectKey)));
   const derivativeObjects = new Set(derivatives.map((d) => d.r2_key));
   const objectsWithoutRow = objectKeys.filter((key) => {
     if (key === "healthz") return false;

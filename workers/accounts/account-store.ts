@@ -94,3 +94,8 @@ export async function setAccountWebhook(db: D1Database, accountId: string, webho
     .where(eq(accounts.id, accountId))
     .run();
 }
+
+/** Every account's balance, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function balances(db: D1Database) {
+  return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
+}

@@ -74,3 +74,10 @@ export async function requireBalance(db: D1Database, accountId: string, micros: 
 export function topUp(db: D1Database, accountId: string, micros: number, reference: string): Promise<ChargeOutcome> {
   return chargeOnce(db, { accountId, chargeKey: topUpChargeKey(reference), operation: "account.topup", amountMicros: -micros });
 }
+
+/** Every ledger row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function ledgerRows(db: D1Database) {
+  return orm(db)
+    .select({ account_id: ledger.accountId, charge_key: ledger.chargeKey, operation: ledger.operation, amount_micros: ledger.amountMicros })
+    .from(ledger);
+}

@@ -248,3 +248,13 @@ export async function markFilesDeleted(db: D1Database, fileIds: string[], now: n
   }
   await handle.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
 }
+
+/** Every file row, deleted ones too, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function fileRows(db: D1Database) {
+  return orm(db).select({ id: files.id, account_id: files.accountId, kind: files.kind, status: files.status, r2_key: files.r2Key }).from(files);
+}
+
+/** The file not deleted whose object is `r2Key`, if any: a query, so the books can batch it with the derivative lookup. */
+export function liveFileAt(db: D1Database, r2Key: string) {
+  return orm(db).select({ id: files.id }).from(files).where(and(eq(files.r2Key, r2Key), ne(files.status, "deleted"))).limit(1);
+}

@@ -39,7 +39,8 @@ function inScope(scope: IdempotencyScope) {
   );
 }
 
-async function bodyObjectKey(scope: IdempotencyScope): Promise<string> {
+/** Where a stored response too large for its row is kept. */
+export async function bodyObjectKey(scope: IdempotencyScope): Promise<string> {
   return `idempotency/${scope.accountId}/${await sha256Hex(`${scope.keyId}\n${scope.idempotencyKey}`)}`;
 }
 
@@ -128,4 +129,11 @@ export async function release(db: D1Database, scope: IdempotencyScope): Promise<
 export async function pruneIdempotencyRecords(db: D1Database, now: number): Promise<number> {
   const result = await orm(db).delete(idempotencyRecords).where(lte(idempotencyRecords.expiresAt, now)).run();
   return result.meta.changes;
+}
+
+/** Every record's scope, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function idempotencyScopes(db: D1Database) {
+  return orm(db)
+    .select({ accountId: idempotencyRecords.accountId, keyId: idempotencyRecords.keyId, idempotencyKey: idempotencyRecords.idempotencyKey })
+    .from(idempotencyRecords);
 }

@@ -1,6 +1,6 @@
 // Every statement on `jobs`. State changes are compare-and-set updates, so a racing consumer,
 // cancel or dead-letter handler loses cleanly instead of overwriting.
-import { and, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -196,4 +196,21 @@ export async function cancelJob(
     .get();
   if (row) return { cancelled: true, job: asRecord(row) };
   return { cancelled: false, job: await findJob(db, accountId, jobId) };
+}
+
+/** Jobs created at or after `since`, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function jobsSince(db: D1Database, since: number) {
+  return orm(db)
+    .select({
+      id: jobs.id,
+      account_id: jobs.accountId,
+      operation: jobs.operation,
+      status: jobs.status,
+      result: jobs.result,
+      webhook_url: jobs.webhookUrl,
+      created_at: jobs.createdAt,
+      finished_at: jobs.finishedAt,
+    })
+    .from(jobs)
+    .where(gte(jobs.createdAt, since));
 }

@@ -64,13 +64,21 @@ function jobOf<Operation extends JobOperation, Result extends z.ZodType>(operati
   });
 }
 
+/** Each operation's succeeded result, as stored: the job view serves it, the books (scripts/soak/reconcile.ts) read it. */
+export const jobResultSchemas = {
+  "image.optimize": imageResultSchema,
+  "image.batch": batchResultSchema,
+  "pdf.compress": pdfCompressResultSchema,
+  "xlsx.generate": xlsxResultSchema,
+} satisfies Record<JobOperation, z.ZodType>;
+
 /** Discriminated by `operation`, so a client knows the result's shape from the job itself. */
 export const jobSchema = z
   .discriminatedUnion("operation", [
-    jobOf("image.optimize", imageResultSchema).openapi("ImageOptimizeJob"),
-    jobOf("image.batch", batchResultSchema).openapi("ImageBatchJob"),
-    jobOf("pdf.compress", pdfCompressResultSchema).openapi("PdfCompressJob"),
-    jobOf("xlsx.generate", xlsxResultSchema).openapi("XlsxGenerateJob"),
+    jobOf("image.optimize", jobResultSchemas["image.optimize"]).openapi("ImageOptimizeJob"),
+    jobOf("image.batch", jobResultSchemas["image.batch"]).openapi("ImageBatchJob"),
+    jobOf("pdf.compress", jobResultSchemas["pdf.compress"]).openapi("PdfCompressJob"),
+    jobOf("xlsx.generate", jobResultSchemas["xlsx.generate"]).openapi("XlsxGenerateJob"),
   ])
   .openapi("Job");
 

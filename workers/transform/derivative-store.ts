@@ -134,3 +134,21 @@ export async function dropIfFileDeleted(env: StoreEnv, accountId: string, fileId
   await deleteDerivativesOf(env, [fileId]);
   return true;
 }
+
+/** Every derivative row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function derivativeRows(db: D1Database) {
+  return orm(db)
+    .select({
+      account_id: derivatives.accountId,
+      file_id: derivatives.fileId,
+      canonical: derivatives.canonical,
+      format_class: derivatives.formatClass,
+      r2_key: derivatives.r2Key,
+    })
+    .from(derivatives);
+}
+
+/** The derivative whose object is `r2Key`, if any: a query, so the books can batch it with the file lookup. */
+export function derivativeAt(db: D1Database, r2Key: string) {
+  return orm(db).select({ file_id: derivatives.fileId }).from(derivatives).where(eq(derivatives.r2Key, r2Key)).limit(1);
+}

@@ -46,3 +46,17 @@ export async function recordDelivery(db: D1Database, delivery: typeof webhookDel
     .onConflictDoNothing({ target: [webhookDeliveries.messageId, webhookDeliveries.attempt] })
     .run();
 }
+
+/** Every attempt of every job, in attempt order, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
+export function deliveryRows(db: D1Database) {
+  return orm(db)
+    .select({
+      message_id: webhookDeliveries.messageId,
+      job_id: webhookDeliveries.jobId,
+      attempt: webhookDeliveries.attempt,
+      outcome: webhookDeliveries.outcome,
+      next_attempt_at: webhookDeliveries.nextAttemptAt,
+    })
+    .from(webhookDeliveries)
+    .orderBy(asc(webhookDeliveries.attempt));
+}
