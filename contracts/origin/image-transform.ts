@@ -2,7 +2,7 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, gravityValues, OUTPUT_FORMATS, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
+import { blurRange, fitValues, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
 import type { ResolvedTransform } from "../transform/canonical.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 
@@ -24,6 +24,7 @@ export const originTransformSchema = z
     // Whether the format was f_auto's choice: auto never drops an animation, a named still format takes the first frame.
     format_auto: z.boolean().default(false),
     animated: z.boolean().default(true),
+    placeholder: z.enum(placeholderValues).optional(),
   })
   .strict();
 
@@ -43,6 +44,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, blur, sharpen, animated } = op;
-  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output, format_auto: op.format === "auto", animated };
+  const { width, height, fit, gravity, quality, rotate, blur, sharpen, animated, placeholder } = op;
+  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder };
 }

@@ -54,6 +54,14 @@ describe("canonicalTransform", () => {
     expect(canonical("dpr_3")).toBe("");
   });
 
+  it("puts ph_lqip last and folds away the q_ and f_ a placeholder ignores", () => {
+    expect(canonical("ph_lqip,w_400,h_300,fit_cover")).toBe("w_400,h_300,fit_cover,ph_lqip");
+    expect(canonical("ph_lqip,q_30,f_avif,w_400")).toBe(canonical("w_400,ph_lqip"));
+    expect(canonical("ph_lqip")).toBe("ph_lqip");
+    expect(canonical("w_400,ph_lqip")).not.toBe(canonical("w_400"));
+    expect(resolveTransform(parseTransform("ph_lqip,f_auto")).format).toBeUndefined();
+  });
+
   it("leaves the signature out", () => {
     expect(canonical("w_400,s_AAAAAAAAAAAAAAAAAAAAAA")).toBe(canonical("w_400"));
   });

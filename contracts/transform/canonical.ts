@@ -10,6 +10,7 @@ import {
   type Fit,
   type FormatChoice,
   type Gravity,
+  type PlaceholderKind,
   type TransformSpec,
 } from "./tokens.ts";
 
@@ -29,6 +30,8 @@ export interface ResolvedTransform {
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.
   animated: boolean;
+  // Serve this placeholder of the shaped image instead of the image (its own format and quality).
+  placeholder?: PlaceholderKind;
 }
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
@@ -66,12 +69,14 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     height,
     fit,
     gravity,
-    quality: spec.quality ?? DEFAULT_QUALITY,
-    format: spec.format,
+    // A placeholder has its own encoding: q_ and f_ cannot change it, so they mint no new derivative.
+    quality: spec.placeholder === undefined ? (spec.quality ?? DEFAULT_QUALITY) : DEFAULT_QUALITY,
+    format: spec.placeholder === undefined ? spec.format : undefined,
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     blur: spec.blur,
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,
+    placeholder: spec.placeholder,
   };
 }
 
@@ -90,5 +95,6 @@ export function canonicalTransform(spec: TransformSpec): string {
   if (op.blur !== undefined) tokens.push(`bl_${op.blur}`);
   if (op.sharpen !== undefined) tokens.push(`sh_${op.sharpen}`);
   if (!op.animated) tokens.push("anim_false");
+  if (op.placeholder !== undefined) tokens.push(`ph_${op.placeholder}`);
   return tokens.join(",");
 }

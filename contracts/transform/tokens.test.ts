@@ -6,6 +6,7 @@ import {
   formatTokenValues,
   gravityValues,
   parseTransform,
+  placeholderValues,
   rotateValues,
   tokenDescriptions,
 } from "./tokens.ts";
@@ -42,6 +43,12 @@ describe("parseTransform", () => {
     for (const fit of fitValues) expect(parseTransform(`fit_${fit}`).fit).toBe(fit);
     for (const g of gravityValues) expect(parseTransform(`g_${g}`).gravity).toBe(g);
     for (const r of rotateValues) expect(parseTransform(`r_${r}`).rotate).toBe(r === "auto" ? "auto" : Number(r));
+    for (const ph of placeholderValues) expect(parseTransform(`ph_${ph}`).placeholder).toBe(ph);
+  });
+
+  it("refuses a placeholder kind it does not make", () => {
+    expect(rejection("ph_blurhash").errors).toEqual([{ pointer: "/transform/ph_blurhash", detail: "ph_ must be one of lqip" }]);
+    expect(rejection("ph").errors?.[0]?.pointer).toBe("/transform/ph");
   });
 
   it("accepts the bounds of every numeric range", () => {

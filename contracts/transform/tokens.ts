@@ -28,6 +28,9 @@ export const gravityValues = [
 export const rotateValues = ["auto", "90", "180", "270"] as const;
 // Animation is kept by default; the token exists only to turn it off.
 export const animValues = ["false"] as const;
+// `lqip` serves the image's placeholder preview (a blurred WebP of at most 16 px a side) instead
+// of the image: made at the origin, cached and billed like any derivative.
+export const placeholderValues = ["lqip"] as const;
 
 export const sizeRange = { min: 1, max: MAX_OUTPUT_SIDE } as const;
 export const qualityRange = { min: 1, max: 100 } as const;
@@ -46,6 +49,7 @@ export type FormatChoice = OutputFormat | "auto";
 export type Fit = (typeof fitValues)[number];
 export type Gravity = (typeof gravityValues)[number];
 export type Rotation = 90 | 180 | 270;
+export type PlaceholderKind = (typeof placeholderValues)[number];
 
 // What a transform segment asked for, exactly as written (aliases resolved, nothing folded).
 // Absent fields mean "not given"; canonicalTransform applies the defaults.
@@ -63,6 +67,7 @@ export interface TransformSpec {
   dpr?: number;
   // anim_false: the first frame of an animated source.
   animated?: false;
+  placeholder?: PlaceholderKind;
   // The `s_` token; not part of the canonical transform it signs.
   signature?: string;
 }
@@ -84,6 +89,7 @@ export const tokenDescriptions = {
   r: `rotation: ${rotateValues.join(", ")} (default auto = EXIF orientation; angles turn clockwise after it)`,
   anim: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)`,
   dpr: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals; multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
+  ph: `placeholder: ${placeholderValues.join(", ")} (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)`,
   s: `signature: ${SIGNATURE_LENGTH} base64url characters, HMAC-SHA256 of the canonical path`,
 } as const;
 
@@ -159,6 +165,9 @@ function applyToken(spec: TransformSpec, prefix: Prefix, value: string): void {
     case "anim":
       oneOf(value, animValues);
       spec.animated = false;
+      return;
+    case "ph":
+      spec.placeholder = oneOf(value, placeholderValues);
       return;
     case "s":
       if (!SIGNATURE.test(value)) {

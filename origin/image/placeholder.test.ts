@@ -3,8 +3,12 @@ import { decode as blurhashDecode } from "blurhash";
 import { thumbHashToApproximateAspectRatio, thumbHashToRGBA } from "thumbhash";
 import { describe, expect, it } from "vitest";
 import { imagePlaceholderSchema, LQIP_MAX_SIDE } from "../../contracts/origin/image-placeholder.ts";
+import { originTransformSchema } from "../../contracts/origin/image-transform.ts";
 import { computePlaceholder } from "./placeholder.ts";
+import { transformImage } from "./transform-image.ts";
 import { meanColour, photoLikePixels } from "./test-support/synthetic-images.ts";
+import { FRAME_COLOURS } from "../../test/fixtures/animated-fixture.ts";
+import { animatedImage } from "../../test/fixtures/animated-images.ts";
 
 const STORED = { width: 480, height: 320 };
 
@@ -81,5 +85,30 @@ describe("computePlaceholder", () => {
     );
     expect(error?.status).toBeGreaterThanOrEqual(400);
     expect(error?.status).toBeLessThan(500);
+  });
+});
+
+describe("the ph_lqip transform", () => {
+  it("serves the LQIP of the shaped image as WebP, whatever output was negotiated", async () => {
+    const photo = await rotatedPhoto();
+    const out = await transformImage(photo, originTransformSchema.parse({ width: 300, height: 300, fit: "cover", quality: 76, output: "jpeg", placeholder: "lqip" }));
+    const meta = await sharp(out.bytes).metadata();
+    expect([out.format, meta.format]).toEqual(["webp", "webp"]);
+    expect([out.width, out.height, meta.width, meta.height]).toEqual([LQIP_MAX_SIDE, LQIP_MAX_SIDE, LQIP_MAX_SIDE, LQIP_MAX_SIDE]);
+    expect(out.bytes.byteLength).toBeLessThan(300);
+    // Without a box it is the same preview GET /v1/files/{id}/placeholder gives.
+    const uncropped = await transformImage(photo, originTransformSchema.parse({ quality: 76, output: "source", placeholder: "lqip" }));
+    const reference = Buffer.from((await computePlaceholder(photo)).lqip.split(",")[1]!, "base64");
+    const [ours, theirs] = [await sharp(uncropped.bytes).metadata(), await sharp(reference).metadata()];
+    expect([ours.width, ours.height]).toEqual([theirs.width, theirs.height]);
+    expectClose(await meanColour(uncropped.bytes), await meanColour(reference), 3);
+  });
+
+  it("is one still preview of the first frame for an animated source", async () => {
+    const gif = await animatedImage("gif", { width: 40, height: 30, delay: [100, 100, 100] });
+    const out = await transformImage(gif, originTransformSchema.parse({ quality: 76, output: "source", placeholder: "lqip" }));
+    const meta = await sharp(out.bytes).metadata();
+    expect([out.format, meta.pages ?? 1, meta.width, meta.height]).toEqual(["webp", 1, LQIP_MAX_SIDE, 12]);
+    expectClose(await meanColour(out.bytes), [...FRAME_COLOURS[0]!], 12);
   });
 });

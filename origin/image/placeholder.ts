@@ -20,19 +20,8 @@ const LQIP_QUALITY = 40;
 
 /** The placeholder of an image that is already upright sRGB (the optimize output, or a decoded source). */
 export async function placeholderOf(image: Sharp, size: Size): Promise<ImagePlaceholder> {
-  const { data, info } = await image
-    .resize(HASH_MAX_SIDE, HASH_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
-    .toColourspace("srgb")
-    .ensureAlpha()
-    .raw({ depth: "uchar" })
-    .toBuffer({ resolveWithObject: true });
-  const rgba = { raw: { width: info.width, height: info.height, channels: 4 as const } };
-  const opaque = isOpaque(data);
-  const small = () => sharp(data, rgba);
-  const lqip = await (opaque ? small().removeAlpha() : small())
-    .resize(LQIP_MAX_SIDE, LQIP_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
-    .webp({ quality: LQIP_QUALITY, alphaQuality: LQIP_QUALITY, smartSubsample: true, effort: 6 })
-    .toBuffer();
+  const { data, info } = await smallRgba(image);
+  const lqip = await lqipWebp(data, info);
   return {
     thumbhash: Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString("base64"),
     blurhash: blurhashEncode(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height, BLURHASH_COMPONENTS.x, BLURHASH_COMPONENTS.y),
@@ -41,6 +30,32 @@ export async function placeholderOf(image: Sharp, size: Size): Promise<ImagePlac
     width: size.width,
     height: size.height,
   };
+}
+
+/** The LQIP alone, as WebP bytes: what the `ph_lqip` transform token serves. */
+export async function lqipOf(image: Sharp): Promise<Buffer> {
+  // sharp keeps one resize per pipeline: the transform's own box is rendered first, or the
+  // ≤100 px step below would replace it.
+  const shaped = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await smallRgba(sharp(shaped.data, { raw: { width: shaped.info.width, height: shaped.info.height, channels: shaped.info.channels } }));
+  return lqipWebp(data, info);
+}
+
+function smallRgba(image: Sharp): Promise<{ data: Buffer; info: { width: number; height: number } }> {
+  return image
+    .resize(HASH_MAX_SIDE, HASH_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
+    .toColourspace("srgb")
+    .ensureAlpha()
+    .raw({ depth: "uchar" })
+    .toBuffer({ resolveWithObject: true });
+}
+
+function lqipWebp(rgba: Buffer, size: { width: number; height: number }): Promise<Buffer> {
+  const small = sharp(rgba, { raw: { width: size.width, height: size.height, channels: 4 } });
+  return (isOpaque(rgba) ? small.removeAlpha() : small)
+    .resize(LQIP_MAX_SIDE, LQIP_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
+    .webp({ quality: LQIP_QUALITY, alphaQuality: LQIP_QUALITY, smartSubsample: true, effort: 6 })
+    .toBuffer();
 }
 
 /** A source's placeholder: decoded under the input limits, oriented and made sRGB like every other pipeline. */

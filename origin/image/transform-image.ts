@@ -13,6 +13,7 @@ import { encode } from "./encode.ts";
 import { fitBox } from "./fit-box.ts";
 import { flatten, formatHasAlpha } from "./flatten.ts";
 import { runSteps, type ImageStep } from "./image-step.ts";
+import { lqipOf } from "./placeholder.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
 import { toSrgb } from "./to-srgb.ts";
@@ -44,7 +45,8 @@ export function transformSteps(options: TransformOptions, source: SourceImage, f
 }
 
 function animates(options: TransformOptions, source: SourceImage): boolean {
-  return options.animated && source.animation !== null && keepsAnimation(options.output, options.format_auto);
+  // A placeholder is one still preview: of the first frame.
+  return options.placeholder === undefined && options.animated && source.animation !== null && keepsAnimation(options.output, options.format_auto);
 }
 
 function outputFormat(options: TransformOptions, source: SourceImage): ImageOutputFormat {
@@ -53,10 +55,11 @@ function outputFormat(options: TransformOptions, source: SourceImage): ImageOutp
 
 export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
   const source = await inspectSource(input);
-  const format = outputFormat(options, source);
+  // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
+  const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
     const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
-    const bytes = await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING, animation);
+    const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width: width!, height: height! };
   } catch (error) {

@@ -60,6 +60,8 @@ const HEADER_READ_BYTES = 256 * 1024;
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
 export async function computeDerivative(env: ComputeEnv, file: DerivativeSource, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
+  // The placeholder engine (ThumbHash's ≤100 px render, the LQIP encode) lives only at the origin.
+  if (op.placeholder !== undefined) return atOrigin(env, await file.stream(), op, choice);
   const stored = await findMezzanine(env.FILES, file.fileId);
   if (stored && mezzanineServes(stored.meta, op)) {
     const mezzanine = await stored.read();

@@ -1,7 +1,7 @@
 // Transform options by name, turned into the edge's own token grammar and canonical form: the
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
 import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
-import { parseTransform, type FormatChoice, type Fit, type Gravity, type Rotation, type TransformSpec } from "../../../contracts/transform/tokens.ts";
+import { parseTransform, type FormatChoice, type Fit, type Gravity, type PlaceholderKind, type Rotation, type TransformSpec } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "./transform-error.ts";
 
 export interface TransformOptions {
@@ -20,6 +20,8 @@ export interface TransformOptions {
   dpr?: number;
   /** `false`: the first frame of an animated GIF or WebP (by default every frame is kept, as animated WebP). */
   animated?: false;
+  /** `lqip`: the image's blurred ≤16 px WebP preview instead of the image (quality and format do not apply). */
+  placeholder?: PlaceholderKind;
 }
 
 /** Options by name, or tokens as the URL spells them (`"w_400,f_auto"`). */
@@ -37,6 +39,7 @@ const prefixes: Record<keyof TransformOptions, string> = {
   rotate: "r",
   dpr: "dpr",
   animated: "anim",
+  placeholder: "ph",
 };
 
 function isOption(name: string): name is keyof TransformOptions {
