@@ -104,11 +104,18 @@ describe("a transform keeps an animation", () => {
     expectNear(await meanColour(first.bytes), FRAME_COLOURS[0]);
   });
 
-  it("refuses to rotate an animation with a clear 422, and rotates its first frame with anim_false", async () => {
+  it("turns and blurs each frame on its own: frames keep their order and do not bleed into each other", async () => {
     const input = await animatedImage("webp", { width: 40, height: 30, delay: DELAY });
-    await expect(transform(input, { rotate: 90 })).rejects.toMatchObject({ slug: "unprocessable", status: 422 });
+    const out = await transform(input, { rotate: 90, blur: 4, sharpen: 1, width: 15 });
+    expect(await readBack(out.bytes)).toMatchObject({ width: 15, frameHeight: 20, pages: 4, delay: DELAY });
+    for (let page = 0; page < 4; page++) {
+      const { data } = await sharp(out.bytes, { page, pages: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // The last row of each frame: stacked-frame blur would mix in the next frame's colour here.
+      const lastRow = Array.from(data.subarray((20 - 1) * 15 * 3, (20 - 1) * 15 * 3 + 3));
+      expectNear(lastRow, FRAME_COLOURS[page]!);
+    }
     const turned = await transform(input, { rotate: 90, animated: false });
-    expect([turned.width, turned.height]).toEqual([30, 40]);
+    expect([turned.width, turned.height, (await readBack(turned.bytes)).pages]).toEqual([30, 40, 1]);
   });
 });
 

@@ -1,8 +1,10 @@
-// Gaussian blur (transform `blur_`), sigma in pixels of the output.
-import type { ImageStep } from "./image-step.ts";
+// Gaussian blur (transform `blur_`), sigma in pixels of the output; each frame of an animation on its own.
+import { eachFrame, type ImageStep } from "./image-step.ts";
 
 export function blur(sigma: number | undefined): ImageStep {
-  return (work) => {
-    if (sigma !== undefined) work.image.blur(sigma);
+  return async (work) => {
+    if (sigma === undefined) return;
+    if (work.animation === null) work.image.blur(sigma);
+    else await eachFrame(work, (frame) => frame.blur(sigma));
   };
 }

@@ -2,7 +2,7 @@
 // work. Optimize (pipeline.ts), transform (transform-image.ts) and mezzanine (derive-mezzanine.ts)
 // are each a step list over the same steps (auto-orient, to-srgb, resize, ...), so orientation,
 // colour and resizing are decided in one place each.
-import type { Sharp } from "sharp";
+import sharp, { type Sharp } from "sharp";
 import type { Size } from "../../contracts/image-orientation.ts";
 import { openSource, type Animation, type SourceImage } from "./decode-limits.ts";
 
@@ -37,4 +37,30 @@ export async function runSteps(
   };
   for (const step of steps) await step(work);
   return work;
+}
+
+/**
+ * Applies `operation` to each frame of a kept animation on its own, for what libvips would apply
+ * across its stacked frames: a turn would scramble them, a blur would bleed one frame into the
+ * next. Every frame comes out the same size, so they stack again. A frame loop, so only ever at the
+ * origin, for these steps only.
+ */
+export async function eachFrame(work: ImageWork, operation: (frame: Sharp) => Sharp): Promise<void> {
+  const frames = work.animation?.frames ?? 1;
+  const { data, info } = await work.image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const pageHeight = info.height / frames;
+  const frameBytes = info.width * pageHeight * info.channels;
+  const done: Buffer[] = [];
+  let size = { width: info.width, height: pageHeight, channels: info.channels };
+  for (let i = 0; i < frames; i++) {
+    const frame = sharp(data.subarray(i * frameBytes, (i + 1) * frameBytes), { raw: { width: info.width, height: pageHeight, channels: info.channels } });
+    const out = await operation(frame).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+    done.push(out.data);
+    size = { width: out.info.width, height: out.info.height, channels: out.info.channels };
+  }
+  const stacked = sharp(Buffer.concat(done), { raw: { width: size.width, height: size.height * frames, channels: size.channels, pageHeight: size.height } });
+  // libvips resizes raw stacked frames as one picture; a lossless animated WebP (exact pixels)
+  // reopened with every frame is resized frame by frame like the source was.
+  const lossless = await stacked.webp({ lossless: true, exact: true, effort: 0 }).toBuffer();
+  work.image = sharp(lossless, { animated: true });
 }

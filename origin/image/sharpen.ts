@@ -1,8 +1,10 @@
-// Unsharp mask (transform `sharpen_`), sigma in pixels of the output.
-import type { ImageStep } from "./image-step.ts";
+// Unsharp mask (transform `sharpen_`), sigma in pixels of the output; each frame of an animation on its own.
+import { eachFrame, type ImageStep } from "./image-step.ts";
 
 export function sharpen(sigma: number | undefined): ImageStep {
-  return (work) => {
-    if (sigma !== undefined) work.image.sharpen({ sigma });
+  return async (work) => {
+    if (sigma === undefined) return;
+    if (work.animation === null) work.image.sharpen({ sigma });
+    else await eachFrame(work, (frame) => frame.sharpen({ sigma }));
   };
 }
