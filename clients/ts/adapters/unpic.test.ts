@@ -54,6 +54,8 @@ describe("the unpic provider, through @unpic/core", () => {
     expect(transform(`https://cdn.example.com/api${"/v1/image/t/key_pub/dpr_2,w_100/file_1"}`, { format: "avif" })).toBe(
       "https://cdn.example.com/api/v1/image/t/key_pub/w_200,f_avif/file_1",
     );
+    expect(extract(`${transformBase}/w_100,anim_false/file_1`)?.operations).toMatchObject({ width: 100, animated: false });
+    expect(transform(`${transformBase}/w_100,anim_false/file_1`, { width: 50 })).toBe(`${transformBase}/w_50,f_auto,anim_false/file_1`);
     expect(extract("https://example.com/cat.jpg")).toBeNull();
   });
 

@@ -65,7 +65,8 @@ export function extract(url: string | URL): ExtractedPixelPressUrl | null {
   const spec = asClientError(() => parseTransform(decodeURIComponent(segment)));
   // Resolved, so a dpr_ is folded into the size the way the edge folds it.
   const op = resolveTransform(spec);
-  const resolved = { ...op, rotate: op.rotate === 0 ? undefined : op.rotate };
+  // No rotation and a kept animation are left out: the options take only a turn and `animated: false`.
+  const resolved = { ...op, rotate: op.rotate === 0 ? undefined : op.rotate, animated: op.animated ? undefined : false };
   const operations = Object.fromEntries(Object.entries(resolved).filter(([, value]) => value !== undefined)) as PixelPressOperations;
   return { src: decodeURIComponent(fileId), operations, options: { baseUrl: `${parsed.origin}${prefix}`, keyId: decodeURIComponent(keyId) } };
 }
