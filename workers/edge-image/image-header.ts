@@ -1,7 +1,8 @@
 // What the edge must know before it decodes a single pixel: the format, the stored size (for
-// the memory budget), alpha (f_auto's legacy class picks PNG for it) and whether an EXIF
-// rotation is pending. Anything this cannot read is not refused here: it goes to the origin,
-// whose decoder knows more formats and reports corrupt files as problems.
+// the memory budget), alpha (f_auto's legacy class picks PNG for it), whether an EXIF rotation
+// is pending and whether a WebP is animated (the origin then does the work). Anything this
+// cannot read is not refused here: it goes to the origin, whose decoder knows more formats and
+// reports corrupt files as problems (a GIF, animated or not, always goes there).
 import type { EdgeSourceFormat } from "../../contracts/limits/edge-budget.ts";
 
 export interface ImageHeader {
