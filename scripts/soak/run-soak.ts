@@ -33,7 +33,8 @@ export interface SoakFigures {
   outputs: { checked: number; undecodable: number; corruptDelivered: number; corruptStored: number };
   storage: { objects: number; objectsWithoutRow: number; rowsWithoutObject: number; balancesOff: number };
   latencyMs: { "optimize p50": number; "optimize p99": number; "transform hit p50": number; "transform hit p99": number };
-  originRss: { startMb: number; warmMb: number; peakMb: number; endMb: number; flat: boolean; restarts: number };
+  /** warm and end belong to the origin process that ran longest, judgedS its lifetime: a restart resets RSS. */
+  originRss: { startMb: number; warmMb: number; peakMb: number; endMb: number; judgedS: number; flat: boolean; restarts: number };
   faults: { kind: string; startS: number; lengthS: number }[];
   proxyInjected: Record<ProxyFault, number>;
   /** Every zero-target that was not zero, by name: empty means the soak passed. */
@@ -125,7 +126,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     }
     sampling = false;
     await sampler;
-    return figures(options, { books, logs, windows, receiver, rss, warmAt, service, adminCalls: admin.calls.length });
+    return figures(options, { books, logs, windows, receiver, rss, startedAt, warmAt, service, adminCalls: admin.calls.length });
   } finally {
     sampling = false;
     await receiver.close();
@@ -141,6 +142,7 @@ function figures(
     windows: FaultWindow[];
     receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
     rss: { at: number; bytes: number }[];
+    startedAt: number;
     warmAt: number;
     service: Awaited<ReturnType<typeof startSoakService>>;
     adminCalls: number;
@@ -160,10 +162,9 @@ function figures(
   const digests = logs.flatMap((l) => l.outputDigests);
   const undecodable = logs.flatMap((l) => l.badOutputs);
 
-  const warm = rss.filter((s) => s.at <= run.warmAt).at(-1) ?? rss[0];
   const peak = Math.max(...rss.map((s) => s.bytes));
-  const end = rss.at(-1);
-  const flat = warm !== undefined && end !== undefined && end.bytes <= warm.bytes * 1.1;
+  const judged = longestLivedOrigin(rss, windows, run.warmAt - run.startedAt, run.startedAt);
+  const flat = judged !== null && judged.end.bytes <= judged.warm.bytes * 1.1;
 
   const byOp: Record<string, number> = {};
   for (const call of calls) byOp[call.op] = (byOp[call.op] ?? 0) + 1;
@@ -232,9 +233,10 @@ function figures(
     },
     originRss: {
       startMb: mb(rss[0]?.bytes ?? 0),
-      warmMb: mb(warm?.bytes ?? 0),
+      warmMb: mb(judged?.warm.bytes ?? 0),
       peakMb: mb(peak),
-      endMb: mb(end?.bytes ?? 0),
+      endMb: mb(judged?.end.bytes ?? 0),
+      judgedS: judged ? Math.round((judged.end.at - judged.startedAt) / 1000) : 0,
       flat,
       restarts: run.service.origin.restarts,
     },
@@ -257,4 +259,23 @@ function figures(
     ...(!result.originRss.flat ? [`origin RSS not flat: warm ${result.originRss.warmMb} MB, end ${result.originRss.endMb} MB`] : []),
   ];
   return { ...result, failures };
+}
+
+type RssSample = { at: number; bytes: number };
+
+/**
+ * "Flat" compares one origin process with itself: its RSS once it has warmed up against its RSS
+ * at the end of its life. The fault schedule kills and restarts the origin, and a young process
+ * compared with an older one's warm level would call a leak flat. The process judged is the one
+ * that lived longest; its warm level is its last sample within `warmUpMs` of its start.
+ */
+function longestLivedOrigin(rss: RssSample[], windows: FaultWindow[], warmUpMs: number, startedAt: number) {
+  const starts = [startedAt, ...windows.filter((w) => w.kind.startsWith("origin")).map((w) => w.end)];
+  const lives = starts.map((start, i) => ({ startedAt: start, samples: rss.filter((s) => s.at >= start && s.at < (starts[i + 1] ?? Infinity)) }));
+  const longest = lives
+    .filter((life) => life.samples.length > 1)
+    .sort((a, b) => b.samples.at(-1)!.at - b.startedAt - (a.samples.at(-1)!.at - a.startedAt))[0];
+  if (!longest) return null;
+  const warm = longest.samples.filter((s) => s.at <= longest.startedAt + warmUpMs).at(-1) ?? longest.samples[0]!;
+  return { startedAt: longest.startedAt, warm, end: longest.samples.at(-1)! };
 }
