@@ -8,5 +8,6 @@ export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type Webh
 export { createImageUrls, type ImageUrls } from "./images/image-urls.ts";
 export type { ImgAttributes, ImgOptions, PictureAttributes, PictureOptions, PictureSource } from "./images/img-attributes.ts";
 export type { SrcsetOptions } from "./images/srcset.ts";
+export { blurProps, placeholderFor, placeholderStyle, type ImagePlaceholder } from "./images/placeholder.ts";
 export type { Transform, TransformOptions } from "./images/transform-tokens.ts";
 export type { ImageUrlConfig } from "./images/transform-url.ts";
