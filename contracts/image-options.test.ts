@@ -18,6 +18,7 @@ describe("imageOptionsSchema", () => {
       auto_orient: true,
       max_bytes: null,
       animated: true,
+      placeholder: false,
       keep_source: false,
       output: "url",
     });

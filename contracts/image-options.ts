@@ -88,6 +88,11 @@ export const imageOptionsSchema = z
       description:
         `Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so \`source\` turns an animated GIF into animated WebP, and \`auto\` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} million pixels across all frames, checked before decoding (413 \`image_too_large\`).`,
     }),
+    placeholder: z.boolean().default(false).openapi({
+      example: false,
+      description:
+        "Also return `placeholder`: the output's ThumbHash, BlurHash, dominant colour and LQIP data URL (of the first frame of an animation), computed in the same call. Free.",
+    }),
     keep_source: z.boolean().default(false).openapi({
       example: false,
       description: "Keep the uploaded source file alongside the result.",

@@ -3220,6 +3220,7 @@ export interface components {
             /** @example 1067 */
             height: number;
             stats: components["schemas"]["ImageStats"];
+            placeholder?: components["schemas"]["ImagePlaceholder"] & unknown;
             billing: components["schemas"]["Billing"];
         };
         ImageStats: {
@@ -3700,6 +3701,12 @@ export interface components {
              * @example true
              */
             animated?: boolean;
+            /**
+             * @description Also return `placeholder`: the output's ThumbHash, BlurHash, dominant colour and LQIP data URL (of the first frame of an animation), computed in the same call. Free.
+             * @default false
+             * @example false
+             */
+            placeholder?: boolean;
             /**
              * @description Keep the uploaded source file alongside the result.
              * @default false

@@ -4,6 +4,7 @@
 // their shape.
 import { z } from "@hono/zod-openapi";
 import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema } from "../image-options.ts";
+import { imagePlaceholderSchema } from "./image-placeholder.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 
@@ -43,6 +44,8 @@ export const imageProcessReplySchema = z.object({
   width: z.number().int(),
   height: z.number().int(),
   stats: imageStatsSchema,
+  // Of the output, when options.placeholder asked for it.
+  placeholder: imagePlaceholderSchema.nullable(),
 });
 
 export const imageProcessEndpoint = { path: IMAGE_PROCESS_PATH, options: imageOptionsSchema, reply: imageProcessReplySchema } as const;

@@ -4,7 +4,9 @@ import { thumbHashToApproximateAspectRatio, thumbHashToRGBA } from "thumbhash";
 import { describe, expect, it } from "vitest";
 import { imagePlaceholderSchema, LQIP_MAX_SIDE } from "../../contracts/origin/image-placeholder.ts";
 import { originTransformSchema } from "../../contracts/origin/image-transform.ts";
+import { imageOptionsSchema } from "../../contracts/image-options.ts";
 import { computePlaceholder } from "./placeholder.ts";
+import { processImage } from "./process-image.ts";
 import { transformImage } from "./transform-image.ts";
 import { meanColour, photoLikePixels } from "./test-support/synthetic-images.ts";
 import { FRAME_COLOURS } from "../../test/fixtures/animated-fixture.ts";
@@ -110,5 +112,27 @@ describe("the ph_lqip transform", () => {
     const meta = await sharp(out.bytes).metadata();
     expect([out.format, meta.pages ?? 1, meta.width, meta.height]).toEqual(["webp", 1, LQIP_MAX_SIDE, 12]);
     expectClose(await meanColour(out.bytes), [...FRAME_COLOURS[0]!], 12);
+  });
+});
+
+describe("placeholder: true on optimize", () => {
+  it("adds the output's placeholder, at the output's size, and nothing without it", async () => {
+    const photo = await rotatedPhoto();
+    const options = imageOptionsSchema.parse({ width: 150, format: "webp" });
+    const plain = await processImage(photo, options);
+    expect(plain.placeholder).toBeNull();
+    const withPlaceholder = await processImage(photo, { ...options, placeholder: true });
+    const placeholder = imagePlaceholderSchema.parse(withPlaceholder.placeholder);
+    expect([placeholder.width, placeholder.height]).toEqual([withPlaceholder.width, withPlaceholder.height]);
+    expect([withPlaceholder.width, withPlaceholder.height]).toEqual([150, 225]);
+    expectClose(meanOfRgba(thumbHashToRGBA(Buffer.from(placeholder.thumbhash, "base64")).rgba), await meanColour(withPlaceholder.bytes), 8);
+  });
+
+  it("previews the first frame of an animated output", async () => {
+    const gif = await animatedImage("gif", { width: 40, height: 30, delay: [100, 100, 100] });
+    const out = await processImage(gif, imageOptionsSchema.parse({ format: "webp", placeholder: true }));
+    expect(out.stats.frames).toBe(3);
+    expect(out.placeholder).toMatchObject({ width: 40, height: 30 });
+    expectClose(meanOfRgba(blurhashDecode(out.placeholder!.blurhash, 8, 6)), [...FRAME_COLOURS[0]!], 12);
   });
 });

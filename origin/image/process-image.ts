@@ -1,6 +1,6 @@
 // The image engine: bytes and parsed options in, bytes and stats out. Each
 // stage is its own step module; this file only wires them in order.
-import type { Sharp } from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
@@ -10,6 +10,7 @@ import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
+import { placeholderOf } from "./placeholder.ts";
 
 export type ProcessedImageStats = ImageStats;
 
@@ -68,7 +69,14 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
       format_chosen_by_auto: options.format === "auto",
       candidates: chosen.candidates,
     },
+    placeholder: options.placeholder ? await placeholderOf(firstFrame(pixels), { width: pixels.width, height: pixels.page_height }) : null,
   };
+}
+
+// The rendered output's first frame (all of a still image): what a placeholder previews.
+function firstFrame(pixels: RenderedPixels): Sharp {
+  const { width, page_height: height, channels } = pixels;
+  return sharp(pixels.data.subarray(0, width * height * channels), { raw: { width, height, channels } });
 }
 
 async function encodeOne(

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { billingSchema } from "../../contracts/envelope.ts";
 import { IMAGE_OUTPUT_FORMATS, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { imagePlaceholderSchema } from "../../contracts/origin/image-placeholder.ts";
 import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
 import { imagePrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
@@ -17,6 +18,7 @@ export const imageResultSchema = deliveredOutputSchema
     width: z.number().int().openapi({ example: 1600 }),
     height: z.number().int().openapi({ example: 1067 }),
     stats: imageStatsSchema,
+    placeholder: imagePlaceholderSchema.optional().openapi({ description: "With `options.placeholder`: the output's placeholder (of its first frame for an animation)" }),
     billing: billingSchema,
   })
   .openapi("ImageResult");
@@ -65,5 +67,6 @@ export async function optimizeImage(
   if (request.source.file?.kind === "source" && !request.options.keep_source) {
     await deleteFile(env, request.accountId, request.source.file.id);
   }
-  return { ...delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, billing: { charged_micros: price } };
+  const placeholder = meta.placeholder === null ? {} : { placeholder: meta.placeholder };
+  return { ...delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, ...placeholder, billing: { charged_micros: price } };
 }
