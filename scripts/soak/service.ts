@@ -3,22 +3,11 @@
 // can be killed and restarted mid-run. Everything listens on 127.0.0.1.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../lib/free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDevSecrets } from "../lib/dev-vars.ts";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy.ts";
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function waitForLine(child: ChildProcess, text: string, timeoutMs: number, log: string[]): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../../scripts/lib/free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,17 +13,6 @@ export interface ServicePair {
   /** Everything `npm start` printed until it said it was running. */
   startLog: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts edge + origin exactly as `npm start` does, on its own state directory and (by default) ports free right now. */
