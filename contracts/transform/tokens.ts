@@ -54,21 +54,25 @@ export type PlaceholderKind = (typeof placeholderValues)[number];
 // What a transform segment asked for, exactly as written (aliases resolved, nothing folded).
 // Absent fields mean "not given"; canonicalTransform applies the defaults.
 export interface TransformSpec {
+  /** Width in pixels (at 1x). */
   width?: number;
+  /** Height in pixels (at 1x). */
   height?: number;
   quality?: number;
+  /** `auto` negotiates AVIF, WebP, then JPEG or PNG from the browser's Accept header. */
   format?: FormatChoice;
   fit?: Fit;
   gravity?: Gravity;
   blur?: number;
   sharpen?: number;
-  // undefined or "auto": EXIF orientation only.
+  /** Undefined or `auto`: the EXIF orientation only. */
   rotate?: Rotation | "auto";
   dpr?: number;
-  // anim_false: the first frame of an animated source.
+  /** `false`: the first frame of an animated GIF or WebP (by default every frame is kept, as animated WebP). */
   animated?: false;
+  /** `lqip`: the image's blurred ≤16 px WebP preview instead of the image (quality and format do not apply). */
   placeholder?: PlaceholderKind;
-  // The `s_` token; not part of the canonical transform it signs.
+  /** The `s_` token; not part of the canonical transform it signs. */
   signature?: string;
 }
 

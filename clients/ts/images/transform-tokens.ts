@@ -1,28 +1,11 @@
 // Transform options by name, turned into the edge's own token grammar and canonical form: the
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
 import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
-import { parseTransform, type FormatChoice, type Fit, type Gravity, type PlaceholderKind, type Rotation, type TransformSpec } from "../../../contracts/transform/tokens.ts";
+import { parseTransform, type TransformSpec } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "./transform-error.ts";
 
-export interface TransformOptions {
-  /** Width in pixels (at 1x). */
-  width?: number;
-  /** Height in pixels (at 1x). */
-  height?: number;
-  quality?: number;
-  /** `auto` negotiates AVIF, WebP, then JPEG or PNG from the browser's Accept header. */
-  format?: FormatChoice | "jpg";
-  fit?: Fit;
-  gravity?: Gravity;
-  blur?: number;
-  sharpen?: number;
-  rotate?: Rotation | "auto";
-  dpr?: number;
-  /** `false`: the first frame of an animated GIF or WebP (by default every frame is kept, as animated WebP). */
-  animated?: false;
-  /** `lqip`: the image's blurred ≤16 px WebP preview instead of the image (quality and format do not apply). */
-  placeholder?: PlaceholderKind;
-}
+/** The edge's transform by name; signing (`s_`) is the server entry point's, and `jpg` is accepted for `jpeg`. */
+export type TransformOptions = Omit<TransformSpec, "signature" | "format"> & { format?: TransformSpec["format"] | "jpg" };
 
 /** Options by name, or tokens as the URL spells them (`"w_400,f_auto"`). */
 export type Transform = TransformOptions | string;
