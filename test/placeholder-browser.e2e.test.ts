@@ -8,26 +8,12 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createImageUrls, createPixelPress, placeholderFor, placeholderStyle, type ImagePlaceholder } from "../clients/ts/server.ts";
 import { imagesOnPage, useChromium } from "./support/browser.ts";
 import { activeKeyId } from "./support/edge-account.ts";
+import { gradientJpeg } from "./fixtures/images.ts";
 
 const edge = inject("edgeUrl");
 const apiKey = inject("apiKey");
 const SOURCE = { width: 1200, height: 800 };
 const SLOT = { width: 300, height: 200 };
-
-// Red rises left to right, green top to bottom: a preview of this image, not a flat colour, keeps both.
-async function gradientJpeg(): Promise<Uint8Array<ArrayBuffer>> {
-  const { width, height } = SOURCE;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      pixels[i] = 20 + (x * 215) / width;
-      pixels[i + 1] = 20 + (y * 215) / height;
-      pixels[i + 2] = 90;
-    }
-  }
-  return new Uint8Array(await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer());
-}
 
 function attributes(record: Record<string, string | number | undefined>): string {
   return Object.entries(record)
@@ -56,7 +42,7 @@ describe("a placeholder shows before the full image arrives", () => {
 
   beforeAll(async () => {
     const client = createPixelPress({ baseUrl: edge, apiKey });
-    fileId = (await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
+    fileId = (await client.upload(await gradientJpeg(SOURCE, { low: 20, high: 235, blue: 90 }), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
     keyId = await activeKeyId(edge, apiKey);
     placeholder = await placeholderFor(client, fileId);
   });

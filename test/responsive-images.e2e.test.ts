@@ -7,26 +7,11 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createImageUrls, createPixelPress, createSignedImageUrls } from "../clients/ts/server.ts";
 import { imagesOnPage, useChromium, type ImageOnPage } from "./support/browser.ts";
 import { activeKeyId } from "./support/edge-account.ts";
+import { gradientJpeg } from "./fixtures/images.ts";
 
 const edge = inject("edgeUrl");
 const apiKey = inject("apiKey");
 const SOURCE = { width: 1600, height: 1067 };
-
-// A smooth two-axis gradient: photo-like enough for the encoders, small as a JPEG.
-async function gradientJpeg(): Promise<Uint8Array<ArrayBuffer>> {
-  const { width, height } = SOURCE;
-  const pixels = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      pixels[i] = (x * 255) / width;
-      pixels[i + 1] = (y * 255) / height;
-      pixels[i + 2] = 128;
-    }
-  }
-  const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
-  return new Uint8Array(jpeg);
-}
 
 function attributes(record: Record<string, string | number | undefined>): string {
   return Object.entries(record)
@@ -61,7 +46,7 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
 
   beforeAll(async () => {
     const client = createPixelPress({ baseUrl: edge, apiKey });
-    fileId = (await client.upload(await gradientJpeg(), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
+    fileId = (await client.upload(await gradientJpeg(SOURCE, { low: 0, high: 255, blue: 128 }), { contentType: "image/jpeg", filename: "gradient.jpg" })).file_id;
     keyId = await activeKeyId(edge, apiKey);
   });
 
