@@ -4,6 +4,7 @@ import { thumbHashToRGBA } from "thumbhash";
 import { describe, expect, it } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { storeFile } from "../files/file-store.ts";
+import type { ImagePlaceholder } from "../../contracts/origin/image-placeholder.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 
@@ -11,15 +12,6 @@ const DAY = 86_400_000;
 
 async function storedFile(accountId: string, bytes: Uint8Array, contentType: string) {
   return storeFile(env, { accountId, kind: "source", body: bytes, size: bytes.length, contentType, filename: "photo", expiresAt: Date.now() + DAY });
-}
-
-interface Placeholder {
-  thumbhash: string;
-  blurhash: string;
-  dominant_color: string;
-  lqip: string;
-  width: number;
-  height: number;
 }
 
 function meanOfRgba(rgba: ArrayLike<number>): number[] {
@@ -36,16 +28,16 @@ describe("GET /v1/files/{file_id}/placeholder", () => {
 
     const res = await api(`/v1/files/${turned.id}/placeholder`, { key: caller });
     expect(res.status).toBe(200);
-    const placeholder = await res.json<Placeholder>();
+    const placeholder = await res.json<ImagePlaceholder>();
     expect(placeholder).toMatchObject({ width: 1800, height: 1200 });
     expect(placeholder.lqip).toMatch(/^data:image\/webp;base64,[A-Za-z0-9+/]+=*$/);
     expect(placeholder.dominant_color).toMatch(/^#[0-9a-f]{6}$/);
 
     // The same picture stored sideways gives the same placeholder once oriented.
-    const reference = await (await api(`/v1/files/${upright.id}/placeholder`, { key: caller })).json<Placeholder>();
-    const thumbMean = (p: Placeholder) => meanOfRgba(thumbHashToRGBA(Uint8Array.from(atob(p.thumbhash), (ch) => ch.charCodeAt(0))).rgba);
+    const reference = await (await api(`/v1/files/${upright.id}/placeholder`, { key: caller })).json<ImagePlaceholder>();
+    const thumbMean = (p: ImagePlaceholder) => meanOfRgba(thumbHashToRGBA(Uint8Array.from(atob(p.thumbhash), (ch) => ch.charCodeAt(0))).rgba);
     thumbMean(placeholder).forEach((value, i) => expect(Math.abs(value - thumbMean(reference)[i]!)).toBeLessThan(4));
-    const blurMean = (p: Placeholder) => meanOfRgba(blurhashDecode(p.blurhash, 24, 16));
+    const blurMean = (p: ImagePlaceholder) => meanOfRgba(blurhashDecode(p.blurhash, 24, 16));
     blurMean(placeholder).forEach((value, i) => expect(Math.abs(value - blurMean(reference)[i]!)).toBeLessThan(4));
 
     expect((await findAccount(env.DB, caller.accountId))?.balance_micros).toBe(10_000);

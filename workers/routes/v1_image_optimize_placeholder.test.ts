@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { thumbHashToApproximateAspectRatio } from "thumbhash";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import type { ImagePlaceholder } from "../../contracts/origin/image-placeholder.ts";
 import { api, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
-
-interface Placeholder {
-  thumbhash: string;
-  blurhash: string;
-  dominant_color: string;
-  lqip: string;
-  width: number;
-  height: number;
-}
 
 const photo = async (name = "landscape-1.jpg") => ({ base64: encodeBase64(await generatedBytes(name)) });
 
@@ -20,7 +12,7 @@ describe("placeholder: true on optimize and batch", () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
     const res = await api("/v1/image/optimize", { key: caller, json: { source: await photo(), options: { width: 300, format: "webp", placeholder: true } } });
     expect(res.status).toBe(200);
-    const result = await res.json<{ width: number; height: number; placeholder: Placeholder; billing: { charged_micros: number } }>();
+    const result = await res.json<{ width: number; height: number; placeholder: ImagePlaceholder; billing: { charged_micros: number } }>();
     expect(result.placeholder).toMatchObject({ width: result.width, height: result.height });
     expect(result.placeholder.lqip).toMatch(/^data:image\/webp;base64,/);
     const hash = Uint8Array.from(atob(result.placeholder.thumbhash), (ch) => ch.charCodeAt(0));
@@ -46,7 +38,7 @@ describe("placeholder: true on optimize and batch", () => {
       },
     });
     expect(res.status).toBe(200);
-    const { results } = await res.json<{ results: { ref: string; width: number; height: number; placeholder?: Placeholder }[] }>();
+    const { results } = await res.json<{ results: { ref: string; width: number; height: number; placeholder?: ImagePlaceholder }[] }>();
     const [wide, tall] = results;
     expect(wide!.placeholder).toBeUndefined();
     expect(tall!.placeholder).toMatchObject({ width: tall!.width, height: tall!.height });
