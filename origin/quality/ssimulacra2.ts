@@ -281,11 +281,8 @@ const f32 = Math.fround;
 const [N1, N3, N5] = gaussian.n2.map(f32) as [number, number, number];
 const [D1, D3, D5] = gaussian.d1.map(f32) as [number, number, number];
 
-/** One horizontal step of the three filters for one quantity; `state[at..at+5]` holds their last two outputs. */
-function horizontalStep(sum: number, state: Float32Array, at: number): number {
-  const out1 = f32(f32(f32(N1 * sum) - state[at + 1]!) - D1 * state[at]!);
-  const out3 = f32(f32(f32(N3 * sum) - state[at + 3]!) - D3 * state[at + 2]!);
-  const out5 = f32(f32(f32(N5 * sum) - state[at + 5]!) - D5 * state[at + 4]!);
+/** Keeps each filter's last two outputs in `state[at..at+5]` and returns the three filters' sum. */
+function pushOutputs(state: Float32Array, at: number, out1: number, out3: number, out5: number): number {
   state[at + 1] = state[at]!;
   state[at] = out1;
   state[at + 3] = state[at + 2]!;
@@ -295,18 +292,20 @@ function horizontalStep(sum: number, state: Float32Array, at: number): number {
   return f32(f32(out1 + out3) + out5);
 }
 
+/** One horizontal step of the three filters for one quantity; `state[at..at+5]` holds their last two outputs. */
+function horizontalStep(sum: number, state: Float32Array, at: number): number {
+  const out1 = f32(f32(f32(N1 * sum) - state[at + 1]!) - D1 * state[at]!);
+  const out3 = f32(f32(f32(N3 * sum) - state[at + 3]!) - D3 * state[at + 2]!);
+  const out5 = f32(f32(f32(N5 * sum) - state[at + 5]!) - D5 * state[at + 4]!);
+  return pushOutputs(state, at, out1, out3, out5);
+}
+
 /** The same for the vertical pass, where the published order of operations differs. */
 function verticalStep(sum: number, state: Float32Array, at: number): number {
   const out1 = f32(N1 * sum - f32(D1 * state[at]! + state[at + 1]!));
   const out3 = f32(N3 * sum - f32(D3 * state[at + 2]! + state[at + 3]!));
   const out5 = f32(N5 * sum - f32(D5 * state[at + 4]! + state[at + 5]!));
-  state[at + 1] = state[at]!;
-  state[at] = out1;
-  state[at + 3] = state[at + 2]!;
-  state[at + 2] = out3;
-  state[at + 5] = state[at + 4]!;
-  state[at + 4] = out5;
-  return f32(f32(out1 + out3) + out5);
+  return pushOutputs(state, at, out1, out3, out5);
 }
 
 /** Blurs the five quantities of one row of one channel (`a` and `b` rings, row at `offset`) into `out`, five values a pixel. */
