@@ -3,6 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ANIMATION_LIMITS } from "./limits/animation.ts";
+import { AUTO_QUALITY_VALUES, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
 /** The largest image source, in bytes, any image call takes (a stored upload may be this large; inline sources stop earlier). */
@@ -52,11 +53,13 @@ export const imageOptionsSchema = z
       description:
         "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
     }),
-    quality: z.number().int().min(1).max(100).default(76).openapi({
-      example: 76,
-      description:
-        "Encoder quality 1 to 100 for JPEG, WebP and AVIF. PNG output is lossless and ignores it, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` it is the ceiling of the search.",
-    }),
+    quality: z
+      .union([z.number().int().min(1).max(100), z.enum(AUTO_QUALITY_VALUES)])
+      .default(76)
+      .openapi({
+        example: 76,
+        description: `Encoder quality 1 to 100 for JPEG, WebP and AVIF, or \`auto\` / \`auto:<level>\` (${QUALITY_LEVELS.join(", ")}; \`auto\` is \`auto:${DEFAULT_QUALITY_LEVEL}\`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), reported as \`stats.quality\` with \`stats.score\` and \`stats.quality_level\`. Auto finds it with a few encodes of a sample of the image and encodes the whole image once. PNG output is lossless and ignores quality, except under \`max_bytes\`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With \`max_bytes\` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With \`format: auto\` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; \`stats.score\` null).`,
+      }),
     mozjpeg: z.boolean().default(true).openapi({
       example: true,
       description: "JPEG: mozjpeg trellis quantisation, deringing and its quantisation table (smaller files at the same quality). Does not make the output progressive.",
@@ -105,3 +108,4 @@ export const imageOptionsSchema = z
 export type ImageOptions = z.output<typeof imageOptionsSchema>;
 export type ImageOptionsInput = z.input<typeof imageOptionsSchema>;
 export type ImageOutputFormat = (typeof IMAGE_OUTPUT_FORMATS)[number];
+export type ImageQuality = ImageOptions["quality"];

@@ -5,6 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema } from "../image-options.ts";
 import { imagePlaceholderSchema } from "./image-placeholder.ts";
+import { qualityLevelSchema } from "../perceptual-quality.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 
@@ -16,6 +17,8 @@ export const imageCandidateSchema = z
     format: z.enum(IMAGE_OUTPUT_FORMATS),
     lossless: z.boolean(),
     output_bytes: z.number().int(),
+    quality: z.number().int().nullable().openapi({ description: "Encoder quality of this candidate; null when lossless" }),
+    score: z.number().nullable().openapi({ description: "Its SSIMULACRA 2 when quality was auto; null otherwise" }),
   })
   .openapi("ImageCandidate", { description: "One encode `format: auto` tried." });
 
@@ -28,6 +31,11 @@ export const imageStatsSchema = z
     original_height: z.number().int(),
     original_format: z.enum(IMAGE_SOURCE_FORMATS).openapi({ example: "jpeg" }),
     quality: z.number().int().nullable().openapi({ description: "Encoder quality used; null for lossless output" }),
+    score: z.number().nullable().openapi({
+      description: "SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still; null otherwise",
+      example: null,
+    }),
+    quality_level: qualityLevelSchema.nullable().openapi({ description: "The perceptual level auto quality aimed at; null for a numeric quality", example: null }),
     lossless: z.boolean(),
     encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
     orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),

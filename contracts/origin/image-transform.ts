@@ -5,6 +5,7 @@ import { z } from "@hono/zod-openapi";
 import { blurRange, fitValues, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
 import type { ResolvedTransform } from "../transform/canonical.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
+import { qualityLevelSchema } from "../perceptual-quality.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 
@@ -16,7 +17,8 @@ export const originTransformSchema = z
     height: size,
     fit: z.enum(fitValues).default("inside"),
     gravity: z.enum(gravityValues).default("center"),
-    quality: z.number().int().min(qualityRange.min).max(qualityRange.max),
+    // A number, or q_auto's level (the origin searches the quality that reaches its score).
+    quality: z.union([z.number().int().min(qualityRange.min).max(qualityRange.max), z.object({ auto: qualityLevelSchema }).strict()]),
     rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),

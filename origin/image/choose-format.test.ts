@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
 import { autoCandidates, chooseSmallest, profileContent, requestedTarget } from "./choose-format.ts";
+import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
 import { processImage } from "./process-image.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
@@ -65,10 +66,16 @@ describe("autoCandidates", () => {
 describe("chooseSmallest", () => {
   it("encodes every candidate, reports each size and keeps the smallest", async () => {
     const raw = photoLikePixels(width, height);
-    const encodeTarget = async (target: { format: "jpeg" | "webp" | "avif" | "png"; quality: number }) =>
-      new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(target.format, { quality: target.quality }).toBuffer());
-    const chosen = await chooseSmallest(autoCandidates({ alpha: "none", is_graphic: false }, 76, false), encodeTarget);
+    const encodeCandidate = async (target: EncodeTarget) => ({
+      target,
+      bytes: new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(target.format, { quality: target.quality }).toBuffer()),
+      score: null,
+      encodes: 1,
+    });
+    const chosen = await chooseSmallest(autoCandidates({ alpha: "none", is_graphic: false }, 76, false), encodeCandidate);
     expect(chosen.candidates.map((c) => c.format)).toEqual(["jpeg", "webp", "avif"]);
+    expect(chosen.candidates.map((c) => c.quality)).toEqual([76, 76, 76]);
+    expect(chosen.encodes).toBe(3);
     const smallest = Math.min(...chosen.candidates.map((c) => c.output_bytes));
     expect(chosen.bytes.byteLength).toBe(smallest);
     expect(chosen.candidates.find((c) => c.output_bytes === smallest)?.format).toBe(chosen.target.format);

@@ -106,24 +106,39 @@ function stillCandidates(profile: ContentProfile, quality: number): EncodeTarget
 
 export type CandidateOutcome = ImageCandidate;
 
-export interface ChosenFormat {
+/** One candidate encoded: its target (at the quality used), bytes, and what the encode cost. */
+export interface EncodedCandidate {
   target: EncodeTarget;
   bytes: Uint8Array;
+  /** SSIMULACRA 2 when auto quality searched it, else null. */
+  score: number | null;
+  encodes: number;
+}
+
+export interface ChosenFormat extends EncodedCandidate {
   candidates: CandidateOutcome[];
 }
 
 /** Encodes the candidates one after another (one output in memory at a time) and keeps the smallest. */
 export async function chooseSmallest(
   candidates: EncodeTarget[],
-  encodeTarget: (target: EncodeTarget) => Promise<Uint8Array>,
+  encodeCandidate: (target: EncodeTarget) => Promise<EncodedCandidate>,
 ): Promise<ChosenFormat> {
-  let best: { target: EncodeTarget; bytes: Uint8Array } | null = null;
+  let best: EncodedCandidate | null = null;
+  let encodes = 0;
   const outcomes: CandidateOutcome[] = [];
   for (const target of candidates) {
-    const bytes = await encodeTarget(target);
-    outcomes.push({ format: target.format, lossless: target.lossless, output_bytes: bytes.byteLength });
-    if (best === null || bytes.byteLength < best.bytes.byteLength) best = { target, bytes };
+    const encoded = await encodeCandidate(target);
+    encodes += encoded.encodes;
+    outcomes.push({
+      format: target.format,
+      lossless: target.lossless,
+      output_bytes: encoded.bytes.byteLength,
+      quality: target.lossless ? null : encoded.target.quality,
+      score: encoded.score,
+    });
+    if (best === null || encoded.bytes.byteLength < best.bytes.byteLength) best = encoded;
   }
   if (best === null) throw new Error("chooseSmallest needs at least one candidate");
-  return { ...best, candidates: outcomes };
+  return { ...best, encodes, candidates: outcomes };
 }

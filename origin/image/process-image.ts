@@ -2,14 +2,16 @@
 // stage is its own step module; this file only wires them in order.
 import sharp, { type Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
-import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
+import type { ImageOptions, ImageOutputFormat, ImageQuality } from "../../contracts/image-options.ts";
+import { autoQualityLevel, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
-import { autoCandidates, chooseSmallest, keepsAnimation, profileContent, requestedTarget, type CandidateOutcome, type ContentProfile } from "./choose-format.ts";
+import { autoCandidates, chooseSmallest, keepsAnimation, profileContent, requestedTarget, type ContentProfile, type EncodedCandidate } from "./choose-format.ts";
 import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
+import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { placeholderOf } from "./placeholder.ts";
 
 export type ProcessedImageStats = ImageStats;
@@ -24,26 +26,47 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
   const animated = options.animated && source.animation !== null && keepsAnimation(options.format);
   const pixels = await renderPixels(input, source, options, animated);
   const content = profileContent(pixels);
+  const level = autoLevel(options.quality);
+  // Auto searches up to 100 (and PNG's palette ladder under max_bytes goes up to 256 colours).
+  const quality = typeof options.quality === "number" ? options.quality : 100;
   const encodeTarget = async (target: EncodeTarget) =>
     encode(await encoderInput(input, source, pixels, content, options, target.format), target, options, pixels.animation);
+  const encodeCandidate = async (target: EncodeTarget): Promise<EncodedCandidate> => {
+    if (level === null || target.lossless || target.format === "png") return { target, bytes: await encodeTarget(target), score: null, encodes: 1 };
+    // An animation is not scored (its frames would each need a search): the level's typical quality.
+    if (pixels.animation !== null) {
+      const typical = { ...target, quality: typicalQuality(target.format, level) };
+      return { target: typical, bytes: await encodeTarget(typical), score: null, encodes: 1 };
+    }
+    const at = (q: number): EncodeTarget => ({ ...target, quality: q });
+    const found = await searchPerceptualQuality(await encoderInput(input, source, pixels, content, options, target.format), (q) => encodeTarget(at(q)), {
+      format: target.format,
+      level,
+      encoder: options,
+    });
+    return { target: at(found.quality), bytes: found.bytes, score: found.score, encodes: found.encodes };
+  };
 
   const chosen =
     options.format === "auto"
-      ? await chooseSmallest(autoCandidates(content, options.quality, animated), encodeTarget)
-      : await encodeOne(requestedTarget(options.format, source.format, content, options.quality, animated), encodeTarget);
-  let { target, bytes } = chosen;
-  let encodes = chosen.candidates?.length ?? 1;
+      ? await chooseSmallest(autoCandidates(content, quality, animated), encodeCandidate)
+      : { ...(await encodeCandidate(requestedTarget(options.format, source.format, content, quality, animated))), candidates: null };
+  let { target, bytes, score, encodes } = chosen;
 
+  // Under auto the ceiling is auto's answer, so the output is the smaller of the two.
   if (options.max_bytes !== null && bytes.byteLength > options.max_bytes) {
-    const lossy = (quality: number): EncodeTarget => ({ format: target.format, lossless: false, quality });
-    const fitted = await fitToBytes((quality) => encodeTarget(lossy(quality)), options.max_bytes, {
-      ladder: target.format === "png" ? paletteLadder(options.quality) : qualityLadder(options.quality),
+    const ceiling = target.lossless || level === null ? quality : target.quality;
+    const lossy = (q: number): EncodeTarget => ({ format: target.format, lossless: false, quality: q });
+    const fitted = await fitToBytes((q) => encodeTarget(lossy(q)), options.max_bytes, {
+      ladder: target.format === "png" ? paletteLadder(ceiling) : qualityLadder(ceiling),
       known: target.lossless ? undefined : bytes,
       model: SIZE_MODELS[target.format],
     });
     target = lossy(fitted.quality);
     bytes = fitted.bytes;
     encodes += fitted.encodes;
+    // Not scored again: max_bytes, not the level, decided this output.
+    score = null;
   }
 
   const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
@@ -60,6 +83,8 @@ export async function processImage(input: Uint8Array, options: ImageOptions): Pr
       original_height: original.height,
       original_format: source.format,
       quality: target.lossless ? null : target.quality,
+      score,
+      quality_level: level,
       lossless: target.lossless,
       encodes,
       orientation_applied: pixels.orientation_applied,
@@ -79,11 +104,8 @@ function firstFrame(pixels: RenderedPixels): Sharp {
   return sharp(pixels.data.subarray(0, width * height * channels), { raw: { width, height, channels } });
 }
 
-async function encodeOne(
-  target: EncodeTarget,
-  encodeTarget: (target: EncodeTarget) => Promise<Uint8Array>,
-): Promise<{ target: EncodeTarget; bytes: Uint8Array; candidates: null }> {
-  return { target, bytes: await encodeTarget(target), candidates: null };
+function autoLevel(quality: ImageQuality): QualityLevel | null {
+  return typeof quality === "number" ? null : autoQualityLevel(quality);
 }
 
 // Stripped output encodes from the rendered pixels. Kept metadata has to come

@@ -1,18 +1,19 @@
 // The origin's half of URL transforms: everything the edge pipeline leaves (large sources, blur,
 // sharpen, rotation, EXIF orientation, padding, content-aware crops, CMYK, AVIF/GIF/TIFF
 // sources), as a step list. Geometry follows the edge (fit-box.ts).
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
 import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
 import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
-import { decodeFailure, inspectSource, type SourceImage } from "./decode-limits.ts";
+import { decodeFailure, inspectSource, type Animation, type SourceImage } from "./decode-limits.ts";
 import { encode } from "./encode.ts";
 import { fitBox } from "./fit-box.ts";
 import { flatten, formatHasAlpha } from "./flatten.ts";
 import { runSteps, type ImageStep } from "./image-step.ts";
+import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { lqipOf } from "./placeholder.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
@@ -53,13 +54,24 @@ function outputFormat(options: TransformOptions, source: SourceImage): ImageOutp
   return animates(options, source) ? "webp" : resolveOutputFormat(options.output, source.format, source.has_alpha);
 }
 
+// q_auto: the lowest quality reaching the level's score (an animation: the level's typical quality). PNG is lossless.
+async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality: TransformOptions["quality"], animation: Animation | null): Promise<Uint8Array> {
+  if (format === "png") return encode(image, { format, lossless: true, quality: 100 }, TRANSFORM_ENCODING, animation);
+  if (typeof quality === "number") return encode(image, { format, lossless: false, quality }, TRANSFORM_ENCODING, animation);
+  if (animation !== null) return encode(image, { format, lossless: false, quality: typicalQuality(format, quality.auto) }, TRANSFORM_ENCODING, animation);
+  const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const rendered = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  const encodeAt = (q: number) => encode(rendered(), { format, lossless: false, quality: q }, TRANSFORM_ENCODING);
+  return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
+}
+
 export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
   const source = await inspectSource(input);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
     const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
-    const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encode(image, { format, lossless: format === "png", quality: options.quality }, TRANSFORM_ENCODING, animation);
+    const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width: width!, height: height! };
   } catch (error) {

@@ -1,0 +1,177 @@
+// quality: "auto": the lowest quality whose output scores at least the level's SSIMULACRA 2
+// target. Scoring the whole output costs about ten encodes of it (the metric runs ~465 ms per
+// megapixel, a q76 JPEG encode ~26), so the search scores a sample instead: a mosaic of tiles
+// spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's macroblocks use,
+// so each tile of the encoded mosaic holds the blocks the full encode makes there. Each probe
+// encodes and scores the mosaic; the whole image is encoded once, at the answer. An image no
+// larger than the sample is its own sample, and its answer's probe is the output.
+//
+// The search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the sample scores
+// below target + margin", which holds up to the boundary on an ascending ladder, and a model
+// that starts at the level's typical quality for the format and interpolates the score linearly
+// in quality between probes.
+import sharp, { type Sharp } from "sharp";
+import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
+import type { ImageOutputFormat } from "../../contracts/image-options.ts";
+import { perceptualScore } from "../quality/perceptual-score.ts";
+import type { RawImage } from "../quality/raw-image.ts";
+import { encode, type EncoderOptions } from "./encode.ts";
+import { searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.ts";
+
+export type LossyFormat = Exclude<ImageOutputFormat, "png">;
+
+export interface PerceptualOutcome {
+  bytes: Uint8Array;
+  quality: number;
+  /** The sample's SSIMULACRA 2 at `quality` (the whole image's when the image is its own sample). */
+  score: number;
+  /** Encodes made: the sample's probes and the full encode when the sample is not the image. */
+  encodes: number;
+}
+
+export interface PerceptualSearch {
+  format: LossyFormat;
+  level: QualityLevel;
+  encoder: EncoderOptions;
+  /** The highest quality the search may answer (100 unless something else caps it). */
+  ceiling?: number;
+}
+
+// Typical SSIMULACRA 2 against quality per encoder with this engine's settings (sharp, mozjpeg
+// tables, WebP effort 4, AVIF effort 2, 4:2:0), medians over photos at 1600 px: the model's
+// prior, so the first probe lands near the answer. Piecewise linear between the points.
+const SCORE_CURVES: Record<LossyFormat, readonly (readonly [quality: number, score: number])[]> = {
+  jpeg: [[10, 5], [20, 30], [30, 45], [40, 55], [50, 61], [60, 66], [70, 72], [80, 78], [90, 85], [100, 93]],
+  webp: [[10, 25], [20, 40], [30, 50], [40, 57], [50, 62], [60, 66], [70, 70], [80, 76], [90, 83], [100, 90]],
+  avif: [[10, 20], [20, 35], [30, 46], [40, 55], [50, 62], [60, 68], [70, 74], [80, 80], [90, 86], [100, 94]],
+};
+
+/** The quality the format typically needs to reach the level: the search's first guess, and the answer where no score is possible (an animation). */
+export function typicalQuality(format: LossyFormat, level: QualityLevel): number {
+  return Math.round(Math.min(100, Math.max(1, curveQuality(format, QUALITY_LEVEL_TARGETS[level]))));
+}
+
+function curveQuality(format: LossyFormat, score: number): number {
+  const curve = SCORE_CURVES[format];
+  for (let i = 1; i < curve.length; i++) {
+    const [q0, s0] = curve[i - 1]!;
+    const [q1, s1] = curve[i]!;
+    if (score <= s1 || i === curve.length - 1) return q0 + ((score - s0) * (q1 - q0)) / (s1 - s0);
+  }
+  return 100;
+}
+
+// The sample's score is an estimate of the whole output's; the search aims this much above the
+// target so the whole output still reaches it (validated by scoring full-size outputs in
+// perceptual-quality.test.ts and bench:quality).
+export const SAMPLE_MARGIN = 1;
+
+/**
+ * Finds the lowest quality whose output reaches the level's target. `reference` is the still
+ * image the encoder gets (after flattening); `encodeImage` encodes it whole at a quality.
+ */
+export async function searchPerceptualQuality(
+  reference: Sharp,
+  encodeImage: (quality: number) => Promise<Uint8Array>,
+  search: PerceptualSearch,
+): Promise<PerceptualOutcome> {
+  const { format, level, encoder } = search;
+  const { channels } = await reference.metadata();
+  const pixels = await rawRgb(reference);
+  const sample = sampleOf(pixels);
+  const whole = sample === pixels;
+  // A probe of the whole image is the output only when it is encoded as the output would be:
+  // colour (a grey image is scored as RGB) and without metadata.
+  const probeIsOutput = whole && encoder.strip_metadata && (channels ?? 3) >= 3;
+  const target = QUALITY_LEVEL_TARGETS[level] + (whole ? 0 : SAMPLE_MARGIN);
+  const ladder = qualitiesUpTo(search.ceiling ?? 100);
+  const measure = async (quality: number): Promise<Scored> => {
+    const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, strip_metadata: true });
+    const decoded = await rawRgb(sharp(bytes), sample.channels);
+    return { bytes, score: await perceptualScore(sample, decoded) };
+  };
+  const boundary = await searchQualityBoundary<Scored>({
+    ladder,
+    measure,
+    passes: ({ score }) => score < target,
+    predict: (bracket) => predictQuality(bracket, target, format),
+  });
+  // The lowest quality reaching the target; the ceiling when none does.
+  const chosen = boundary.failing ?? boundary.passing!;
+  if (probeIsOutput) return { bytes: chosen.value.bytes, quality: chosen.quality, score: chosen.value.score, encodes: boundary.measured };
+  return { bytes: await encodeImage(chosen.quality), quality: chosen.quality, score: chosen.value.score, encodes: boundary.measured + 1 };
+}
+
+interface Scored {
+  bytes: Uint8Array;
+  score: number;
+}
+
+function qualitiesUpTo(ceiling: number): number[] {
+  return Array.from({ length: ceiling }, (_, i) => i + 1);
+}
+
+// Where the score reaches the target: on the line through the bracket's two probes, else the
+// prior curve shifted through the one probe there is, else the prior itself.
+function predictQuality({ passing, failing }: Bracket<Scored>, target: number, format: LossyFormat): number {
+  if (passing !== null && failing !== null) {
+    const rise = failing.value.score - passing.value.score;
+    if (!(rise > 0)) return (passing.quality + failing.quality) / 2;
+    return passing.quality + ((target - passing.value.score) * (failing.quality - passing.quality)) / rise;
+  }
+  const probe: Probe<Scored> | null = passing ?? failing;
+  if (probe === null) return curveQuality(format, target);
+  return probe.quality + curveQuality(format, target) - curveQuality(format, probe.value.score);
+}
+
+// The sample's size: a few percent of the image's pixels (so that two or three probes cost about
+// one full encode), never fewer than SAMPLE_MIN_PIXELS (the metric needs room for its six
+// scales) nor more than SAMPLE_MAX_PIXELS.
+const SAMPLE_FRACTION = 0.04;
+const SAMPLE_MIN_PIXELS = 256 * 256;
+const SAMPLE_MAX_PIXELS = 512 * 512;
+// Tiles: 64 pixels square, a multiple of the 16-pixel macroblock; the sample is a square-ish grid of them.
+const TILE = 64;
+const BLOCK = 16;
+
+/** The image itself when it is small enough, else a mosaic of tiles spread evenly over it. */
+export function sampleOf(image: RawImage): RawImage {
+  const { width, height, channels } = image;
+  const budget = Math.min(SAMPLE_MAX_PIXELS, Math.max(SAMPLE_MIN_PIXELS, width * height * SAMPLE_FRACTION));
+  if (width * height <= budget * 2 || width < TILE * 2 || height < TILE * 2) return image;
+  const tiles = Math.floor(budget / (TILE * TILE));
+  const across = Math.max(1, Math.min(Math.floor(width / TILE), Math.round(Math.sqrt((tiles * width) / height))));
+  const down = Math.max(1, Math.min(Math.floor(height / TILE), Math.floor(tiles / across)));
+  const mosaic = new Uint8Array(across * TILE * down * TILE * channels);
+  const rowBytes = across * TILE * channels;
+  for (let ty = 0; ty < down; ty++) {
+    const sy = alignedStart(ty, down, height);
+    for (let tx = 0; tx < across; tx++) {
+      const sx = alignedStart(tx, across, width);
+      for (let row = 0; row < TILE; row++) {
+        const from = ((sy + row) * width + sx) * channels;
+        mosaic.set(image.data.subarray(from, from + TILE * channels), (ty * TILE + row) * rowBytes + tx * TILE * channels);
+      }
+    }
+  }
+  return { data: mosaic, width: across * TILE, height: down * TILE, channels };
+}
+
+// The i-th of n tiles along an axis: centred in its share of the axis, on the block grid.
+function alignedStart(i: number, n: number, length: number): number {
+  const centre = ((i + 0.5) * length) / n;
+  return Math.min(Math.floor((length - TILE) / BLOCK) * BLOCK, Math.max(0, Math.round((centre - TILE / 2) / BLOCK) * BLOCK));
+}
+
+function rawInput(image: RawImage): Sharp {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
+}
+
+/** 8-bit sRGB, RGB or RGBA (as `channels` says, else as the image has alpha), for the metric. */
+async function rawRgb(image: Sharp, channels?: 3 | 4): Promise<RawImage> {
+  const srgb = image.toColourspace("srgb");
+  const { hasAlpha } = await image.metadata();
+  const wanted = channels ?? (hasAlpha ? 4 : 3);
+  const { data, info } = await (wanted === 4 ? srgb.ensureAlpha() : srgb.removeAlpha()).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: wanted };
+}
