@@ -2,6 +2,7 @@
 // then runs the origin (Node) and the edge (wrangler dev, local D1/R2/Queues) until Ctrl-C.
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import { ORIGIN_ALLOCATOR_ENV } from "../origin/allocator-env.ts";
 import { ensureDevAccount } from "./lib/dev-account.ts";
 import { ensureDevSecrets } from "./lib/dev-vars.ts";
 import { DEFAULT_PERSIST_DIR, openPlatform } from "./lib/local-platform.ts";
@@ -41,6 +42,7 @@ const origin = externalOrigin
   ? null
   : startService("origin", process.execPath, ["origin/server.ts"], {
       ...process.env,
+      ...ORIGIN_ALLOCATOR_ENV,
       ENVIRONMENT: "development",
       PORT: args["origin-port"],
       ORIGIN_SECRET: secrets.ORIGIN_SECRET,

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { freePort } from "../lib/free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ORIGIN_ALLOCATOR_ENV } from "../../origin/allocator-env.ts";
 import { ensureDevSecrets } from "../lib/dev-vars.ts";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy.ts";
 
@@ -46,7 +47,7 @@ export class OriginProcess {
 
   async start(): Promise<void> {
     const child = spawn(process.execPath, ["origin/server.ts"], {
-      env: { ...process.env, ENVIRONMENT: "development", PORT: String(this.port), ORIGIN_SECRET: this.secret },
+      env: { ...process.env, ...ORIGIN_ALLOCATOR_ENV, ENVIRONMENT: "development", PORT: String(this.port), ORIGIN_SECRET: this.secret },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
