@@ -1,6 +1,7 @@
 // The fault schedule, as fractions of the run so a 5-minute soak and the 1-minute CI run go
-// through the same faults in the same order. The first tenth is warm-up (the origin's RSS level
-// after it is what "flat" is measured against); every fault ends before the last tenth.
+// through the same faults in the same order. The first tenth is warm-up (queue messages are
+// delivered once; scripts/soak/rss-flatness.ts measures each origin's own warm-up from its start);
+// every fault ends before the last tenth.
 import type { ProxyFault } from "./fault-proxy.ts";
 import type { SoakService } from "./service.ts";
 

@@ -8,6 +8,7 @@ import { SoakClient, type Attempt } from "./client.ts";
 import type { ProxyFault } from "./fault-proxy.ts";
 import { runFaultSchedule, WARM_UP_FRACTION, type FaultWindow } from "./faults.ts";
 import { platformFailures, reconcilePlatform, type PlatformReconciliation } from "./reconcile.ts";
+import { judgeRssFlatness, type RssSample, type RssVerdict } from "./rss-flatness.ts";
 import { startSoakService } from "./service.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
 import { makeInputs, runLoop, uploadSource, type LoopLog } from "./workload.ts";
@@ -33,8 +34,8 @@ export interface SoakFigures {
   outputs: { checked: number; undecodable: number; corruptDelivered: number; corruptStored: number };
   storage: { objects: number; objectsWithoutRow: number; rowsWithoutObject: number; balancesOff: number };
   latencyMs: { "optimize p50": number; "optimize p99": number; "transform hit p50": number; "transform hit p99": number };
-  /** warm and end belong to the origin process that ran longest, judgedS its lifetime: a restart resets RSS. */
-  originRss: { startMb: number; warmMb: number; peakMb: number; endMb: number; judgedS: number; flat: boolean; restarts: number };
+  /** warm and end are levels of one origin process, defined in `rule` (scripts/soak/rss-flatness.ts); start and peak are of the whole run. */
+  originRss: { startMb: number; peakMb: number; restarts: number } & RssVerdict;
   faults: { kind: string; startS: number; lengthS: number }[];
   proxyInjected: Record<ProxyFault, number>;
   /** Every zero-target that was not zero, by name: empty means the soak passed. */
@@ -59,7 +60,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   const service = await startSoakService();
   const webhookSecret = generateWebhookSecret();
   const receiver = await startWebhookReceiver(webhookSecret);
-  const rss: { at: number; bytes: number }[] = [];
+  const rss: RssSample[] = [];
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
@@ -126,7 +127,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
     }
     sampling = false;
     await sampler;
-    return figures(options, { books, logs, windows, receiver, rss, startedAt, warmAt, service, adminCalls: admin.calls.length });
+    return figures(options, { books, logs, windows, receiver, rss, startedAt, stopAt, service });
   } finally {
     sampling = false;
     await receiver.close();
@@ -141,11 +142,10 @@ function figures(
     logs: LoopLog[];
     windows: FaultWindow[];
     receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-    rss: { at: number; bytes: number }[];
+    rss: RssSample[];
     startedAt: number;
-    warmAt: number;
+    stopAt: number;
     service: Awaited<ReturnType<typeof startSoakService>>;
-    adminCalls: number;
   },
 ): SoakFigures {
   const { books, logs, windows, receiver, rss } = run;
@@ -163,8 +163,16 @@ function figures(
   const undecodable = logs.flatMap((l) => l.badOutputs);
 
   const peak = Math.max(...rss.map((s) => s.bytes));
-  const judged = longestLivedOrigin(rss, windows, run.warmAt - run.startedAt, run.startedAt);
-  const flat = judged !== null && judged.end.bytes <= judged.warm.bytes * 1.1;
+  const kills = windows.filter((w) => w.kind.startsWith("origin"));
+  const rssVerdict = judgeRssFlatness({
+    samples: rss,
+    processLives: [run.startedAt, ...kills.map((w) => w.end)].map((start, i) => ({ start, end: kills[i]?.start ?? Infinity })),
+    runStartedAt: run.startedAt,
+    loadEndsAt: run.stopAt,
+    answers: attempts.filter(ok).map((a) => ({ op: a.op, at: a.ended })),
+    warmUpMs: WARM_UP_FRACTION * options.durationMs,
+    windowMs: WARM_UP_FRACTION * options.durationMs,
+  });
 
   const byOp: Record<string, number> = {};
   for (const call of calls) byOp[call.op] = (byOp[call.op] ?? 0) + 1;
@@ -231,15 +239,7 @@ function figures(
       "transform hit p50": percentile(clean.filter((a) => a.op === "image.transform.hit" && ok(a)).map((a) => a.ended - a.started), 50),
       "transform hit p99": percentile(clean.filter((a) => a.op === "image.transform.hit" && ok(a)).map((a) => a.ended - a.started), 99),
     },
-    originRss: {
-      startMb: mb(rss[0]?.bytes ?? 0),
-      warmMb: mb(judged?.warm.bytes ?? 0),
-      peakMb: mb(peak),
-      endMb: mb(judged?.end.bytes ?? 0),
-      judgedS: judged ? Math.round((judged.end.at - judged.startedAt) / 1000) : 0,
-      flat,
-      restarts: run.service.origin.restarts,
-    },
+    originRss: { startMb: mb(rss[0]?.bytes ?? 0), peakMb: mb(peak), restarts: run.service.origin.restarts, ...rssVerdict },
     faults: windows.map((w) => ({ kind: w.kind, startS: Math.round((w.start - (windows[0]?.start ?? 0)) / 100) / 10, lengthS: Math.round((w.end - w.start) / 100) / 10 })),
     proxyInjected: { ...run.service.proxy.injected },
     details: { platform: books, client, undecodable },
@@ -256,26 +256,7 @@ function figures(
     ...(receiver.badSignatures > 0 ? [`webhooks with a bad signature: ${receiver.badSignatures}`] : []),
     ...(undecodable.length > 0 ? [`outputs that do not decode: ${undecodable.slice(0, 3).join("; ")}`] : []),
     ...(result.outputs.corruptDelivered > 0 ? [`corrupted replies delivered: ${result.outputs.corruptDelivered}`] : []),
-    ...(!result.originRss.flat ? [`origin RSS not flat: warm ${result.originRss.warmMb} MB, end ${result.originRss.endMb} MB`] : []),
+    ...(!result.originRss.flat ? [`origin RSS not flat: warm ${result.originRss.warmMb} MB, end ${result.originRss.endMb} MB (${result.originRss.judged})`] : []),
   ];
   return { ...result, failures };
-}
-
-type RssSample = { at: number; bytes: number };
-
-/**
- * "Flat" compares one origin process with itself: its RSS once it has warmed up against its RSS
- * at the end of its life. The fault schedule kills and restarts the origin, and a young process
- * compared with an older one's warm level would call a leak flat. The process judged is the one
- * that lived longest; its warm level is its last sample within `warmUpMs` of its start.
- */
-function longestLivedOrigin(rss: RssSample[], windows: FaultWindow[], warmUpMs: number, startedAt: number) {
-  const starts = [startedAt, ...windows.filter((w) => w.kind.startsWith("origin")).map((w) => w.end)];
-  const lives = starts.map((start, i) => ({ startedAt: start, samples: rss.filter((s) => s.at >= start && s.at < (starts[i + 1] ?? Infinity)) }));
-  const longest = lives
-    .filter((life) => life.samples.length > 1)
-    .sort((a, b) => b.samples.at(-1)!.at - b.startedAt - (a.samples.at(-1)!.at - a.startedAt))[0];
-  if (!longest) return null;
-  const warm = longest.samples.filter((s) => s.at <= longest.startedAt + warmUpMs).at(-1) ?? longest.samples[0]!;
-  return { startedAt: longest.startedAt, warm, end: longest.samples.at(-1)! };
 }
