@@ -62,6 +62,24 @@ describe("canonicalTransform", () => {
     expect(resolveTransform(parseTransform("ph_lqip,f_auto")).format).toBeUndefined();
   });
 
+  it("spells each q_auto level one way: q_auto for good, q_auto:<level> for the others", () => {
+    expect(canonical("q_auto:good,w_400")).toBe("w_400,q_auto");
+    expect(canonical("w_400,q_auto")).toBe("w_400,q_auto");
+    expect(canonical("q_auto:eco")).toBe("q_auto:eco");
+    expect(canonical("q_auto:low,f_webp")).toBe("q_auto:low,f_webp");
+    expect(canonical("q_auto:best")).toBe("q_auto:best");
+    const distinct = ["q_auto", "q_auto:low", "q_auto:eco", "q_auto:best", `q_${DEFAULT_QUALITY}`, "q_72"];
+    expect(new Set(distinct.map(canonical)).size).toBe(distinct.length);
+    for (const segment of distinct) expect(canonical(canonical(segment) || "r_auto")).toBe(canonical(segment));
+  });
+
+  it("resolves q_auto to its level, and folds it away under a placeholder", () => {
+    expect(resolveTransform(parseTransform("q_auto")).quality).toEqual({ auto: "good" });
+    expect(resolveTransform(parseTransform("q_auto:eco")).quality).toEqual({ auto: "eco" });
+    expect(resolveTransform(parseTransform("q_40")).quality).toBe(40);
+    expect(canonical("w_400,q_auto:best,ph_lqip")).toBe("w_400,ph_lqip");
+  });
+
   it("leaves the signature out", () => {
     expect(canonical("w_400,s_AAAAAAAAAAAAAAAAAAAAAA")).toBe(canonical("w_400"));
   });

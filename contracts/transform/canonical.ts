@@ -1,6 +1,7 @@
 // One derivative, one cache entry, one charge: every way of writing the same operation
 // must canonicalize to the same string, so order, aliases, defaults and parameters that
 // cannot change the output are all folded away here.
+import { autoQualityLevel, DEFAULT_QUALITY_LEVEL, type AutoQuality, type QualityLevel } from "../perceptual-quality.ts";
 import {
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
@@ -14,6 +15,9 @@ import {
   type TransformSpec,
 } from "./tokens.ts";
 
+// A fixed encoder quality, or q_auto's level: the origin searches the lowest quality reaching its score.
+export type TransformQuality = number | { auto: QualityLevel };
+
 // The operation a transform performs, with defaults applied and dpr folded into the size.
 // This is what the compute stage executes and what canonicalTransform serializes.
 export interface ResolvedTransform {
@@ -21,7 +25,7 @@ export interface ResolvedTransform {
   height?: number;
   fit: Fit;
   gravity: Gravity;
-  quality: number;
+  quality: TransformQuality;
   // undefined: keep the source's format.
   format?: FormatChoice;
   // Clockwise degrees after the EXIF orientation, which is always applied.
@@ -32,6 +36,13 @@ export interface ResolvedTransform {
   animated: boolean;
   // Serve this placeholder of the shaped image instead of the image (its own format and quality).
   placeholder?: PlaceholderKind;
+}
+
+/** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */
+export type FixedQualityTransform = ResolvedTransform & { quality: number };
+
+export function hasFixedQuality(op: ResolvedTransform): op is FixedQualityTransform {
+  return typeof op.quality === "number";
 }
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
@@ -55,6 +66,20 @@ function scaledSize(spec: TransformSpec): { width?: number; height?: number } {
   };
 }
 
+/** The quality a spec asks for; a placeholder has its own encoding, so q_ cannot change it. */
+export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholder">): TransformQuality {
+  if (spec.placeholder !== undefined || spec.quality === undefined) return DEFAULT_QUALITY;
+  if (typeof spec.quality === "number") return spec.quality;
+  // The parser admits only the spellings autoQualityLevel reads.
+  return { auto: autoQualityLevel(spec.quality) ?? DEFAULT_QUALITY_LEVEL };
+}
+
+/** A quality as q_'s one spelling of it: `auto` for the default level (`auto:good` is its alias), as Cloudinary writes it. */
+export function qualityValue(quality: TransformQuality): number | AutoQuality {
+  if (typeof quality === "number") return quality;
+  return quality.auto === DEFAULT_QUALITY_LEVEL ? "auto" : `auto:${quality.auto}`;
+}
+
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
@@ -70,7 +95,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     fit,
     gravity,
     // A placeholder has its own encoding: q_ and f_ cannot change it, so they mint no new derivative.
-    quality: spec.placeholder === undefined ? (spec.quality ?? DEFAULT_QUALITY) : DEFAULT_QUALITY,
+    quality: resolveQuality(spec),
     format: spec.placeholder === undefined ? spec.format : undefined,
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     blur: spec.blur,
@@ -89,7 +114,7 @@ export function canonicalTransform(spec: TransformSpec): string {
   if (op.height !== undefined) tokens.push(`h_${op.height}`);
   if (op.fit !== DEFAULT_FIT) tokens.push(`fit_${op.fit}`);
   if (op.gravity !== DEFAULT_GRAVITY) tokens.push(`g_${op.gravity}`);
-  if (op.quality !== DEFAULT_QUALITY) tokens.push(`q_${op.quality}`);
+  if (op.quality !== DEFAULT_QUALITY) tokens.push(`q_${qualityValue(op.quality)}`);
   if (op.format !== undefined) tokens.push(`f_${op.format}`);
   if (op.rotate !== 0) tokens.push(`r_${op.rotate}`);
   if (op.blur !== undefined) tokens.push(`bl_${op.blur}`);

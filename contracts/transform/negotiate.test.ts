@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatClassFromAccept, negotiateFormat } from "./negotiate.ts";
+import { canonicalTransform } from "./canonical.ts";
+import { formatClassFromAccept, negotiateFormat, negotiateQuality } from "./negotiate.ts";
+import { parseTransform } from "./tokens.ts";
 
 // Accept headers as real browsers send them for <img>.
 const chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
@@ -43,6 +45,32 @@ describe("negotiateFormat", () => {
     for (const [accept, expected] of [[chrome, "avif"], [firefoxOld, "webp"], [legacyBrowser, "legacy"]] as const) {
       expect(formatClassFromAccept(accept)).toBe(expected);
       expect(negotiateFormat({ format: "auto" }, accept, false).formatClass).toBe(expected);
+    }
+  });
+});
+
+describe("negotiateQuality", () => {
+  const served = (segment: string, saveData: string | null) => {
+    const { spec, variesOnSaveData } = negotiateQuality(parseTransform(segment), saveData);
+    return { canonical: canonicalTransform(spec), variesOnSaveData };
+  };
+
+  it("lowers q_auto one level under Save-Data: on, to the lowered level's own derivative", () => {
+    expect(served("w_400,q_auto", "on")).toEqual({ canonical: "w_400,q_auto:eco", variesOnSaveData: true });
+    expect(served("q_auto:good", "on")).toEqual({ canonical: "q_auto:eco", variesOnSaveData: true });
+    expect(served("q_auto:best", "on")).toEqual({ canonical: "q_auto", variesOnSaveData: true });
+    expect(served("q_auto:eco,f_auto", "On ; foo")).toEqual({ canonical: "q_auto:low,f_auto", variesOnSaveData: true });
+  });
+
+  it("keeps q_auto's level without Save-Data: on, and still varies on the header", () => {
+    for (const header of [null, undefined, "", "off", "only"]) {
+      expect(negotiateQuality(parseTransform("w_400,q_auto:best"), header)).toEqual({ spec: parseTransform("w_400,q_auto:best"), variesOnSaveData: true });
+    }
+  });
+
+  it("changes nothing and varies on nothing where Save-Data cannot change the bytes", () => {
+    for (const segment of ["w_400", "w_400,q_40", "q_auto:low", "w_40,q_auto,ph_lqip"]) {
+      expect(negotiateQuality(parseTransform(segment), "on")).toEqual({ spec: parseTransform(segment), variesOnSaveData: false });
     }
   });
 });

@@ -1,6 +1,10 @@
 // f_auto picks the output format from Accept. The cache varies on the negotiated class,
 // never on the raw header: browsers send dozens of Accept spellings but only three classes
-// produce different bytes.
+// produce different bytes. q_auto's level is negotiated from Save-Data the same way: the
+// lowered level is written into the transform, so the cache key, the stored derivative and the
+// charge are those of the lowered level's own URL.
+import { lowerQualityLevel } from "../perceptual-quality.ts";
+import { resolveQuality } from "./canonical.ts";
 import type { OutputFormat, TransformSpec } from "./tokens.ts";
 
 // "legacy" is JPEG, or PNG when the source has alpha; alpha is a property of the file, so
@@ -43,4 +47,28 @@ export function negotiateFormat(
   const formatClass = formatClassFromAccept(accept);
   const format = formatClass === "legacy" ? (hasAlpha ? "png" : "jpeg") : formatClass;
   return { format, formatClass };
+}
+
+export interface NegotiatedQuality {
+  /** The transform to make: the one asked for, with q_auto's level lowered under Save-Data. */
+  spec: TransformSpec;
+  /** Whether Save-Data changes this transform's bytes (send `Vary: Save-Data`). */
+  variesOnSaveData: boolean;
+}
+
+// Save-Data's value is a list of tokens separated by ";", of which only `on` is defined.
+function savesData(header: string | null | undefined): boolean {
+  return (header ?? "").split(";").some((token) => token.trim().toLowerCase() === "on");
+}
+
+/**
+ * `Save-Data: on` lowers q_auto one level. A fixed quality, a placeholder and q_auto:low (already
+ * the lowest) give the same bytes whatever the header says, so they do not vary on it.
+ */
+export function negotiateQuality(spec: TransformSpec, saveData: string | null | undefined): NegotiatedQuality {
+  const quality = resolveQuality(spec);
+  if (typeof quality === "number") return { spec, variesOnSaveData: false };
+  const lowered = lowerQualityLevel(quality.auto);
+  if (lowered === quality.auto) return { spec, variesOnSaveData: false };
+  return { spec: savesData(saveData) ? { ...spec, quality: `auto:${lowered}` } : spec, variesOnSaveData: true };
 }

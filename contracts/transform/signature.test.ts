@@ -28,6 +28,15 @@ describe("transform signatures", () => {
     expect(await transformSignature(secret, other)).toBe(await transformSignature(secret, path));
   });
 
+  it("covers q_auto's level: one level's signature is not another's", async () => {
+    const pathOf = (segment: string) => `/v1/image/t/key_abc/${canonicalTransform(parseTransform(segment))}/file_123`;
+    const signature = await transformSignature(secret, pathOf("w_400,q_auto"));
+    expect(await verifyTransformSignature(secret, pathOf("q_auto:good,w_400"), signature)).toBe(true);
+    for (const other of ["w_400,q_auto:eco", "w_400,q_auto:low", "w_400,q_auto:best", "w_400"]) {
+      expect(await verifyTransformSignature(secret, pathOf(other), signature)).toBe(false);
+    }
+  });
+
   it("fails for a tampered path, a tampered signature or another secret", async () => {
     const signature = await transformSignature(secret, path);
     expect(await verifyTransformSignature(secret, path.replace("w_400", "w_4000"), signature)).toBe(false);

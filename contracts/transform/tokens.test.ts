@@ -10,6 +10,7 @@ import {
   rotateValues,
   tokenDescriptions,
 } from "./tokens.ts";
+import { QUALITY_LEVELS } from "../perceptual-quality.ts";
 
 function rejection(segment: string): ProblemError {
   try {
@@ -49,6 +50,19 @@ describe("parseTransform", () => {
   it("refuses a placeholder kind it does not make", () => {
     expect(rejection("ph_blurhash").errors).toEqual([{ pointer: "/transform/ph_blurhash", detail: "ph_ must be one of lqip" }]);
     expect(rejection("ph").errors?.[0]?.pointer).toBe("/transform/ph");
+  });
+
+  it("reads q_auto and each level as written", () => {
+    expect(parseTransform("q_auto").quality).toBe("auto");
+    for (const level of QUALITY_LEVELS) expect(parseTransform(`q_auto:${level}`).quality).toBe(`auto:${level}`);
+  });
+
+  it("refuses an auto level it does not have, naming the spellings it takes", () => {
+    for (const segment of ["q_auto:bogus", "q_auto:", "q_AUTO", "q_auto:eco:low", "q_autoeco"]) {
+      expect(rejection(segment).errors).toEqual([
+        { pointer: `/transform/${segment}`, detail: "q_ must be a whole number from 1 to 100, or one of auto, auto:low, auto:eco, auto:good, auto:best" },
+      ]);
+    }
   });
 
   it("accepts the bounds of every numeric range", () => {

@@ -2,6 +2,7 @@
 // is a comma-separated list of `prefix_value` tokens. The value sets are exported so the
 // OpenAPI description and the TS client are generated from the same lists the parser uses.
 import { ProblemError, type FieldError } from "../problems/catalogue.ts";
+import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 
 export const MAX_OUTPUT_SIDE = 8192;
 export const MAX_OUTPUT_PIXELS = 40_000_000;
@@ -58,7 +59,8 @@ export interface TransformSpec {
   width?: number;
   /** Height in pixels (at 1x). */
   height?: number;
-  quality?: number;
+  /** 1 to 100, or `auto` / `auto:<level>`: the lowest quality whose output reaches the level's perceptual score. */
+  quality?: number | AutoQuality;
   /** `auto` negotiates AVIF, WebP, then JPEG or PNG from the browser's Accept header. */
   format?: FormatChoice;
   fit?: Fit;
@@ -84,7 +86,7 @@ export const DEFAULT_GRAVITY: Gravity = "center";
 export const tokenDescriptions = {
   w: `width in pixels, ${sizeRange.min} to ${sizeRange.max}`,
   h: `height in pixels, ${sizeRange.min} to ${sizeRange.max}`,
-  q: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY})`,
+  q: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data`,
   f: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)`,
   fit: `fit when both w and h are given: ${fitValues.join(", ")} (default ${DEFAULT_FIT})`,
   g: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop)`,
@@ -123,6 +125,12 @@ function decimalIn(value: string, range: { min: number; max: number }): number {
   return n;
 }
 
+function qualityIn(value: string): number | AutoQuality {
+  if (autoQualityLevel(value) !== null) return value as AutoQuality;
+  if (INTEGER.test(value)) return integerIn(value, qualityRange);
+  throw new TokenError(`must be a whole number from ${qualityRange.min} to ${qualityRange.max}, or one of ${AUTO_QUALITY_VALUES.join(", ")}`);
+}
+
 function oneOf<T extends string>(value: string, values: readonly T[]): T {
   if (!(values as readonly string[]).includes(value)) {
     throw new TokenError(`must be one of ${values.join(", ")}`);
@@ -139,7 +147,7 @@ function applyToken(spec: TransformSpec, prefix: Prefix, value: string): void {
       spec.height = integerIn(value, sizeRange);
       return;
     case "q":
-      spec.quality = integerIn(value, qualityRange);
+      spec.quality = qualityIn(value);
       return;
     case "f": {
       const format = oneOf(value, formatTokenValues);

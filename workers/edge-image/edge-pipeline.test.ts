@@ -4,7 +4,7 @@ import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
 import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
 import { originCompute } from "../origin/origin-client.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
-import { resolveTransform } from "../../contracts/transform/canonical.ts";
+import { hasFixedQuality, resolveTransform, type FixedQualityTransform } from "../../contracts/transform/canonical.ts";
 import { parseTransform, type OutputFormat } from "../../contracts/transform/tokens.ts";
 import { decodePixels } from "./codecs.ts";
 import { padImage } from "../test-support/padded-image.ts";
@@ -22,7 +22,11 @@ const meter = installWasmMemoryMeter();
 afterAll(() => meter.uninstall());
 
 const MB = 1024 * 1024;
-const op = (segment: string) => resolveTransform(parseTransform(segment));
+function op(segment: string): FixedQualityTransform {
+  const resolved = resolveTransform(parseTransform(segment));
+  if (!hasFixedQuality(resolved)) throw new Error(`${segment} asks for q_auto, which the edge does not make`);
+  return resolved;
+}
 // PNG and resize keep one instance per isolate; the Emscripten codecs get one per call.
 const persistentModules = new Set([pngWasm, resizeWasm]);
 

@@ -2,7 +2,7 @@
 // enough that the codecs' WASM memory plus the JS pixel buffers stay inside the edge budget
 // (proven in edge-pipeline.test.ts). Everything else is the origin's.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
+import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import type { OutputFormat } from "../../contracts/transform/tokens.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";
 import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/limits/edge-budget.ts";
@@ -42,11 +42,11 @@ export interface EdgeOutput {
   peakBufferBytes: number;
 }
 
-export function transformAtEdge(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat, frame?: Size): Promise<EdgeOutput> {
+export function transformAtEdge(source: Uint8Array, header: ImageHeader, op: FixedQualityTransform, format: OutputFormat, frame?: Size): Promise<EdgeOutput> {
   return oneAtATime(() => runPipeline(source, header, op, format, frame ?? header));
 }
 
-async function runPipeline(source: Uint8Array, header: ImageHeader, op: ResolvedTransform, format: OutputFormat, frame: Size): Promise<EdgeOutput> {
+async function runPipeline(source: Uint8Array, header: ImageHeader, op: FixedQualityTransform, format: OutputFormat, frame: Size): Promise<EdgeOutput> {
   let decoded: Pixels;
   try {
     decoded = await decodePixels(header.format, source);

@@ -5,12 +5,12 @@ import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
-import { formatClassFromAccept } from "../../contracts/transform/negotiate.ts";
+import { formatClassFromAccept, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { parseTransform, type TransformSpec } from "../../contracts/transform/tokens.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
-import { derivativeResponse } from "../transform/derivative-response.ts";
+import { derivativeResponse, type VaryHeader } from "../transform/derivative-response.ts";
 import type { DerivativeIdentity } from "../transform/derivative-store.ts";
 import { edgeCacheKey, matchEdgeCache } from "../transform/edge-cache.ts";
 import { findTransformKey, type TransformKey } from "../transform/transform-key.ts";
@@ -19,10 +19,11 @@ import { findTransformKey, type TransformKey } from "../transform/transform-key.
 export interface TransformRequest {
   key: TransformKey;
   fileId: string;
+  /** The transform to make: as signed, with q_auto's level lowered under Save-Data. */
   spec: TransformSpec;
   identity: DerivativeIdentity;
   cacheKey: Request;
-  variesOnAccept: boolean;
+  vary: VaryHeader[];
   ifNoneMatch: string | undefined;
 }
 
@@ -44,14 +45,17 @@ export const authenticateTransformKey = (paramsSchema: TransformParams) =>
 
 async function authenticate(c: Context<AppEnv>, params: { key_id: string; transform: string; file_id: string }): Promise<void> {
   const { key_id: keyId, file_id: fileId } = params;
-  const spec = parseTransform(params.transform);
-  const canonical = canonicalTransform(spec);
+  const asked = parseTransform(params.transform);
   const key = await findTransformKey(c.env, keyId);
-  await checkTransformSignature(key, canonicalPath(keyId, canonical, fileId), spec.signature);
+  await checkTransformSignature(key, canonicalPath(keyId, canonicalTransform(asked), fileId), asked.signature);
 
+  // The URL is signed as written; the derivative is the one Save-Data negotiates, so q_auto under
+  // Save-Data is q_auto:eco's derivative (one cache entry, one stored copy, one charge).
+  const { spec, variesOnSaveData } = negotiateQuality(asked, c.req.header("Save-Data"));
   const variesOnAccept = spec.format === "auto";
   const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
-  const identity: DerivativeIdentity = { accountId: key.accountId, fileId, canonical, formatClass };
+  const identity: DerivativeIdentity = { accountId: key.accountId, fileId, canonical: canonicalTransform(spec), formatClass };
+  const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });
   c.set("transform", {
     key,
@@ -59,7 +63,7 @@ async function authenticate(c: Context<AppEnv>, params: { key_id: string; transf
     spec,
     identity,
     cacheKey: edgeCacheKey(identity),
-    variesOnAccept,
+    vary,
     ifNoneMatch: c.req.header("If-None-Match"),
   });
 }
@@ -67,7 +71,7 @@ async function authenticate(c: Context<AppEnv>, params: { key_id: string; transf
 /** Answers from this data centre's cache when it holds the derivative; otherwise on down the chain. */
 export const serveEdgeCacheHit = createMiddleware<AppEnv>(async (c, next) => {
   const request = c.get("transform");
-  const cached = await matchEdgeCache(request.cacheKey, request.variesOnAccept);
+  const cached = await matchEdgeCache(request.cacheKey, request.vary);
   if (cached) return derivativeResponse(cached.body, cached.meta, "edge", request.ifNoneMatch);
   await next();
 });

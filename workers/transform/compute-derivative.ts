@@ -10,6 +10,9 @@
 // the edge adds about 0.1 s once per file, and a URL's bytes then never depend on whether it was
 // the file's first miss, so a derivative recomputed after eviction keeps its ETag.
 //
+// q_auto is made at the origin: finding the lowest quality that reaches a perceptual score takes
+// the metric and several encodes, which only the origin has the CPU for.
+//
 // An animated original (GIF, which the edge cannot read at all, or WebP with its animation flag)
 // always goes to the origin: the edge never runs a frame loop, and a mezzanine is one still frame.
 //
@@ -22,7 +25,7 @@ import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { edgeCanTransform, transformAtEdge, type EdgeOutput } from "../edge-image/edge-pipeline.ts";
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import type { ResolvedTransform } from "../../contracts/transform/canonical.ts";
+import { hasFixedQuality, type FixedQualityTransform, type ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
@@ -60,8 +63,8 @@ const HEADER_READ_BYTES = 256 * 1024;
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
 export async function computeDerivative(env: ComputeEnv, file: DerivativeSource, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
-  // The placeholder engine (ThumbHash's ≤100 px render, the LQIP encode) lives only at the origin.
-  if (op.placeholder !== undefined) return atOrigin(env, await file.stream(), op, choice);
+  // The placeholder engine (ThumbHash's ≤100 px render, the LQIP encode) and q_auto's search live only at the origin.
+  if (op.placeholder !== undefined || !hasFixedQuality(op)) return atOrigin(env, await file.stream(), op, choice);
   const stored = await findMezzanine(env.FILES, file.fileId);
   if (stored && mezzanineServes(stored.meta, op)) {
     const mezzanine = await stored.read();
@@ -88,7 +91,7 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
  * PNG one refuses an ancillary chunk of a few MB before the image data), so the origin reads it,
  * or reports it corrupt.
  */
-async function fromOriginalAtEdge(original: Uint8Array, header: ImageHeader, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative | null> {
+async function fromOriginalAtEdge(original: Uint8Array, header: ImageHeader, op: FixedQualityTransform, choice: OutputChoice): Promise<ComputedDerivative | null> {
   const format = resolveOutputFormat(choice, header.format, header.hasAlpha);
   try {
     return madeAtEdge(await transformAtEdge(original, header, op, format), "original");
@@ -98,7 +101,7 @@ async function fromOriginalAtEdge(original: Uint8Array, header: ImageHeader, op:
   }
 }
 
-async function fromMezzanine(mezzanine: Mezzanine, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
+async function fromMezzanine(mezzanine: Mezzanine, op: FixedQualityTransform, choice: OutputChoice): Promise<ComputedDerivative> {
   const { original } = mezzanine.meta;
   // The output format follows the original (a WebP photo's mezzanine is a JPEG).
   const format = resolveOutputFormat(choice, original.format, original.hasAlpha);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { derivativeResponse, matchesIfNoneMatch, strongEtag } from "./derivative-response.ts";
+import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "./derivative-response.ts";
 
-const meta = { etag: strongEtag("ab".repeat(32)), contentType: "image/webp", bytes: 3, variesOnAccept: true };
+const meta: DerivativeMeta = { etag: strongEtag("ab".repeat(32)), contentType: "image/webp", bytes: 3, vary: ["Accept"] };
 
 describe("derivative responses", () => {
   it("matches If-None-Match lists, weak forms and *", () => {
@@ -18,7 +18,12 @@ describe("derivative responses", () => {
     expect(res.status).toBe(304);
     expect(await res.text()).toBe("");
     expect([res.headers.get("ETag"), res.headers.get("Vary"), res.headers.get("X-Cache"), res.headers.get("X-Cache-Tier")]).toEqual([meta.etag, "Accept", "HIT", "r2"]);
-    const full = derivativeResponse(new Uint8Array([1, 2, 3]), { ...meta, variesOnAccept: false }, "compute", null);
+    const full = derivativeResponse(new Uint8Array([1, 2, 3]), { ...meta, vary: [] }, "compute", null);
     expect([full.status, full.headers.get("Content-Length"), full.headers.get("Vary"), full.headers.get("X-Cache")]).toEqual([200, "3", null, "MISS"]);
+  });
+
+  it("names every header the bytes depend on in one Vary", () => {
+    const both = derivativeResponse(new Uint8Array([1]), { ...meta, vary: ["Accept", "Save-Data"] }, "edge", null);
+    expect(both.headers.get("Vary")).toBe("Accept, Save-Data");
   });
 });

@@ -4,12 +4,14 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export type Tier = "edge" | "r2" | "compute";
 
+/** A request header a derivative's bytes depend on: Accept for f_auto, Save-Data for q_auto. */
+export type VaryHeader = "Accept" | "Save-Data";
+
 export interface DerivativeMeta {
   etag: string;
   contentType: string;
   bytes: number;
-  // Set for f_auto: the body depends on Accept.
-  variesOnAccept: boolean;
+  vary: readonly VaryHeader[];
 }
 
 export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
@@ -22,7 +24,7 @@ export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
     "X-Cache-Tier": tier,
     "X-Content-Type-Options": "nosniff",
   });
-  if (meta.variesOnAccept) headers.set("Vary", "Accept");
+  if (meta.vary.length > 0) headers.set("Vary", meta.vary.join(", "));
   return headers;
 }
 

@@ -1,11 +1,11 @@
 // The first tier: the data centre's Cache API. The key is the derivative's identity (account,
-// file, canonical transform, negotiated format class) under one fixed origin, never the raw Accept
-// header, the spelling of the transform, the key id or the hostname the request came in on, so
+// file, canonical transform with q_auto's level after Save-Data, negotiated format class) under
+// one fixed origin, never the raw Accept or Save-Data header, the spelling of the transform, the key id or the hostname the request came in on, so
 // every spelling, every key of the account, every browser of one class and every hostname serving
 // the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
 // entry can be named again from the derivative's row when its file is deleted. Vary is kept out
 // of the stored response (the class is already in the key) and added back when serving.
-import type { DerivativeMeta } from "./derivative-response.ts";
+import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
 import type { DerivativeIdentity } from "./derivative-store.ts";
 
 // Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
@@ -17,7 +17,7 @@ export function edgeCacheKey(id: DerivativeIdentity): Request {
   return new Request(`${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${id.accountId}/${id.fileId}/${canonical}${query}`, { method: "GET" });
 }
 
-export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {
+export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {
   const cached = await caches.default.match(key);
   if (!cached) return null;
   return {
@@ -26,7 +26,7 @@ export async function matchEdgeCache(key: Request, variesOnAccept: boolean): Pro
       etag: cached.headers.get("ETag") ?? "",
       contentType: cached.headers.get("Content-Type") ?? "application/octet-stream",
       bytes: Number(cached.headers.get("Content-Length") ?? 0),
-      variesOnAccept,
+      vary,
     },
   };
 }
