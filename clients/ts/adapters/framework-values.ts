@@ -1,6 +1,7 @@
 // Frameworks hand adapters a `src` string and sizes computed by multiplication (densities,
 // breakpoints, aspect ratios), sometimes as strings. The edge takes whole pixels and a file id:
 // these are the two conversions every adapter makes the same way.
+import { autoQualityLevel, type AutoQuality } from "../../../contracts/perceptual-quality.ts";
 import { transformInvalid } from "../images/transform-error.ts";
 
 /** `file_x` or `/file_x` (frameworks often root a relative src); anything else is refused. */
@@ -20,4 +21,10 @@ export function rounded(value: number | string | undefined | null, option: strin
   const number = Number(value);
   if (!Number.isFinite(number)) throw transformInvalid([{ pointer: `/transform/${option}`, detail: `${option} must be a number, not "${value}"` }]);
   return Math.round(number);
+}
+
+/** A quality: `auto` or `auto:<level>` as the edge spells it, otherwise a number rounded as `rounded` rounds it. */
+export function qualityOf(value: number | string | undefined | null): number | AutoQuality | undefined {
+  if (typeof value === "string" && autoQualityLevel(value) !== null) return value as AutoQuality;
+  return rounded(value, "quality");
 }

@@ -15,6 +15,12 @@ describe("the Nuxt Image provider", () => {
     expect(getImage("file_1", { ...provider, modifiers: { width: 300.5, height: "200.4", quality: 75.5 } }).url).toBe(`${transformBase}/w_301,h_200/file_1`);
   });
 
+  it("passes an auto quality through as q_auto", () => {
+    expect(getImage("file_1", { ...provider, modifiers: { width: 300, quality: "auto:eco" } }).url).toBe(`${transformBase}/w_300,q_auto:eco/file_1`);
+    expect(getImage("file_1", { ...provider, modifiers: { width: 300, quality: "auto" } }).url).toBe(`${transformBase}/w_300,q_auto/file_1`);
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, quality: "auto:bogus" } }))).toBe('quality must be a number, not "auto:bogus"');
+  });
+
   it("refuses modifiers PixelPress does not have and values the edge refuses", () => {
     expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "#fff" } }))).toContain('unknown option "background"');
     expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, height: 10, fit: "outside" } }))).toBe(

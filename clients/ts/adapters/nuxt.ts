@@ -4,7 +4,7 @@
 import { transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl } from "../images/transform-url.ts";
-import { fileIdOf, rounded } from "./framework-values.ts";
+import { fileIdOf, qualityOf, rounded } from "./framework-values.ts";
 
 /** The modifiers <NuxtImg> passes (width, height, fit, format, quality, background, blur) and ours. */
 export type NuxtImageModifiers = Record<string, string | number | undefined | null>;
@@ -26,6 +26,6 @@ export function getImage(src: string, { modifiers = {}, baseURL, keyId }: NuxtPr
   const { width, height, quality, ...rest } = modifiers;
   // Nuxt fills every known modifier in, unset ones as undefined or null.
   const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined && value !== null && value !== ""));
-  const options: TransformOptions = { ...given, width: rounded(width, "width"), height: rounded(height, "height"), quality: rounded(quality, "quality") };
+  const options: TransformOptions = { ...given, width: rounded(width, "width"), height: rounded(height, "height"), quality: qualityOf(quality) };
   return { url: transformUrl({ baseUrl: baseURL, keyId }, fileIdOf(src, "Nuxt Image"), options) };
 }

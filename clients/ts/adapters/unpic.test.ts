@@ -56,6 +56,8 @@ describe("the unpic provider, through @unpic/core", () => {
     );
     expect(extract(`${transformBase}/w_100,anim_false/file_1`)?.operations).toMatchObject({ width: 100, animated: false });
     expect(transform(`${transformBase}/w_100,anim_false/file_1`, { width: 50 })).toBe(`${transformBase}/w_50,f_auto,anim_false/file_1`);
+    expect(extract(`${transformBase}/w_100,q_auto:eco/file_1`)?.operations).toMatchObject({ width: 100, quality: "auto:eco" });
+    expect(transform(`${transformBase}/w_100,q_auto/file_1`, { width: 50 })).toBe(`${transformBase}/w_50,q_auto,f_auto/file_1`);
     expect(extract("https://example.com/cat.jpg")).toBeNull();
   });
 

@@ -2,13 +2,13 @@
 // exports. `transform` is a TransformerFunction, what @unpic/core's transformBaseImageProps and
 // getSrcSet take (and so every unpic framework component built on them).
 import type { Operations, TransformerFunction } from "unpic";
-import { resolveTransform } from "../../../contracts/transform/canonical.ts";
+import { qualityValue, resolveTransform } from "../../../contracts/transform/canonical.ts";
 import { transformPath } from "../../../contracts/transform/path.ts";
 import { parseTransform } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl } from "../images/transform-url.ts";
-import { fileIdOf, rounded } from "./framework-values.ts";
+import { fileIdOf, qualityOf, rounded } from "./framework-values.ts";
 
 export interface PixelPressOperations extends Operations<"auto"> {
   fit?: TransformOptions["fit"];
@@ -43,7 +43,7 @@ export function generate(src: string | URL, operations: PixelPressOperations, op
     ...rest,
     width: rounded(width, "width"),
     height: rounded(height, "height"),
-    quality: rounded(quality, "quality"),
+    quality: qualityOf(quality),
     // As unpic's own CDN providers do, the format is negotiated unless one is asked for; unpic's
     // srcset also passes `format: undefined` over the operations' format for every candidate.
     format: (format ?? "auto") as TransformOptions["format"],
@@ -66,7 +66,7 @@ export function extract(url: string | URL): ExtractedPixelPressUrl | null {
   // Resolved, so a dpr_ is folded into the size the way the edge folds it.
   const op = resolveTransform(spec);
   // No rotation and a kept animation are left out: the options take only a turn and `animated: false`.
-  const resolved = { ...op, rotate: op.rotate === 0 ? undefined : op.rotate, animated: op.animated ? undefined : false };
+  const resolved = { ...op, quality: qualityValue(op.quality), rotate: op.rotate === 0 ? undefined : op.rotate, animated: op.animated ? undefined : false };
   const operations = Object.fromEntries(Object.entries(resolved).filter(([, value]) => value !== undefined)) as PixelPressOperations;
   return { src: decodeURIComponent(fileId), operations, options: { baseUrl: `${parsed.origin}${prefix}`, keyId: decodeURIComponent(keyId) } };
 }

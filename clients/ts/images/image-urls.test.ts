@@ -36,6 +36,9 @@ describe("transformUrl", () => {
     expect(urls.transformUrl("file_1", "f_webp,dpr_2,w_300,r_auto")).toBe(`${base}/w_600,f_webp/file_1`);
     expect(urls.transformUrl("file_1", { width: 100, rotate: 90, blur: 1.5, sharpen: 0.5, quality: 40 })).toBe(`${base}/w_100,q_40,r_90,bl_1.5,sh_0.5/file_1`);
     expect(urls.transformUrl("file_1", { animated: false, width: 100 })).toBe(`${base}/w_100,anim_false/file_1`);
+    expect(urls.transformUrl("file_1", { quality: "auto", width: 100 })).toBe(`${base}/w_100,q_auto/file_1`);
+    expect(urls.transformUrl("file_1", { quality: "auto:good", width: 100 })).toBe(`${base}/w_100,q_auto/file_1`);
+    expect(urls.transformUrl("file_1", { quality: "auto:eco", format: "auto", width: 100 })).toBe(`${base}/w_100,q_auto:eco,f_auto/file_1`);
   });
 
   it("always writes a segment that is already canonical", () => {
@@ -53,6 +56,7 @@ describe("transformUrl", () => {
       [{ quality: 0, format: "gif" }, "q_0,f_gif"],
       [{ width: 8000, height: 8000 }, "w_8000,h_8000"],
       [{ blur: 1.234 }, "bl_1.234"],
+      [{ quality: "auto:bogus" }, "q_auto:bogus"],
     ] as const) {
       const edge = edgeRefusal(segment);
       const client = refusal(() => urls.transformUrl("file_1", options as never));
@@ -84,6 +88,7 @@ describe("srcset", () => {
     expect(urls.srcset("file_1", { densities: [2, 1, 1.5], width: 333, quality: 60 })).toBe(
       `${base}/w_333,q_60/file_1 1x, ${base}/w_500,q_60/file_1 1.5x, ${base}/w_666,q_60/file_1 2x`,
     );
+    expect(urls.srcset("file_1", { widths: [400, 200], quality: "auto:best" })).toBe(`${base}/w_200,q_auto:best/file_1 200w, ${base}/w_400,q_auto:best/file_1 400w`);
   });
 
   it("refuses mixed descriptors, an explicit dpr, height without width and over-cap widths", () => {

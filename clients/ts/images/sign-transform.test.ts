@@ -34,6 +34,14 @@ describe("createSignedImageUrls", () => {
     for (const candidate of picture.sources[0]!.srcset.split(", ")) expect(await edgeAccepts(candidate.split(" ")[0]!)).toBe(true);
     expect(await edgeAccepts((await signed.srcset("file_1", { densities: [1, 2], height: 90 })).split(" ")[0]!)).toBe(true);
   });
+
+  it("signs q_auto's level: the URL does not verify with another level", async () => {
+    const url = await signed.transformUrl("file_1", { width: 400, quality: "auto:eco" });
+    expect(url).toMatch(/\/w_400,q_auto:eco,s_[A-Za-z0-9_-]{22}\/file_1$/);
+    expect(await edgeAccepts(url)).toBe(true);
+    expect(await edgeAccepts(url.replace("q_auto:eco", "q_auto"))).toBe(false);
+    expect(await edgeAccepts(url.replace("q_auto:eco", "q_auto:low"))).toBe(false);
+  });
 });
 
 // The module graph dependency-cruiser reads from the server entry point, which re-exports the
