@@ -10,8 +10,8 @@ import { connect } from "./connection.ts";
 
 export const USAGE = `Usage: pixelpress <command> [options]
 
-  optimize <files or globs...> [--width N] [--height N] [--format source|auto|jpeg|png|webp|avif] [--quality N]
-                               [--out DIR] [--concurrency N] [--overwrite]
+  optimize <files or globs...> [--width N] [--height N] [--format source|auto|jpeg|png|webp|avif]
+                               [--quality N|auto|auto:low|auto:eco|auto:good|auto:best] [--out DIR] [--concurrency N] [--overwrite]
   pdf compress <file.pdf> [--profile screen|email|ebook|print|prepress|auto] [--out FILE] [--overwrite]
   pdf analyze <file.pdf>
   xlsx <request.json> [--out FILE] [--overwrite]

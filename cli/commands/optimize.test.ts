@@ -15,6 +15,15 @@ describe("imageOptions", () => {
     expect(imageOptions({ format: "source" })).toEqual({ format: "source" });
   });
 
+  it("takes --quality as a number or an auto level, checked by the API's own schema", () => {
+    expect(imageOptions({ quality: "60" })).toEqual({ quality: 60 });
+    expect(imageOptions({ quality: "auto" })).toEqual({ quality: "auto" });
+    expect(imageOptions({ quality: "auto:eco" })).toEqual({ quality: "auto:eco" });
+    for (const bad of ["0", "101", "auto:bogus", "high", "7.5"]) {
+      expect(() => imageOptions({ quality: bad })).toThrow(`--quality must be a whole number from 1 to 100 or one of auto, auto:low, auto:eco, auto:good, auto:best, not ${bad}`);
+    }
+  });
+
   it("refuses one it does not, naming the choices, before anything is sent", () => {
     expect(() => imageOptions({ format: "gif" })).toThrow(CliError);
     expect(() => imageOptions({ format: "gif" })).toThrow(/--format must be one of jpeg, webp, avif, png, auto, source, not gif/);

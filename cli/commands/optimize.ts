@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
 import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
@@ -44,12 +45,20 @@ export function imageOptions(flags: OptimizeFlags) {
   return {
     ...(flags.width ? { width: positiveInteger("width", flags.width) } : {}),
     ...(flags.height ? { height: positiveInteger("height", flags.height) } : {}),
-    ...(flags.quality ? { quality: positiveInteger("quality", flags.quality) } : {}),
+    ...(flags.quality ? { quality: quality(flags.quality) } : {}),
     ...(flags.format ? { format: outputFormat(flags.format) } : {}),
   };
 }
 
 const formatSchema = imageOptionsSchema.shape.format;
+const qualitySchema = imageOptionsSchema.shape.quality;
+
+// A flag is always a string: digits are read as the number the API takes, anything else as an auto spelling.
+function quality(value: string) {
+  const parsed = qualitySchema.safeParse(/^\d+$/.test(value) ? Number(value) : value);
+  if (!parsed.success) throw new CliError(`--quality must be a whole number from 1 to 100 or one of ${AUTO_QUALITY_VALUES.join(", ")}, not ${value}`);
+  return parsed.data;
+}
 
 function outputFormat(value: string) {
   const parsed = formatSchema.safeParse(value);

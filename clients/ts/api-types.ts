@@ -2254,7 +2254,7 @@ export interface paths {
          * @description No API key: `key_id` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:
          *     - `w_`: width in pixels, 1 to 8192
          *     - `h_`: height in pixels, 1 to 8192
-         *     - `q_`: quality, 1 to 100 (default 76)
+         *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 55, eco 65, good 72, best 82; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
          *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
          *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
          *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop)
@@ -2266,7 +2266,7 @@ export interface paths {
          *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`. Billed $0.0008 the first time a derivative (account, file, canonical transform, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
          */
         get: {
             parameters: {
@@ -3241,6 +3241,17 @@ export interface components {
             original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
             /** @description Encoder quality used; null for lossless output */
             quality: number | null;
+            /**
+             * @description SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still; null otherwise
+             * @example null
+             */
+            score: number | null;
+            /**
+             * @description The perceptual level auto quality aimed at; null for a numeric quality
+             * @example null
+             * @enum {string|null}
+             */
+            quality_level: "low" | "eco" | "good" | "best" | null;
             lossless: boolean;
             /** @description Encodes made (auto candidates and the max_bytes search included) */
             encodes: number;
@@ -3268,6 +3279,10 @@ export interface components {
             format: "jpeg" | "webp" | "avif" | "png";
             lossless: boolean;
             output_bytes: number;
+            /** @description Encoder quality of this candidate; null when lossless */
+            quality: number | null;
+            /** @description Its SSIMULACRA 2 when quality was auto; null otherwise */
+            score: number | null;
         };
         /** @description What this call cost, in integer micro-dollars. */
         Billing: {
@@ -3653,11 +3668,11 @@ export interface components {
              */
             format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source";
             /**
-             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF. PNG output is lossless and ignores it, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` it is the ceiling of the search.
+             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 55, eco 65, good 72, best 82; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score` and `stats.quality_level`. Auto finds it with a few encodes of a sample of the image and encodes the whole image once. PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
              * @default 76
              * @example 76
              */
-            quality?: number;
+            quality?: number | ("auto" | "auto:low" | "auto:eco" | "auto:good" | "auto:best");
             /**
              * @description JPEG: mozjpeg trellis quantisation, deringing and its quantisation table (smaller files at the same quality). Does not make the output progressive.
              * @default true
