@@ -36,6 +36,8 @@ describe("imageOptionsSchema", () => {
     ["height", 10.5],
     ["quality", 0],
     ["quality", 101],
+    ["quality", "auto:great"],
+    ["quality", "high"],
     ["max_bytes", 0],
     ["max_bytes", 1e12],
     ["format", "gif"],
@@ -48,6 +50,11 @@ describe("imageOptionsSchema", () => {
     const result = imageOptionsSchema.safeParse({ [field]: value });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual([field]);
+  });
+
+  it("accepts quality auto and each auto:<level>, keeping 76 as the default", () => {
+    for (const quality of ["auto", "auto:low", "auto:eco", "auto:good", "auto:best", 1, 100]) expect(imageOptionsSchema.parse({ quality }).quality).toBe(quality);
+    expect(imageOptionsSchema.parse({}).quality).toBe(76);
   });
 
   it("accepts the hex colour forms and explicit values", () => {

@@ -2,11 +2,19 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { originTransformSchema, type OriginTransformOptions } from "../../contracts/origin/image-transform.ts";
+import { QUALITY_LEVEL_TARGETS } from "../../contracts/perceptual-quality.ts";
+import type { RawImage } from "../quality/raw-image.ts";
+import { ssimulacra2 } from "../quality/ssimulacra2.ts";
 import { readJpegSegments } from "./test-support/jpeg-markers.ts";
 import { transformImage } from "./transform-image.ts";
 
 const run = (input: Uint8Array, options: Partial<OriginTransformOptions>) =>
   transformImage(input, originTransformSchema.parse({ quality: 76, output: "source", ...options }));
+
+async function rawRgb(bytes: Uint8Array): Promise<RawImage> {
+  const { data, info } = await sharp(bytes).toColourspace("srgb").removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
+}
 
 describe("transformImage", () => {
   it("applies the EXIF orientation, then the clockwise rotation, then sizes the result", async () => {
@@ -51,6 +59,20 @@ describe("transformImage", () => {
     const avif = await run(await generatedFile("portrait.avif"), { width: 120 });
     expect(avif.format).toBe("avif");
     expect((await sharp(avif.bytes).metadata()).width).toBe(120);
+  });
+
+  it("q_auto: encodes at the lowest quality whose output reaches the level's score, higher for a higher level", async () => {
+    const source = await generatedFile("photo.png");
+    const reference = await rawRgb(await run(source, { width: 480, output: "png" }).then((out) => out.bytes));
+    const sizes: number[] = [];
+    for (const level of ["eco", "best"] as const) {
+      const out = await run(source, { width: 480, output: "jpeg", quality: { auto: level } });
+      expect(out.format).toBe("jpeg");
+      expect(ssimulacra2(reference, await rawRgb(out.bytes))).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
+      sizes.push(out.bytes.byteLength);
+    }
+    expect(sizes[1]).toBeGreaterThan(sizes[0]!);
+    expect(originTransformSchema.safeParse({ quality: { auto: "great" }, output: "jpeg" }).success).toBe(false);
   });
 
   it("refuses a truncated image with a problem", async () => {

@@ -1,0 +1,147 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
+import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
+import type { RawImage } from "../quality/raw-image.ts";
+import { ssimulacra2 } from "../quality/ssimulacra2.ts";
+import { sampleOf, typicalQuality } from "./perceptual-quality.ts";
+import { processImage } from "./process-image.ts";
+import { seededRandom } from "./test-support/seeded-random.ts";
+import { photoLikePixels } from "./test-support/synthetic-images.ts";
+
+// 512x384: above the sample's size, so probes score a mosaic of tiles and the whole image is encoded once.
+const width = 512;
+const height = 384;
+const photoPixels = photoLikePixels(width, height, 3);
+const photo = await losslessPng(photoPixels, width, height);
+
+async function losslessPng(pixels: Uint8Array, w: number, h: number): Promise<Uint8Array> {
+  return new Uint8Array(await sharp(pixels, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer());
+}
+
+async function decoded(bytes: Uint8Array): Promise<RawImage> {
+  const { data, info } = await sharp(bytes).toColourspace("srgb").removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
+}
+
+/** The output's SSIMULACRA 2 against the source pixels, at full size. */
+async function fullScore(reference: Uint8Array, output: Uint8Array): Promise<number> {
+  return ssimulacra2(await decoded(reference), await decoded(output));
+}
+
+const run = (input: Uint8Array, options: ImageOptionsInput) => processImage(input, imageOptionsSchema.parse(options));
+
+describe("quality auto", () => {
+  it.each(["jpeg", "webp", "avif"] as const)("%s: every level's output scores at least its target at full size, quality rising with the level", async (format) => {
+    const qualities: number[] = [];
+    for (const level of QUALITY_LEVELS) {
+      const result = await run(photo, { format, quality: `auto:${level}` });
+      expect(result.format).toBe(format);
+      expect(result.stats.quality_level).toBe(level);
+      expect(await fullScore(photo, result.bytes), `${format} ${level} q${result.stats.quality}`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
+      expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
+      // No more than a bisection of the ladder and the whole encode, though this generated photo sits far from the prior curves.
+      expect(result.stats.encodes).toBeLessThanOrEqual(7);
+      qualities.push(result.stats.quality!);
+    }
+    expect(qualities).toEqual([...qualities].sort((a, b) => a - b));
+  });
+
+  it("`auto` is `auto:good`, and a numeric quality reports no score or level", async () => {
+    const auto = await run(photo, { format: "jpeg", quality: "auto" });
+    const good = await run(photo, { format: "jpeg", quality: "auto:good" });
+    expect([auto.stats.quality, auto.stats.quality_level]).toEqual([good.stats.quality, "good"]);
+    const fixed = await run(photo, { format: "jpeg", quality: 76 });
+    expect([fixed.stats.quality, fixed.stats.score, fixed.stats.quality_level, fixed.stats.encodes]).toEqual([76, null, null, 1]);
+  });
+
+  it("gives a hard, textured image a higher quality than an easy, smooth one", async () => {
+    const textured = await losslessPng(noiseTexture(width, height), width, height);
+    const smooth = new Uint8Array(await sharp(photo).blur(4).png().toBuffer());
+    for (const format of ["jpeg", "avif"] as const) {
+      const hard = await run(textured, { format, quality: "auto:low" });
+      const easy = await run(smooth, { format, quality: "auto:low" });
+      expect(hard.stats.quality, format).toBeGreaterThan(easy.stats.quality! + 10);
+      expect(await fullScore(textured, hard.bytes)).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.low);
+      expect(await fullScore(smooth, easy.bytes)).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.low);
+    }
+  });
+
+  it("scores a small image whole: the probe at the answer is the output", async () => {
+    const small = await losslessPng(photoLikePixels(200, 150, 5), 200, 150);
+    const result = await run(small, { format: "jpeg", quality: "auto:good" });
+    expect(await fullScore(small, result.bytes)).toBeCloseTo(result.stats.score!, 6);
+    expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+  });
+
+  it("with max_bytes below auto's answer: fits it at a lower quality, unscored", async () => {
+    const auto = await run(photo, { format: "jpeg", quality: "auto:best" });
+    const maxBytes = Math.floor(auto.bytes.byteLength * 0.7);
+    const fitted = await run(photo, { format: "jpeg", quality: "auto:best", max_bytes: maxBytes });
+    expect(fitted.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
+    expect(fitted.stats.quality).toBeLessThan(auto.stats.quality!);
+    expect(fitted.stats.score).toBeNull();
+    const roomy = await run(photo, { format: "jpeg", quality: "auto:best", max_bytes: auto.bytes.byteLength });
+    expect([roomy.stats.quality, roomy.stats.score]).toEqual([auto.stats.quality, auto.stats.score]);
+  });
+
+  it("with format auto: searches each lossy candidate to the same target and returns the smallest", async () => {
+    const result = await run(photo, { format: "auto", quality: "auto:eco" });
+    const candidates = result.stats.candidates!;
+    expect(candidates.map((c) => c.format)).toEqual(["jpeg", "webp", "avif"]);
+    for (const candidate of candidates) expect(candidate.score, candidate.format).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.eco);
+    expect(result.bytes.byteLength).toBe(Math.min(...candidates.map((c) => c.output_bytes)));
+    expect(result.stats.quality).toBe(candidates.find((c) => c.format === result.format)!.quality);
+    expect(await fullScore(photo, result.bytes)).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.eco);
+  });
+
+  it("leaves lossless PNG alone", async () => {
+    const result = await run(photo, { format: "png", quality: "auto" });
+    expect([result.stats.quality, result.stats.score, result.stats.lossless, result.stats.encodes]).toEqual([null, null, true, 1]);
+  });
+});
+
+describe("typicalQuality", () => {
+  it("rises with the level for every lossy format", () => {
+    for (const format of ["jpeg", "webp", "avif"] as const) {
+      const qualities = QUALITY_LEVELS.map((level: QualityLevel) => typicalQuality(format, level));
+      expect(qualities).toEqual([...qualities].sort((a, b) => a - b));
+      expect(new Set(qualities).size).toBe(qualities.length);
+    }
+  });
+});
+
+describe("sampleOf", () => {
+  it("keeps a small image whole and tiles a large one on the 16-pixel grid", () => {
+    const small: RawImage = { data: new Uint8Array(200 * 150 * 3), width: 200, height: 150, channels: 3 };
+    expect(sampleOf(small)).toBe(small);
+    const w = 1600;
+    const h = 1000;
+    const large: RawImage = { data: new Uint8Array(w * h * 3), width: w, height: h, channels: 3 };
+    // Each pixel's red and green hold its column and row on the 16-pixel grid, so a tile's origin can be read back.
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) large.data.set([x % 16, y % 16], (y * w + x) * 3);
+    const sample = sampleOf(large);
+    expect(sample.width * sample.height).toBeLessThan(w * h * 0.1);
+    expect(sample.width % 16).toBe(0);
+    expect(sample.height % 16).toBe(0);
+    for (let y = 0; y < sample.height; y += 16) {
+      for (let x = 0; x < sample.width; x += 16) expect([...sample.data.subarray((y * sample.width + x) * 3, (y * sample.width + x) * 3 + 2)]).toEqual([0, 0]);
+    }
+  });
+});
+
+// Fine, high-contrast texture over a gradient: every block carries detail an encoder must spend bits on.
+function noiseTexture(w: number, h: number): Uint8Array {
+  const random = seededRandom(11);
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const grain = (random() - 0.5) * 120;
+      const i = (y * w + x) * 3;
+      data[i] = Math.max(0, Math.min(255, 90 + (x / w) * 80 + grain));
+      data[i + 1] = Math.max(0, Math.min(255, 110 + (y / h) * 60 + grain));
+      data[i + 2] = Math.max(0, Math.min(255, 140 + grain * 0.8));
+    }
+  }
+  return data;
+}
