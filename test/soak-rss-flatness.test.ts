@@ -66,6 +66,12 @@ describe("origin RSS flatness", () => {
     expect(verdict.flat).toBe(true);
   });
 
+  it("does not wait for a kind of request rarer than once per window", () => {
+    const rare = input({ samples: samples(0, 300, () => 380) });
+    rare.answers.push({ op: "image.optimize.async", at: 290 * S });
+    expect(judgeRssFlatness(rare).warmWindow).toMatch(/^30\.0-60\.0 s/);
+  });
+
   it("does not call memory flat when no process served long enough to judge", () => {
     const verdict = judgeRssFlatness(input({ processLives: [{ start: 0, end: 50 * S }, { start: 52 * S, end: 100 * S }], loadEndsAt: 100 * S, samples: samples(0, 100, () => 380) }));
     expect(verdict.flat).toBe(false);

@@ -2,8 +2,10 @@
 // - one process: the fault schedule restarts the origin, and a young process compared with an
 //   older one's level would call a leak flat. The process judged is the one that served load longest.
 // - under load only: samples after the workload stopped (the drain, nearly idle) are left out.
-// - after warm-up: a process is warm once it has run `warmUpMs` and every kind of request has been
-//   answered 2xx in its life (the PDF thread, the xlsx writer and each codec start on first use).
+// - after warm-up: a process is warm once it has run `warmUpMs` and answered 2xx every kind of
+//   request the workload sends steadily (the PDF thread, the xlsx writer and each codec start on
+//   first use). Steadily: at least once per window on average over the run; a kind rarer than
+//   that (the async optimize waits for a free job slot) may not come at all in one process's life.
 // - levels, not samples: the PDF worker thread is replaced every few jobs, so RSS saws up and down
 //   by tens of MB from one second to the next; a level is the median of a window of samples.
 
@@ -55,8 +57,11 @@ export function judgeRssFlatness(input: RssFlatnessInput): RssVerdict {
   const rule =
     `flat when the end level is at most ${Math.round(RSS_FLAT_TOLERANCE * 100)}% above the warm level, on the longest-serving origin process, under load only; ` +
     `a level is the median of ${Math.round(input.windowMs / 1000)} s of 1 s RSS samples; warm = ${Math.round(input.warmUpMs / 1000)} s after the process started ` +
-    `and every kind of request answered 2xx by it; end = its last ${Math.round(input.windowMs / 1000)} s under load`;
-  const kinds = [...new Set(input.answers.map((a) => a.op))];
+    `and every kind of request answered at least once per ${Math.round(input.windowMs / 1000)} s on average over the run answered 2xx by it; end = its last ${Math.round(input.windowMs / 1000)} s under load`;
+  const answersByKind = new Map<string, number>();
+  for (const answer of input.answers) answersByKind.set(answer.op, (answersByKind.get(answer.op) ?? 0) + 1);
+  const steadyAnswers = (input.loadEndsAt - input.runStartedAt) / input.windowMs;
+  const kinds = [...answersByKind].filter(([, count]) => count >= steadyAnswers).map(([op]) => op);
   const lives = input.processLives.map((life) => ({ start: life.start, end: Math.min(life.end, input.loadEndsAt) }));
 
   const candidates = lives.flatMap((life) => {
