@@ -53,14 +53,14 @@ describe("POST /v1/image/optimize", () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
   });
 
-  it("reports what format auto tried as the document declares it: format, lossless, output_bytes", async () => {
+  it("reports what format auto tried as the document declares it: format, quality, score, lossless, output_bytes", async () => {
     const caller = await seedCaller();
     const photo = await generatedBytes("landscape-3.jpg");
     const res = await optimize(caller, { source: { base64: encodeBase64(photo) }, options: { width: 120, format: "auto" } });
     expect(res.status).toBe(200);
     const result = await res.json<{ format: string; stats: { output_bytes: number; candidates: { format: string; lossless: boolean; output_bytes: number }[] } }>();
     expect(result.stats.candidates.length).toBeGreaterThanOrEqual(2);
-    for (const candidate of result.stats.candidates) expect(Object.keys(candidate).sort()).toEqual(["format", "lossless", "output_bytes"]);
+    for (const candidate of result.stats.candidates) expect(Object.keys(candidate).sort()).toEqual(["format", "lossless", "output_bytes", "quality", "score"]);
     const chosen = result.stats.candidates.find((candidate) => candidate.format === result.format)!;
     expect(chosen.output_bytes).toBe(result.stats.output_bytes);
     expect(Math.min(...result.stats.candidates.map((candidate) => candidate.output_bytes))).toBe(result.stats.output_bytes);

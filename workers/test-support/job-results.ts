@@ -25,6 +25,8 @@ export function optimizedImageResult(chargedMicros: number): JobResult<"image.op
       original_height: 1067,
       original_format: "jpeg",
       quality: 80,
+      score: null,
+      quality_level: null,
       lossless: false,
       encodes: 1,
       orientation_applied: null,

@@ -9,7 +9,7 @@ const json = (body: unknown, status = 200, type = "application/json") => new Res
 function imageResult(candidates: unknown) {
   const stats = {
     original_bytes: 100, output_bytes: 50, ratio: 0.5, original_width: 10, original_height: 10, original_format: "png",
-    quality: 76, lossless: false, encodes: 3, orientation_applied: null, first_frame_only: false, frames: 1, duration_ms: null, format_chosen_by_auto: true, candidates,
+    quality: 76, score: null, quality_level: null, lossless: false, encodes: 3, orientation_applied: null, first_frame_only: false, frames: 1, duration_ms: null, format_chosen_by_auto: true, candidates,
   };
   return { file_id: "file_1", url: "https://api.test/x", expires_at: "2026-11-24T00:00:00.000Z", filename: "a.webp", content_type: "image/webp", format: "webp", width: 10, height: 10, stats, billing: { charged_micros: 800 } };
 }
@@ -18,7 +18,7 @@ describe("response contract check", () => {
   const optimize = { method: "POST", url: "http://api.test/v1/image/optimize" };
 
   it("accepts candidates as the service sends them and names each field of the shape it once declared", async () => {
-    const sent = [{ format: "webp", lossless: false, output_bytes: 50 }];
+    const sent = [{ format: "webp", quality: 76, score: null, lossless: false, output_bytes: 50 }];
     const sentErrors = await responseContractErrors(document, optimize, json(imageResult(sent)));
     const declaredBefore = [{ format: "webp", quality: 76, bytes: 50 }];
     const beforeErrors = await responseContractErrors(document, optimize, json(imageResult(declaredBefore)));
