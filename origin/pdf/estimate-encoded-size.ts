@@ -6,6 +6,7 @@ import { chooseEncoding } from "./encode-image.ts";
 import { encodeFlate, encodeJpeg } from "./encode-pixels.ts";
 import type { EncodedStream } from "./encode-pixels.ts";
 import type { RawPixels } from "./raw-pixels.ts";
+import { mosaicOf } from "../quality/sample-mosaic.ts";
 
 export interface SizeEstimate {
   filter: EncodedStream["filter"];
@@ -38,27 +39,10 @@ async function flateBytes(pixels: RawPixels): Promise<number> {
   return Math.round(((await encodeFlate(sample)).bytes.byteLength * pixels.height) / sample.height);
 }
 
-function mosaic(pixels: RawPixels): RawPixels {
-  const { width, height, channels, data } = pixels;
-  const side = TILE * GRID;
-  const out = new Uint8Array(side * side * channels);
-  for (let ty = 0; ty < GRID; ty++) {
-    for (let tx = 0; tx < GRID; tx++) {
-      const x0 = Math.floor(((width - TILE) * (tx + 0.5)) / GRID);
-      const y0 = Math.floor(((height - TILE) * (ty + 0.5)) / GRID);
-      for (let y = 0; y < TILE; y++) {
-        const from = ((y0 + y) * width + x0) * channels;
-        out.set(data.subarray(from, from + TILE * channels), ((ty * TILE + y) * side + tx * TILE) * channels);
-      }
-    }
-  }
-  return { data: out, width: side, height: side, channels };
-}
-
 async function jpegBytes(pixels: RawPixels, quality: number): Promise<number> {
   const tiny = await encodeJpeg({ data: new Uint8Array(16 * 16 * pixels.channels).fill(128), width: 16, height: 16, channels: pixels.channels }, quality);
   const overhead = tiny.bytes.byteLength;
-  const sample = mosaic(pixels);
+  const sample = mosaicOf(pixels, TILE, GRID, GRID);
   const sampleBytes = (await encodeJpeg(sample, quality)).bytes.byteLength - overhead;
   return Math.round(overhead + (sampleBytes * pixels.width * pixels.height) / (sample.width * sample.height));
 }

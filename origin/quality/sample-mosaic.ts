@@ -1,0 +1,55 @@
+// A sample of an image's pixels: tiles spread evenly over it, laid side by side. Block codecs
+// code each tile's blocks as they would in place, so what the sample costs or loses in an
+// encode carries over to the whole image. Used to size encodes (pdf/estimate-encoded-size.ts)
+// and to score them (image/perceptual-quality.ts, pdf/perceptual-floor.ts).
+
+/** Tightly packed 8-bit samples, any channel count. */
+export interface PackedPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+// Tiles: 64 pixels square, on the 16-pixel grid of JPEG's 4:2:0 blocks and WebP's macroblocks,
+// so each tile of the encoded mosaic holds the blocks the full encode makes there.
+const TILE = 64;
+const BLOCK = 16;
+
+/** `across` x `down` tiles of `tile` pixels square, each centred in its share of the image, starting on multiples of `align`. */
+export function mosaicOf<T extends PackedPixels>(pixels: T, tile: number, across: number, down: number, align = 1): T {
+  const { width, height, channels, data } = pixels;
+  const rowBytes = across * tile * channels;
+  const out = new Uint8Array(rowBytes * down * tile);
+  for (let ty = 0; ty < down; ty++) {
+    const y0 = tileStart(ty, down, height, tile, align);
+    for (let tx = 0; tx < across; tx++) {
+      const x0 = tileStart(tx, across, width, tile, align);
+      for (let y = 0; y < tile; y++) {
+        const from = ((y0 + y) * width + x0) * channels;
+        out.set(data.subarray(from, from + tile * channels), (ty * tile + y) * rowBytes + tx * tile * channels);
+      }
+    }
+  }
+  return { ...pixels, data: out, width: across * tile, height: down * tile };
+}
+
+/**
+ * About `budget` pixels of the image as a mosaic of block-aligned 64-pixel tiles in a grid shaped
+ * like the image; the image itself when it is no larger than twice the budget (a sample would
+ * save too little) or too narrow for two tiles.
+ */
+export function blockSample<T extends PackedPixels>(pixels: T, budget: number): T {
+  const { width, height } = pixels;
+  if (width * height <= budget * 2 || width < TILE * 2 || height < TILE * 2) return pixels;
+  const tiles = Math.max(1, Math.floor(budget / (TILE * TILE)));
+  const across = Math.max(1, Math.min(Math.floor(width / TILE), Math.round(Math.sqrt((tiles * width) / height))));
+  const down = Math.max(1, Math.min(Math.floor(height / TILE), Math.floor(tiles / across)));
+  return mosaicOf(pixels, TILE, across, down, BLOCK);
+}
+
+function tileStart(index: number, count: number, length: number, tile: number, align: number): number {
+  if (align === 1) return Math.floor(((length - tile) * (index + 0.5)) / count);
+  const centre = ((index + 0.5) * length) / count;
+  return Math.min(Math.floor((length - tile) / align) * align, Math.max(0, Math.round((centre - tile / 2) / align) * align));
+}
