@@ -11,7 +11,7 @@ describe("pdfCompressOptionsSchema", () => {
       allow_signature_break: false,
       allow_conformance_break: false,
       max_dpi: null,
-      image_quality: 76,
+      image_quality: null,
       grayscale: false,
       strip: { metadata: true, thumbnails: true, javascript: true, embedded_files: true, annotations: false, structure_tree: false },
       fonts: { subset: true, dedupe: true },
@@ -61,7 +61,9 @@ describe("pdfCompressOptionsSchema", () => {
     const schema = document.components?.schemas?.PdfCompressOptions as { properties: Record<string, { description?: string; default?: unknown }> };
     const described = (field: string) => schema.properties[field]?.description ?? "";
     expect(schema.properties.min_quality?.default).toBe(60);
-    expect(described("min_quality")).toContain("no re-encoded image goes below it");
+    expect(described("min_quality")).toContain("no image is pushed under it");
+    expect(schema.properties.image_quality?.default).toBeNull();
+    expect(described("image_quality")).toContain("Default null = the profile's perceptual floor");
     expect(described("max_dpi")).toContain("Default null = no ceiling");
     expect(PDF_PROFILE_DESCRIPTION).toContain("without `max_dpi` no image is resampled");
   });
@@ -70,6 +72,7 @@ describe("pdfCompressOptionsSchema", () => {
     for (const name of PDF_FIXED_PROFILES) {
       expect(PDF_PROFILE_DESCRIPTION).toContain(`\`${name}\`: ${PDF_PROFILE_PARAMETERS[name].targetDpi} dpi`);
       expect(PDF_PROFILE_DESCRIPTION).toContain(`size-target floor ${PDF_PROFILE_PARAMETERS[name].floorDpi} dpi`);
+      expect(PDF_PROFILE_DESCRIPTION).toContain(`\`${name}\`: ${PDF_PROFILE_PARAMETERS[name].targetDpi} dpi, perceptual floor ${PDF_PROFILE_PARAMETERS[name].perceptualFloor}`);
       expect(PDF_PROFILE_PARAMETERS[name].floorDpi).toBeLessThan(PDF_PROFILE_PARAMETERS[name].targetDpi);
     }
   });

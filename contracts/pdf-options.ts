@@ -4,6 +4,7 @@
 // description is generated from it, so the documentation cannot drift.
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
+import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
 
 export const PDF_FIXED_PROFILES = ["screen", "email", "ebook", "print", "prepress"] as const;
 export type PdfFixedProfile = (typeof PDF_FIXED_PROFILES)[number];
@@ -11,14 +12,17 @@ export type PdfFixedProfile = (typeof PDF_FIXED_PROFILES)[number];
 export const PDF_INTENTS = ["web", "email", "reading", "print", "archive"] as const;
 export type PdfIntent = (typeof PDF_INTENTS)[number];
 
-export const PDF_DEFAULT_IMAGE_QUALITY = 76;
 export const PDF_DPI_LIMIT = 2400;
 
 export interface PdfProfileParameters {
   /** Resolution each image is brought down to, at its largest placement on a page. */
   targetDpi: number;
-  /** A fixed JPEG quality, or "image_quality" to use the option (default 76). */
-  quality: number | "image_quality";
+  /**
+   * The perceptual floor: the SSIMULACRA 2 score (100 identical, ~90 visually lossless) every
+   * re-encoded continuous-tone image reaches at the resolution it is given, through the lowest
+   * JPEG quality that does. An explicit `image_quality` replaces it.
+   */
+  perceptualFloor: number;
   /** Downsample only when the effective DPI exceeds targetDpi by more than this factor. */
   downsampleThreshold: number;
   /** The lowest resolution a size target (`max_size_mb`, `max_base64_bytes`) may bring images down to. */
@@ -28,11 +32,11 @@ export interface PdfProfileParameters {
 }
 
 export const PDF_PROFILE_PARAMETERS: Record<PdfFixedProfile, PdfProfileParameters> = {
-  screen: { targetDpi: 72, quality: 50, downsampleThreshold: 1.25, floorDpi: 36, bilevelDpi: 300 },
-  email: { targetDpi: 96, quality: 60, downsampleThreshold: 1.25, floorDpi: 48, bilevelDpi: 300 },
-  ebook: { targetDpi: 150, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 72, bilevelDpi: 300 },
-  print: { targetDpi: 300, quality: "image_quality", downsampleThreshold: 1.25, floorDpi: 150, bilevelDpi: 1200 },
-  prepress: { targetDpi: 300, quality: 90, downsampleThreshold: 1.5, floorDpi: 200, bilevelDpi: 1200 },
+  screen: { targetDpi: 72, perceptualFloor: QUALITY_LEVEL_TARGETS.low, downsampleThreshold: 1.25, floorDpi: 36, bilevelDpi: 300 },
+  email: { targetDpi: 96, perceptualFloor: QUALITY_LEVEL_TARGETS.eco, downsampleThreshold: 1.25, floorDpi: 48, bilevelDpi: 300 },
+  ebook: { targetDpi: 150, perceptualFloor: QUALITY_LEVEL_TARGETS.good, downsampleThreshold: 1.25, floorDpi: 72, bilevelDpi: 300 },
+  print: { targetDpi: 300, perceptualFloor: QUALITY_LEVEL_TARGETS.best, downsampleThreshold: 1.25, floorDpi: 150, bilevelDpi: 1200 },
+  prepress: { targetDpi: 300, perceptualFloor: 90, downsampleThreshold: 1.5, floorDpi: 200, bilevelDpi: 1200 },
 };
 
 /** What `profile: "auto"` becomes for each `intent`; without an intent, auto is ebook. */
@@ -44,8 +48,10 @@ export const PDF_INTENT_PROFILE: Record<PdfIntent, PdfFixedProfile> = {
   archive: "prepress",
 };
 
-/** `custom` uses `max_dpi` as its target, for 1-bit images too, and `image_quality`; without `max_dpi` it resamples nothing. */
+/** `custom` uses `max_dpi` as its target, for 1-bit images too; without `max_dpi` it resamples nothing. */
 export const PDF_CUSTOM_DOWNSAMPLE_THRESHOLD = 1.25;
+/** `custom`'s perceptual floor when `image_quality` is not given. */
+export const PDF_CUSTOM_PERCEPTUAL_FLOOR = QUALITY_LEVEL_TARGETS.good;
 /** `custom`'s resolution floor under a size target, never above its own target. */
 export const PDF_CUSTOM_FLOOR_DPI = 72;
 
@@ -58,17 +64,22 @@ export const PDF_ZOPFLI_BUDGET_MS = 30_000;
 /** A megabyte of `max_size_mb`, as in the size tiers of the pricing. */
 export const PDF_BYTES_PER_MB = 1024 * 1024;
 
+/** A floor as the documentation names it: its score, and the quality level it is when it is one. */
+export function describePerceptualFloor(score: number): string {
+  const level = QUALITY_LEVELS.find((name) => QUALITY_LEVEL_TARGETS[name] === score);
+  return `perceptual floor ${score}${level === undefined ? "" : ` (\`${level}\`)`}`;
+}
+
 function describeProfiles(): string {
   const lines = PDF_FIXED_PROFILES.map((name) => {
     const p = PDF_PROFILE_PARAMETERS[name];
-    const quality = p.quality === "image_quality" ? "`image_quality`" : `quality ${p.quality}`;
-    return `\`${name}\`: ${p.targetDpi} dpi, ${quality}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold}), size-target floor ${p.floorDpi} dpi, 1-bit images ${p.bilevelDpi} dpi (with \`jbig2\` on)`;
+    return `\`${name}\`: ${p.targetDpi} dpi, ${describePerceptualFloor(p.perceptualFloor)}, downsample above ${p.targetDpi * p.downsampleThreshold} dpi (x${p.downsampleThreshold}), size-target floor ${p.floorDpi} dpi, 1-bit images ${p.bilevelDpi} dpi (with \`jbig2\` on)`;
   });
   const intents = PDF_INTENTS.map((i) => `${i}→${PDF_INTENT_PROFILE[i]}`).join(", ");
   return [
-    "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded.",
+    "Compression profile. Each image is resampled to the profile's DPI at its largest placement on a page (never upsampled), then re-encoded. Continuous-tone images are re-encoded as JPEG at the lowest quality whose output still scores at least the profile's perceptual floor in SSIMULACRA 2 (100 identical, about 90 visually lossless) against the resampled original, judged as drawn: an image placed below the profile's DPI is scored enlarged to it. An easy image gets a low quality, a textured one a high one; `image_quality` replaces the floor with one fixed quality",
     ...lines,
-    `\`custom\`: \`image_quality\` at \`max_dpi\` (downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, 1-bit images too); without \`max_dpi\` no image is resampled, each keeps the resolution its placement gives it and is only re-encoded; size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower)`,
+    `\`custom\`: ${describePerceptualFloor(PDF_CUSTOM_PERCEPTUAL_FLOOR)} at \`max_dpi\` (downsample above x${PDF_CUSTOM_DOWNSAMPLE_THRESHOLD}, 1-bit images too); without \`max_dpi\` no image is resampled, each keeps the resolution its placement gives it and is only re-encoded; size-target floor ${PDF_CUSTOM_FLOOR_DPI} dpi (or \`max_dpi\` when lower)`,
     `\`auto\` (default): picks a profile from \`intent\` (${intents}); ebook without an intent.`,
   ].join("; ");
 }
@@ -105,9 +116,10 @@ export const pdfCompressOptionsSchema = z
       description:
         "Ceiling on every image's effective resolution (1-bit images included), applied on top of the profile; for `custom` it is the target. Default null = no ceiling beyond the profile's: the placement of each image on the page decides its resolution, and `custom` then resamples nothing (images are only re-encoded at `image_quality`).",
     }),
-    image_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_IMAGE_QUALITY).openapi({
-      example: PDF_DEFAULT_IMAGE_QUALITY,
-      description: "JPEG quality (1 to 100, MozJPEG, baseline) for re-encoded continuous-tone images, used by `ebook`, `print`, `custom` and `auto` when it resolves to one of those.",
+    image_quality: z.number().int().min(1).max(100).nullable().default(null).openapi({
+      example: null,
+      description:
+        "A fixed JPEG quality (1 to 100, MozJPEG, baseline) for every re-encoded continuous-tone image, whatever the profile. Default null = the profile's perceptual floor (see `profile`): each image gets the lowest quality that still meets it.",
     }),
     grayscale: z.boolean().default(false).openapi({
       example: false,
@@ -140,7 +152,7 @@ export const pdfCompressOptionsSchema = z
     max_size_mb: z.number().positive().max(200).nullable().default(null).openapi({
       example: null,
       description:
-        "Size target in MB (1 MB = 1,048,576 bytes). Image quality is lowered from the profile's quality towards `min_quality` (never below it), then image resolution towards the profile's size-target floor, until the file fits; the highest quality that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result at `min_quality` and the floor resolution comes back with `target_met: false`.",
+        "Size target in MB (1 MB = 1,048,576 bytes). The output at the profile's perceptual floor (or `image_quality`) is tried first; when it does not fit, a quality ceiling is lowered from the highest quality that output used towards `min_quality` (never below it), each image taking the lower of its floor's quality and the ceiling, then image resolution towards the profile's size-target floor, until the file fits; the highest ceiling that fits wins. `stats.target_met` says whether it did; when it cannot, the smallest result at `min_quality` and the floor resolution comes back with `target_met: false`.",
     }),
     max_base64_bytes: z.number().int().positive().nullable().default(null).openapi({
       example: null,
@@ -149,7 +161,7 @@ export const pdfCompressOptionsSchema = z
     min_quality: z.number().int().min(1).max(100).default(PDF_DEFAULT_MIN_QUALITY).openapi({
       example: PDF_DEFAULT_MIN_QUALITY,
       description:
-        "Floor of the size target's quality search (`max_size_mb`, `max_base64_bytes`): no re-encoded image goes below it. Under a size target a profile whose own quality is lower (`screen` 50) is raised to it; when the target cannot be met at it, resolution is lowered, then the smallest result at it comes back with `target_met: false`. Without a size target it is not used.",
+        "Floor of the size target's quality search (`max_size_mb`, `max_base64_bytes`): the quality ceiling the search lowers never goes below it, so no image is pushed under it (an image whose perceptual floor is met at a lower quality keeps that lower quality); an explicit `image_quality` below it is raised to it under a size target; when the target cannot be met at it, resolution is lowered, then the smallest result at it comes back with `target_met: false`. Without a size target it is not used.",
     }),
     verify_quality: z.boolean().default(false).openapi({
       example: false,

@@ -5,7 +5,7 @@ import type { ImageFacts } from "./image-facts.ts";
 import type { ImageTargets } from "./profiles.ts";
 
 /** The reasons decided from facts; the rest of the contract's list are found while encoding. */
-export type KeepReason = Exclude<PdfImageKeptReason, "not_smaller" | "decode_failed" | "restored_for_quality">;
+export type KeepReason = Exclude<PdfImageKeptReason, "not_smaller" | "decode_failed" | "restored_for_quality" | "jpeg_already_at_quality">;
 
 export type ImagePlan =
   | { action: "keep"; reason: KeepReason }
@@ -42,9 +42,14 @@ export function planImage(image: ImageFacts, targets: ImageTargets): ImagePlan {
   const scale = downsampled ? targets.targetDpi / minDpi : 1;
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
-  const jpegQuality = image.jpegQuality?.quality ?? null;
-  if (!downsampled && !targets.grayscale && jpegQuality !== null && jpegQuality <= targets.quality + JPEG_QUALITY_MARGIN) {
-    return { action: "keep", reason: "jpeg_already_at_quality" };
-  }
   return { action: "rewrite", width, height, downsampled, lossyInput };
+}
+
+/**
+ * Whether a JPEG kept at its size is left as it is rather than re-encoded at `quality` (known
+ * once a perceptual floor has chosen it): a re-encode at about its own quality only adds loss.
+ */
+export function jpegAlreadyAtQuality(image: ImageFacts, plan: Extract<ImagePlan, { action: "rewrite" }>, quality: number, grayscale: boolean): boolean {
+  const jpegQuality = image.jpegQuality?.quality ?? null;
+  return !plan.downsampled && !grayscale && jpegQuality !== null && jpegQuality <= quality + JPEG_QUALITY_MARGIN;
 }

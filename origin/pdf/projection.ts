@@ -1,7 +1,7 @@
 // Projects, per profile, the size compress would reach and the quality it risks.
 // The structure (everything but image rewrites) is measured by really stripping,
 // subsetting and saving once; each image a profile would rewrite is decoded,
-// resampled and sized with the same encoding choice and acceptance rule as compress.
+// resampled and sized with the same encoding choice, perceptual floor and acceptance rule as compress.
 // Bilevel images are sized by really encoding them with JBIG2 (compress's default
 // `jbig2: auto`), which every profile does alike.
 import type * as mupdf from "mupdf";
@@ -11,9 +11,11 @@ import { encodeFlate } from "./encode-pixels.ts";
 import { estimateEncodedSize } from "./estimate-encoded-size.ts";
 import type { SizeEstimate } from "./estimate-encoded-size.ts";
 import type { ImageFacts } from "./image-facts.ts";
-import { planImage } from "./image-plan.ts";
+import { chooseEncoding } from "./encode-image.ts";
+import { jpegAlreadyAtQuality, planImage } from "./image-plan.ts";
+import { floorQuality, magnificationOf } from "./perceptual-floor.ts";
 import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
-import { defaultProfileTargets } from "./profiles.ts";
+import { defaultProfileTargets, imageQuality, UNCAPPED_QUALITY } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { imageRewriteRisk, worstRisk } from "./quality-risk.ts";
 import type { QualityRisk } from "./quality-risk.ts";
@@ -63,14 +65,23 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
   }
   const resampled = new Map<string, RawPixels>();
   const estimates = new Map<string, SizeEstimate>();
+  const floorQualities = new Map<string, number>();
   for (const [index, plan] of plans.entries()) {
     const tally = tallies[index];
     if (plan.action === "keep" || tally === undefined) continue;
     const key = `${plan.width}x${plan.height}`;
     const pixels = resampled.get(key) ?? (await resamplePixels(source, plan.width, plan.height));
     resampled.set(key, pixels);
-    const estimateKey = `${key}@${tally.targets.quality}`;
-    const estimate = estimates.get(estimateKey) ?? (await estimateEncodedSize(pixels, plan.lossyInput, tally.targets.quality));
+    const magnification = plan.downsampled ? 1 : magnificationOf(image.placement?.minDpi ?? null, tally.targets.targetDpi);
+    const quality = await imageQuality(tally.targets, async (floor) => {
+      const floorKey = `${key}:floor${floor}x${magnification}`;
+      const found = floorQualities.get(floorKey) ?? (chooseEncoding(pixels, plan.lossyInput) === "flate" ? UNCAPPED_QUALITY : (await floorQuality(pixels, floor, magnification)).quality);
+      floorQualities.set(floorKey, found);
+      return found;
+    });
+    if (jpegAlreadyAtQuality(image, plan, quality, tally.targets.grayscale)) continue;
+    const estimateKey = `${key}@${quality}`;
+    const estimate = estimates.get(estimateKey) ?? (await estimateEncodedSize(pixels, plan.lossyInput, quality));
     estimates.set(estimateKey, estimate);
     if (!worthReplacing(plan.downsampled, estimate.filter, estimate.bytes, image.bytes)) continue;
     const softMask = image.softMask === null ? undefined : images.get(image.softMask);
@@ -87,7 +98,8 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
         newDpi: (oldDpi * plan.width) / image.width,
         lossy: estimate.filter === "DCTDecode",
         sourceQuality: image.jpegQuality?.quality ?? LOSSLESS_SOURCE_QUALITY,
-        quality: tally.targets.quality,
+        quality,
+        perceptualFloor: tally.targets.perceptualFloor,
       }),
     );
   }

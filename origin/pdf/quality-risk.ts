@@ -1,5 +1,6 @@
-// How visibly a rewrite may degrade an image, from how far its resolution and its
-// JPEG quality drop. A document's risk is that of its most affected image.
+// How visibly a rewrite may degrade an image, from how far its resolution drops and how far
+// its re-encode may: the perceptual floor it meets, or a fixed JPEG quality's usual effect.
+// A document's risk is that of its most affected image.
 import type { PdfQualityRisk } from "../../contracts/origin/pdf-analyze.ts";
 
 export type QualityRisk = PdfQualityRisk;
@@ -28,7 +29,20 @@ function jpegRisk(sourceQuality: number, quality: number): QualityRisk {
   return "high";
 }
 
-export function imageRewriteRisk(change: { oldDpi: number; newDpi: number; lossy: boolean; sourceQuality: number; quality: number }): QualityRisk {
-  const jpeg = change.lossy ? jpegRisk(change.sourceQuality, change.quality) : "none";
+/**
+ * Risk of a lossy re-encode that scores at least `floor` in SSIMULACRA 2: the bands are the
+ * scores of the qualities jpegRisk draws its lines at (q88 about 84, q70 about 72, q50 about 61
+ * on typical photos), so a floor and the quality that usually meets it carry the same risk.
+ */
+function floorRisk(floor: number): QualityRisk {
+  if (floor >= 84) return "none";
+  if (floor >= 72) return "low";
+  if (floor >= 61) return "medium";
+  return "high";
+}
+
+export function imageRewriteRisk(change: { oldDpi: number; newDpi: number; lossy: boolean; sourceQuality: number; quality: number; perceptualFloor: number | null }): QualityRisk {
+  const encodeRisk = change.quality >= change.sourceQuality || change.perceptualFloor === null ? jpegRisk(change.sourceQuality, change.quality) : floorRisk(change.perceptualFloor);
+  const jpeg = change.lossy ? encodeRisk : "none";
   return worstRisk([resolutionRisk(change.oldDpi, change.newDpi), jpeg]);
 }

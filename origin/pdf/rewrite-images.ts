@@ -9,13 +9,15 @@ import { chooseEncoding } from "./encode-image.ts";
 import type { EncodingChoice } from "./encode-image.ts";
 import { encodeFlate, encodeJpeg } from "./encode-pixels.ts";
 import type { EncodedStream } from "./encode-pixels.ts";
-import { planImage } from "./image-plan.ts";
-import type { KeepReason } from "./image-plan.ts";
+import { jpegAlreadyAtQuality, planImage } from "./image-plan.ts";
+import type { ImagePlan, KeepReason } from "./image-plan.ts";
+import { FLOOR_MIN_QUALITY, floorQuality, magnificationOf } from "./perceptual-floor.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
 import type { PixelChannels, RawPixels } from "./raw-pixels.ts";
 import { replaceImageStream } from "./replace-image-stream.ts";
 import type { ReplacementImage } from "./replace-image-stream.ts";
 import { resamplePixels } from "./resample-pixels.ts";
+import { imageQuality, UNCAPPED_QUALITY } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import type { PdfImageRewrite } from "../../contracts/origin/pdf-compress.ts";
 
@@ -34,12 +36,16 @@ export interface EncodeCache {
   streams: Map<string, EncodedStream>;
   /** By object and pixel size: which encoding the pixels call for, and how many channels they have. */
   choices: Map<string, SizedChoice>;
+  /** By object, pixel size, floor and magnification: the lowest quality meeting the floor. */
+  floorQualities: Map<string, number>;
+  /** How many probes the perceptual floors' searches encoded and scored. */
+  floorProbes: number;
   /** How many image or soft-mask encodes really ran. */
   encodes: number;
 }
 
 export function newEncodeCache(): EncodeCache {
-  return { streams: new Map(), choices: new Map(), encodes: 0 };
+  return { streams: new Map(), choices: new Map(), floorQualities: new Map(), floorProbes: 0, encodes: 0 };
 }
 
 export interface EncodedRewrites {
@@ -90,15 +96,46 @@ async function cachedStream(cache: EncodeCache, key: string, encode: () => Promi
   return stream;
 }
 
-/** The same choice as encodeImagePixels, with each encoding cached: Flate does not depend on the quality. */
-async function encodeCached(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, lossyInput: boolean, quality: number): Promise<{ stream: EncodedStream; channels: PixelChannels }> {
+async function sizedChoice(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, lossyInput: boolean): Promise<SizedChoice> {
   let sized = cache.choices.get(sizeKey);
   if (sized === undefined) {
     const decoded = await pixels.get();
     sized = { choice: chooseEncoding(decoded, lossyInput), channels: decoded.channels };
     cache.choices.set(sizeKey, sized);
   }
-  const { choice, channels } = sized;
+  return sized;
+}
+
+/** The quality a perceptual floor gives the pixels (any, for pixels that stay lossless), searched once per request. */
+async function cachedFloorQuality(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, lossyInput: boolean, floor: number, magnification: number): Promise<number> {
+  const key = `${sizeKey}:floor${floor}x${magnification}`;
+  const found = cache.floorQualities.get(key);
+  if (found !== undefined) return found;
+  const { choice } = await sizedChoice(cache, sizeKey, pixels, lossyInput);
+  let quality = UNCAPPED_QUALITY;
+  if (choice !== "flate") {
+    const searched = await floorQuality(await pixels.get(), floor, magnification);
+    cache.floorProbes += searched.probes;
+    quality = searched.quality;
+  }
+  cache.floorQualities.set(key, quality);
+  return quality;
+}
+
+/**
+ * Whether an image kept at its size, stored lossy already (often a small, well-coded JPEG or JPX),
+ * stays too large to be worth replacing even at the floor search's lowest quality: then no
+ * search is spent on it.
+ */
+async function hopeless(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, plan: Extract<ImagePlan, { action: "rewrite" }>, originalBytes: number): Promise<boolean> {
+  if (plan.downsampled || !plan.lossyInput) return false;
+  const { stream } = await encodeCached(cache, sizeKey, pixels, plan.lossyInput, FLOOR_MIN_QUALITY);
+  return !worthReplacing(plan.downsampled, stream.filter, stream.bytes.byteLength, originalBytes);
+}
+
+/** The same choice as encodeImagePixels, with each encoding cached: Flate does not depend on the quality. */
+async function encodeCached(cache: EncodeCache, sizeKey: string, pixels: LazyPixels, lossyInput: boolean, quality: number): Promise<{ stream: EncodedStream; channels: PixelChannels }> {
+  const { choice, channels } = await sizedChoice(cache, sizeKey, pixels, lossyInput);
   const flate = () => cachedStream(cache, `${sizeKey}:flate`, async () => encodeFlate(await pixels.get()));
   const jpeg = () => cachedStream(cache, `${sizeKey}:q${quality}`, async () => encodeJpeg(await pixels.get(), quality));
   if (choice === "flate") return { stream: await flate(), channels };
@@ -128,7 +165,7 @@ export async function encodeRewrites(
   const rewrittenSoftMasks = new Set<number>();
   for (const image of images.values()) {
     const override = overrides.get(image.objectNumber);
-    const imageTargets = override === undefined || override === "original" ? targets : { ...targets, quality: override.quality };
+    const imageTargets = override === undefined || override === "original" ? targets : { ...targets, quality: override.quality, perceptualFloor: null };
     const plan = planImage(image, imageTargets);
     if (plan.action === "keep" && plan.reason === "soft_mask") continue;
     const dpi = image.placement?.minDpi ?? null;
@@ -143,9 +180,21 @@ export async function encodeRewrites(
     if (plan.action === "keep" || override === "original") continue;
     const sizeKey = `${image.objectNumber}:${plan.width}x${plan.height}`;
     const pixels = new LazyPixels(async () => resamplePixels(decodeImagePixels(doc, image.objectNumber, targets.grayscale), plan.width, plan.height));
+    // An image drawn larger than the profile's resolution is judged as drawn (perceptual-floor.ts).
+    const magnification = plan.downsampled ? 1 : magnificationOf(dpi, imageTargets.targetDpi);
     let encoded: Awaited<ReturnType<typeof encodeCached>>;
+    let quality: number;
     try {
-      encoded = await encodeCached(cache, sizeKey, pixels, plan.lossyInput, imageTargets.quality);
+      if (imageTargets.perceptualFloor !== null && (await hopeless(cache, sizeKey, pixels, plan, image.bytes))) {
+        stat.kept_reason = "not_smaller";
+        continue;
+      }
+      quality = await imageQuality(imageTargets, (floor) => cachedFloorQuality(cache, sizeKey, pixels, plan.lossyInput, floor, magnification));
+      if (jpegAlreadyAtQuality(image, plan, quality, targets.grayscale)) {
+        stat.kept_reason = "jpeg_already_at_quality";
+        continue;
+      }
+      encoded = await encodeCached(cache, sizeKey, pixels, plan.lossyInput, quality);
     } catch {
       stat.kept_reason = "decode_failed";
       continue;
@@ -174,8 +223,7 @@ export async function encodeRewrites(
       replaceImageStream(target, image.objectNumber, { stream, width: plan.width, height: plan.height, channels, colorSpace: outputColorSpace(target, image, channels, targets.grayscale) }),
     );
     const newDpi = dpi === null ? null : (dpi * plan.width) / image.width;
-    const quality = stream.filter === "DCTDecode" ? imageTargets.quality : null;
-    stat.after = { width: plan.width, height: plan.height, bytes: stream.bytes.byteLength, filter: stream.filter, dpi: newDpi, quality };
+    stat.after = { width: plan.width, height: plan.height, bytes: stream.bytes.byteLength, filter: stream.filter, dpi: newDpi, quality: stream.filter === "DCTDecode" ? quality : null };
   }
   let imageBytes = 0;
   for (const bytes of streamBytes.values()) imageBytes += bytes;

@@ -41,14 +41,14 @@ describe("searchSizeStep", () => {
 
   it("takes the highest quality that fits, by bisection", async () => {
     const { probes, estimate } = sizer();
-    const result = await searchSizeStep(ebook, 30, 1000 + 55_500, estimate);
+    const result = await searchSizeStep({ ...ebook, quality: 76 }, 30, 1000 + 55_500, estimate);
     expect(result).toMatchObject({ step: { quality: 55, dpi: 150 }, fits: true });
     expect(probes.every((step) => step.dpi === 150)).toBe(true);
     expect(probes.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(76 - 30)));
   });
 
-  it("never probes below min_quality, even from a profile whose own quality is lower", async () => {
-    const screen = defaultProfileTargets("screen");
+  it("never probes below min_quality, even from a ceiling that is lower", async () => {
+    const screen = { ...defaultProfileTargets("screen"), quality: 50 };
     const { probes, estimate } = sizer();
     const result = await searchSizeStep(screen, 60, 1000 + 55_000 * (40 / 150) ** 2, estimate);
     expect(Math.min(...probes.map((step) => step.quality))).toBe(60);
@@ -59,7 +59,7 @@ describe("searchSizeStep", () => {
   it("lowers the resolution only when the lowest quality does not fit, and stops at the floor", async () => {
     const { estimate } = sizer();
     const target = 1000 + 30 * 1000 * (100 / 150) ** 2;
-    const result = await searchSizeStep(ebook, 30, target, estimate);
+    const result = await searchSizeStep({ ...ebook, quality: 76 }, 30, target, estimate);
     expect(result).toMatchObject({ step: { quality: 30, dpi: 100 }, fits: true });
     const impossible = await searchSizeStep(ebook, 30, 500, estimate);
     expect(impossible).toMatchObject({ step: { quality: 30, dpi: ebook.floorDpi }, fits: false });
@@ -69,19 +69,21 @@ describe("searchSizeStep", () => {
 describe("compressPdf with a size target", () => {
   let input: Uint8Array;
   let unconstrained: number;
+  // The size search's mechanics at a fixed starting quality; the floor's own case is the last test.
+  const fixed = (input: PdfCompressOptionsInput) => options({ image_quality: 76, ...input });
 
   beforeAll(async () => {
     // Two photos drawn at 300 dpi: ebook brings them to 150 dpi, 600 x 400 and 450 x 300 px.
     const photos = [await jpegImage("Large", 1200, 800, 92), await jpegImage("Small", 900, 600, 92)];
     input = buildPdf(photos, [[{ image: "Large", x: 72, y: 400, width: 288, height: 192 }], [{ image: "Small", x: 72, y: 400, width: 216, height: 144 }]]);
-    unconstrained = (await compressPdf(input, options({ profile: "ebook" }))).bytes.byteLength;
+    unconstrained = (await compressPdf(input, fixed({ profile: "ebook" }))).bytes.byteLength;
   });
 
   it("meets a reachable target with the highest quality that fits, keeping the resolution", async () => {
     // Between the sizes at min_quality (60) and at image_quality (76).
     const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 60 }))).bytes.byteLength;
     const targetBytes = Math.floor((unconstrained + atMinQuality) / 2);
-    const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
+    const result = await compressPdf(input, fixed({ profile: "ebook", max_size_mb: targetBytes / MB }));
     expect(result.stats).toMatchObject({ target_met: true, target_bytes: targetBytes });
     expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
     const search = result.stats.target_search;
@@ -106,7 +108,7 @@ describe("compressPdf with a size target", () => {
   it("lowers the resolution once min_quality is not enough", async () => {
     const atMinQuality = (await compressPdf(input, options({ profile: "ebook", image_quality: 60 }))).bytes.byteLength;
     const targetBytes = Math.floor(atMinQuality * 0.8);
-    const result = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB }));
+    const result = await compressPdf(input, fixed({ profile: "ebook", max_size_mb: targetBytes / MB }));
     expect(result.stats.target_met).toBe(true);
     expect(result.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
     expect(result.stats.target_search?.quality).toBe(60);
@@ -125,16 +127,16 @@ describe("compressPdf with a size target", () => {
     expect(comparePdfRenders(input, result.bytes, { dpi: 36, maxPages: 2 }).every((page) => page.ssim > 0.5)).toBe(true);
   });
 
-  it("keeps every image at min_quality or above on a profile whose quality is lower, unmet when it must", async () => {
-    const screen = await compressPdf(input, options({ profile: "screen" }));
+  it("raises an image_quality below min_quality to it, unmet when it must", async () => {
+    const screen = await compressPdf(input, options({ profile: "screen", image_quality: 50 }));
     const targetBytes = Math.floor(screen.bytes.byteLength * 0.9);
-    const result = await compressPdf(input, options({ profile: "screen", max_size_mb: targetBytes / MB, min_quality: 60 }));
+    const result = await compressPdf(input, options({ profile: "screen", image_quality: 50, max_size_mb: targetBytes / MB, min_quality: 60 }));
     expect(result.stats.target_search?.quality).toBe(60);
     const qualities = result.stats.images.map((image) => image.after?.quality);
     expect(qualities.length).toBeGreaterThan(0);
     for (const quality of qualities) expect(quality).toBe(60);
     // The floor holds even when the target is out of reach: the smallest result at it comes back, unmet.
-    const unreachable = await compressPdf(input, options({ profile: "screen", max_base64_bytes: 4000, min_quality: 60 }));
+    const unreachable = await compressPdf(input, options({ profile: "screen", image_quality: 50, max_base64_bytes: 4000, min_quality: 60 }));
     expect(unreachable.stats).toMatchObject({ target_met: false, target_search: { quality: 60, target_dpi: PDF_PROFILE_PARAMETERS.screen.floorDpi } });
     for (const image of unreachable.stats.images) expect(image.after?.quality).toBe(60);
   });
@@ -155,10 +157,27 @@ describe("compressPdf with a size target", () => {
 
   it("meets a target on a full-page photo with one extra save", async () => {
     const photo = await generatedFile("photo-full-page.pdf");
-    const result = await compressPdf(photo, options({ profile: "ebook", max_size_mb: 0.1 }));
+    const result = await compressPdf(photo, fixed({ profile: "ebook", max_size_mb: 0.1 }));
     expect(result.stats.target_met).toBe(true);
     expect(result.bytes.byteLength).toBeLessThanOrEqual(0.1 * MB);
     expect(result.stats.target_search?.saves).toBe(2);
     expect(comparePdfRenders(photo, result.bytes, { dpi: 50, maxPages: 1 })[0]?.ssim).toBeGreaterThan(0.85);
+  });
+
+  it("under a perceptual floor, returns the floor's output when it fits, else lowers a ceiling from the highest quality it used", async () => {
+    const floored = await compressPdf(input, options({ profile: "ebook" }));
+    const used = floored.stats.images.map((image) => image.after?.quality ?? 0);
+    const highest = Math.max(...used);
+    const roomy = await compressPdf(input, options({ profile: "ebook", max_size_mb: (floored.bytes.byteLength + 1) / MB }));
+    expect(roomy.bytes).toEqual(floored.bytes);
+    expect(roomy.stats.target_search?.saves).toBe(1);
+    const targetBytes = Math.floor(floored.bytes.byteLength * 0.9);
+    // min_quality below the floor's qualities, so that the ceiling can reach them.
+    const tight = await compressPdf(input, options({ profile: "ebook", max_size_mb: targetBytes / MB, min_quality: 20 }));
+    expect(tight.stats.target_met).toBe(true);
+    expect(tight.bytes.byteLength).toBeLessThanOrEqual(targetBytes);
+    const ceiling = tight.stats.target_search?.quality ?? 0;
+    expect(ceiling).toBeLessThan(highest);
+    for (const [index, image] of tight.stats.images.entries()) expect(image.after?.quality).toBe(Math.min(used[index] ?? 0, ceiling));
   });
 });

@@ -5,7 +5,9 @@
 // candidate, each image encoded once per step through the request's encode cache.
 // Quality is searched first, from the profile's quality down to min_quality and never
 // below it; only when min_quality does not fit is resolution lowered, down to the
-// profile's floor.
+// profile's floor. Under a perceptual floor the searched quality is a ceiling: each image
+// takes the lower of its floor's quality and it, and the search starts from the highest
+// quality the first output (the floor's) used, since a ceiling above it changes nothing.
 import { PDF_BYTES_PER_MB } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { OutputRuns, ProducedOutput } from "./output-runs.ts";
@@ -106,8 +108,14 @@ export interface SizeTargetOutcome {
   search: TargetSearchStats;
 }
 
+function highestQualityUsed(output: ProducedOutput, minQuality: number): number {
+  const qualities = output.rewrites.stats.map((image) => image.after?.quality ?? 0);
+  return Math.max(minQuality, ...qualities);
+}
+
 /** Returns a first output within the target as it is; brings one over it under the target when possible, else to the smallest the search reaches. */
-export async function meetSizeTarget(runs: OutputRuns, first: ProducedOutput, base: ImageTargets, minQuality: number, targetBytes: number): Promise<SizeTargetOutcome> {
+export async function meetSizeTarget(runs: OutputRuns, first: ProducedOutput, profileTargets: ImageTargets, minQuality: number, targetBytes: number): Promise<SizeTargetOutcome> {
+  const base = profileTargets.perceptualFloor === null ? profileTargets : { ...profileTargets, quality: highestQualityUsed(first, minQuality) };
   const topDpi = resolutionCeiling(base, first);
   let best = first;
   let chosen: SizeSearchResult = { step: { quality: base.quality, dpi: topDpi }, estimatedBytes: first.bytes.byteLength, fits: first.bytes.byteLength <= targetBytes };
@@ -132,7 +140,8 @@ export async function meetSizeTarget(runs: OutputRuns, first: ProducedOutput, ba
   return {
     output: best,
     search: {
-      quality: best.targets.quality,
+      // Under a floor the first output's "quality" is the ceiling it never reached.
+      quality: Math.min(best.targets.quality, base.quality),
       resolution_scale: targetDpi / topDpi,
       target_dpi: targetDpi,
       estimated_bytes: chosen.estimatedBytes,

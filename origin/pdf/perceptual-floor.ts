@@ -1,0 +1,150 @@
+// A profile's perceptual floor: the lowest JPEG quality whose re-encode of an image, at the
+// resolution compress gives it, scores at least the floor in SSIMULACRA 2 against the resampled
+// original. Scoring the whole image at every probe would cost several encodes' worth of CPU, so
+// the probes encode and score a sample (quality/sample-mosaic.ts) and the whole image is scored
+// once, at the sample's answer. A sample scores higher than the whole: its small tiles hold none
+// of the whole image's coarse-scale errors (banding across a smooth gradient above all). The
+// search aims the sample a margin above the floor, and when the whole still falls short it
+// learns the gap it measured and searches on above that quality, so every image it answers for
+// meets the floor as a whole. An image no larger than the sample is its own sample.
+//
+// An image drawn magnified (placed below the profile's resolution) is shown with each pixel
+// spread over several of the page's: its blocks and ringing grow with it. Both sides are then
+// scored as rendered, enlarged to the profile's resolution with a bilinear filter as viewers do.
+//
+// The search is searchQualityBoundary (origin/image/fit-to-bytes.ts) with the predicate "the
+// sample scores below the target", which holds up to the boundary on an ascending ladder, and a
+// model interpolating the score linearly in quality between probes, from a prior curve.
+import sharp from "sharp";
+import type { Sharp } from "sharp";
+import { searchQualityBoundary } from "../image/fit-to-bytes.ts";
+import type { Bracket, Probe } from "../image/fit-to-bytes.ts";
+import type { RawImage } from "../quality/raw-image.ts";
+import { blockSample } from "../quality/sample-mosaic.ts";
+import { ssimulacra2 } from "../quality/ssimulacra2.ts";
+import { cmykTiff } from "./cmyk-tiff.ts";
+import { encodeJpeg, rawInput } from "./encode-pixels.ts";
+import type { RawPixels } from "./raw-pixels.ts";
+
+export interface FloorQuality {
+  quality: number;
+  /** The whole image's score at `quality` (the lowest quality meeting the floor, or 100 when none does). */
+  score: number;
+  /** Encodes scored: the sample's probes and the whole image's checks. */
+  probes: number;
+}
+
+/** Lowest quality the search considers: below it MozJPEG's blocks show on any content. */
+export const FLOOR_MIN_QUALITY = 20;
+// The qualities the search picks from. Scores are noisy in quality (a step of 1 can lower one),
+// which sends an exact search of every quality into bisection; steps of 5 keep it at two to four
+// probes for at most 5 qualities above the exact boundary.
+const FLOOR_QUALITY_STEP = 5;
+const FLOOR_LADDER = Array.from({ length: (100 - FLOOR_MIN_QUALITY) / FLOOR_QUALITY_STEP + 1 }, (_, i) => FLOOR_MIN_QUALITY + i * FLOOR_QUALITY_STEP);
+// How far above the floor the sample aims before the whole image has been scored: the whole
+// scored 3.4 to 4 points below a sample of textured images near the floors, up to 8 below one of
+// a smooth gradient (which the whole image's check then catches).
+const SAMPLE_MARGIN = 4;
+// Pixels scored per probe, after magnification: about 17 ms of the metric on an idle core.
+const SAMPLE_PIXELS = 192 * 192;
+// Beyond this enlargement a viewer's rendering, not the encode, decides what is seen.
+const MAX_MAGNIFICATION = 4;
+
+// SSIMULACRA 2 of baseline MozJPEG 4:2:0 against quality on typical photos: the prior, so the
+// first probe lands near the answer. Piecewise linear.
+const PRIOR_CURVE: readonly (readonly [quality: number, score: number])[] = [
+  [10, 5], [20, 30], [30, 45], [40, 55], [50, 61], [60, 66], [70, 72], [80, 78], [90, 85], [100, 93],
+];
+
+function priorQuality(score: number): number {
+  for (let i = 1; i < PRIOR_CURVE.length; i++) {
+    const [q0, s0] = PRIOR_CURVE[i - 1]!;
+    const [q1, s1] = PRIOR_CURVE[i]!;
+    if (score <= s1 || i === PRIOR_CURVE.length - 1) return q0 + ((score - s0) * (q1 - q0)) / (s1 - s0);
+  }
+  return 100;
+}
+
+/** How much larger than its pixels an image placed at `placedDpi` is drawn at `targetDpi`; 1 when not enlarged. */
+export function magnificationOf(placedDpi: number | null, targetDpi: number): number {
+  if (placedDpi === null || !Number.isFinite(targetDpi) || placedDpi <= 0 || placedDpi >= targetDpi) return 1;
+  return Math.min(MAX_MAGNIFICATION, targetDpi / placedDpi);
+}
+
+function sharpOf(pixels: RawPixels): Sharp {
+  return pixels.channels === 4 ? sharp(cmykTiff(pixels)) : rawInput(pixels);
+}
+
+/** 8-bit sRGB for the metric (gray widened, CMYK through sharp's CMYK profile, as both sides are), enlarged by `magnification`. */
+async function metricImage(image: Sharp, width: number, height: number, magnification: number): Promise<RawImage> {
+  const rgb = image.toColourspace("srgb");
+  const sized = magnification > 1 ? rgb.resize(Math.round(width * magnification), Math.round(height * magnification), { fit: "fill", kernel: "linear" }) : rgb;
+  const { data, info } = await sized.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 };
+}
+
+interface Scored {
+  score: number;
+}
+
+/**
+ * The lowest quality of the ladder (FLOOR_MIN_QUALITY to 100) at which `pixels` (already at the
+ * size compress writes) re-encoded as compress does scores at least `floor` as a whole; 100 when
+ * no quality does.
+ */
+export async function floorQuality(pixels: RawPixels, floor: number, magnification = 1): Promise<FloorQuality> {
+  const sample = blockSample(pixels, SAMPLE_PIXELS / (magnification * magnification));
+  const scoreAt = scorer(sample, magnification);
+  let probes = 0;
+  let margin = sample === pixels ? 0 : SAMPLE_MARGIN;
+  let ladder = FLOOR_LADDER;
+  for (;;) {
+    const target = floor + margin;
+    const boundary = await searchQualityBoundary<Scored>({
+      ladder,
+      measure: async (quality) => ({ score: await scoreAt(quality) }),
+      passes: ({ score }) => score < target,
+      predict: (bracket) => predictQuality(bracket, target),
+    });
+    probes += boundary.measured;
+    const chosen = boundary.failing ?? boundary.passing!;
+    if (sample === pixels) return { quality: chosen.quality, score: chosen.value.score, probes };
+    const whole = await scorer(pixels, magnification)(chosen.quality);
+    probes += 1;
+    const above = ladder.filter((quality) => quality > chosen.quality);
+    if (whole >= floor || above.length === 0) return { quality: chosen.quality, score: whole, probes };
+    // The sample aims as far above the floor as it scored above the whole here.
+    margin = Math.max(margin, chosen.value.score - whole);
+    ladder = above;
+  }
+}
+
+/** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */
+function scorer(pixels: RawPixels, magnification: number): (quality: number) => Promise<number> {
+  const reference = metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification);
+  return async (quality) => {
+    const encoded = await encodeJpeg(pixels, quality);
+    const decoded = await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification);
+    return ssimulacra2(await reference, decoded);
+  };
+}
+
+// Where the score reaches the target: on the line through the bracket's two probes, or through
+// the two lowest that reach it (an image stored as JPEG already scores high at low qualities,
+// its curve far flatter than the prior), else the prior curve shifted through the one probe there
+// is, else the prior itself.
+function predictQuality({ passing, failing, previousFailing }: Bracket<Scored>, target: number): number {
+  const line = (low: Probe<Scored>, high: Probe<Scored>) => {
+    const rise = high.value.score - low.value.score;
+    if (!(rise > 0)) return null;
+    return low.quality + ((target - low.value.score) * (high.quality - low.quality)) / rise;
+  };
+  if (passing !== null && failing !== null) return line(passing, failing) ?? (passing.quality + failing.quality) / 2;
+  if (failing !== null && previousFailing !== null) {
+    const extrapolated = line(failing, previousFailing);
+    if (extrapolated !== null) return extrapolated;
+  }
+  const probe: Probe<Scored> | null = passing ?? failing;
+  if (probe === null) return priorQuality(target);
+  return probe.quality + priorQuality(target) - priorQuality(probe.value.score);
+}
