@@ -1,8 +1,10 @@
 // Perceptual quality levels: `quality: "auto"` on optimize and batch, the `q_auto` transform
 // token, and the PDF profiles' floors all name a level, and a level is a SSIMULACRA 2 score the
 // output must reach. The targets are calibrated on the corpus (see origin/quality/README.md):
-// `good` sits at or above the score fixed quality 76 reaches on its worst 10% of photos, so
-// auto never looks worse than the documented default does on a hard image.
+// `good` sits at or above the score fixed quality 76 reaches on its worst 10% of photos in JPEG
+// and WebP, so auto never looks worse than the documented default does on a hard image. AVIF's
+// quality scale runs higher (its q76 looks like JPEG's q88-94) and one number serves every
+// format, so an AVIF `good` is JPEG-q76-good, not AVIF-q76-good.
 import { z } from "@hono/zod-openapi";
 
 export const QUALITY_LEVELS = ["low", "eco", "good", "best"] as const;
@@ -13,10 +15,10 @@ export const DEFAULT_QUALITY_LEVEL: QualityLevel = "good";
 
 /** The SSIMULACRA 2 score (100 identical, ~90 visually lossless) each level's output reaches at least. */
 export const QUALITY_LEVEL_TARGETS: Readonly<Record<QualityLevel, number>> = {
-  low: 55,
-  eco: 65,
-  good: 72,
-  best: 82,
+  low: 50,
+  eco: 60,
+  good: 69,
+  best: 79,
 };
 
 /** `Save-Data: on` asks for fewer bytes: one level down, `low` staying `low`. */
