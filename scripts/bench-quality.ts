@@ -2,9 +2,13 @@
 // 1. validation: our score against calc-s2-rust's (npm, WASM) on hand-made distortions of
 //    generated photos and, when CORPUS_DIR holds them, the corpus photos; and the order of each
 //    distortion family (JPEG q90 > q70 > q40 > q20, blur and noise by amount);
-// 2. CPU per megapixel at output size, against one sharp q76 JPEG encode of the same image;
-// 3. peak memory of one score at 1600x1067 and at 12 MP (each in a child process).
-// Exits non-zero when a score differs from calc-s2-rust's by more than 1.0 or an order is wrong.
+// 2. on the corpus photos, per format, fixed q76 against `quality: "auto:good"` through
+//    processImage, judged against issue #16's targets (scripts/bench-quality/auto-versus-fixed.ts);
+// 3. CPU per megapixel at output size, against one sharp q76 JPEG encode of the same image;
+// 4. peak memory of one score at 1600x1067 and at 12 MP (each in a child process).
+// Exits non-zero when a score differs from calc-s2-rust's by more than 1.0, an order is wrong, or
+// an auto:good output scores below the good target. The other targets (bytes, encodes, CPU) are
+// printed as PASS or FAIL without failing the run.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -18,6 +22,7 @@ import { ssimulacra2 } from "../origin/quality/ssimulacra2.ts";
 import { calcS2Rust } from "../origin/quality/test-support/calc-s2-rust.ts";
 import { DISTORTIONS } from "../origin/quality/test-support/distortions.ts";
 import { CORPUS_DIR } from "../test/support/corpus-dir.ts";
+import { benchAutoVersusFixed } from "./bench-quality/auto-versus-fixed.ts";
 
 const VALIDATION_WIDTH = 512;
 const OUTPUT_WIDTH = 1600;
@@ -114,7 +119,14 @@ for (const image of images) {
 }
 console.log(`${pairs} distorted images; largest |ours - calc-s2-rust| = ${largestDifference.toFixed(3)} (limit ${MAX_DIFFERENCE})`);
 
-console.log(`\n2. CPU at output size (${OUTPUT_WIDTH} px wide, or the original when smaller), median of 3, this process`);
+if (corpusPhotos.length === 0) {
+  console.log(`\n2. auto:good against q76 on the corpus: skipped, no corpus under ${CORPUS_DIR}`);
+} else {
+  console.log(`\n2. auto:good against fixed q76 on the corpus photos (${OUTPUT_WIDTH} px wide and original size), per format`);
+  failures.push(...(await benchAutoVersusFixed()));
+}
+
+console.log(`\n3. CPU at output size (${OUTPUT_WIDTH} px wide, or the original when smaller), median of 3, this process`);
 console.log(`${"image".padEnd(40)} ${pad("size", 10)} ${pad("q76 ms", 8)} ${pad("metric ms", 10)} ${pad("ms/MP", 7)} ${pad("x encode", 9)}`);
 const encoderOptions = imageOptionsSchema.parse({});
 const perMegapixel: number[] = [];
@@ -142,7 +154,7 @@ const calcS2Cpu = cpuMilliseconds(() => calcS2Rust(first, firstCandidate)).ms;
 const firstMegapixels = (first.width * first.height) / 1e6;
 console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height}): ${calcS2Cpu.toFixed(0)} ms CPU, ${(calcS2Cpu / firstMegapixels).toFixed(0)} ms per megapixel`);
 
-console.log("\n3. Peak memory of one score (child process: max RSS during the score minus RSS with both inputs loaded)");
+console.log("\n4. Peak memory of one score (child process: max RSS during the score minus RSS with both inputs loaded)");
 for (const size of ["1600x1067", "4000x3000"]) {
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--peak", size], { encoding: "utf8" });
   if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);
