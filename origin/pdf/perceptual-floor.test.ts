@@ -6,6 +6,7 @@ import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import type { PdfImageRewrite } from "../../contracts/origin/pdf-compress.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
+import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
 import { analyzePdf } from "./analyze-pdf.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import type { PdfCompressResult } from "./compress-pdf.ts";
@@ -37,8 +38,13 @@ function pixels(value: (x: number, y: number, channel: number, noise: number) =>
   return { data, width: WIDTH, height: HEIGHT, channels: 3 };
 }
 
-/** Broad colour gradients: easy to compress, a low quality is enough. */
-const smooth = pixels((x, y, c) => 128 + 90 * Math.sin(x / 190 + c) * Math.cos(y / 150));
+/** A soft, out-of-focus photo: easy to compress, a low quality is enough. */
+const smooth: RawPixels = {
+  data: new Uint8Array(await sharp(photoLikePixels(WIDTH, HEIGHT, 5), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).blur(4).raw().toBuffer()),
+  width: WIDTH,
+  height: HEIGHT,
+  channels: 3,
+};
 /** Fine woven texture with grain, like a scanned fabric or print screen: blocks and blur show at once. */
 const textured = pixels((x, y, c, noise) => 128 + 55 * Math.sin(x / 2.3 + c) * Math.cos(y / 1.9) + 70 * noise);
 

@@ -1,23 +1,26 @@
 // A profile's perceptual floor: the lowest JPEG quality whose re-encode of an image, at the
 // resolution compress gives it, scores at least the floor in SSIMULACRA 2 against the resampled
-// original. Scoring the whole image at every probe would cost several encodes' worth of CPU, so
-// the probes encode and score a sample (quality/sample-mosaic.ts) and the whole image is scored
-// once, at the sample's answer. A sample scores higher than the whole: its small tiles hold none
-// of the whole image's coarse-scale errors (banding across a smooth gradient above all). The
-// search aims the sample a margin above the floor, and when the whole still falls short it
-// learns the gap it measured and searches on above that quality, so every image it answers for
-// meets the floor as a whole. An image no larger than the sample is its own sample.
+// original. A document holds dozens of images and the floor is searched for each, so a probe
+// encodes and scores a small sample (quality/sample-mosaic.ts, about 17 ms of the metric) and its
+// score is turned into the whole image's as auto quality does for a JPEG (wholeScoreEstimate): a
+// sample scores higher than the whole, whose coarse scales hold errors small tiles do not. An
+// image no larger than twice the sample is its own sample and is scored whole. Scoring the whole
+// image at the answer would make every search exact, but costs about 1 s per page-sized image,
+// on the PDF corpus more than all the rest of compress. The estimate's known miss: a large, pure
+// gradient with no grain, whose banding only the whole image's coarse scales see, scored up to 3
+// points under its floor (a generated 600 x 400 sinusoid at ebook's).
 //
 // An image drawn magnified (placed below the profile's resolution) is shown with each pixel
 // spread over several of the page's: its blocks and ringing grow with it. Both sides are then
 // scored as rendered, enlarged to the profile's resolution with a bilinear filter as viewers do.
 //
 // The search is searchQualityBoundary (origin/image/fit-to-bytes.ts) with the predicate "the
-// sample scores below the target", which holds up to the boundary on an ascending ladder, and a
-// model interpolating the score linearly in quality between probes, from a prior curve.
+// estimated score is below the floor", which holds up to the boundary on an ascending ladder, and
+// a model interpolating the score linearly in quality between probes, from a prior curve.
 import sharp from "sharp";
 import type { Sharp } from "sharp";
 import { searchQualityBoundary } from "../image/fit-to-bytes.ts";
+import { wholeScoreEstimate } from "../image/perceptual-quality.ts";
 import type { Bracket, Probe } from "../image/fit-to-bytes.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample } from "../quality/sample-mosaic.ts";
@@ -28,9 +31,9 @@ import type { RawPixels } from "./raw-pixels.ts";
 
 export interface FloorQuality {
   quality: number;
-  /** The whole image's score at `quality` (the lowest quality meeting the floor, or 100 when none does). */
+  /** The whole image's score at `quality`, estimated from the sample's when it is not the image (the lowest quality meeting the floor, or 100 when none does). */
   score: number;
-  /** Encodes scored: the sample's probes and the whole image's checks. */
+  /** Probes encoded and scored. */
   probes: number;
 }
 
@@ -41,10 +44,6 @@ export const FLOOR_MIN_QUALITY = 20;
 // probes for at most 5 qualities above the exact boundary.
 const FLOOR_QUALITY_STEP = 5;
 const FLOOR_LADDER = Array.from({ length: (100 - FLOOR_MIN_QUALITY) / FLOOR_QUALITY_STEP + 1 }, (_, i) => FLOOR_MIN_QUALITY + i * FLOOR_QUALITY_STEP);
-// How far above the floor the sample aims before the whole image has been scored: the whole
-// scored 3.4 to 4 points below a sample of textured images near the floors, up to 8 below one of
-// a smooth gradient (which the whole image's check then catches).
-const SAMPLE_MARGIN = 4;
 // Pixels scored per probe, after magnification: about 17 ms of the metric on an idle core.
 const SAMPLE_PIXELS = 192 * 192;
 // Beyond this enlargement a viewer's rendering, not the encode, decides what is seen.
@@ -95,28 +94,17 @@ interface Scored {
 export async function floorQuality(pixels: RawPixels, floor: number, magnification = 1): Promise<FloorQuality> {
   const sample = blockSample(pixels, SAMPLE_PIXELS / (magnification * magnification));
   const scoreAt = scorer(sample, magnification);
-  let probes = 0;
-  let margin = sample === pixels ? 0 : SAMPLE_MARGIN;
-  let ladder = FLOOR_LADDER;
-  for (;;) {
-    const target = floor + margin;
-    const boundary = await searchQualityBoundary<Scored>({
-      ladder,
-      measure: async (quality) => ({ score: await scoreAt(quality) }),
-      passes: ({ score }) => score < target,
-      predict: (bracket) => predictQuality(bracket, target),
-    });
-    probes += boundary.measured;
-    const chosen = boundary.failing ?? boundary.passing!;
-    if (sample === pixels) return { quality: chosen.quality, score: chosen.value.score, probes };
-    const whole = await scorer(pixels, magnification)(chosen.quality);
-    probes += 1;
-    const above = ladder.filter((quality) => quality > chosen.quality);
-    if (whole >= floor || above.length === 0) return { quality: chosen.quality, score: whole, probes };
-    // The sample aims as far above the floor as it scored above the whole here.
-    margin = Math.max(margin, chosen.value.score - whole);
-    ladder = above;
-  }
+  // The whole image's score a probe stands for: its own when it is its own sample, else estimated
+  // from the sample's as auto quality estimates a JPEG's.
+  const estimate = (score: number) => (sample === pixels ? score : wholeScoreEstimate("jpeg", score));
+  const boundary = await searchQualityBoundary<Scored>({
+    ladder: FLOOR_LADDER,
+    measure: async (quality) => ({ score: estimate(await scoreAt(quality)) }),
+    passes: ({ score }) => score < floor,
+    predict: (bracket) => predictQuality(bracket, floor),
+  });
+  const chosen = boundary.failing ?? boundary.passing!;
+  return { quality: chosen.quality, score: chosen.value.score, probes: boundary.measured };
 }
 
 /** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */

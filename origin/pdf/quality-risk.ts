@@ -2,6 +2,7 @@
 // its re-encode may: the perceptual floor it meets, or a fixed JPEG quality's usual effect.
 // A document's risk is that of its most affected image.
 import type { PdfQualityRisk } from "../../contracts/origin/pdf-analyze.ts";
+import { QUALITY_LEVEL_TARGETS } from "../../contracts/perceptual-quality.ts";
 
 export type QualityRisk = PdfQualityRisk;
 
@@ -30,14 +31,13 @@ function jpegRisk(sourceQuality: number, quality: number): QualityRisk {
 }
 
 /**
- * Risk of a lossy re-encode that scores at least `floor` in SSIMULACRA 2: the bands are the
- * scores of the qualities jpegRisk draws its lines at (q88 about 84, q70 about 72, q50 about 61
- * on typical photos), so a floor and the quality that usually meets it carry the same risk.
+ * Risk of a lossy re-encode that scores at least `floor` in SSIMULACRA 2, by the quality level the
+ * floor reaches: `best` or above none, `good` low, `eco` medium, below it high.
  */
 function floorRisk(floor: number): QualityRisk {
-  if (floor >= 84) return "none";
-  if (floor >= 72) return "low";
-  if (floor >= 61) return "medium";
+  if (floor >= QUALITY_LEVEL_TARGETS.best) return "none";
+  if (floor >= QUALITY_LEVEL_TARGETS.good) return "low";
+  if (floor >= QUALITY_LEVEL_TARGETS.eco) return "medium";
   return "high";
 }
 
