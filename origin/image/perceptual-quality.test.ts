@@ -47,6 +47,20 @@ describe("quality auto", () => {
     expect(qualities).toEqual([...qualities].sort((a, b) => a - b));
   });
 
+  it("checks the answer on the whole output: a broad gradient, whose tiles hide its banding, still reaches the target and reports its own score", async () => {
+    const w = 1200;
+    const h = 800;
+    const bands = new Uint8Array(w * h * 3);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < 3; c++) bands[(y * w + x) * 3 + c] = Math.round(128 + 90 * Math.sin(x / 190 + c) * Math.cos(y / 150));
+    const gradient = await losslessPng(bands, w, h);
+    for (const format of ["jpeg", "webp"] as const) {
+      const result = await run(gradient, { format, quality: "auto:good" });
+      const score = await fullScore(gradient, result.bytes);
+      expect(score, `${format} q${result.stats.quality}`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+      expect(result.stats.score).toBeCloseTo(score, 6);
+    }
+  });
+
   it("`auto` is `auto:good`, and a numeric quality reports no score or level", async () => {
     const auto = await run(photo, { format: "jpeg", quality: "auto" });
     const good = await run(photo, { format: "jpeg", quality: "auto:good" });
