@@ -7,6 +7,7 @@ import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { canonicalTransform, resolveTransform } from "../../contracts/transform/canonical.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 import { countDerivatives, MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
@@ -23,32 +24,17 @@ import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 
-const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
 async function seedFile(caller: TestCaller, name: string, contentType: string): Promise<string> {
-  return seedBytes(caller, await generatedBytes(name), contentType);
-}
-
-async function seedBytes(caller: TestCaller, body: Uint8Array, contentType: string): Promise<string> {
-  const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType, expiresAt: Date.now() + 3_600_000 });
-  return record.id;
-}
-
-const url = (caller: TestCaller, transform: string, fileId: string) => `/v1/image/t/${caller.keyId}/${transform}/${fileId}`;
-
-async function transformCharges(accountId: string): Promise<{ n: number; micros: number }> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(amount_micros), 0) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.transform'")
-    .bind(accountId)
-    .first<{ n: number; micros: number }>();
-  return row!;
+  return seedSource(caller, await generatedBytes(name), contentType);
 }
 
 describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("computes at the edge, then serves the edge cache for any spelling of the transform", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "photo.png", "image/png");
-    const miss = await api(url(caller, "w_400,f_webp", fileId));
+    const miss = await api(transformUrl(caller, "w_400,f_webp", fileId));
     expect(miss.status).toBe(200);
     const bytes = new Uint8Array(await miss.arrayBuffer());
     expect(miss.headers.get("X-Cache")).toBe("MISS");
@@ -62,7 +48,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const pixels = await decodePixels("webp", bytes);
     expect([pixels.width, pixels.height]).toEqual([400, 266]);
 
-    const hit = await api(url(caller, "f_webp,w_400,q_76", fileId));
+    const hit = await api(transformUrl(caller, "f_webp,w_400,q_76", fileId));
     expect(hit.headers.get("X-Cache")).toBe("HIT");
     expect(hit.headers.get("X-Cache-Tier")).toBe("edge");
     expect(hit.headers.get("ETag")).toBe(miss.headers.get("ETag"));
@@ -74,34 +60,34 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("answers If-None-Match with 304 on every tier", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgba.png", "image/png");
-    const first = await api(url(caller, "w_16", fileId));
+    const first = await api(transformUrl(caller, "w_16", fileId));
     const etag = first.headers.get("ETag")!;
     await first.arrayBuffer();
-    const cached = await api(url(caller, "w_16", fileId), { headers: { "If-None-Match": `"other", ${etag}` } });
+    const cached = await api(transformUrl(caller, "w_16", fileId), { headers: { "If-None-Match": `"other", ${etag}` } });
     expect(cached.status).toBe(304);
     expect(cached.headers.get("ETag")).toBe(etag);
     expect(await cached.text()).toBe("");
-    const stale = await api(url(caller, "w_16", fileId), { headers: { "If-None-Match": '"other"' } });
+    const stale = await api(transformUrl(caller, "w_16", fileId), { headers: { "If-None-Match": '"other"' } });
     expect(stale.status).toBe(200);
     await stale.arrayBuffer();
     // A new derivative answers 304 straight from compute when the client already has its bytes.
-    const computed = await api(url(caller, "w_16,q_50", fileId), { headers: { "If-None-Match": "*" } });
+    const computed = await api(transformUrl(caller, "w_16,q_50", fileId), { headers: { "If-None-Match": "*" } });
     expect([computed.status, computed.headers.get("X-Cache-Tier")]).toEqual([304, "compute"]);
   });
 
   it("negotiates f_auto from Accept, varies on the class and bills each class once", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgba.png", "image/png");
-    const avif = await api(url(caller, "w_24,f_auto", fileId), { headers: { Accept: CHROME_ACCEPT } });
+    const avif = await api(transformUrl(caller, "w_24,f_auto", fileId), { headers: { Accept: CHROME_ACCEPT } });
     expect(avif.headers.get("Content-Type")).toBe("image/avif");
     expect(avif.headers.get("Vary")).toBe("Accept");
     await avif.arrayBuffer();
-    const legacy = await api(url(caller, "w_24,f_auto", fileId), { headers: { Accept: LEGACY_ACCEPT } });
+    const legacy = await api(transformUrl(caller, "w_24,f_auto", fileId), { headers: { Accept: LEGACY_ACCEPT } });
     // The source has alpha, so the legacy class is PNG.
     expect(legacy.headers.get("Content-Type")).toBe("image/png");
     expect(legacy.headers.get("X-Cache")).toBe("MISS");
     expect(readImageHeader(new Uint8Array(await legacy.arrayBuffer()))).toMatchObject({ format: "png", width: 24, hasAlpha: true });
-    const otherChrome = await api(url(caller, "f_auto,w_24", fileId), { headers: { Accept: "image/avif,image/webp,*/*" } });
+    const otherChrome = await api(transformUrl(caller, "f_auto,w_24", fileId), { headers: { Accept: "image/avif,image/webp,*/*" } });
     expect([otherChrome.headers.get("X-Cache"), otherChrome.headers.get("Content-Type"), otherChrome.headers.get("Vary")]).toEqual(["HIT", "image/avif", "Accept"]);
     await otherChrome.arrayBuffer();
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
@@ -115,7 +101,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const cacheKey = edgeCacheKey(identity);
     const tiers: string[] = [];
     const get = async () => {
-      const res = await api(url(caller, transform, fileId));
+      const res = await api(transformUrl(caller, transform, fileId));
       expect(res.status).toBe(200);
       tiers.push(res.headers.get("X-Cache-Tier")!);
       return res.headers.get("ETag");
@@ -142,7 +128,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
     const served: { tier: string | null; bytes: Uint8Array; etag: string | null; length: string | null }[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api(url(caller, transform, fileId));
+      const res = await api(transformUrl(caller, transform, fileId));
       expect(res.status).toBe(200);
       served.push({ tier: res.headers.get("X-Cache-Tier"), bytes: new Uint8Array(await res.arrayBuffer()), etag: res.headers.get("ETag"), length: res.headers.get("Content-Length") });
       if (i === 1) await deleteEdgeCache(edgeCacheKey(identity));
@@ -158,8 +144,8 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     for (const transform of ["w_20,f_webp", "w_10"]) {
-      await (await api(url(caller, transform, fileId))).arrayBuffer();
-      const hit = await api(url(caller, transform, fileId));
+      await (await api(transformUrl(caller, transform, fileId))).arrayBuffer();
+      const hit = await api(transformUrl(caller, transform, fileId));
       expect(hit.headers.get("X-Cache-Tier")).toBe("edge");
       await hit.arrayBuffer();
     }
@@ -167,7 +153,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(ack.status).toBe(200);
     await ack.arrayBuffer();
     for (const transform of ["w_20,f_webp", "w_10"]) {
-      const after = await api(url(caller, transform, fileId));
+      const after = await api(transformUrl(caller, transform, fileId));
       expect(after.status).toBe(410);
       await after.arrayBuffer();
     }
@@ -179,8 +165,8 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const aliasHost = "img.alias.test";
     const underHost = (host: string) =>
       host === aliasHost
-        ? fetchWithEnv({ IMAGE_ALIAS_HOSTS: aliasHost }, new Request(`http://${aliasHost}${url(caller, "w_12,f_webp", fileId)}`))
-        : api(url(caller, "w_12,f_webp", fileId), { host });
+        ? fetchWithEnv({ IMAGE_ALIAS_HOSTS: aliasHost }, new Request(`http://${aliasHost}${transformUrl(caller, "w_12,f_webp", fileId)}`))
+        : api(transformUrl(caller, "w_12,f_webp", fileId), { host });
     const hosts = ["localhost:8787", "127.0.0.1:8787", aliasHost];
     const tiers: (string | null)[] = [];
     for (const host of hosts) {
@@ -206,7 +192,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     const { expires_at } = (await env.DB.prepare("SELECT expires_at FROM files WHERE id = ?").bind(fileId).first<{ expires_at: number }>())!;
     const before = Date.now();
-    const res = await api(url(caller, "w_14", fileId));
+    const res = await api(transformUrl(caller, "w_14", fileId));
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     await res.arrayBuffer();
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_14")), formatClass: "" };
@@ -219,11 +205,11 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("sends what the edge cannot do, or cannot afford, to the origin", async () => {
     const caller = await seedCaller();
     const large = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
-    const big = await api(url(caller, "w_1500,f_webp", large));
+    const big = await api(transformUrl(caller, "w_1500,f_webp", large));
     expect([big.status, big.headers.get("X-Transform-Engine"), big.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
     expect(readImageHeader(new Uint8Array(await big.arrayBuffer()))).toMatchObject({ format: "webp", width: 1500, height: 1000 });
     const rotated = await seedFile(caller, "portrait-6.jpg", "image/jpeg");
-    const turned = await api(url(caller, "w_200,r_90", rotated));
+    const turned = await api(transformUrl(caller, "w_200,r_90", rotated));
     expect([turned.headers.get("X-Transform-Engine"), turned.headers.get("Content-Type")]).toEqual(["origin", "image/jpeg"]);
     expect(readImageHeader(new Uint8Array(await turned.arrayBuffer()))).toMatchObject({ width: 200, height: 133 });
   });
@@ -232,8 +218,8 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller();
     const photoPng = await generatedBytes("photo.png");
     // Under the pixel budget either way: only the bytes decide whether the edge decodes the original.
-    const atBudget = await seedBytes(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES), "image/png");
-    const overBudget = await seedBytes(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES + 2), "image/png");
+    const atBudget = await seedSource(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES), "image/png");
+    const overBudget = await seedSource(caller, padImage(photoPng, EDGE_MAX_SOURCE_BYTES + 2), "image/png");
     for (const [fileId, transform, engine, source] of [
       [atBudget, "w_400,f_webp", "edge", "original"],
       // What the edge could do from the original it does from a mezzanine, made from the stream.
@@ -241,7 +227,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
       // What it cannot do, the origin does from the stream.
       [overBudget, "w_400,bl_1,f_webp", "origin", "original"],
     ] as const) {
-      const res = await api(url(caller, transform, fileId));
+      const res = await api(transformUrl(caller, transform, fileId));
       expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, engine, source]);
       // The edge's and the origin's resamplers and encoders differ by a few levels alone.
       const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
@@ -254,10 +240,10 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const fileId = await seedFile(caller, "photo.png", "image/png");
     // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
     await env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(IMAGE_SOURCE_MAX_BYTES + 1, fileId).run();
-    const tooLarge = await api(url(caller, "w_100", fileId));
+    const tooLarge = await api(transformUrl(caller, "w_100", fileId));
     expect([tooLarge.status, (await problemOf(tooLarge)).type]).toEqual([413, "https://pixelpress.dev/problems/image_too_large"]);
     const pending = await insertPendingFile(env.DB, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + 3_600_000 });
-    const unfinished = await api(url(caller, "w_100", pending.id));
+    const unfinished = await api(transformUrl(caller, "w_100", pending.id));
     expect([unfinished.status, (await problemOf(unfinished)).type]).toEqual([409, "https://pixelpress.dev/problems/upload_incomplete"]);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
@@ -271,8 +257,8 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const paths = [
       `/v1/image/t/key_doesnotexist/w_10/${fileId}`,
       `/v1/image/t/${spare.record.id}/w_10/${fileId}`,
-      url(stranger, "w_10", fileId),
-      url(owner, "w_10", "file_doesnotexist"),
+      transformUrl(stranger, "w_10", fileId),
+      transformUrl(owner, "w_10", "file_doesnotexist"),
     ];
     for (const path of paths) {
       const res = await api(path);
@@ -286,7 +272,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     for (const transform of ["w_0", "w_10,w_10", "zz_1", "w_8000,h_8000"]) {
-      const res = await api(url(caller, transform, fileId));
+      const res = await api(transformUrl(caller, transform, fileId));
       expect(res.status).toBe(400);
       expect((await problemOf(res)).type).toBe("https://pixelpress.dev/problems/transform_invalid");
       expect(res.headers.get("Cache-Control") ?? "").not.toContain("immutable");
@@ -301,10 +287,10 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(issued.status).toBe(200);
     const secret = (await issued.json<{ signing_secret: string }>()).signing_secret;
     const signature = await transformSignature(secret, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_12,f_png")), fileId));
-    const signed = await api(url(caller, `f_png,w_12,s_${signature}`, fileId));
+    const signed = await api(transformUrl(caller, `f_png,w_12,s_${signature}`, fileId));
     expect(signed.status).toBe(200);
     await signed.arrayBuffer();
-    const forged = await api(url(caller, `w_13,f_png,s_${signature}`, fileId));
+    const forged = await api(transformUrl(caller, `w_13,f_png,s_${signature}`, fileId));
     expect(forged.status).toBe(403);
     expect((await problemOf(forged)).type).toBe("https://pixelpress.dev/problems/transform_signature_invalid");
 
@@ -313,14 +299,14 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     // The key lookup is remembered per isolate; issuing a secret again refreshes it.
     const rotation = await api(`/v1/keys/${caller.keyId}/signing-secret`, { key: caller, method: "POST" });
     const rotated = (await rotation.json<{ signing_secret: string }>()).signing_secret;
-    const unsigned = await api(url(caller, "w_12,f_png", fileId));
+    const unsigned = await api(transformUrl(caller, "w_12,f_png", fileId));
     expect(unsigned.status).toBe(403);
     await unsigned.arrayBuffer();
-    const old = await api(url(caller, `w_12,f_png,s_${signature}`, fileId));
+    const old = await api(transformUrl(caller, `w_12,f_png,s_${signature}`, fileId));
     expect(old.status).toBe(403);
     await old.arrayBuffer();
     const fresh = await transformSignature(rotated, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_12,f_png")), fileId));
-    const ok = await api(url(caller, `w_12,f_png,s_${fresh}`, fileId));
+    const ok = await api(transformUrl(caller, `w_12,f_png,s_${fresh}`, fileId));
     expect([ok.status, ok.headers.get("X-Cache")]).toEqual([200, "HIT"]);
     await ok.arrayBuffer();
   });
@@ -332,7 +318,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
       "INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at) VALUES (?, ?, ?, '', 'x', '\"x\"', 1, 'image/png', 0)",
     );
     await env.DB.batch(Array.from({ length: MAX_DERIVATIVES_PER_FILE }, (_, i) => insert.bind(caller.accountId, fileId, `w_${i + 100}`)));
-    const res = await api(url(caller, "w_9", fileId));
+    const res = await api(transformUrl(caller, "w_9", fileId));
     expect(res.status).toBe(422);
     expect(await problemOf(res)).toMatchObject({ type: "https://pixelpress.dev/problems/derivative_limit", limit: MAX_DERIVATIVES_PER_FILE });
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
@@ -341,7 +327,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("refuses an unfunded account with 402 and stores nothing", async () => {
     const caller = await seedCaller({ balanceMicros: 0 });
     const fileId = await seedFile(caller, "rgb.png", "image/png");
-    const res = await api(url(caller, "w_10", fileId));
+    const res = await api(transformUrl(caller, "w_10", fileId));
     expect(res.status).toBe(402);
     await res.arrayBuffer();
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ?").bind(fileId).first<{ n: number }>();
@@ -350,7 +336,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
   it("applies the key's rate limit past the edge cache", async () => {
     const caller = await seedCaller();
-    const request = () => new Request(`http://api.test${url(caller, "w_10", "file_missing")}`);
+    const request = () => new Request(`http://api.test${transformUrl(caller, "w_10", "file_missing")}`);
     const first = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
     expect(first.status).toBe(404);
     const second = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
@@ -385,7 +371,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
       ["w_400,h_400,fit_cover,g_east,f_png", "png"],
       ["w_500,h_200,fit_fill,f_jpg", "jpeg"],
     ] as const) {
-      const res = await api(url(caller, transform, fileId));
+      const res = await api(transformUrl(caller, transform, fileId));
       expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
       const derived = await decodePixels(format, new Uint8Array(await res.arrayBuffer()));
       const difference = meanAbsoluteDifference(derived, await fromOriginal(original, transform, format));
@@ -414,8 +400,8 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
   it("makes the mezzanine of an original over the edge's byte budget from a stream", async () => {
     const caller = await seedCaller();
     const original = await generatedBytes("landscape-1.jpg");
-    const fileId = await seedBytes(caller, padImage(original, EDGE_MAX_SOURCE_BYTES + 1_000_000), "image/jpeg");
-    const res = await api(url(caller, "w_300,f_webp", fileId));
+    const fileId = await seedSource(caller, padImage(original, EDGE_MAX_SOURCE_BYTES + 1_000_000), "image/jpeg");
+    const res = await api(transformUrl(caller, "w_300,f_webp", fileId));
     expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
     const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
     expect(meanAbsoluteDifference(derived, await fromOriginal(original, "w_300,f_webp", "webp"))).toBeLessThan(5);
@@ -425,7 +411,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
     const caller = await seedCaller();
     const original = await generatedBytes("portrait-6.jpg");
     const fileId = await seedFile(caller, "portrait-6.jpg", "image/jpeg");
-    const res = await api(url(caller, "w_200,f_webp", fileId));
+    const res = await api(transformUrl(caller, "w_200,f_webp", fileId));
     expect([res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual(["edge", "mezzanine"]);
     const derived = await decodePixels("webp", new Uint8Array(await res.arrayBuffer()));
     expect(meanAbsoluteDifference(derived, await fromOriginal(original, "w_200,f_webp", "webp"))).toBeLessThan(5);
@@ -434,7 +420,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
   it("leaves operations the edge lacks to the origin, working from the original", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
-    const blurred = await api(url(caller, "w_300,bl_2", fileId));
+    const blurred = await api(transformUrl(caller, "w_300,bl_2", fileId));
     expect([blurred.status, blurred.headers.get("X-Transform-Engine"), blurred.headers.get("X-Transform-Source")]).toEqual([200, "origin", "original"]);
     await blurred.arrayBuffer();
     expect(await env.FILES.head(mezzanineKey(fileId))).toBeNull();

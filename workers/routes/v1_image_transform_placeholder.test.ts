@@ -1,33 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
-import { storeFile } from "../files/file-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { LQIP_MAX_SIDE } from "../../contracts/origin/image-placeholder.ts";
 
-const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
-
 async function seedPhoto(caller: TestCaller): Promise<string> {
-  const body = await generatedBytes("landscape-6.jpg");
-  const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType: "image/jpeg", expiresAt: Date.now() + 3_600_000 });
-  return record.id;
-}
-
-const url = (caller: TestCaller, transform: string, fileId: string) => `/v1/image/t/${caller.keyId}/${transform}/${fileId}`;
-
-async function transformCharges(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COALESCE(SUM(amount_micros), 0) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.transform'")
-    .bind(accountId)
-    .first<{ micros: number }>();
-  return row!.micros;
+  return seedSource(caller, await generatedBytes("landscape-6.jpg"), "image/jpeg");
 }
 
 describe("the ph_lqip transform token", () => {
   it("serves the shaped image's LQIP as a WebP made at the origin, cached and billed like any derivative", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const miss = await api(url(caller, "w_400,h_200,fit_cover,ph_lqip", fileId), { headers: { Accept: CHROME_ACCEPT } });
+    const miss = await api(transformUrl(caller, "w_400,h_200,fit_cover,ph_lqip", fileId), { headers: { Accept: CHROME_ACCEPT } });
     expect(miss.status).toBe(200);
     expect(miss.headers.get("Content-Type")).toBe("image/webp");
     expect(miss.headers.get("X-Transform-Engine")).toBe("origin");
@@ -38,17 +25,17 @@ describe("the ph_lqip transform token", () => {
     expect([pixels.width, pixels.height]).toEqual([LQIP_MAX_SIDE, LQIP_MAX_SIDE / 2]);
 
     // q_ and f_ cannot change a placeholder: the same derivative, from the cache, charged once.
-    const hit = await api(url(caller, "ph_lqip,f_avif,q_20,fit_cover,h_200,w_400", fileId));
+    const hit = await api(transformUrl(caller, "ph_lqip,f_avif,q_20,fit_cover,h_200,w_400", fileId));
     expect(hit.headers.get("X-Cache")).toBe("HIT");
     expect(hit.headers.get("ETag")).toBe(miss.headers.get("ETag"));
     expect(new Uint8Array(await hit.arrayBuffer())).toEqual(bytes);
-    expect(await transformCharges(caller.accountId)).toBe(800);
+    expect((await transformCharges(caller.accountId)).micros).toBe(800);
   });
 
   it("refuses a placeholder kind it does not make", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const problem = await problemOf(await api(url(caller, "ph_blurhash", fileId)));
+    const problem = await problemOf(await api(transformUrl(caller, "ph_blurhash", fileId)));
     expect(problem.status).toBe(400);
     expect(problem.errors?.[0]?.pointer).toBe("/transform/ph_blurhash");
   });

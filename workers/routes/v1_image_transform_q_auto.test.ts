@@ -1,29 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
-import { storeFile } from "../files/file-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 
-const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
-
 async function seedPhoto(caller: TestCaller): Promise<string> {
-  const body = await generatedBytes("photo.png");
-  const record = await storeFile(env, { accountId: caller.accountId, kind: "source", body, size: body.byteLength, contentType: "image/png", expiresAt: Date.now() + 3_600_000 });
-  return record.id;
-}
-
-const url = (caller: TestCaller, transform: string, fileId: string) => `/v1/image/t/${caller.keyId}/${transform}/${fileId}`;
-
-async function transformCharges(accountId: string): Promise<{ n: number; micros: number }> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(amount_micros), 0) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.transform'")
-    .bind(accountId)
-    .first<{ n: number; micros: number }>();
-  return row!;
+  return seedSource(caller, await generatedBytes("photo.png"), "image/png");
 }
 
 async function fetched(path: string, headers: Record<string, string> = {}) {
@@ -36,7 +23,7 @@ describe("the q_auto transform token", () => {
   it("is made at the origin, served, then cached and charged once like any derivative", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const miss = await fetched(url(caller, "w_320,q_auto,f_jpeg", fileId));
+    const miss = await fetched(transformUrl(caller, "w_320,q_auto,f_jpeg", fileId));
     expect(miss.res.status).toBe(200);
     expect([miss.cache, miss.res.headers.get("X-Transform-Engine"), miss.res.headers.get("Content-Type")]).toEqual(["MISS", "origin", "image/jpeg"]);
     expect(miss.vary).toBe("Save-Data");
@@ -44,11 +31,11 @@ describe("the q_auto transform token", () => {
     expect([pixels.width, pixels.height]).toEqual([320, 213]);
 
     // q_auto:good is q_auto's other spelling: the same derivative, from the edge cache.
-    const hit = await fetched(url(caller, "f_jpeg,q_auto:good,w_320", fileId));
+    const hit = await fetched(transformUrl(caller, "f_jpeg,q_auto:good,w_320", fileId));
     expect([hit.cache, hit.etag, hit.vary]).toEqual(["HIT", miss.etag, "Save-Data"]);
     expect(hit.bytes).toEqual(miss.bytes);
     // Not the fixed default's derivative.
-    const fixed = await fetched(url(caller, "w_320,f_jpeg", fileId));
+    const fixed = await fetched(transformUrl(caller, "w_320,f_jpeg", fileId));
     expect(fixed.etag).not.toBe(miss.etag);
     expect(fixed.vary).toBeNull();
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
@@ -57,14 +44,14 @@ describe("the q_auto transform token", () => {
   it("varies on Accept and Save-Data together with f_auto", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const res = await fetched(url(caller, "w_200,q_auto:best,f_auto", fileId), { Accept: CHROME_ACCEPT });
+    const res = await fetched(transformUrl(caller, "w_200,q_auto:best,f_auto", fileId), { Accept: CHROME_ACCEPT });
     expect([res.res.status, res.res.headers.get("Content-Type"), res.vary]).toEqual([200, "image/avif", "Accept, Save-Data"]);
   });
 
   it("under Save-Data: on serves the next lower level's derivative, a different cache entry from the same URL without it", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const path = url(caller, "w_320,q_auto,f_jpeg", fileId);
+    const path = transformUrl(caller, "w_320,q_auto,f_jpeg", fileId);
     const full = await fetched(path);
     const saving = await fetched(path, { "Save-Data": "on" });
     expect([full.cache, saving.cache]).toEqual(["MISS", "MISS"]);
@@ -74,7 +61,7 @@ describe("the q_auto transform token", () => {
     expect((await decodePixels("jpeg", saving.bytes)).width).toBe(320);
 
     // q_auto:eco's own URL is the same derivative: the cache entry Save-Data made, charged once.
-    const eco = await fetched(url(caller, "w_320,q_auto:eco,f_jpeg", fileId));
+    const eco = await fetched(transformUrl(caller, "w_320,q_auto:eco,f_jpeg", fileId));
     expect([eco.cache, eco.etag]).toEqual(["HIT", saving.etag]);
     expect(eco.bytes).toEqual(saving.bytes);
     // Each request reads its own entry again.
@@ -87,8 +74,8 @@ describe("the q_auto transform token", () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
     for (const transform of ["w_320,q_60,f_webp", "w_320,f_webp", "w_320,q_auto:low,f_webp"]) {
-      const plain = await fetched(url(caller, transform, fileId));
-      const saving = await fetched(url(caller, transform, fileId), { "Save-Data": "on" });
+      const plain = await fetched(transformUrl(caller, transform, fileId));
+      const saving = await fetched(transformUrl(caller, transform, fileId), { "Save-Data": "on" });
       expect([plain.res.status, plain.cache, plain.vary]).toEqual([200, "MISS", null]);
       expect([saving.cache, saving.etag, saving.vary]).toEqual(["HIT", plain.etag, null]);
     }
@@ -98,7 +85,7 @@ describe("the q_auto transform token", () => {
   it("refuses a level it does not have, pointing at the token, without charging", async () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
-    const res = await api(url(caller, "w_320,q_auto:bogus", fileId));
+    const res = await api(transformUrl(caller, "w_320,q_auto:bogus", fileId));
     const problem = await problemOf(res);
     expect([problem.status, problem.type]).toEqual([400, "https://pixelpress.dev/problems/transform_invalid"]);
     expect(problem.errors).toEqual([{ pointer: "/transform/q_auto:bogus", detail: expect.stringContaining("auto:eco") }]);
@@ -112,13 +99,13 @@ describe("the q_auto transform token", () => {
     const secret = (await issued.json<{ signing_secret: string }>()).signing_secret;
     const signature = await transformSignature(secret, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_320,q_auto,f_webp")), fileId));
 
-    const signed = await fetched(url(caller, `q_auto:good,f_webp,w_320,s_${signature}`, fileId));
+    const signed = await fetched(transformUrl(caller, `q_auto:good,f_webp,w_320,s_${signature}`, fileId));
     expect(signed.res.status).toBe(200);
-    const saving = await fetched(url(caller, `w_320,q_auto,f_webp,s_${signature}`, fileId), { "Save-Data": "on" });
+    const saving = await fetched(transformUrl(caller, `w_320,q_auto,f_webp,s_${signature}`, fileId), { "Save-Data": "on" });
     expect(saving.res.status).toBe(200);
     expect(saving.etag).not.toBe(signed.etag);
     for (const other of ["q_auto:eco", "q_auto:low", "q_auto:best", "q_76"]) {
-      const forged = await api(url(caller, `w_320,${other},f_webp,s_${signature}`, fileId));
+      const forged = await api(transformUrl(caller, `w_320,${other},f_webp,s_${signature}`, fileId));
       expect(forged.status).toBe(403);
       expect((await problemOf(forged)).type).toBe("https://pixelpress.dev/problems/transform_signature_invalid");
     }
