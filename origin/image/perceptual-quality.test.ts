@@ -40,8 +40,9 @@ describe("quality auto", () => {
       expect(result.stats.quality_level).toBe(level);
       expect(await fullScore(photo, result.bytes), `${format} ${level} q${result.stats.quality}`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
       expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
-      // No more than a bisection of the ladder and the whole encode, though this generated photo sits far from the prior curves.
-      expect(result.stats.encodes).toBeLessThanOrEqual(7);
+      // No more than a bisection of the ladder and the whole encode, then one search below it and its
+      // whole encode (probes kept), though this generated photo sits far from the prior curves.
+      expect(result.stats.encodes).toBeLessThanOrEqual(10);
       qualities.push(result.stats.quality!);
     }
     expect(qualities).toEqual([...qualities].sort((a, b) => a - b));

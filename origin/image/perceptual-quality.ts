@@ -4,13 +4,16 @@
 // spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's macroblocks use,
 // so each tile of the encoded mosaic holds the blocks the full encode makes there
 // (quality/sample-mosaic.ts). Each probe encodes and scores the mosaic, its score turned into the
-// whole output's by a measured stretch (wholeScoreEstimate). The whole image is encoded at the
-// answer and scored once: the stretch held on photos, but shaded graphics and charts, whose
+// whole output's by a measured stretch (wholeScoreEstimate). The whole image is encoded and
+// scored at the answer: the stretch held on photos, but shaded graphics and charts, whose
 // banding only the whole image's coarse scales see, scored up to 1.7 times further from 100 than
 // their sample (bench:quality). When the whole falls short, the search goes on above that
 // quality aiming as far over the target as the estimate overshot, so the score reported is the
-// output's own and reaches the target, or the output is at the ceiling. An image no larger than
-// the sample is its own sample, and its answer's probe is the output.
+// output's own and reaches the target, or the output is at the ceiling. When the whole lands
+// well above the target (the stretch is cautious on most photos), one search below aims as far
+// under as the estimate undershot, and keeps the lower answer only if it too reaches the target.
+// Probes are kept across these searches. An image no larger than the sample is its own sample,
+// and its answer's probe is the output.
 //
 // The search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's score,
 // estimated from the sample's, is below the aim", which holds up to the boundary on an ascending
@@ -109,24 +112,34 @@ export async function searchPerceptualQuality(
   const probeIsOutput = whole && encoder.strip_metadata && (channels ?? 3) >= 3;
   const estimate = (sampleScore: number) => (whole ? sampleScore : wholeScoreEstimate(format, sampleScore));
   const target = QUALITY_LEVEL_TARGETS[level];
+  const probes = new Map<number, Scored>();
   const measure = async (quality: number): Promise<Scored> => {
     const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, strip_metadata: true });
     const decoded = await rawRgb(sharp(bytes), sample.channels);
-    return { bytes, score: estimate(await perceptualScore(sample, decoded)) };
+    const scored = { bytes, score: estimate(await perceptualScore(sample, decoded)) };
+    probes.set(quality, scored);
+    return scored;
   };
   let ladder = qualitiesUpTo(search.ceiling ?? 100);
-  // How far the estimate overshot the whole output's score, once an output has been scored.
-  let overshoot = 0;
+  // What the estimate is aimed at: the target, then corrected by how far the estimate strayed from
+  // the whole output's score where one was scored.
+  let aim = target;
   let encodes = 0;
+  let reached: PerceptualOutcome | null = null;
   for (;;) {
-    const aim = target + overshoot;
+    const known = ladder.flatMap((quality) => {
+      const value = probes.get(quality);
+      return value === undefined ? [] : [{ quality, value, passes: value.score < aim }];
+    });
     const boundary = await searchQualityBoundary<Scored>({
       ladder,
       measure,
       passes: ({ score }) => score < aim,
       predict: (bracket) => predictQuality(bracket, aim, format),
+      known,
     });
     encodes += boundary.measured;
+    if (reached !== null && boundary.failing === null) return { ...reached, encodes };
     // The lowest quality reaching the aim; the ceiling when none does.
     const chosen = boundary.failing ?? boundary.passing!;
     if (probeIsOutput) return { bytes: chosen.value.bytes, quality: chosen.quality, score: chosen.value.score, encodes };
@@ -134,12 +147,26 @@ export async function searchPerceptualQuality(
     encodes += 1;
     if (whole) return { bytes, quality: chosen.quality, score: chosen.value.score, encodes };
     const score = await perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels));
+    aim = target + chosen.value.score - score;
+    if (score >= target) {
+      // Reached: once more below, when the estimate undersold the output by more than a step.
+      const below = ladder.filter((quality) => quality < chosen.quality);
+      if (reached !== null || score - target < DOWNWARD_SLACK || below.length === 0) return { bytes, quality: chosen.quality, score, encodes };
+      reached = { bytes, quality: chosen.quality, score, encodes };
+      ladder = below;
+      continue;
+    }
+    // Short: a lower try falls back on the answer that reached the target; else on upwards.
+    if (reached !== null) return { ...reached, encodes };
     const above = ladder.filter((quality) => quality > chosen.quality);
-    if (score >= target || above.length === 0) return { bytes, quality: chosen.quality, score, encodes };
-    overshoot = Math.max(overshoot, chosen.value.score - score);
+    if (above.length === 0) return { bytes, quality: chosen.quality, score, encodes };
     ladder = above;
   }
 }
+
+// A whole output this far above the target is worth one search lower: about two rungs of the
+// ladder in score.
+const DOWNWARD_SLACK = 2;
 
 interface Scored {
   bytes: Uint8Array;
