@@ -29,14 +29,6 @@ import { cmykTiff } from "./cmyk-tiff.ts";
 import { encodeJpeg, rawInput } from "./encode-pixels.ts";
 import type { RawPixels } from "./raw-pixels.ts";
 
-export interface FloorQuality {
-  quality: number;
-  /** The whole image's score at `quality`, estimated from the sample's when it is not the image (the lowest quality meeting the floor, or 100 when none does). */
-  score: number;
-  /** Probes encoded and scored. */
-  probes: number;
-}
-
 /** Lowest quality the search considers: below it MozJPEG's blocks show on any content. */
 export const FLOOR_MIN_QUALITY = 20;
 // The qualities the search picks from. Scores are noisy in quality (a step of 1 can lower one),
@@ -49,10 +41,11 @@ const SAMPLE_PIXELS = 192 * 192;
 // Beyond this enlargement a viewer's rendering, not the encode, decides what is seen.
 const MAX_MAGNIFICATION = 4;
 
-// SSIMULACRA 2 of baseline MozJPEG 4:2:0 against quality on typical photos: the prior, so the
-// first probe lands near the answer. Piecewise linear.
+// The estimated SSIMULACRA 2 of baseline MozJPEG 4:2:0 against quality on the images of the PDF
+// corpus at ebook's 150 dpi, whose answers for a floor of 69 centre on q50-55 (half of the 60
+// searches at or below q55): the prior, so the first probe lands near the answer. Piecewise linear.
 const PRIOR_CURVE: readonly (readonly [quality: number, score: number])[] = [
-  [10, 5], [20, 30], [30, 45], [40, 55], [50, 61], [60, 66], [70, 72], [80, 78], [90, 85], [100, 93],
+  [10, 10], [20, 38], [30, 52], [40, 60], [50, 66], [60, 71], [70, 76], [80, 82], [90, 88], [100, 95],
 ];
 
 function priorQuality(score: number): number {
@@ -88,10 +81,10 @@ interface Scored {
 
 /**
  * The lowest quality of the ladder (FLOOR_MIN_QUALITY to 100) at which `pixels` (already at the
- * size compress writes) re-encoded as compress does scores at least `floor` as a whole; 100 when
- * no quality does.
+ * size compress writes) re-encoded as compress does is estimated to score at least `floor` as a
+ * whole; 100 when no quality is.
  */
-export async function floorQuality(pixels: RawPixels, floor: number, magnification = 1): Promise<FloorQuality> {
+export async function floorQuality(pixels: RawPixels, floor: number, magnification = 1): Promise<number> {
   const sample = blockSample(pixels, SAMPLE_PIXELS / (magnification * magnification));
   const scoreAt = scorer(sample, magnification);
   // The whole image's score a probe stands for: its own when it is its own sample, else estimated
@@ -104,7 +97,7 @@ export async function floorQuality(pixels: RawPixels, floor: number, magnificati
     predict: (bracket) => predictQuality(bracket, floor),
   });
   const chosen = boundary.failing ?? boundary.passing!;
-  return { quality: chosen.quality, score: chosen.value.score, probes: boundary.measured };
+  return chosen.quality;
 }
 
 /** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */

@@ -75,7 +75,7 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
     const magnification = plan.downsampled ? 1 : magnificationOf(image.placement?.minDpi ?? null, tally.targets.targetDpi);
     const quality = await imageQuality(tally.targets, async (floor) => {
       const floorKey = `${key}:floor${floor}x${magnification}`;
-      const found = floorQualities.get(floorKey) ?? (chooseEncoding(pixels, plan.lossyInput) === "flate" ? UNCAPPED_QUALITY : (await floorQuality(pixels, floor, magnification)).quality);
+      const found = floorQualities.get(floorKey) ?? (chooseEncoding(pixels, plan.lossyInput) === "flate" ? UNCAPPED_QUALITY : await floorQuality(pixels, floor, magnification));
       floorQualities.set(floorKey, found);
       return found;
     });

@@ -38,14 +38,12 @@ export interface EncodeCache {
   choices: Map<string, SizedChoice>;
   /** By object, pixel size, floor and magnification: the lowest quality meeting the floor. */
   floorQualities: Map<string, number>;
-  /** How many probes the perceptual floors' searches encoded and scored. */
-  floorProbes: number;
   /** How many image or soft-mask encodes really ran. */
   encodes: number;
 }
 
 export function newEncodeCache(): EncodeCache {
-  return { streams: new Map(), choices: new Map(), floorQualities: new Map(), floorProbes: 0, encodes: 0 };
+  return { streams: new Map(), choices: new Map(), floorQualities: new Map(), encodes: 0 };
 }
 
 export interface EncodedRewrites {
@@ -114,9 +112,7 @@ async function cachedFloorQuality(cache: EncodeCache, sizeKey: string, pixels: L
   const { choice } = await sizedChoice(cache, sizeKey, pixels, lossyInput);
   let quality = UNCAPPED_QUALITY;
   if (choice !== "flate") {
-    const searched = await floorQuality(await pixels.get(), floor, magnification);
-    cache.floorProbes += searched.probes;
-    quality = searched.quality;
+    quality = await floorQuality(await pixels.get(), floor, magnification);
   }
   cache.floorQualities.set(key, quality);
   return quality;
