@@ -5,7 +5,8 @@
 // 2. on the corpus photos, per format, fixed q76 against `quality: "auto:good"` through
 //    processImage, judged against issue #16's targets (scripts/bench-quality/auto-versus-fixed.ts);
 // 3. CPU per megapixel at output size, against one sharp q76 JPEG encode of the same image;
-// 4. peak memory of one score at 1600x1067 and at 12 MP (each in a child process).
+// 4. peak memory of one score at 1600x1067 and at 12 MP (each in a child process of its own,
+//    scripts/bench-quality/score-peak.ts).
 // Exits non-zero when a score differs from calc-s2-rust's by more than 1.0, an order is wrong, or
 // an auto:good output scores below the good target. The other targets (bytes, encodes, CPU) are
 // printed as PASS or FAIL without failing the run.
@@ -28,12 +29,6 @@ const VALIDATION_WIDTH = 512;
 const OUTPUT_WIDTH = 1600;
 const MAX_DIFFERENCE = 1.0;
 const CORPUS_PHOTOS = ["img/avif/fox.png", "img/avif/kimono.avif", "img/exif-orientation/Landscape_0.jpg", "img/exif-orientation/Portrait_0.jpg"];
-
-if (process.argv[2] === "--peak") {
-  const [width, height] = (process.argv[3] ?? "").split("x").map(Number) as [number, number];
-  await printPeak(width, height);
-  process.exit(0);
-}
 
 interface NamedImage {
   name: string;
@@ -156,7 +151,7 @@ console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height})
 
 console.log("\n4. Peak memory of one score (child process: max RSS during the score minus RSS with both inputs loaded)");
 for (const size of ["1600x1067", "4000x3000"]) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--peak", size], { encoding: "utf8" });
+  const child = spawnSync(process.execPath, [fileURLToPath(new URL("./bench-quality/score-peak.ts", import.meta.url)), size], { encoding: "utf8" });
   if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);
   console.log(child.stdout.trim());
 }
@@ -166,17 +161,3 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log("\nAll validation checks passed.");
-
-async function printPeak(width: number, height: number): Promise<void> {
-  const reference: RawImage = { data: new Uint8Array(photoLikePixels(width, height, 5)), width, height, channels: 3 };
-  const candidate: RawImage = { ...reference, data: new Uint8Array(await sharp(await sharp(reference.data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 76 }).toBuffer()).raw().toBuffer()) };
-  // Warm the compiler on a small pair so its code is not counted against the large one.
-  const small = await generatedPhoto(9).load(96);
-  ssimulacra2(small, small);
-  const before = process.memoryUsage().rss;
-  const { value: score, ms } = cpuMilliseconds(() => ssimulacra2(reference, candidate));
-  const peak = process.resourceUsage().maxRSS * 1024;
-  const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-  const inputs = reference.data.length + candidate.data.length;
-  console.log(`${width}x${height}: inputs ${megabytes(inputs)} MB; peak above them ${megabytes(Math.max(0, peak - before))} MB (${((peak - before) / (width * height)).toFixed(1)} bytes a pixel); score ${score.toFixed(2)} in ${ms.toFixed(0)} ms CPU`);
-}
