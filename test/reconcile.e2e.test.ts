@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../workers/accounts/account-store.ts";
-import { claimJob, createJob, succeedJob } from "../workers/jobs/job-store.ts";
+import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
+import { problemBody } from "../contracts/problems/catalogue.ts";
 import { optimizedImageResult } from "../workers/test-support/job-results.ts";
 import { openPlatform } from "../scripts/lib/local-platform.ts";
 import { platformFailures, reconcilePlatform } from "../scripts/soak/reconcile.ts";
@@ -45,5 +46,22 @@ describe("reconciling a succeeded job's stored result", () => {
     expect(books.jobs).toMatchObject({ total: 2, succeeded: 2 });
     expect(books.charges.outputsWithoutCharge).toEqual([`${malformed}: stored result is not a image.optimize result`]);
     expect(platformFailures(books)).toEqual([`outputs without their charge: 1 (${malformed}: stored result is not a image.optimize result)`]);
+  });
+});
+
+describe("reconciling a failed job", () => {
+  it("names it with its operation and its problem, so that a soak's failure can be explained", async () => {
+    const db = platform.env.DB;
+    const account = await createAccount(db, { name: "reconcile-failed", plan: "free", balanceMicros: 0 });
+    const since = Date.now();
+    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "pdf.compress", request: {} });
+    await claimJob(db, job.id, Date.now(), 60_000);
+    await failJob(db, job.id, problemBody("origin_unavailable", "The origin did not answer."));
+
+    const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+
+    expect(books.jobs).toMatchObject({ total: 1, failed: 1 });
+    expect(books.jobs.failures).toEqual([expect.stringMatching(new RegExp(`^${job.id} pdf\\.compress: .*origin_unavailable.*The origin did not answer`))]);
+    expect(platformFailures(books)).toEqual([]);
   });
 });

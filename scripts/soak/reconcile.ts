@@ -35,7 +35,8 @@ export type LedgerRow = Awaited<ReturnType<typeof ledgerRows>>[number];
 type JobRow = Awaited<ReturnType<typeof jobsSince>>[number];
 
 export interface PlatformReconciliation {
-  jobs: { total: number; succeeded: number; failed: number; cancelled: number; stuck: string[]; overdue: string[] };
+  /** `failures`: each failed job's id, operation and problem, so that a failure in a soak can be explained. */
+  jobs: { total: number; succeeded: number; failed: number; cancelled: number; stuck: string[]; overdue: string[]; failures: string[] };
   charges: {
     rows: number;
     /** job:/transform: charges with no delivered output, or charged for a job that did not succeed. */
@@ -214,6 +215,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       total: jobs.length,
       succeeded: jobs.filter((j) => j.status === "succeeded").length,
       failed: jobs.filter((j) => j.status === "failed").length,
+      failures: jobs.filter((j) => j.status === "failed").map((j) => `${j.id} ${j.operation}: ${JSON.stringify(j.error)}`),
       cancelled: jobs.filter((j) => j.status === "cancelled").length,
       stuck,
       overdue,

@@ -207,6 +207,7 @@ export function jobsSince(db: D1Database, since: number) {
       operation: jobs.operation,
       status: jobs.status,
       result: jobs.result,
+      error: jobs.error,
       webhook_url: jobs.webhookUrl,
       created_at: jobs.createdAt,
       finished_at: jobs.finishedAt,
