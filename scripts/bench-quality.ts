@@ -11,8 +11,6 @@
 // an auto:good output scores below the good target. The other targets (bytes, encodes, CPU) are
 // printed as PASS or FAIL without failing the run.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { imageOptionsSchema } from "../contracts/image-options.ts";
@@ -24,11 +22,11 @@ import { calcS2Rust } from "../origin/quality/test-support/calc-s2-rust.ts";
 import { DISTORTIONS } from "../origin/quality/test-support/distortions.ts";
 import { CORPUS_DIR } from "../test/support/corpus-dir.ts";
 import { benchAutoVersusFixed } from "./bench-quality/auto-versus-fixed.ts";
+import { corpusPhotoFiles, type CorpusImage } from "./bench-quality/corpus-images.ts";
 
 const VALIDATION_WIDTH = 512;
 const OUTPUT_WIDTH = 1600;
 const MAX_DIFFERENCE = 1.0;
-const CORPUS_PHOTOS = ["img/avif/fox.png", "img/avif/kimono.avif", "img/exif-orientation/Landscape_0.jpg", "img/exif-orientation/Portrait_0.jpg"];
 
 interface NamedImage {
   name: string;
@@ -45,11 +43,11 @@ function generatedPhoto(seed: number): NamedImage {
   };
 }
 
-function corpusPhoto(relative: string): NamedImage {
+function corpusPhoto(photo: CorpusImage): NamedImage {
   return {
-    name: relative,
+    name: photo.name,
     load: async (width) => {
-      const { data, info } = await sharp(path.join(CORPUS_DIR, relative))
+      const { data, info } = await sharp(await photo.read())
         .autoOrient()
         .resize({ width, withoutEnlargement: true })
         .removeAlpha()
@@ -80,7 +78,7 @@ function median(values: number[]): number {
 }
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
-const corpusPhotos = CORPUS_PHOTOS.filter((relative) => existsSync(path.join(CORPUS_DIR, relative))).map(corpusPhoto);
+const corpusPhotos = corpusPhotoFiles().map(corpusPhoto);
 const images = [generatedPhoto(1), generatedPhoto(2), generatedPhoto(3), ...corpusPhotos];
 if (corpusPhotos.length === 0) console.log(`(no corpus photos under ${CORPUS_DIR}: generated photos only)`);
 const failures: string[] = [];

@@ -21,14 +21,12 @@
 // the score linearly in quality between probes.
 import sharp, { type Sharp } from "sharp";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
-import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { perceptualScore } from "../quality/perceptual-score.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample } from "../quality/sample-mosaic.ts";
+import { blockSample, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.ts";
-
-export type LossyFormat = Exclude<ImageOutputFormat, "png">;
 
 export interface PerceptualOutcome {
   bytes: Uint8Array;
@@ -51,7 +49,7 @@ export interface PerceptualSearch {
 // WebP effort 4, AVIF effort 2, 4:2:0): medians of the whole outputs of four corpus photos at
 // 1600 px (exif-orientation Landscape_0 and Portrait_0, fox, kimono). The model's prior, so the
 // first probe lands near the answer; piecewise linear between the points.
-const SCORE_CURVES: Record<LossyFormat, readonly (readonly [quality: number, score: number])[]> = {
+const SCORE_CURVES: Record<LossyFormat, ScoreCurve> = {
   jpeg: [[10, -10], [20, 20], [40, 52], [60, 63], [70, 70], [80, 79], [90, 86], [100, 94]],
   webp: [[10, 15], [20, 33], [40, 50], [60, 60], [70, 65], [80, 72.5], [90, 84], [100, 92]],
   avif: [[10, -10], [20, 19], [40, 53], [60, 75], [70, 80.5], [80, 86], [90, 90.5], [100, 95]],
@@ -63,34 +61,7 @@ export function typicalQuality(format: LossyFormat, level: QualityLevel): number
 }
 
 function curveQuality(format: LossyFormat, score: number): number {
-  const curve = SCORE_CURVES[format];
-  for (let i = 1; i < curve.length; i++) {
-    const [q0, s0] = curve[i - 1]!;
-    const [q1, s1] = curve[i]!;
-    if (score <= s1 || i === curve.length - 1) return q0 + ((score - s0) * (q1 - q0)) / (s1 - s0);
-  }
-  return 100;
-}
-
-// A sample scores higher than the whole output it stands for: the whole image's coarse scales
-// hold errors a mosaic of small tiles does not (and WebP and AVIF spend bits on a mosaic a little
-// differently). Measured at 1600 px on four corpus photos and a generated one at q40-90, the whole
-// output's distance from 100 was 1.14 to 1.24 times the sample's for JPEG, 1.14 to 1.37 for WebP
-// and 1.18 to 1.5 for AVIF between q60 and q80; nearer 100 the gap stopped shrinking with the
-// distance and stayed at up to 7 points (WebP, AVIF at q90). The estimate takes the larger of the
-// stretched distance and the shifted one, so the whole output reaches the target;
-// perceptual-quality.test.ts and bench:quality score whole outputs to check it.
-const SAMPLE_GAP: Record<LossyFormat, { stretch: number; shift: number }> = {
-  jpeg: { stretch: 1.25, shift: 4 },
-  webp: { stretch: 1.4, shift: 7 },
-  avif: { stretch: 1.5, shift: 7.5 },
-};
-
-/** The whole output's score a sample's score stands for. */
-export function wholeScoreEstimate(format: LossyFormat, sampleScore: number): number {
-  const { stretch, shift } = SAMPLE_GAP[format];
-  const distance = 100 - sampleScore;
-  return 100 - Math.max(distance * stretch, distance + shift);
+  return qualityAtScore(SCORE_CURVES[format], score);
 }
 
 /**

@@ -20,13 +20,15 @@
 import sharp from "sharp";
 import type { Sharp } from "sharp";
 import { searchQualityBoundary } from "../image/fit-to-bytes.ts";
-import { wholeScoreEstimate } from "../image/perceptual-quality.ts";
 import type { Bracket, Probe } from "../image/fit-to-bytes.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample } from "../quality/sample-mosaic.ts";
+import { blockSample, wholeScoreEstimate } from "../quality/sample-mosaic.ts";
+import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
 import { cmykTiff } from "./cmyk-tiff.ts";
+import type { EncodingChoice } from "./encode-image.ts";
 import { encodeJpeg, rawInput } from "./encode-pixels.ts";
+import { UNCAPPED_QUALITY } from "./profiles.ts";
 import type { RawPixels } from "./raw-pixels.ts";
 
 /** Lowest quality the search considers: below it MozJPEG's blocks show on any content. */
@@ -44,18 +46,11 @@ const MAX_MAGNIFICATION = 4;
 // The estimated SSIMULACRA 2 of baseline MozJPEG 4:2:0 against quality on the images of the PDF
 // corpus at ebook's 150 dpi, whose answers for a floor of 69 centre on q50-55 (half of the 60
 // searches at or below q55): the prior, so the first probe lands near the answer. Piecewise linear.
-const PRIOR_CURVE: readonly (readonly [quality: number, score: number])[] = [
+const PRIOR_CURVE: ScoreCurve = [
   [10, 10], [20, 38], [30, 52], [40, 60], [50, 66], [60, 71], [70, 76], [80, 82], [90, 88], [100, 95],
 ];
 
-function priorQuality(score: number): number {
-  for (let i = 1; i < PRIOR_CURVE.length; i++) {
-    const [q0, s0] = PRIOR_CURVE[i - 1]!;
-    const [q1, s1] = PRIOR_CURVE[i]!;
-    if (score <= s1 || i === PRIOR_CURVE.length - 1) return q0 + ((score - s0) * (q1 - q0)) / (s1 - s0);
-  }
-  return 100;
-}
+const priorQuality = (score: number) => qualityAtScore(PRIOR_CURVE, score);
 
 /** How much larger than its pixels an image placed at `placedDpi` is drawn at `targetDpi`; 1 when not enlarged. */
 export function magnificationOf(placedDpi: number | null, targetDpi: number): number {
@@ -82,9 +77,11 @@ interface Scored {
 /**
  * The lowest quality of the ladder (FLOOR_MIN_QUALITY to 100) at which `pixels` (already at the
  * size compress writes) re-encoded as compress does is estimated to score at least `floor` as a
- * whole; 100 when no quality is.
+ * whole; 100 when no quality is, and for pixels compress keeps lossless (`choice` Flate), which
+ * no quality touches.
  */
-export async function floorQuality(pixels: RawPixels, floor: number, magnification = 1): Promise<number> {
+export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, floor: number, magnification = 1): Promise<number> {
+  if (choice === "flate") return UNCAPPED_QUALITY;
   const sample = blockSample(pixels, SAMPLE_PIXELS / (magnification * magnification));
   const scoreAt = scorer(sample, magnification);
   // The whole image's score a probe stands for: its own when it is its own sample, else estimated

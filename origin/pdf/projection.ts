@@ -15,7 +15,7 @@ import { chooseEncoding } from "./encode-image.ts";
 import { jpegAlreadyAtQuality, planImage } from "./image-plan.ts";
 import { floorQuality, magnificationOf } from "./perceptual-floor.ts";
 import { factsAfterJbig2, Jbig2Images } from "./jbig2-images.ts";
-import { defaultProfileTargets, imageQuality, UNCAPPED_QUALITY } from "./profiles.ts";
+import { defaultProfileTargets, imageQuality } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import { imageRewriteRisk, worstRisk } from "./quality-risk.ts";
 import type { QualityRisk } from "./quality-risk.ts";
@@ -75,7 +75,7 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
     const magnification = plan.downsampled ? 1 : magnificationOf(image.placement?.minDpi ?? null, tally.targets.targetDpi);
     const quality = await imageQuality(tally.targets, async (floor) => {
       const floorKey = `${key}:floor${floor}x${magnification}`;
-      const found = floorQualities.get(floorKey) ?? (chooseEncoding(pixels, plan.lossyInput) === "flate" ? UNCAPPED_QUALITY : await floorQuality(pixels, floor, magnification));
+      const found = floorQualities.get(floorKey) ?? (await floorQuality(pixels, chooseEncoding(pixels, plan.lossyInput), floor, magnification));
       floorQualities.set(floorKey, found);
       return found;
     });

@@ -12,7 +12,7 @@ export interface RawPixels {
 }
 
 /** Copies a pixmap's samples out of the WASM heap, dropping its alpha channel and row padding. */
-function pixelsFromPixmap(pixmap: mupdf.Pixmap): RawPixels {
+export function pixelsFromPixmap(pixmap: mupdf.Pixmap): RawPixels {
   const width = pixmap.getWidth();
   const height = pixmap.getHeight();
   const stride = pixmap.getStride();

@@ -10,14 +10,14 @@ import type { EncodingChoice } from "./encode-image.ts";
 import { encodeFlate, encodeJpeg } from "./encode-pixels.ts";
 import type { EncodedStream } from "./encode-pixels.ts";
 import { jpegAlreadyAtQuality, planImage } from "./image-plan.ts";
-import type { ImagePlan, KeepReason } from "./image-plan.ts";
+import type { ImagePlan } from "./image-plan.ts";
 import { FLOOR_MIN_QUALITY, floorQuality, magnificationOf } from "./perceptual-floor.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
 import type { PixelChannels, RawPixels } from "./raw-pixels.ts";
 import { replaceImageStream } from "./replace-image-stream.ts";
 import type { ReplacementImage } from "./replace-image-stream.ts";
 import { resamplePixels } from "./resample-pixels.ts";
-import { imageQuality, UNCAPPED_QUALITY } from "./profiles.ts";
+import { imageQuality } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import type { PdfImageRewrite } from "../../contracts/origin/pdf-compress.ts";
 
@@ -110,10 +110,7 @@ async function cachedFloorQuality(cache: EncodeCache, sizeKey: string, pixels: L
   const found = cache.floorQualities.get(key);
   if (found !== undefined) return found;
   const { choice } = await sizedChoice(cache, sizeKey, pixels, lossyInput);
-  let quality = UNCAPPED_QUALITY;
-  if (choice !== "flate") {
-    quality = await floorQuality(await pixels.get(), floor, magnification);
-  }
+  const quality = await floorQuality(await pixels.get(), choice, floor, magnification);
   cache.floorQualities.set(key, quality);
   return quality;
 }

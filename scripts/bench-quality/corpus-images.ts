@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
+import { pixelsFromPixmap } from "../../origin/pdf/raw-pixels.ts";
 import { CORPUS_DIR } from "../../test/support/corpus-dir.ts";
 
 export interface CorpusImage {
@@ -56,14 +57,8 @@ async function pdfImageAsPng(file: string, object: number): Promise<Uint8Array> 
   const components = pixmap.getNumberOfComponents() - pixmap.getAlpha();
   const shown = components === 1 || components === 3 ? pixmap : pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceRGB, false);
   try {
-    const width = shown.getWidth();
-    const height = shown.getHeight();
-    const channels = shown.getNumberOfComponents() as 1 | 2 | 3 | 4;
-    const packed = Buffer.alloc(width * height * channels);
-    const stride = shown.getStride();
-    const samples = shown.getPixels();
-    for (let y = 0; y < height; y++) packed.set(samples.subarray(y * stride, y * stride + width * channels), y * width * channels);
-    return new Uint8Array(await sharp(packed, { raw: { width, height, channels } }).png({ compressionLevel: 1 }).toBuffer());
+    const { data, width, height, channels } = pixelsFromPixmap(shown);
+    return new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png({ compressionLevel: 1 }).toBuffer());
   } finally {
     if (shown !== pixmap) shown.destroy();
     pixmap.destroy();
@@ -72,10 +67,12 @@ async function pdfImageAsPng(file: string, object: number): Promise<Uint8Array> 
   }
 }
 
+/** The photos under img/ present under CORPUS_DIR. */
+export function corpusPhotoFiles(): CorpusImage[] {
+  return FILE_IMAGES.filter(({ file }) => fs.existsSync(path.join(CORPUS_DIR, file))).map(fileImage);
+}
+
 /** The images present under CORPUS_DIR (a partial corpus gives a partial list). */
 export function corpusImages(): CorpusImage[] {
-  return [
-    ...FILE_IMAGES.filter(({ file }) => fs.existsSync(path.join(CORPUS_DIR, file))).map(fileImage),
-    ...PDF_IMAGES.filter(({ file }) => fs.existsSync(path.join(CORPUS_DIR, "pdf", file))).map(pdfImage),
-  ];
+  return [...corpusPhotoFiles(), ...PDF_IMAGES.filter(({ file }) => fs.existsSync(path.join(CORPUS_DIR, "pdf", file))).map(pdfImage)];
 }
