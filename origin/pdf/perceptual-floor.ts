@@ -83,7 +83,7 @@ interface Scored {
 export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, floor: number, magnification = 1): Promise<number> {
   if (choice === "flate") return UNCAPPED_QUALITY;
   const sample = blockSample(pixels, SAMPLE_PIXELS / (magnification * magnification));
-  const scoreAt = scorer(sample, magnification);
+  const scoreAt = await scorer(sample, magnification);
   // The whole image's score a probe stands for: its own when it is its own sample, else estimated
   // from the sample's as auto quality estimates a JPEG's.
   const estimate = (score: number) => (sample === pixels ? score : wholeScoreEstimate("jpeg", score));
@@ -98,12 +98,12 @@ export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, fl
 }
 
 /** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */
-function scorer(pixels: RawPixels, magnification: number): (quality: number) => Promise<number> {
-  const reference = metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification);
+async function scorer(pixels: RawPixels, magnification: number): Promise<(quality: number) => Promise<number>> {
+  const reference = await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification);
   return async (quality) => {
     const encoded = await encodeJpeg(pixels, quality);
     const decoded = await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification);
-    return ssimulacra2(await reference, decoded);
+    return ssimulacra2(reference, decoded);
   };
 }
 
