@@ -12,9 +12,22 @@ export interface ClientBooks {
   chargedFailures: string[];
   /** More `req:` charges than calls that could account for them. */
   doubleCharges: number;
+  /**
+   * What a double charge is made of, to explain one: the charges no call saw (request id,
+   * operation, amount) and the calls that could account for such charges (a 2xx replay, an
+   * unanswered attempt), each with its key and its attempts' statuses in order.
+   */
+  unattributedCharges: string[];
+  retriedCalls: string[];
   /** Charges no call saw (the first answer was lost, a retry got the replay): one per such call. */
   unattributed: number;
   unattributedExpected: number;
+  /**
+   * Calls whose last attempt went unanswered (a timeout near the run's end is not retried, or every
+   * attempt timed out): the server may have finished and charged one of their attempts, at most
+   * once since all carry one Idempotency-Key, and the client never learnt its request id.
+   */
+  endedUnanswered: number;
 }
 
 const parentRequestId = (chargeKey: string) => chargeKey.split(":")[1]!;
@@ -30,15 +43,19 @@ export function reconcileClientCharges(calls: Call[], requestCharges: LedgerRow[
     const id = parentRequestId(row.charge_key);
     ledgerByRequest.set(id, (ledgerByRequest.get(id) ?? 0) + row.amount_micros);
   }
-  const books: ClientBooks = { chargedCalls: 0, mismatches: [], chargedFailures: [], doubleCharges: 0, unattributed: 0, unattributedExpected: 0 };
+  const books: ClientBooks = { chargedCalls: 0, mismatches: [], chargedFailures: [], doubleCharges: 0, unattributedCharges: [], retriedCalls: [], unattributed: 0, unattributedExpected: 0, endedUnanswered: 0 };
   const attributed = new Set<string>();
   let unattributedAmountExpected = 0;
   for (const call of calls) {
+    if (call.attempts.some((a) => a.status === 0 || a.replayed)) {
+      books.retriedCalls.push(`${call.op} ${call.idempotencyKey ?? "(no key)"}: ${call.attempts.map((a) => `${a.status}${a.replayed ? " replay" : ""}${a.requestId ? ` ${a.requestId}` : ""}`).join(", ")}`);
+    }
     for (const attempt of call.attempts) {
       if (attempt.requestId && (attempt.status >= 400 || attempt.status === 0) && ledgerByRequest.has(attempt.requestId)) {
         books.chargedFailures.push(`${call.op} ${attempt.requestId} answered ${attempt.status}`);
       }
     }
+    if (call.status === 0 && call.idempotencyKey !== null) books.endedUnanswered++;
     const charged = call.status >= 200 && call.status < 300 ? chargedMicros(call) : null;
     if (charged === null) continue;
     books.chargedCalls++;
@@ -58,9 +75,13 @@ export function reconcileClientCharges(calls: Call[], requestCharges: LedgerRow[
     if (attributed.has(id)) continue;
     books.unattributed++;
     unattributedAmount += amount;
+    books.unattributedCharges.push(`${id} ${requestCharges.find((row) => parentRequestId(row.charge_key) === id)!.operation} ${amount}`);
   }
-  books.doubleCharges = Math.max(0, books.unattributed - books.unattributedExpected);
-  if (books.doubleCharges === 0 && unattributedAmount !== unattributedAmountExpected) {
+  // Each replayed call accounts for one charge nobody saw, each call that ended unanswered for at
+  // most one; past those, a charge is one request charged twice.
+  books.doubleCharges = Math.max(0, books.unattributed - books.unattributedExpected - books.endedUnanswered);
+  const unansweredCharges = books.unattributed - books.unattributedExpected;
+  if (books.doubleCharges === 0 && unansweredCharges <= 0 && unattributedAmount !== unattributedAmountExpected) {
     books.mismatches.push(`replayed answers say ${unattributedAmountExpected} micros, their charges sum to ${unattributedAmount}`);
   }
   return books;

@@ -248,7 +248,9 @@ function figures(
     ...platformFailures(books),
     ...(result.requests["5xx outside fault windows"] > 0 ? [`5xx outside fault windows: ${result.requests["5xx outside fault windows"]}`] : []),
     ...(client.mismatches.length > 0 ? [`sync charges vs answers: ${client.mismatches.slice(0, 5).join("; ")}`] : []),
-    ...(client.doubleCharges > 0 ? [`double charges: ${client.doubleCharges}`] : []),
+    ...(client.doubleCharges > 0
+      ? [`double charges: ${client.doubleCharges} (charges no call saw: ${client.unattributedCharges.join("; ")}; calls retried past a lost or replayed answer: ${client.retriedCalls.join("; ")})`]
+      : []),
     ...(client.chargedFailures.length > 0 ? [`charged failed requests: ${client.chargedFailures.slice(0, 5).join("; ")}`] : []),
     ...(result.jobs.unknownToClient !== 0 ? [`jobs the clients were never told of: ${result.jobs.unknownToClient}`] : []),
     ...(result.webhooks.deliveredNotReceived > 0 ? [`webhooks D1 calls delivered that the receiver never saw: ${result.webhooks.deliveredNotReceived}`] : []),
