@@ -1,24 +1,24 @@
 // `npm start`: applies D1 migrations locally, makes sure the development account and key exist,
 // then runs the origin (Node) and the edge (wrangler dev, local D1/R2/Queues) until Ctrl-C.
-import { execFileSync } from "node:child_process";
-import { parseArgs } from "node:util";
 import { ORIGIN_ALLOCATOR_ENV } from "../origin/allocator-env.ts";
+import { applyLocalMigrations } from "./lib/apply-migrations.ts";
 import { ensureDevAccount } from "./lib/dev-account.ts";
 import { ensureDevSecrets } from "./lib/dev-vars.ts";
-import { DEFAULT_PERSIST_DIR, openPlatform } from "./lib/local-platform.ts";
+import { openPlatform } from "./lib/local-platform.ts";
 import { startService, stopService, waitForHttp } from "./lib/processes.ts";
+import { parseStartOptions, startUsage, type StartOptions } from "./lib/start-options.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    port: { type: "string", default: "8787" },
-    "origin-port": { type: "string", default: "8788" },
-    "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
-    "allow-loopback-urls": { type: "boolean", default: false },
-    // An origin someone else runs (bench:soak kills and restarts its own, behind a fault proxy):
-    // the edge is pointed at it and no origin is started here.
-    "origin-url": { type: "string" },
-  },
-});
+let args: StartOptions;
+try {
+  args = parseStartOptions(process.argv.slice(2));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n\n${startUsage()}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(startUsage());
+  process.exit(0);
+}
 const persistTo = args["persist-to"];
 const edgeUrl = `http://127.0.0.1:${args.port}`;
 const externalOrigin = args["origin-url"];
@@ -27,12 +27,7 @@ const wrangler = "node_modules/.bin/wrangler";
 
 const secrets = ensureDevSecrets();
 
-execFileSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
-  stdio: ["ignore", "inherit", "inherit"],
-  // wrangler.toml's local S3 credentials are an experimental field on purpose (see there): saying so
-  // on every start tells the developer nothing about their own setup.
-  env: { ...process.env, CI: "true", WRANGLER_DISABLE_EXPERIMENTAL_WARNING: "true" },
-});
+console.log(applyLocalMigrations(wrangler, persistTo));
 
 const platform = await openPlatform({ persistTo });
 const credentials = await ensureDevAccount(platform.env.DB, persistTo);

@@ -1,0 +1,41 @@
+// `npm start`'s flags, declared once: the parser and the --help text are both read from this table,
+// so a flag cannot exist without its line in the help.
+import { parseArgs } from "node:util";
+import { DEFAULT_PERSIST_DIR } from "./local-platform.ts";
+
+interface Flag {
+  type: "string" | "boolean";
+  default?: string | boolean;
+  value?: string;
+  help: string;
+}
+
+const flags = {
+  port: { type: "string", default: "8787", value: "PORT", help: "the edge's port (wrangler dev, on 127.0.0.1)" },
+  "origin-port": { type: "string", default: "8788", value: "PORT", help: "the origin's port (Node, on 127.0.0.1)" },
+  "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR, value: "DIR", help: "where local D1, R2 and queue state is kept" },
+  "allow-loopback-urls": {
+    type: "boolean",
+    default: false,
+    help: "let source URLs, webhooks and remote origins point at 127.0.0.1 (local development only)",
+  },
+  "origin-url": { type: "string", value: "URL", help: "use an origin that is already running instead of starting one" },
+  help: { type: "boolean", default: false, help: "print this and exit" },
+} satisfies Record<string, Flag>;
+
+export type StartOptions = ReturnType<typeof parseStartOptions>;
+
+export function startUsage(): string {
+  const lines = Object.entries(flags as Record<string, Flag>).map(([name, flag]) => {
+    const spelled = `--${name}${flag.value ? ` ${flag.value}` : ""}`;
+    const fallback = typeof flag.default === "string" ? ` (default ${flag.default})` : "";
+    return `  ${spelled.padEnd(28)}${flag.help}${fallback}`;
+  });
+  return ["Usage: npm start -- [options]", "", "Starts the edge and the origin locally, with migrations applied and a development key.", "", ...lines, ""].join("\n");
+}
+
+/** Throws a TypeError naming the flag when an argument is not one of the flags above. */
+export function parseStartOptions(argv: string[]) {
+  const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
+  return values;
+}
