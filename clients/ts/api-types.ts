@@ -252,7 +252,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -474,7 +474,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -1217,7 +1217,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -1482,7 +1482,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -1618,7 +1618,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -1835,7 +1835,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -1951,7 +1951,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -2114,7 +2114,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -2446,7 +2446,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -2609,7 +2609,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -2745,7 +2745,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;

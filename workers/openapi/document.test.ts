@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { openApiDocument } from "./document.ts";
 
-type Operation = { parameters?: { name: string; in: string }[]; responses?: Record<string, { content?: Record<string, unknown> }> };
+type Parameter = { name: string; in: string; example?: unknown; examples?: unknown; schema?: { example?: unknown; examples?: unknown } };
+type Operation = { parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown> }> };
 
 describe("OpenAPI 3.1 document", () => {
   const app = createApp();
@@ -33,6 +34,16 @@ describe("OpenAPI 3.1 document", () => {
         if (Number(status) >= 400 && path !== "/healthz") {
           expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toContain("application/problem+json");
         }
+      }
+    }
+  });
+
+  it("never offers a fixed Idempotency-Key that /docs would send with every request", () => {
+    for (const { path, method, operation } of operations) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.name.toLowerCase() !== "idempotency-key") continue;
+        const offered = [parameter.example, parameter.examples, parameter.schema?.example, parameter.schema?.examples];
+        expect(offered.filter((value) => value !== undefined), `${method} ${path}`).toEqual([]);
       }
     }
   });
