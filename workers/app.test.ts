@@ -28,6 +28,20 @@ describe("HTTP semantics", () => {
     expect((await problemOf(res)).status).toBe(415);
   });
 
+  it("names the accepted forms of a union and the nearest field to a typo", async () => {
+    const caller = await seedCaller();
+    const res = await api("/v1/image/optimize", { key: caller, json: { source: {}, options: { quality: "high", widht: 800 } } });
+    const problem = await problemOf(res);
+    expect(problem.status).toBe(400);
+    expect(problem.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: "/source", detail: "`source` needs exactly one of `url`, `base64`, `file_id`." },
+        { pointer: "/options/quality", detail: expect.stringMatching(/^`quality` is 1\.\.100 or one of `auto`, `auto:low`/) },
+        { pointer: "/options/widht", detail: "Unknown field `widht`; did you mean `width`?" },
+      ]),
+    );
+  });
+
   it("answers malformed JSON with a 400 problem", async () => {
     const caller = await seedCaller();
     const res = await api("/v1/keys", { key: caller, body: "{not json", headers: { "Content-Type": "application/json" } });

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import { HTTPException } from "hono/http-exception";
 import { ProblemError } from "../contracts/problems/catalogue.ts";
@@ -6,6 +6,7 @@ import type { AppEnv } from "./hono-env.ts";
 import { allowedMethodsMatcher } from "./http/allowed-methods.ts";
 import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
 import { validationProblem } from "../contracts/problems/validation-problem.ts";
+import { acceptedFormsError } from "../contracts/problems/accepted-forms.ts";
 import { aliasHost } from "./middleware/alias-host.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { idempotency } from "./middleware/idempotency.ts";
@@ -15,6 +16,9 @@ import { requestId } from "./middleware/request-id.ts";
 import { isUnauthenticatedPath, registerRoutes } from "./routes/index.ts";
 import { openApiDocument, registerSecuritySchemes } from "./openapi/document.ts";
 import { declareGateProblems } from "./openapi/gate-problems.ts";
+
+// Route validation runs zod without a per-parse error map, so the one that names accepted forms is global.
+z.config({ customError: acceptedFormsError });
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
