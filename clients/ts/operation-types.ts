@@ -40,10 +40,18 @@ export interface CallOptions<Wait extends boolean = boolean> {
   onProgress?: (job: Job) => void;
 }
 
-export type Operation<P extends OperationPath> = <Wait extends boolean = false>(
-  body: RequestBody<P>,
-  options?: CallOptions<Wait>,
-) => Promise<Wait extends true ? OperationResult<P> : OperationResult<P> | JobAccepted>;
+/**
+ * One operation, typed by how it is called: `{ wait: true }` resolves with the result; a body that
+ * says `mode: "async"` with the accepted job; a body without `mode` (or `mode: "sync"`) with the
+ * result, since the API answers a sync call with its result or a problem, never a job. A body whose
+ * mode is only known at run time gets either.
+ */
+export interface Operation<P extends OperationPath> {
+  (body: RequestBody<P>, options: CallOptions<true> & { wait: true }): Promise<OperationResult<P>>;
+  (body: RequestBody<P> & { mode: "async" }, options?: CallOptions<false>): Promise<JobAccepted>;
+  (body: RequestBody<P> & { mode?: "sync" }, options?: CallOptions<false>): Promise<OperationResult<P>>;
+  (body: RequestBody<P>, options?: CallOptions): Promise<OperationResult<P> | JobAccepted>;
+}
 
 export type Products = {
   [Product in ProductOf<OperationPath>]: {
