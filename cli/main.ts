@@ -19,7 +19,9 @@ export const USAGE = `Usage: pixelpress <command> [options]
   --api-key KEY   default: $API_KEY
   --api-url URL   default: $API_URL, else http://127.0.0.1:8787
 
-Files over 20 MB go through a presigned upload. A source file is never overwritten without --overwrite.
+Paths are relative to the directory you run it in. Outputs are written beside their inputs unless
+--out names a place. Files over 20 MB go through a presigned upload. A source file is never
+overwritten without --overwrite.
 Exits 1 when any item failed.`;
 
 const OPTIONS = {
@@ -71,6 +73,10 @@ export function describeFailure(error: unknown): string {
 }
 
 if (import.meta.main) {
+  // `npm run cli` runs this in the repository; paths on its command line are the user's, relative
+  // to where they typed it, which npm passes as INIT_CWD. Only for that script: INIT_CWD is
+  // inherited by every process an npm script starts.
+  if (process.env.npm_lifecycle_event === "cli" && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
   try {
     process.exitCode = await main(process.argv.slice(2));
   } catch (error) {

@@ -137,6 +137,23 @@ describe("pixelpress xlsx and pdf", () => {
     expect(output).toMatch(/small\.pdf\s+ebook/);
   });
 
+  it("through npm run cli, reads paths from where it was typed and writes outputs beside their inputs", async () => {
+    const repository = resolve(".");
+    mkdirSync(join(work, "reports"), { recursive: true });
+    copyFileSync(join(work, "photo.pdf"), join(work, "reports", "q3.pdf"));
+    const request = { filename: "q3.xlsx", sheets: [{ name: "Q3", columns: [{ key: "n", header: "N", type: "number" }], rows: [[1]] }] };
+    writeFileSync(join(work, "reports", "q3.json"), JSON.stringify(request));
+    const npmRun = (args: string[]) => run("npm", ["--prefix", repository, "run", "--silent", "cli", "--", ...args], work);
+
+    const compressed = await npmRun(["pdf", "compress", "reports/q3.pdf", "--profile", "screen"]);
+    expect(compressed.code, compressed.output).toBe(0);
+    expect(readFileSync(join(work, "reports", "q3.compressed.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
+    const workbook = await npmRun(["xlsx", "reports/q3.json"]);
+    expect(workbook.code, workbook.output).toBe(0);
+    expect(XLSX.utils.sheet_to_json(XLSX.read(readFileSync(join(work, "reports", "q3.xlsx"))).Sheets.Q3!)).toEqual([{ N: 1 }]);
+    expect(readdirSync(repository).filter((name) => name.startsWith("q3."))).toEqual([]);
+  });
+
   it("says so, without calling it, when the service does not offer the PDF endpoints", async () => {
     const olderService = await startLoopbackServer({ "/openapi.json": new TextEncoder().encode(JSON.stringify({ openapi: "3.1.0", paths: { "/v1/account": {} } })) });
     try {

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import type { components, RequestBody } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
 import { requireEndpoint, type Connection } from "../connection.ts";
@@ -42,7 +42,7 @@ function onlyFile(files: string[], command: string): string {
 export async function pdfCompressCommand(connection: Connection, files: string[], flags: PdfFlags, out: Output): Promise<number> {
   const file = onlyFile(files, "compress");
   await requireEndpoint(connection.baseUrl, COMPRESS_PATH);
-  const output = flags.out ?? join(".", `${basename(file, extname(file))}.compressed.pdf`);
+  const output = flags.out ?? join(dirname(file), `${basename(file, extname(file))}.compressed.pdf`);
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
   const options = compressOptions(flags);
   const loaded = await loadSource(connection, file);

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { basename, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
@@ -28,7 +28,7 @@ export async function xlsxCommand(connection: Connection, files: string[], flags
     throw new CliError(`${file} is not a /v1/xlsx/generate request:\n${request.error.issues.map((issue) => `  /${issue.path.join("/")}: ${issue.message}`).join("\n")}`);
   }
   const result = await connection.client.xlsx.generate(request.data, { wait: true });
-  const output = flags.out ?? join(".", result.filename ?? `${basename(file, extname(file))}.xlsx`);
+  const output = flags.out ?? join(dirname(file), result.filename ?? `${basename(file, extname(file))}.xlsx`);
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
   const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
   await writeFile(output, bytes);
