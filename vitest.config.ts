@@ -77,7 +77,7 @@ export default defineConfig({
         test: {
           name: "corpus",
           environment: "node",
-          include: ["{workers,origin}/**/*.corpus.test.ts"],
+          include: ["{contracts,workers,origin}/**/*.corpus.test.ts"],
           // Fails the run, naming CORPUS_DIR, when the corpus is not there: a missing corpus is never a pass.
           globalSetup: ["test/support/require-corpus.ts"],
           testTimeout: 120_000,

@@ -5,7 +5,7 @@ import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
-import { expectKind, type ExpectedKind, type SniffedType } from "./sniff.ts";
+import { expectKind, type ExpectedKind, type SniffedType } from "../../contracts/sniff.ts";
 
 const URL_TIMEOUT_MS = 30_000;
 const URL_CONNECT_TIMEOUT_MS = 10_000;

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { corpusPath } from "../../test/support/corpus-dir.ts";
+import { corpusPath } from "../test/support/corpus-dir.ts";
 import { sniffContentType } from "./sniff.ts";
 
 const read = (folder: string, names: string[]) => names.map((name) => [name, new Uint8Array(readFileSync(path.join(corpusPath(folder), name)))] as const);

@@ -1,6 +1,6 @@
 // What a source really is, from its first bytes: extensions and declared types lie, and an
 // HTML error page saved as photo.jpg is a common upload.
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { ProblemError } from "./problems/catalogue.ts";
 
 export type SniffedFormat =
   | "jpeg"
