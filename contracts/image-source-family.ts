@@ -5,8 +5,8 @@ import type { ImageOutputFormat } from "./image-options.ts";
 import type { IMAGE_SOURCE_FORMATS } from "./origin/image-process.ts";
 
 /**
- * null where the content decides: a TIFF becomes JPEG as an opaque photo, PNG as a flat graphic or
- * with transparency; a GIF as `gifFamily` says.
+ * null where the content decides: a TIFF, HEIC or JPEG XL becomes JPEG as an opaque photo, PNG as a
+ * flat graphic or with transparency; a GIF as `gifFamily` says. An SVG is drawn into PNG.
  */
 export const SOURCE_FAMILY = {
   jpeg: "jpeg",
@@ -15,6 +15,9 @@ export const SOURCE_FAMILY = {
   avif: "avif",
   gif: null,
   tiff: null,
+  heic: null,
+  jxl: null,
+  svg: "png",
 } as const satisfies Record<(typeof IMAGE_SOURCE_FORMATS)[number], ImageOutputFormat | null>;
 
 /** A GIF kept animated becomes animated WebP (the one animated format encoded); a still one, or its first frame, lossless PNG. */

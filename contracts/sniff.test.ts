@@ -155,9 +155,23 @@ describe("expectKind", () => {
     expect(refusal(ascii("<!doctype html>"), "image").message).toMatch(/^this is an HTML page;/);
   });
 
-  it("refuses images the engines cannot decode", () => {
-    expect(refusal(bmp, "image").message).toMatch(/^this is a BMP image; \/v1\/image endpoints take/);
-    expect(refusal(ftyp("heic", "mif1"), "image").message).toMatch(/^this is a HEIC\/HEIF image;/);
+  it("refuses images the engines cannot decode, and takes HEIC, JPEG XL and SVG", () => {
+    expect(refusal(bmp, "image").message).toMatch(/^this is a BMP image; \/v1\/image endpoints take .*HEIC, JPEG XL or SVG/);
+    expect(expectKind(ftyp("heic", "mif1"), "image").format).toBe("heic");
+    expect(expectKind(new Uint8Array([0xff, 0x0a, 0xfa, 0x1f]), "image").format).toBe("jxl");
+    expect(expectKind(ascii(`<svg xmlns="http://www.w3.org/2000/svg"/>`), "image").format).toBe("svg");
+  });
+
+  it("finds an SVG root behind a declaration, comments and a doctype, and nothing else in XML", () => {
+    const svg = `\ufeff<?xml version="1.0"?>\n<!-- drawn by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg:svg xmlns:svg="http://www.w3.org/2000/svg"/>`;
+    expect(sniffContentType(new TextEncoder().encode(svg))?.mime).toBe("image/svg+xml");
+    expect(sniffContentType(ascii(`<?xml version="1.0"?><rss version="2.0"><svg/></rss>`))).toBeNull();
+    expect(sniffContentType(ascii(`<!doctype html><svg></svg>`))?.format).toBe("html");
+  });
+
+  it("knows JPEG XL by its codestream and its container signatures", () => {
+    expect(sniffContentType(new Uint8Array([0xff, 0x0a, 0x00]))?.mime).toBe("image/jxl");
+    expect(sniffContentType(new Uint8Array([0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a, 0, 0, 0, 0]))?.format).toBe("jxl");
   });
 
   it("describes unknown and empty input", () => {

@@ -9,6 +9,8 @@ export type SniffedFormat =
   | "webp"
   | "avif"
   | "heic"
+  | "jxl"
+  | "svg"
   | "tiff"
   | "bmp"
   | "pdf"
@@ -33,6 +35,8 @@ const TYPES: Record<SniffedFormat, SniffedType> = {
   webp: { format: "webp", kind: "image", mime: "image/webp", label: "a WebP image" },
   avif: { format: "avif", kind: "image", mime: "image/avif", label: "an AVIF image" },
   heic: { format: "heic", kind: "image", mime: "image/heic", label: "a HEIC/HEIF image" },
+  jxl: { format: "jxl", kind: "image", mime: "image/jxl", label: "a JPEG XL image" },
+  svg: { format: "svg", kind: "image", mime: "image/svg+xml", label: "an SVG image" },
   tiff: { format: "tiff", kind: "image", mime: "image/tiff", label: "a TIFF image" },
   bmp: { format: "bmp", kind: "image", mime: "image/bmp", label: "a BMP image" },
   pdf: { format: "pdf", kind: "pdf", mime: "application/pdf", label: "a PDF document" },
@@ -104,11 +108,35 @@ function zipEntryNames(bytes: Uint8Array): string[] {
   return [];
 }
 
-function looksLikeHtml(bytes: Uint8Array): boolean {
+/** Where text starts past a UTF-8 byte-order mark and white space. */
+function textStart(bytes: Uint8Array): number {
   let start = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? 3 : 0;
   while (start < bytes.length && (bytes[start] === 0x20 || (bytes[start]! >= 0x09 && bytes[start]! <= 0x0d))) start++;
+  return start;
+}
+
+function looksLikeHtml(bytes: Uint8Array): boolean {
+  const start = textStart(bytes);
   const head = ascii(bytes, start, Math.min(start + 14, bytes.length)).toLowerCase();
   return head.startsWith("<!doctype html") || head.startsWith("<html");
+}
+
+// An SVG may open with an XML declaration, comments or a doctype before its root; the root
+// must come within this many bytes, as it does in every editor's output.
+const SVG_ROOT_WINDOW = 4096;
+
+function looksLikeSvg(bytes: Uint8Array): boolean {
+  const start = textStart(bytes);
+  if (bytes[start] !== 0x3c) return false;
+  const head = ascii(bytes, start, Math.min(start + SVG_ROOT_WINDOW, bytes.length));
+  // The first element that is not a declaration, comment or SVG doctype is the root.
+  const root = /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE\s+svg\b[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<([A-Za-z][\w:.-]*)/i.exec(head);
+  return root?.[1]?.toLowerCase().replace(/^\w+:/, "") === "svg";
+}
+
+// JPEG XL: a bare codestream, or the ISO BMFF container with its own signature box.
+function isJpegXl(bytes: Uint8Array): boolean {
+  return startsWith(bytes, [0xff, 0x0a]) || startsWith(bytes, [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]);
 }
 
 export function sniffContentType(bytes: Uint8Array): SniffedType | null {
@@ -121,19 +149,25 @@ export function sniffContentType(bytes: Uint8Array): SniffedType | null {
   if (bytes.length >= 18 && startsWith(bytes, [0x42, 0x4d]) && [12, 40, 52, 56, 64, 108, 124].includes(bytes[14]! | (bytes[15]! << 8))) {
     return TYPES.bmp;
   }
+  if (isJpegXl(bytes)) return TYPES.jxl;
   const ftyp = sniffFtyp(bytes);
   if (ftyp) return ftyp;
   if (indexOfAscii(bytes, "%PDF-", 0, Math.min(bytes.length, PDF_HEADER_WINDOW)) >= 0) return TYPES.pdf;
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
     return zipEntryNames(bytes).includes("xl/workbook.xml") ? TYPES.xlsx : TYPES.zip;
   }
+  if (looksLikeSvg(bytes)) return TYPES.svg;
   if (looksLikeHtml(bytes)) return TYPES.html;
   return null;
 }
 
-// What each endpoint family decodes: the origin's sharp build reads no BMP or HEIC.
+// What each endpoint family decodes: sharp reads the first six, the origin's own steps HEIC, JPEG XL
+// and SVG (origin/image/foreign-source/); nothing reads BMP.
 const ACCEPTED = {
-  image: { formats: ["jpeg", "png", "webp", "avif", "gif", "tiff"], takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF or TIFF images" },
+  image: {
+    formats: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic", "jxl", "svg"],
+    takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG images",
+  },
   pdf: { formats: ["pdf"], takes: "/v1/pdf endpoints take PDF files" },
 } as const satisfies Record<string, { formats: readonly SniffedFormat[]; takes: string }>;
 

@@ -3238,7 +3238,7 @@ export interface components {
              * @example jpeg
              * @enum {string}
              */
-            original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
+            original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif" | "heic" | "jxl" | "svg";
             /** @description Encoder quality used; null for lossless output */
             quality: number | null;
             /**

@@ -10,7 +10,7 @@ import { qualityLevelSchema } from "../perceptual-quality.ts";
 export const IMAGE_PROCESS_PATH = "/image/process";
 
 /** What the origin decodes for an optimize call. */
-export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif"] as const;
+export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif", "heic", "jxl", "svg"] as const;
 
 export const imageCandidateSchema = z
   .object({

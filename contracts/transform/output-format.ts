@@ -1,5 +1,6 @@
 // The output format a derivative is encoded in. The edge and the origin both resolve it from the
 // same choice, so a file served by either tier for one cache key has one format.
+import { SOURCE_FAMILY } from "../image-source-family.ts";
 import type { FormatClass } from "./negotiate.ts";
 import type { FormatChoice, OutputFormat } from "./tokens.ts";
 
@@ -14,10 +15,13 @@ export function outputChoice(format: FormatChoice | undefined, formatClass: Form
   return formatClass ?? "legacy";
 }
 
-const KEPT_FORMATS: readonly string[] = ["jpeg", "png", "webp", "avif"];
+// What `format: "source"` answers, the same table optimize follows; the edge's header reader names
+// only formats it knows, hence the string key.
+const SOURCE_FAMILIES: Partial<Record<string, OutputFormat | null>> = SOURCE_FAMILY;
 
 export function resolveOutputFormat(choice: OutputChoice, sourceFormat: string, hasAlpha: boolean): OutputFormat {
-  if (choice === "source" && KEPT_FORMATS.includes(sourceFormat)) return sourceFormat as OutputFormat;
+  const family = choice === "source" ? SOURCE_FAMILIES[sourceFormat] : undefined;
+  if (family) return family;
   if (choice === "source" || choice === "legacy") return hasAlpha ? "png" : "jpeg";
   return choice;
 }

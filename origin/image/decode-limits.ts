@@ -4,6 +4,7 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { ForeignFormat } from "./foreign-source/readable-source.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
 // photos and medium-format cameras with room to spare while keeping a decoded
@@ -13,7 +14,7 @@ export const IMAGE_INPUT_LIMITS = {
   max_input_pixels: 100_000_000,
 } as const;
 
-export type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
+export type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif" | ForeignFormat;
 
 /** The timing of an animated source, as its header gives it. */
 export interface Animation {
@@ -59,15 +60,23 @@ function acceptedFormat(metadata: Metadata): SourceFormat | null {
   }
 }
 
-export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
-  if (input.byteLength === 0) throw new ProblemError("unsupported_media_type", "The source is empty.");
-  if (input.byteLength > IMAGE_INPUT_LIMITS.max_input_bytes) {
-    throw new ProblemError(
-      "image_too_large",
-      `The source is ${input.byteLength} bytes; the limit is ${IMAGE_INPUT_LIMITS.max_input_bytes}.`,
-      { extensions: { limit_bytes: IMAGE_INPUT_LIMITS.max_input_bytes } },
-    );
+/** An empty source is a 415, one over the byte limit a 413: both known before anything is read. */
+export function checkSourceBytes(bytes: number): void {
+  if (bytes === 0) throw new ProblemError("unsupported_media_type", "The source is empty.");
+  if (bytes > IMAGE_INPUT_LIMITS.max_input_bytes) {
+    throw new ProblemError("image_too_large", `The source is ${bytes} bytes; the limit is ${IMAGE_INPUT_LIMITS.max_input_bytes}.`, {
+      extensions: { limit_bytes: IMAGE_INPUT_LIMITS.max_input_bytes },
+    });
   }
+}
+
+/**
+ * `original` names the file `input` was converted from (foreign-source/): the byte limit and the
+ * reported format and size are the original's, the header the one sharp reads.
+ */
+export async function inspectSource(input: Uint8Array, original?: { format: ForeignFormat; bytes: number }): Promise<SourceImage> {
+  const sourceBytes = original?.bytes ?? input.byteLength;
+  checkSourceBytes(sourceBytes);
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
@@ -78,7 +87,7 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
   if (format === null) {
     throw new ProblemError(
       "unsupported_media_type",
-      `Image format '${metadata.format}' is not accepted; send JPEG, PNG, WebP, AVIF, GIF or TIFF.`,
+      `Image format '${metadata.format}' is not accepted; send JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG.`,
     );
   }
   const height = metadata.pageHeight ?? metadata.height;
@@ -93,8 +102,8 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
   const animation = animationOf(format, metadata);
   if (animation !== null) checkAnimationLimits(animation, pixels);
   return {
-    format,
-    bytes: input.byteLength,
+    format: original?.format ?? format,
+    bytes: sourceBytes,
     width: metadata.width,
     height,
     orientation: metadata.orientation && metadata.orientation >= 1 && metadata.orientation <= 8 ? metadata.orientation : null,

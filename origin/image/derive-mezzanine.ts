@@ -11,8 +11,9 @@
 import sharp from "sharp";
 import { mezzanineSize, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 import { autoOrient } from "./auto-orient.ts";
-import { decodeFailure, inspectSource } from "./decode-limits.ts";
+import { decodeFailure } from "./decode-limits.ts";
 import { runSteps, type ImageStep } from "./image-step.ts";
+import { openOriginal } from "./open-original.ts";
 import { resize } from "./resize.ts";
 import { toSrgb } from "./to-srgb.ts";
 
@@ -28,8 +29,8 @@ export const MEZZANINE_STEPS: readonly ImageStep[] = [
   resize((upright) => ({ kind: "scale", size: mezzanineSize(upright) }), null),
 ];
 
-export async function deriveMezzanine(input: Uint8Array): Promise<Mezzanine> {
-  const source = await inspectSource(input);
+export async function deriveMezzanine(original: Uint8Array): Promise<Mezzanine> {
+  const { input, source } = await openOriginal(original);
   const lossless = source.has_alpha || source.format === "png" || source.format === "gif";
   try {
     const { image, upright } = await runSteps(input, source, MEZZANINE_STEPS);

@@ -7,7 +7,8 @@ import { rgbaToThumbHash } from "thumbhash";
 import type { Size } from "../../contracts/image-orientation.ts";
 import { LQIP_MAX_SIDE, type ImagePlaceholder } from "../../contracts/origin/image-placeholder.ts";
 import { autoOrient } from "./auto-orient.ts";
-import { decodeFailure, inspectSource } from "./decode-limits.ts";
+import { decodeFailure } from "./decode-limits.ts";
+import { openOriginal } from "./open-original.ts";
 import { runSteps } from "./image-step.ts";
 import { toSrgb } from "./to-srgb.ts";
 
@@ -59,8 +60,8 @@ function lqipWebp(rgba: Buffer, size: { width: number; height: number }): Promis
 }
 
 /** A source's placeholder: decoded under the input limits, oriented and made sRGB like every other pipeline. */
-export async function computePlaceholder(input: Uint8Array): Promise<ImagePlaceholder> {
-  const source = await inspectSource(input);
+export async function computePlaceholder(original: Uint8Array): Promise<ImagePlaceholder> {
+  const { input, source } = await openOriginal(original);
   try {
     const work = await runSteps(input, source, [autoOrient(true), toSrgb]);
     return await placeholderOf(work.image, work.upright);

@@ -6,7 +6,8 @@ import type { ImageOptions, ImageOutputFormat, ImageQuality } from "../../contra
 import { autoQualityLevel, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
 import { autoCandidates, chooseSmallest, keepsAnimation, profileContent, requestedTarget, type ContentProfile, type EncodedCandidate } from "./choose-format.ts";
-import { inspectSource, type SourceFormat, type SourceImage } from "./decode-limits.ts";
+import type { SourceFormat, SourceImage } from "./decode-limits.ts";
+import { openOriginal } from "./open-original.ts";
 import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
@@ -21,8 +22,8 @@ export interface ProcessedImage extends ImageProcessReply {
   bytes: Uint8Array;
 }
 
-export async function processImage(input: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
-  const source = await inspectSource(input);
+export async function processImage(sourceBytes: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
+  const { input, source } = await openOriginal(sourceBytes, { width: options.width ?? undefined, height: options.height ?? undefined });
   const animated = options.animated && source.animation !== null && keepsAnimation(options.format);
   const pixels = await renderPixels(input, source, options, animated);
   const content = profileContent(pixels);

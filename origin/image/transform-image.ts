@@ -8,12 +8,13 @@ import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/o
 import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
-import { decodeFailure, inspectSource, type Animation, type SourceImage } from "./decode-limits.ts";
+import { decodeFailure, type Animation, type SourceImage } from "./decode-limits.ts";
 import { encode } from "./encode.ts";
 import { fitBox } from "./fit-box.ts";
 import { flatten, formatHasAlpha } from "./flatten.ts";
 import { runSteps, type ImageStep } from "./image-step.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
+import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
@@ -65,8 +66,8 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
   return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
 }
 
-export async function transformImage(input: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
-  const source = await inspectSource(input);
+export async function transformImage(original: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
+  const { input, source } = await openOriginal(original, { width: options.width, height: options.height });
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {

@@ -1,0 +1,49 @@
+// Decoders that hand back bare RGBA (libheif's, JPEG XL's) lose what the samples mean. The pixels
+// go on to the pipeline as a lossless PNG that carries the source's ICC profile in an iCCP chunk,
+// so the one colour rule (to-srgb.ts) treats them like any tagged image.
+import { crc32, deflateSync } from "node:zlib";
+import sharp from "sharp";
+
+const SIGNATURE_BYTES = 8;
+const IHDR_CHUNK_BYTES = 4 + 4 + 13 + 4;
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.byteLength);
+  out.set(Buffer.from(type, "latin1"), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.byteLength, crc32(out.subarray(4, 8 + data.byteLength)));
+  return out;
+}
+
+/** An iCCP chunk: a profile name, a zero, compression method 0 (zlib), the compressed profile. */
+function iccpChunk(profile: Uint8Array): Uint8Array {
+  const name = Buffer.from("icc\0\0", "latin1");
+  return chunk("iCCP", Buffer.concat([name, deflateSync(profile)]));
+}
+
+export interface RgbaPixels {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/** Lossless PNG of 8-bit RGBA (alpha dropped when every pixel is opaque), tagged with `profile` when given. */
+export async function pngWithProfile(pixels: RgbaPixels, profile: Uint8Array | null): Promise<Uint8Array> {
+  const { data, width, height } = pixels;
+  let opaque = true;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i] !== 255) {
+      opaque = false;
+      break;
+    }
+  }
+  let image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
+  if (opaque) image = image.removeAlpha();
+  // Level 1: this PNG lives for one request; the pipeline decodes it at once.
+  const png = new Uint8Array(await image.png({ compressionLevel: 1 }).toBuffer());
+  if (!profile) return png;
+  const afterHeader = SIGNATURE_BYTES + IHDR_CHUNK_BYTES;
+  return Buffer.concat([png.subarray(0, afterHeader), iccpChunk(profile), png.subarray(afterHeader)]);
+}
