@@ -4,6 +4,7 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { truncationOf } from "./truncation.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
 // photos and medium-format cameras with room to spare while keeping a decoded
@@ -68,6 +69,8 @@ export async function inspectSource(input: Uint8Array): Promise<SourceImage> {
       { extensions: { limit_bytes: IMAGE_INPUT_LIMITS.max_input_bytes } },
     );
   }
+  const truncation = truncationOf(input);
+  if (truncation !== null) throw new ProblemError("image_unreadable", `The image is truncated: ${truncation}.`);
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
