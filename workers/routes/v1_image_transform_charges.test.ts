@@ -4,7 +4,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
-import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
+import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
+import { canonicalTransform } from "../../contracts/transform/canonical.ts";
+import { transformSignature } from "../../contracts/transform/signature.ts";
+import { parseTransform } from "../../contracts/transform/tokens.ts";
+import { canonicalPath } from "../transform/check-signature.ts";
 
 async function derivativeRows(accountId: string, fileId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id = ?").bind(accountId, fileId).first<{ n: number }>();
@@ -25,5 +29,25 @@ describe("the transform path charges only for work that made something new", () 
     expect((await problemOf(res)).type).toMatch(/image_unreadable$/);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
     expect(await derivativeRows(caller.accountId, fileId)).toBe(0);
+  });
+
+  // f_ folds away for a placeholder, so a signed ph_lqip URL still verifies with f_auto appended:
+  // each Accept class must not be a new derivative the signer pays for.
+  it("serves a signed ph_lqip URL with f_auto appended as one derivative, whatever Accept says", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generatedBytes("landscape-6.jpg"), "image/jpeg");
+    const issued = await api(`/v1/keys/${caller.keyId}/signing-secret`, { key: caller, method: "POST" });
+    const secret = (await issued.json<{ signing_secret: string }>()).signing_secret;
+    const signature = await transformSignature(secret, canonicalPath(caller.keyId, canonicalTransform(parseTransform("w_400,h_200,fit_cover,ph_lqip")), fileId));
+    const answers = [];
+    for (const accept of [CHROME_ACCEPT, "image/png,image/*;q=0.8,*/*;q=0.5", "image/webp,*/*"]) {
+      const res = await api(transformUrl(caller, `w_400,h_200,fit_cover,ph_lqip,f_auto,s_${signature}`, fileId), { headers: { Accept: accept } });
+      expect(res.status).toBe(200);
+      answers.push({ etag: res.headers.get("ETag"), vary: res.headers.get("Vary"), type: res.headers.get("Content-Type"), bytes: [...new Uint8Array(await res.arrayBuffer())] });
+    }
+    expect(answers.map((a) => a.vary)).toEqual([null, null, null]);
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+    expect(await derivativeRows(caller.accountId, fileId)).toBe(1);
   });
 });
