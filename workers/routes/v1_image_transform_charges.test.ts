@@ -50,4 +50,31 @@ describe("the transform path charges only for work that made something new", () 
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
     expect(await derivativeRows(caller.accountId, fileId)).toBe(1);
   });
+
+  // The URL cannot know the image is still: anim_false is a new transform whose bytes only the
+  // image makes equal to one already paid for. It is stored and served, not charged again.
+  it.each([
+    ["at the edge", "rgb.png", "image/png", "w_20,f_webp"],
+    ["at the origin", "landscape-1.jpg", "image/jpeg", "w_40,bl_2"],
+  ])("charges once for a still image with and without anim_false (%s): identical bytes", async (_, name, contentType, transform) => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generatedBytes(name), contentType);
+    const bodies: number[][] = [];
+    const etags: (string | null)[] = [];
+    for (const spelling of [transform, `${transform},anim_false`]) {
+      const res = await api(transformUrl(caller, spelling, fileId));
+      expect([res.status, res.headers.get("X-Cache")]).toEqual([200, "MISS"]);
+      etags.push(res.headers.get("ETag"));
+      bodies.push([...new Uint8Array(await res.arrayBuffer())]);
+    }
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(etags[1]).toBe(etags[0]);
+    expect(await derivativeRows(caller.accountId, fileId)).toBe(2);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+    // Different bytes of the same file are still a new charge.
+    const other = await api(transformUrl(caller, `${transform},q_40`, fileId));
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
 });
