@@ -21,6 +21,7 @@ export default defineConfig({
                 ORIGIN_URL: inject("testOriginUrl"),
                 TEST_GENERATED_FILES_URL: inject("testGeneratedFilesUrl"),
                 SIGNING_SECRET: "test-signing-secret",
+                PUBLIC_BASE_URL: "http://api.test",
                 ENVIRONMENT: "development",
               },
             },

@@ -106,6 +106,17 @@ describe("Excel limits (422 xlsx_limits)", () => {
     expect(findXlsxRequestErrors(request({ name: "x".repeat(31) })).limitsCount).toBe(0);
   });
 
+  // exceljs drops C0 controls and DEL from the XML it writes, and XML readers turn a raw tab or
+  // line break in an attribute into a space: `x\u0000y` and `xy` were written as two sheets `xy`.
+  it("refuses sheet names the writer or Excel would alter, so names stay as written and unique", () => {
+    const names = ["x\u0000y", "xy", "tab\there", "line\nbreak", "del\u007f", "lone \ud800", "\ufffe", "ünïcödé 😀"];
+    const parsed = xlsxRequestSchema.parse({ sheets: names.map((name) => ({ name, columns: [{ key: "a" }] })) });
+    const { limits, invalid } = findXlsxRequestErrors(parsed);
+    expect(pointers(limits)).toEqual(["/sheets/0/name", "/sheets/2/name", "/sheets/3/name", "/sheets/4/name", "/sheets/5/name", "/sheets/6/name"]);
+    expect(limits[0]!.detail).toMatch(/character U\+0000/);
+    expect(pointers(invalid)).toEqual([]);
+  });
+
   it("allows 1,048,576 rows including the header and refuses one more", () => {
     const fits = request();
     fits.sheets[0]!.rows = new Array(EXCEL_MAX_ROWS - 1).fill([]);

@@ -32,6 +32,10 @@ const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const STYLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FILENAME = /^[^/\\:*?"<>|\x00-\x1f]{1,200}\.xlsx$/;
 const SHEET_NAME_FORBIDDEN = /[[\]:*?/\\]/;
+// exceljs drops C0 controls and DEL from the XML it writes; XML readers turn a raw tab or line break
+// in an attribute into a space, and cannot hold a lone surrogate or U+FFFE/U+FFFF at all. Any of
+// them would change the name (two names could become one), so they are refused, not rewritten.
+const SHEET_NAME_ALTERED = /[\x00-\x1f\x7f\ufffe\uffff]|\p{Cs}/u;
 
 // ---------------------------------------------------------------------------------------
 // Schema
@@ -431,6 +435,11 @@ function checkValue(errors: ErrorList, pointer: string, value: XlsxCellValue, ty
 function checkSheetName(errors: ErrorList, pointer: string, name: string, seen: Set<string>): void {
   if (name.length > EXCEL_MAX_SHEET_NAME_CHARS) errors.addLimit(pointer, `Sheet names have at most ${EXCEL_MAX_SHEET_NAME_CHARS} characters.`);
   if (SHEET_NAME_FORBIDDEN.test(name)) errors.addLimit(pointer, "Sheet names cannot contain any of [ ] : * ? / \\.");
+  const altered = SHEET_NAME_ALTERED.exec(name)?.[0];
+  if (altered !== undefined) {
+    const code = `U+${altered.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    errors.addLimit(pointer, `Sheet names cannot contain the character ${code}: the workbook would not keep it as written.`);
+  }
   if (name.startsWith("'") || name.endsWith("'")) errors.addLimit(pointer, "Sheet names cannot start or end with an apostrophe.");
   if (name.toLowerCase() === "history") errors.addLimit(pointer, "`History` is reserved by Excel.");
   const folded = name.toLowerCase();

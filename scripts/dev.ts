@@ -45,6 +45,7 @@ const origin = externalOrigin
 const edgeVars = [
   "ENVIRONMENT:development",
   `ORIGIN_URL:${originUrl}`,
+  `PUBLIC_BASE_URL:${edgeUrl}`,
   ...(args["allow-loopback-urls"] ? ["ALLOW_LOOPBACK_URLS:true"] : []),
 ];
 const edge = startService(

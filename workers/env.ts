@@ -12,6 +12,8 @@ export interface Bindings {
   ORIGIN_CONTAINER?: DurableObjectNamespace<OriginContainer>;
   ORIGIN_SECRET: string;
   SIGNING_SECRET: string;
+  /** Scheme and host of every absolute link handed out (never the request's Host). */
+  PUBLIC_BASE_URL: string;
   IMAGE_ALIAS_HOSTS: string;
   PDF_ALIAS_HOSTS: string;
   ALLOW_LOOPBACK_URLS: string;

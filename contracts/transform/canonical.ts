@@ -80,6 +80,11 @@ export function qualityValue(quality: TransformQuality): number | AutoQuality {
   return quality.auto === DEFAULT_QUALITY_LEVEL ? "auto" : `auto:${quality.auto}`;
 }
 
+/** The format a spec asks for; a placeholder has its own encoding, so f_ cannot change it. */
+export function resolveFormat(spec: Pick<TransformSpec, "format" | "placeholder">): FormatChoice | undefined {
+  return spec.placeholder === undefined ? spec.format : undefined;
+}
+
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
@@ -96,7 +101,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     gravity,
     // A placeholder has its own encoding: q_ and f_ cannot change it, so they mint no new derivative.
     quality: resolveQuality(spec),
-    format: spec.placeholder === undefined ? spec.format : undefined,
+    format: resolveFormat(spec),
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     blur: spec.blur,
     sharpen: spec.sharpen,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTransform } from "./canonical.ts";
-import { formatClassFromAccept, negotiateFormat, negotiateQuality } from "./negotiate.ts";
+import { formatClassFromAccept, negotiateFormat, negotiateFormatClass, negotiateQuality } from "./negotiate.ts";
 import { parseTransform } from "./tokens.ts";
 
 // Accept headers as real browsers send them for <img>.
@@ -10,6 +10,16 @@ const firefoxOld = "image/webp,*/*";
 const legacyBrowser = "image/png,image/*;q=0.8,*/*;q=0.5";
 
 describe("negotiateFormat", () => {
+  it("takes the class from the canonical transform: f_auto beside a placeholder folds away, so Accept changes nothing", () => {
+    const lqip = parseTransform("w_400,ph_lqip,f_auto");
+    for (const accept of [chrome, firefoxOld, legacyBrowser]) {
+      expect(negotiateFormatClass(lqip, accept)).toBeUndefined();
+      expect(negotiateFormat(lqip, accept, false)).toEqual({ format: undefined, formatClass: undefined });
+    }
+    expect(negotiateFormatClass(parseTransform("w_400,f_auto"), chrome)).toBe("avif");
+    expect(negotiateFormatClass(parseTransform("w_400,f_webp"), chrome)).toBeUndefined();
+  });
+
   it.each([
     [chrome, false, "avif", "avif"],
     [chrome, true, "avif", "avif"],

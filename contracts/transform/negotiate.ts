@@ -4,7 +4,7 @@
 // lowered level is written into the transform, so the cache key, the stored derivative and the
 // charge are those of the lowered level's own URL.
 import { lowerQualityLevel } from "../perceptual-quality.ts";
-import { resolveQuality } from "./canonical.ts";
+import { resolveFormat, resolveQuality } from "./canonical.ts";
 import type { OutputFormat, TransformSpec } from "./tokens.ts";
 
 // "legacy" is JPEG, or PNG when the source has alpha; alpha is a property of the file, so
@@ -38,12 +38,22 @@ export function formatClassFromAccept(accept: string | null | undefined): Format
   return "legacy";
 }
 
+/**
+ * f_auto's class as the canonical transform has it, undefined when Accept cannot change the
+ * bytes. An f_auto beside a placeholder folds away like any f_: a signed ph_lqip URL with f_auto
+ * appended still verifies, and must stay the one derivative the signer paid for.
+ */
+export function negotiateFormatClass(spec: Pick<TransformSpec, "format" | "placeholder">, accept: string | null | undefined): FormatClass | undefined {
+  return resolveFormat(spec) === "auto" ? formatClassFromAccept(accept) : undefined;
+}
+
 export function negotiateFormat(
-  spec: Pick<TransformSpec, "format">,
+  spec: Pick<TransformSpec, "format" | "placeholder">,
   accept: string | null | undefined,
   hasAlpha: boolean,
 ): NegotiatedFormat {
-  if (spec.format !== "auto") return { format: spec.format, formatClass: undefined };
+  const asked = resolveFormat(spec);
+  if (asked !== "auto") return { format: asked, formatClass: undefined };
   const formatClass = formatClassFromAccept(accept);
   const format = formatClass === "legacy" ? (hasAlpha ? "png" : "jpeg") : formatClass;
   return { format, formatClass };

@@ -5,6 +5,7 @@ import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { ForeignFormat } from "./foreign-source/readable-source.ts";
+import { truncationOf } from "./truncation.ts";
 
 // Pixels are counted from the header, per frame/page. 100 MP covers 48 MP phone
 // photos and medium-format cameras with room to spare while keeping a decoded
@@ -77,6 +78,8 @@ export function checkSourceBytes(bytes: number): void {
 export async function inspectSource(input: Uint8Array, original?: { format: ForeignFormat; bytes: number }): Promise<SourceImage> {
   const sourceBytes = original?.bytes ?? input.byteLength;
   checkSourceBytes(sourceBytes);
+  const truncation = truncationOf(input);
+  if (truncation !== null) throw new ProblemError("image_unreadable", `The image is truncated: ${truncation}.`);
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: false }).metadata();

@@ -2,7 +2,8 @@
 // as `npm run admin -- reconcile`, against a real deployment:
 //   - every job ended (succeeded, failed, cancelled) within its deadline; none stuck;
 //   - every job or transform charge maps to exactly one delivered output, every such output to one
-//     charge; failed and cancelled jobs carry no charge;
+//     charge (a derivative of the same bytes as a charged one of its file needs none); failed and
+//     cancelled jobs carry no charge;
 //   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
 //   - every ended job with a webhook was delivered, or its next attempt is scheduled;
 //   - no R2 object without its row, no ready row without its object (pending uploads excepted).
@@ -10,6 +11,7 @@
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
 import { balances } from "../../workers/accounts/account-store.ts";
+import { transformChargeKey } from "../../workers/billing/charge-key.ts";
 import { ledgerRows } from "../../workers/billing/charge-once.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
@@ -124,7 +126,9 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   }
   const duplicateKeys = [...chargesByKey].filter(([, rows]) => rows.length > 1).map(([key]) => key);
   const jobsById = new Map(jobs.map((j) => [j.id, j]));
-  const derivativeKeys = new Set(derivatives.map((d) => `${d.account_id} transform:${d.file_id}:${d.canonical}${d.format_class ? `@${d.format_class}` : ""}`));
+  const derivativeKey = (d: (typeof derivatives)[number]) =>
+    `${d.account_id} ${transformChargeKey({ fileId: d.file_id, canonical: d.canonical, formatClass: d.format_class })}`;
+  const derivativeKeys = new Set(derivatives.map(derivativeKey));
   const withoutOutput: string[] = [];
   const jobCharged = new Map<string, number>();
   for (const row of ledger) {
@@ -150,7 +154,13 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     if (delivered.charged !== charged) outputsWithoutCharge.push(`${job.id}: result says ${delivered.charged}, ledger ${charged}`);
     for (const fileId of delivered.fileIds) if (!fileStatus.has(fileId)) outputsWithoutCharge.push(`${job.id}: output ${fileId} has no row`);
   }
-  for (const key of derivativeKeys) if (!chargesByKey.has(key)) outputsWithoutCharge.push(`derivative ${key} never charged`);
+  // A derivative whose bytes equal a charged one of the same file (its ETag is their digest) was
+  // stored and served without a charge of its own: derivative-store's rule.
+  const sameBytes = (d: (typeof derivatives)[number]) => `${d.account_id} ${d.file_id} ${d.etag}`;
+  const paidBytes = new Set(derivatives.filter((d) => chargesByKey.has(derivativeKey(d))).map(sameBytes));
+  for (const d of derivatives) {
+    if (!chargesByKey.has(derivativeKey(d)) && !paidBytes.has(sameBytes(d))) outputsWithoutCharge.push(`derivative ${derivativeKey(d)} never charged`);
+  }
 
   // Balances: accounts open at zero and every movement is a ledger row.
   const ledgerSum = new Map<string, number>();

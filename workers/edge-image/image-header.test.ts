@@ -48,4 +48,18 @@ describe("readImageHeader", () => {
     expect(readImageHeader((await generatedBytes("landscape-1.jpg")).slice(0, 50_000))).toBeNull();
     expect(readImageHeader(new Uint8Array(0))).toBeNull();
   });
+
+  it("gives up on a PNG or WebP that ends before its structure does, so the origin refuses it", async () => {
+    const png = await generatedBytes("rgba.png");
+    expect(readImageHeader(png)).not.toBeNull();
+    expect(readImageHeader(png.slice(0, Math.floor(png.length / 2)))).toBeNull();
+    // Only the IEND chunk's CRC is lost: the pixels are whole, the file is not.
+    expect(readImageHeader(png.slice(0, png.length - 1))).toBeNull();
+    expect(readImageHeader(new Uint8Array([...png, 0, 0]))).not.toBeNull();
+    const opaque = { data: new Uint8ClampedArray(37 * 21 * 4).fill(255), width: 37, height: 21 };
+    const webp = await encodePixels("webp", opaque, 70);
+    expect(readImageHeader(webp.slice(0, webp.length - 2))).toBeNull();
+    // Reading only the start of a large file cannot see its end: the origin then gets the file.
+    expect(readImageHeader(png.slice(0, png.length - 1), "start")).not.toBeNull();
+  });
 });

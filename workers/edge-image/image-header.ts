@@ -27,8 +27,8 @@ export function readImageHeader(bytes: Uint8Array, extent: "whole" | "start" = "
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     if (bytes[0] === 0xff && bytes[1] === 0xd8) return jpegHeader(bytes, view, extent);
-    if (ascii(bytes, 1, 3) === "PNG" && ascii(bytes, 12, 4) === "IHDR") return pngHeader(bytes, view);
-    if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") return webpHeader(bytes, view);
+    if (ascii(bytes, 1, 3) === "PNG" && ascii(bytes, 12, 4) === "IHDR") return pngHeader(bytes, view, extent);
+    if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") return webpHeader(bytes, view, extent);
   } catch (error) {
     if (error instanceof RangeError) return null;
     throw error;
@@ -36,20 +36,26 @@ export function readImageHeader(bytes: Uint8Array, extent: "whole" | "start" = "
   return null;
 }
 
-function pngHeader(bytes: Uint8Array, view: DataView): ImageHeader {
+// The decoders fill what a cut file lacks instead of failing (mozjpeg a scan with grey, the PNG
+// one a lost IEND), so a file held whole must end where its structure does; sharp refuses it then.
+function pngHeader(bytes: Uint8Array, view: DataView, extent: "whole" | "start"): ImageHeader {
   const colorType = view.getUint8(25);
   // A tRNS chunk gives palette and truecolour images transparency; it precedes IDAT.
   let hasAlpha = colorType === 4 || colorType === 6;
-  for (let at = 8; at + 8 <= bytes.length && !hasAlpha; ) {
+  let ended = false;
+  for (let at = 8; at + 8 <= bytes.length; ) {
     const type = ascii(bytes, at + 4, 4);
     if (type === "tRNS") hasAlpha = true;
-    if (type === "IDAT") break;
     at += 12 + view.getUint32(at);
+    if (type === "IEND") ended = at <= bytes.length;
+    if (ended || (extent === "start" && type === "IDAT")) break;
   }
+  if (extent === "whole" && !ended) throw new RangeError("truncated PNG");
   return { format: "png", width: view.getUint32(16), height: view.getUint32(20), hasAlpha, orientation: null, cmyk: false, animated: false };
 }
 
-function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader {
+function webpHeader(bytes: Uint8Array, view: DataView, extent: "whole" | "start"): ImageHeader {
+  if (extent === "whole" && 8 + view.getUint32(4, true) > bytes.length) throw new RangeError("truncated WebP");
   const chunk = ascii(bytes, 12, 4);
   if (chunk === "VP8X") {
     const flags = view.getUint8(20);
@@ -81,7 +87,6 @@ function jpegHeader(bytes: Uint8Array, view: DataView, extent: "whole" | "start"
     const length = view.getUint16(at + 2);
     if (marker === 0xe1 && ascii(bytes, at + 4, 4) === "Exif") orientation = exifOrientation(view, at + 10);
     if (SOF_MARKERS.has(marker)) {
-      // mozjpeg fills a truncated scan with grey instead of failing; sharp refuses it.
       if (extent === "whole" && !endsWithEoi(bytes)) throw new RangeError("truncated JPEG");
       return { format: "jpeg", width: view.getUint16(at + 7), height: view.getUint16(at + 5), hasAlpha: false, orientation, cmyk: view.getUint8(at + 9) === 4, animated: false };
     }

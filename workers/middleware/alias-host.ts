@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { Bindings } from "../env.ts";
 import type { AppEnv } from "../hono-env.ts";
 
 const FAMILY_PREFIXES = { image: "/v1/image/", pdf: "/v1/pdf/", xlsx: "/v1/xlsx/" } as const;
@@ -9,14 +10,17 @@ function hostList(value: string | undefined): string[] {
   return (value ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
 }
 
+/** The product family a configured alias hostname serves; null for any other host. */
+export function aliasFamily(env: Pick<Bindings, "IMAGE_ALIAS_HOSTS" | "PDF_ALIAS_HOSTS">, host: string): Family | null {
+  if (hostList(env.IMAGE_ALIAS_HOSTS).includes(host)) return "image";
+  if (hostList(env.PDF_ALIAS_HOSTS).includes(host)) return "pdf";
+  return null;
+}
+
 /** On an image or PDF alias hostname, only that product family is served; the others are 404. */
 export const aliasHost = createMiddleware<AppEnv>(async (c, next) => {
   const host = new URL(c.req.url).hostname.toLowerCase();
-  const family: Family | null = hostList(c.env.IMAGE_ALIAS_HOSTS).includes(host)
-    ? "image"
-    : hostList(c.env.PDF_ALIAS_HOSTS).includes(host)
-      ? "pdf"
-      : null;
+  const family = aliasFamily(c.env, host);
   if (family) {
     const other = (Object.keys(FAMILY_PREFIXES) as Family[]).find(
       (f) => f !== family && c.req.path.startsWith(FAMILY_PREFIXES[f]),

@@ -5,7 +5,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
-import { formatClassFromAccept, negotiateQuality } from "../../contracts/transform/negotiate.ts";
+import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { parseTransform, type TransformSpec } from "../../contracts/transform/tokens.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -52,8 +52,9 @@ async function authenticate(c: Context<AppEnv>, params: { key_id: string; transf
   // The URL is signed as written; the derivative is the one Save-Data negotiates, so q_auto under
   // Save-Data is q_auto:eco's derivative (one cache entry, one stored copy, one charge).
   const { spec, variesOnSaveData } = negotiateQuality(asked, c.req.header("Save-Data"));
-  const variesOnAccept = spec.format === "auto";
-  const formatClass = variesOnAccept ? formatClassFromAccept(c.req.header("Accept")) : "";
+  const negotiatedClass = negotiateFormatClass(spec, c.req.header("Accept"));
+  const variesOnAccept = negotiatedClass !== undefined;
+  const formatClass = negotiatedClass ?? "";
   const identity: DerivativeIdentity = { accountId: key.accountId, fileId, canonical: canonicalTransform(spec), formatClass };
   const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });

@@ -5,6 +5,7 @@ import { isProblemSlug, PROBLEMS_PATH, problemIndexPage, problemPage } from "../
 import { SCALAR_BUNDLE_PATH } from "../docs/scalar-bundle.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 const htmlContent = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
@@ -47,8 +48,8 @@ const reference = Scalar<AppEnv>((c) => ({
   url: "/openapi.json",
   pageTitle: "PixelPress API reference",
   cdn: SCALAR_BUNDLE_PATH,
-  // Try-it requests go to the server that served this page, whatever its host and port.
-  servers: [{ url: new URL(c.req.url).origin, description: "This server" }],
+  // Try-it requests go to the public base URL (or the alias host that served this page), never to a forged Host.
+  servers: [{ url: publicBaseUrl(c.env, c.req.url), description: "This server" }],
   authentication: { preferredSecurityScheme: "bearerAuth" },
   defaultOpenAllTags: true,
   hideClientButton: true,

@@ -13,6 +13,7 @@ import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { batchResultSchema, planBatchJob, runBatch, type BatchItem } from "../operations/image-batch.ts";
 import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 export const BATCH_LIMITS = { sync: 10, asyncPro: 250, asyncFree: 25 } as const;
 
@@ -100,7 +101,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   }
   const items = planItems(body);
   await requireBalance(c.env.DB, caller.accountId, prices.image);
-  const baseUrl = new URL(c.req.url).origin;
+  const baseUrl = publicBaseUrl(c.env, c.req.url);
   if (body.mode === "async") {
     const request = await planBatchJob(c.env, { accountId: caller.accountId, items, baseUrl });
     return c.json(await submitJob(c.env, caller, { operation: "image.batch", request, webhook: body.webhook }), 202);

@@ -14,6 +14,7 @@ import { imageResultSchema, optimizeImage } from "../operations/image-optimize.t
 import { optimizeJobRequestSchema } from "../operations/image-optimize-job.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 const optimizeBody = z
   .object({
@@ -59,7 +60,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
   await requireBalance(c.env.DB, caller.accountId, prices.image);
   const source = await resolveSource(c.env, caller.accountId, body.source, "image", IMAGE_SOURCE_MAX_BYTES);
-  const baseUrl = new URL(c.req.url).origin;
+  const baseUrl = publicBaseUrl(c.env, c.req.url);
   if (body.mode === "async") {
     const request: z.infer<typeof optimizeJobRequestSchema> = {
       source_file_id: await stashSource(c.env, caller.accountId, source),

@@ -15,6 +15,7 @@ import { compressPdf, pdfCompressResultSchema } from "../operations/pdf.ts";
 import { pdfCompressJobRequestSchema } from "../operations/pdf-compress-job.ts";
 import { stashSource } from "../operations/stash-source.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 /** Inputs at or above this run as a job even when the request asked for sync. */
 export const PDF_SYNC_MAX_BYTES = 10 * 1024 * 1024;
@@ -52,7 +53,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
   const source = await resolveSource(c.env, caller.accountId, body.source, "pdf", PDF_MAX_BYTES);
   await requireBalance(c.env.DB, caller.accountId, pdfCompressCeiling(source.size, body.options.verify_quality));
-  const baseUrl = new URL(c.req.url).origin;
+  const baseUrl = publicBaseUrl(c.env, c.req.url);
   if (body.mode === "async" || source.size >= PDF_SYNC_MAX_BYTES) {
     const request: z.infer<typeof pdfCompressJobRequestSchema> = {
       source_file_id: await stashSource(c.env, caller.accountId, source),

@@ -7,6 +7,7 @@ import { bearerSecurity, jsonContent, problemResponses } from "../openapi/respon
 import { presignUpload } from "../uploads/presign-upload.ts";
 import { uploadEndpoint } from "../uploads/upload-endpoint.ts";
 import { MAX_UPLOAD_BYTES, PRESIGNED_UPLOAD_REQUIRED_ABOVE_BYTES, UPLOAD_URL_TTL_SECONDS } from "../uploads/upload-limits.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 const MB = 1024 * 1024;
 
@@ -75,7 +76,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const body = c.req.valid("json");
-  const endpoint = uploadEndpoint(c.env, c.req.url);
+  const endpoint = uploadEndpoint(c.env, publicBaseUrl(c.env, c.req.url));
   const now = Date.now();
   const record = await insertPendingFile(
     c.env.DB,

@@ -62,6 +62,19 @@ describe("POST /v1/xlsx/generate", () => {
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
   });
 
+  it("refuses a sheet name with a control character, which the writer would strip into a duplicate, at $0", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const sheet = (name: string) => ({ name, columns: [{ key: "x", type: "string" }], rows: [["v"]] });
+    const res = await generate(caller, { sheets: [sheet("x\u0000y"), sheet("xy")] });
+    const problem = await problemOf(res);
+    expect(problem.status).toBe(422);
+    expect(problem.type).toMatch(/xlsx_limits$/);
+    expect(problem.errors).toEqual([{ pointer: "/sheets/0/name", detail: expect.stringMatching(/U\+0000/) }]);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE account_id = ? AND amount_micros > 0").bind(caller.accountId).first<{ n: number }>();
+    expect(ledger!.n).toBe(0);
+  });
+
   it("sends workbooks over the sync limit to async, and runs them as a job", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
     const columns = Array.from({ length: 10 }, (_, i) => ({ key: `c${i}`, type: "integer" }));

@@ -14,6 +14,7 @@ import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { xlsxJobRequestSchema } from "../operations/xlsx-generate-job.ts";
 import { generateWorkbook, xlsxResultSchema } from "../operations/xlsx-generate.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 
 const generateBody = xlsxRequestSchema
   .extend({ mode: modeSchema, webhook: webhookTargetSchema.optional() })
@@ -63,7 +64,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   assertXlsxWritable(workbook);
   const cells = countCells(workbook);
   await requireBalance(c.env.DB, caller.accountId, xlsxPrice(cells));
-  const baseUrl = new URL(c.req.url).origin;
+  const baseUrl = publicBaseUrl(c.env, c.req.url);
   if (mode === "async") {
     const json = new TextEncoder().encode(JSON.stringify(workbook));
     const stashed = await storeFile(c.env, {

@@ -64,9 +64,27 @@ export interface StoredBody extends ObjectBody {
 }
 
 /**
+ * Whether the file already has a derivative with these bytes (its ETag is their digest). The URL
+ * cannot know what only the image makes equal (anim_false on a still image, a background on an
+ * opaque one): such a derivative is stored and served under its own identity, but it is the same
+ * output, already paid for. Two different spellings computed at the same moment can each miss the
+ * other and both pay, as before this rule.
+ */
+export async function hasSameBytesDerivative(db: D1Database, id: DerivativeIdentity, etag: string): Promise<boolean> {
+  const row = await orm(db)
+    .select({ canonical: derivatives.canonical })
+    .from(derivatives)
+    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.etag, etag)))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
  * The object first (an origin reply is checked against its digest as it streams in), then the
  * charge, then the row: a damaged reply is never charged, a refused charge leaves no object behind,
- * and a row never points at a missing object. Returns the object's key.
+ * and a row never points at a missing object. No charge when the file already has a derivative of
+ * the same bytes. Returns the object's key.
  */
 export async function storeDerivative(
   env: StoreEnv,
@@ -79,7 +97,7 @@ export async function storeDerivative(
   const r2Key = await derivativeKey(id);
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
   try {
-    await charge();
+    if (!(await hasSameBytesDerivative(env.DB, id, etag))) await charge();
   } catch (error) {
     await env.FILES.delete(r2Key);
     throw error;
@@ -144,6 +162,7 @@ export function derivativeRows(db: D1Database) {
       canonical: derivatives.canonical,
       format_class: derivatives.formatClass,
       r2_key: derivatives.r2Key,
+      etag: derivatives.etag,
     })
     .from(derivatives);
 }
