@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { createOriginApp } from "./app.ts";
 import { createDrain } from "./http/drain.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
+import { poolSizes } from "./worker-pool/pool-sizes.ts";
 
 const port = Number(process.env.PORT ?? 8788);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -18,8 +19,9 @@ if (secret === null && !development) {
 // gains nothing from it and its RSS must stay flat across jobs.
 sharp.cache(false);
 
-// One PDF thread leaves the other core to sharp; inputs move to it rather than being copied.
-const pdfPool = new PdfWorkerPool({ size: 1, transferInput: true });
+// PDF threads sized from the cores; inputs move to them rather than being copied.
+const sizes = poolSizes();
+const pdfPool = new PdfWorkerPool({ size: sizes.pdfWorkers, maxPerAccount: sizes.pdfPerAccount, transferInput: true });
 
 /** Under the usual 30 s grace period container platforms give between SIGTERM and SIGKILL. */
 const DRAIN_TIMEOUT_MS = 25_000;
