@@ -10,6 +10,7 @@ import { registerImagePlaceholder } from "./routes/image-placeholder.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
 import { registerImageTransform } from "./routes/image-transform.ts";
 import { registerPdfRoutes } from "./routes/pdf.ts";
+import { callClocks } from "./routes/call-ticket.ts";
 import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
 import { ComputeSlots } from "./worker-pool/compute-slots.ts";
 import { poolSizes } from "./worker-pool/pool-sizes.ts";
@@ -22,6 +23,8 @@ export interface OriginConfig {
   pdfPool?: PdfJobRunner;
   /** Runs sharp and exceljs work in this process. */
   computeSlots?: ComputeSlots;
+  /** Shortens every deadline by this factor (0 < scale <= 1); 1 keeps the declared deadlines. */
+  deadlineScale?: number;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -42,6 +45,7 @@ export function createOriginApp(config: OriginConfig): Hono {
   const sizes = poolSizes();
   const computeSlots = config.computeSlots ?? new ComputeSlots({ size: sizes.computeSlots, maxPerAccount: sizes.computePerAccount });
   const pdfPool = config.pdfPool ?? new PdfWorkerPool({ size: sizes.pdfWorkers, maxPerAccount: sizes.pdfPerAccount });
+  const clocks = callClocks(config.deadlineScale);
   const app = new Hono();
   // Every problem carries a request id: the edge's when it sent one, so one id finds the request
   // in both logs. Only ours are logged with their stack: the text of an unexpected error stays here.
@@ -67,11 +71,11 @@ export function createOriginApp(config: OriginConfig): Hono {
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
   // One scheduler across every sharp and exceljs route: per-route limits would let the origin run
   // several times its cores' worth of decoded images at once.
-  registerImageProcess(app, computeSlots);
-  registerImageTransform(app, computeSlots);
-  registerImageMezzanine(app, computeSlots);
-  registerImagePlaceholder(app, computeSlots);
-  registerXlsxGenerate(app, computeSlots);
-  registerPdfRoutes(app, pdfPool);
+  registerImageProcess(app, computeSlots, clocks);
+  registerImageTransform(app, computeSlots, clocks);
+  registerImageMezzanine(app, computeSlots, clocks);
+  registerImagePlaceholder(app, computeSlots, clocks);
+  registerXlsxGenerate(app, computeSlots, clocks);
+  registerPdfRoutes(app, pdfPool, clocks);
   return app;
 }

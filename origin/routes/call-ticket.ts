@@ -12,9 +12,18 @@ export function accountOf(header: string | undefined): string {
   return header !== undefined && ACCOUNT_PATTERN.test(header) ? header : SHARED_ACCOUNT;
 }
 
-/** Call when the call arrives; `ticket` once the input's size is known. */
-export function callClock(c: Context, path: DeadlinePath): { ticket: (inputBytes: number) => Required<JobTicket> } {
-  const arrivedAt = Date.now();
-  const account = accountOf(c.req.header(ORIGIN_ACCOUNT_HEADER));
-  return { ticket: (inputBytes) => ({ account, deadlineAt: arrivedAt + originDeadlineMs(path, inputBytes) }) };
+/** Started when a call arrives; its `ticket` is taken once the input's size is known. */
+export type CallClocks = (c: Context, path: DeadlinePath) => { ticket: (inputBytes: number) => Required<JobTicket> };
+
+/**
+ * `deadlineScale` (0 < scale <= 1, ORIGIN_DEADLINE_SCALE) shortens every deadline, never
+ * lengthens one: the edge stops waiting a grace beyond the declared deadline.
+ */
+export function callClocks(deadlineScale = 1): CallClocks {
+  if (!(deadlineScale > 0 && deadlineScale <= 1)) throw new RangeError(`deadline scale ${deadlineScale} is not in (0, 1]`);
+  return (c, path) => {
+    const arrivedAt = Date.now();
+    const account = accountOf(c.req.header(ORIGIN_ACCOUNT_HEADER));
+    return { ticket: (inputBytes) => ({ account, deadlineAt: arrivedAt + Math.round(originDeadlineMs(path, inputBytes) * deadlineScale) }) };
+  };
 }

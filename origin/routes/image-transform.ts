@@ -6,12 +6,12 @@ import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
 import { transformImage } from "../image/transform-image.ts";
 import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
-import { callClock } from "./call-ticket.ts";
+import type { CallClocks } from "./call-ticket.ts";
 
 /** A URL transform the edge could not compute: source bytes in, the derivative out (framed). */
-export function registerImageTransform(app: Hono, slots: ComputeSlots): void {
+export function registerImageTransform(app: Hono, slots: ComputeSlots, clocks: CallClocks): void {
   app.post(imageTransformEndpoint.path, async (c) => {
-    const clock = callClock(c, imageTransformEndpoint.path);
+    const clock = clocks(c, imageTransformEndpoint.path);
     const options = inputOptions(c, imageTransformEndpoint.options);
     const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);
     const { bytes, ...meta } = await slots.run(clock.ticket(input.byteLength), "The transform", () => transformImage(input, options));

@@ -6,12 +6,12 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import { generateXlsx } from "../xlsx/generate-xlsx.ts";
-import { callClock } from "./call-ticket.ts";
+import type { CallClocks } from "./call-ticket.ts";
 
 /** The request JSON in, the workbook and its stats out (framed: meta first). */
-export function registerXlsxGenerate(app: Hono, slots: ComputeSlots): void {
+export function registerXlsxGenerate(app: Hono, slots: ComputeSlots, clocks: CallClocks): void {
   app.post(xlsxGenerateEndpoint.path, async (c) => {
-    const clock = callClock(c, xlsxGenerateEndpoint.path);
+    const clock = clocks(c, xlsxGenerateEndpoint.path);
     let raw: unknown;
     let bodyBytes: number;
     try {
