@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { encodeOptionsHeader, ORIGIN_OPTIONS_HEADER, ORIGIN_SECRET_HEADER, REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
 import { ProblemError } from "../contracts/problems/catalogue.ts";
+import { originHealthSchema } from "../contracts/origin/health.ts";
 import { createOriginApp } from "./app.ts";
+import { ComputeSlots } from "./worker-pool/compute-slots.ts";
 
 describe("origin app", () => {
   const app = createOriginApp({ secret: "s3cret" });
@@ -9,9 +11,23 @@ describe("origin app", () => {
   it("serves /healthz without the secret", async () => {
     const res = await app.request("/healthz");
     expect(res.status).toBe(200);
-    const health = (await res.json()) as { status: string; rss_bytes: number };
+    const health = originHealthSchema.parse(await res.json());
     expect(health.status).toBe("ok");
     expect(health.rss_bytes).toBeGreaterThan(10 * 1024 * 1024);
+  });
+
+  it("reports saturation, with the queued work and busy workers, while every slot is taken and work waits", async () => {
+    const computeSlots = new ComputeSlots({ size: 1 });
+    const saturable = createOriginApp({ secret: null, computeSlots });
+    const health = async () => originHealthSchema.parse(await (await saturable.request("/healthz")).json());
+    let release = () => undefined as void;
+    const held = computeSlots.run({ account: "A" }, "held", () => new Promise<void>((resolve) => (release = resolve)));
+    expect((await health()).status).toBe("ok");
+    const waiting = computeSlots.run({ account: "B" }, "waiting", () => Promise.resolve());
+    expect(await health()).toMatchObject({ status: "saturated", pools: { compute: { size: 1, busy: 1, queued: 1 } } });
+    release();
+    await Promise.all([held, waiting]);
+    expect(await health()).toMatchObject({ status: "ok", pools: { compute: { busy: 0, queued: 0 } } });
   });
 
   it("refuses every other route without the right secret, as a problem", async () => {
@@ -33,6 +49,7 @@ describe("origin errors", () => {
   const failing = {
     analyze: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'secretField')")),
     compress: () => Promise.reject(new ProblemError("pdf_unreadable", "The file has no %PDF- header: it is not a PDF.")),
+    load: () => ({ size: 1, busy: 0, queued: 0, timedOut: 0 }),
   };
   const app = createOriginApp({ secret: null, pdfPool: failing });
   const post = (path: string, headers: Record<string, string> = {}) =>

@@ -1,7 +1,6 @@
-import os from "node:os";
 import { Hono } from "hono";
-import { concurrencyLimit } from "../contracts/concurrency/concurrency-limit.ts";
 import { REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
+import { ORIGIN_HEALTH_PATH, type OriginHealth, type PoolLoadReport } from "../contracts/origin/health.ts";
 import { problemBody, ProblemError } from "../contracts/problems/catalogue.ts";
 import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
@@ -11,13 +10,21 @@ import { registerImagePlaceholder } from "./routes/image-placeholder.ts";
 import { registerImageProcess } from "./routes/image-process.ts";
 import { registerImageTransform } from "./routes/image-transform.ts";
 import { registerPdfRoutes } from "./routes/pdf.ts";
+import { callClocks } from "./routes/call-ticket.ts";
 import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
+import { ComputeSlots } from "./worker-pool/compute-slots.ts";
+import { poolSizes } from "./worker-pool/pool-sizes.ts";
+import type { WorkerPoolLoad } from "./worker-pool/worker-pool.ts";
 
 export interface OriginConfig {
   /** Null only in development, where the origin listens on loopback. */
   secret: string | null;
   /** Runs PDF jobs; its worker threads start on the first PDF request. */
   pdfPool?: PdfJobRunner;
+  /** Runs sharp and exceljs work in this process. */
+  computeSlots?: ComputeSlots;
+  /** Shortens every deadline by this factor (0 < scale <= 1); 1 keeps the declared deadlines. */
+  deadlineScale?: number;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -26,7 +33,19 @@ function requestIdOf(header: string | undefined): string {
   return header !== undefined && REQUEST_ID_PATTERN.test(header) ? header : `origin_${crypto.randomUUID()}`;
 }
 
+function report(load: WorkerPoolLoad): PoolLoadReport {
+  return { size: load.size, busy: load.busy, queued: load.queued, timed_out: load.timedOut };
+}
+
+function saturated(load: WorkerPoolLoad): boolean {
+  return load.queued > 0 && load.busy >= load.size;
+}
+
 export function createOriginApp(config: OriginConfig): Hono {
+  const sizes = poolSizes();
+  const computeSlots = config.computeSlots ?? new ComputeSlots({ size: sizes.computeSlots, maxPerAccount: sizes.computePerAccount });
+  const pdfPool = config.pdfPool ?? new PdfWorkerPool({ size: sizes.pdfWorkers, maxPerAccount: sizes.pdfPerAccount });
+  const clocks = callClocks(config.deadlineScale);
   const app = new Hono();
   // Every problem carries a request id: the edge's when it sent one, so one id finds the request
   // in both logs. Only ours are logged with their stack: the text of an unexpected error stays here.
@@ -37,17 +56,26 @@ export function createOriginApp(config: OriginConfig): Hono {
   });
   app.notFound((c) => problemResponse(problemBody("not_found", "No such origin route.", { requestId: requestIdOf(c.req.header(REQUEST_ID_HEADER)) })));
 
-  // RSS lets operators (and bench:image) watch that memory stays flat across jobs.
-  app.get("/healthz", (c) => c.json({ status: "ok", rss_bytes: process.memoryUsage().rss }));
+  // RSS lets operators (and bench:image) watch that memory stays flat across jobs; the pools'
+  // load says whether new work would start now or wait.
+  app.get(ORIGIN_HEALTH_PATH, (c) => {
+    const compute = computeSlots.load();
+    const pdf = pdfPool.load();
+    const health: OriginHealth = {
+      status: saturated(compute) || saturated(pdf) ? "saturated" : "ok",
+      rss_bytes: process.memoryUsage().rss,
+      pools: { compute: report(compute), pdf: report(pdf) },
+    };
+    return c.json(health);
+  });
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
-  // One limit across every sharp and exceljs route: per-route limits would let the origin run
+  // One scheduler across every sharp and exceljs route: per-route limits would let the origin run
   // several times its cores' worth of decoded images at once.
-  const computeLimit = concurrencyLimit(os.availableParallelism());
-  registerImageProcess(app, computeLimit);
-  registerImageTransform(app, computeLimit);
-  registerImageMezzanine(app, computeLimit);
-  registerImagePlaceholder(app, computeLimit);
-  registerXlsxGenerate(app, computeLimit);
-  registerPdfRoutes(app, config.pdfPool ?? new PdfWorkerPool({ size: 1 }));
+  registerImageProcess(app, computeSlots, clocks);
+  registerImageTransform(app, computeSlots, clocks);
+  registerImageMezzanine(app, computeSlots, clocks);
+  registerImagePlaceholder(app, computeSlots, clocks);
+  registerXlsxGenerate(app, computeSlots, clocks);
+  registerPdfRoutes(app, pdfPool, clocks);
   return app;
 }

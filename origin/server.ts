@@ -3,11 +3,18 @@ import sharp from "sharp";
 import { createOriginApp } from "./app.ts";
 import { createDrain } from "./http/drain.ts";
 import { PdfWorkerPool } from "./pdf/pdf-worker-pool.ts";
+import { poolSizes } from "./worker-pool/pool-sizes.ts";
 
 const port = Number(process.env.PORT ?? 8788);
 const host = process.env.HOST ?? "127.0.0.1";
 const development = (process.env.ENVIRONMENT ?? "production") === "development";
 const secret = process.env.ORIGIN_SECRET || null;
+// An operator's (or a test's) way to shorten every deadline; it can never lengthen one.
+const deadlineScale = Number(process.env.ORIGIN_DEADLINE_SCALE ?? "1");
+if (!(deadlineScale > 0 && deadlineScale <= 1)) {
+  console.error("origin: ORIGIN_DEADLINE_SCALE must be a number in (0, 1]; refusing to start.");
+  process.exit(1);
+}
 
 if (secret === null && !development) {
   console.error("origin: ORIGIN_SECRET is required outside development; refusing to start.");
@@ -18,14 +25,15 @@ if (secret === null && !development) {
 // gains nothing from it and its RSS must stay flat across jobs.
 sharp.cache(false);
 
-// One PDF thread leaves the other core to sharp; inputs move to it rather than being copied.
-const pdfPool = new PdfWorkerPool({ size: 1, transferInput: true });
+// PDF threads sized from the cores; inputs move to them rather than being copied.
+const sizes = poolSizes();
+const pdfPool = new PdfWorkerPool({ size: sizes.pdfWorkers, maxPerAccount: sizes.pdfPerAccount, transferInput: true });
 
 /** Under the usual 30 s grace period container platforms give between SIGTERM and SIGKILL. */
 const DRAIN_TIMEOUT_MS = 25_000;
 
 const drain = createDrain();
-const server = serve({ fetch: drain.guard(createOriginApp({ secret, pdfPool }).fetch), port, hostname: host }, (info) => {
+const server = serve({ fetch: drain.guard(createOriginApp({ secret, pdfPool, deadlineScale }).fetch), port, hostname: host }, (info) => {
   console.log(`origin listening on http://${info.address}:${info.port}`);
 });
 drain.watch(server);

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "./app.ts";
 import { MAX_JSON_BODY_BYTES } from "./middleware/json-body.ts";
 import { api, problemOf, seedCaller } from "./test-support/api.ts";
@@ -85,14 +85,31 @@ describe("HTTP semantics", () => {
     expect((await request("/v1/account")).status).toBe(200);
   });
 
-  it("reports each dependency on /healthz and 503 when the origin is down", async () => {
+  it("reports each dependency on /healthz and 503 when the origin is down, with no internal text", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const res = await fetchWithEnv({ ORIGIN_URL: "http://127.0.0.1:9" }, new Request("http://api.test/healthz"));
     expect(res.status).toBe(503);
-    const health = await res.json<{ status: string; dependencies: Record<string, { status: string }> }>();
+    const text = await res.text();
+    const health = JSON.parse(text) as { status: string; dependencies: Record<string, { status: string; error?: string }> };
     expect(health.status).toBe("degraded");
     expect(health.dependencies.d1!.status).toBe("ok");
     expect(health.dependencies.r2!.status).toBe("ok");
     expect(health.dependencies.origin!.status).toBe("down");
+    expect(health.dependencies.origin!.error).toBeUndefined();
+    expect(text).not.toMatch(/127\.0\.0\.1|refused|Error/i);
+    // What failed is in the log instead.
+    expect(logged.mock.calls.flat().join(" ")).toMatch(/healthz: origin is down/);
+    logged.mockRestore();
     expect(env.DB).toBeDefined();
+  });
+
+  it("answers /healthz floods from one probe every few seconds, with the origin's pools", async () => {
+    const first = await api("/healthz");
+    const body = await first.json<{ checked_at: string; dependencies: { origin: { status: string; pools?: { pdf: { size: number; busy: number } } } } }>();
+    expect(first.status).toBe(200);
+    expect(body.dependencies.origin.status).toBe("ok");
+    expect(body.dependencies.origin.pools?.pdf.size).toBeGreaterThanOrEqual(2);
+    const again = await Promise.all(Array.from({ length: 5 }, () => api("/healthz").then((res) => res.json<{ checked_at: string }>())));
+    expect(new Set(again.map((health) => health.checked_at))).toEqual(new Set([body.checked_at]));
   });
 });

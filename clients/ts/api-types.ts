@@ -9,8 +9,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and dependency reachability
-         * @description No authentication, never billed. 503 when any dependency is down.
+         * Liveness, dependency reachability and origin saturation
+         * @description No authentication, never billed. 503 when any dependency is down or the origin is saturated (work waiting while every worker is busy). The probes' result is reused for 5 s, so a flood of calls costs one probe per dependency per 5 s; what failed is logged, never sent.
          */
         get: {
             parameters: {
@@ -21,7 +21,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Every dependency answered */
+                /** @description Every dependency answered and the origin has free workers */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -30,7 +30,7 @@ export interface paths {
                         "application/json": components["schemas"]["Health"];
                     };
                 };
-                /** @description At least one dependency is down */
+                /** @description A dependency is down or the origin is saturated */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1410,7 +1410,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. */
+                /** @description `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2044,7 +2044,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2539,7 +2539,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2675,7 +2675,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2838,7 +2838,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2898,24 +2898,36 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
+            /** @description When the dependencies were probed; answers are reused for a few seconds */
+            checked_at: string;
             dependencies: {
                 d1: {
                     /** @enum {string} */
-                    status: "ok" | "down";
+                    status: "ok" | "saturated" | "down";
                     latency_ms: number;
-                    error?: string;
                 };
                 r2: {
                     /** @enum {string} */
-                    status: "ok" | "down";
+                    status: "ok" | "saturated" | "down";
                     latency_ms: number;
-                    error?: string;
                 };
                 origin: {
                     /** @enum {string} */
-                    status: "ok" | "down";
+                    status: "ok" | "saturated" | "down";
                     latency_ms: number;
-                    error?: string;
+                    /** @description The origin's worker pools: `saturated` when work waits while every worker of a pool is busy */
+                    pools?: {
+                        compute: {
+                            size: number;
+                            busy: number;
+                            queued: number;
+                        };
+                        pdf: {
+                            size: number;
+                            busy: number;
+                            queued: number;
+                        };
+                    };
                 };
             };
         };

@@ -23,6 +23,11 @@ export const ORIGIN_SECRET_HEADER = "X-Origin-Secret";
 export const ORIGIN_OPTIONS_HEADER = "X-Origin-Options";
 /** The edge's request id, so the origin logs a failure under the id the client was given. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
+/**
+ * The account a call works for: the origin queues calls per account and takes turns, so one
+ * account's large jobs cannot hold every worker. Calls without one share a queue.
+ */
+export const ORIGIN_ACCOUNT_HEADER = "X-Origin-Account";
 export const FRAMED_CONTENT_TYPE = "application/vnd.pixelpress.framed";
 export const CONTENT_DIGEST_HEADER = "Content-Digest";
 

@@ -201,6 +201,11 @@ export const problemCatalogue = {
     title: "Too many derivatives of this file",
     description: "The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed.",
   },
+  processing_timeout: {
+    status: 422,
+    title: "Processing ran past its deadline",
+    description: "The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: \"async\"` where the endpoint has it. Not charged.",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

@@ -4,6 +4,7 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { secondsLeft } from "../worker-pool/deadline.ts";
 import type { ForeignFormat } from "./foreign-source/readable-source.ts";
 import { truncationOf } from "./truncation.ts";
 
@@ -150,11 +151,14 @@ function checkAnimationLimits(animation: Animation, pixelsPerFrame: number): voi
  * stacks them into one image, pageHeight apart), otherwise of the first frame/page.
  */
 export function openSource(input: Uint8Array, animated = false): Sharp {
-  return sharp(input, {
+  const image = sharp(input, {
     limitInputPixels: animated ? ANIMATION_LIMITS.max_total_pixels : IMAGE_INPUT_LIMITS.max_input_pixels,
     failOn: "error",
     ...(animated ? { pages: -1 } : { page: 0, pages: 1 }),
   });
+  // libvips stops this pipeline when the call's time is up (the call was answered at its deadline).
+  const seconds = secondsLeft();
+  return seconds === null ? image : image.timeout({ seconds });
 }
 
 function headerFailure(error: unknown): ProblemError {

@@ -8,6 +8,7 @@
 // where a monotone predicate over a quality ladder flips, guided by a model's
 // prediction of where it does. fitToBytes is that search with the predicate
 // "output bytes <= max_bytes" and a log-linear size model.
+import { checkDeadline } from "../worker-pool/deadline.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 
 export const MIN_SEARCH_QUALITY = 10;
@@ -101,6 +102,7 @@ export async function searchQualityBoundary<T>(search: BoundarySearch<T>): Promi
         ? { position: Math.floor((low + high) / 2), expectPass: null }
         : modelProbe(ladder, low, high, search.predict(bracket));
     const quality = ladder[next.position]!;
+    checkDeadline("The quality search");
     const value = await search.measure(quality);
     measured++;
     const passes = search.passes(value);

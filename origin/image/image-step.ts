@@ -4,6 +4,7 @@
 // colour and resizing are decided in one place each.
 import sharp, { type Sharp } from "sharp";
 import type { Size } from "../../contracts/image-orientation.ts";
+import { checkDeadline } from "../worker-pool/deadline.ts";
 import { openSource, type Animation, type SourceImage } from "./decode-limits.ts";
 
 export interface ImageWork {
@@ -35,7 +36,10 @@ export async function runSteps(
     orientation_applied: null,
     animation,
   };
-  for (const step of steps) await step(work);
+  for (const step of steps) {
+    checkDeadline(`The image (before ${step.name || "a step"})`);
+    await step(work);
+  }
   return work;
 }
 
@@ -53,6 +57,7 @@ export async function eachFrame(work: ImageWork, operation: (frame: Sharp) => Sh
   const done: Buffer[] = [];
   let size = { width: info.width, height: pageHeight, channels: info.channels };
   for (let i = 0; i < frames; i++) {
+    checkDeadline("The animation");
     const frame = sharp(data.subarray(i * frameBytes, (i + 1) * frameBytes), { raw: { width: info.width, height: pageHeight, channels: info.channels } });
     const out = await operation(frame).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
     done.push(out.data);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { analyzePdf } from "./analyze-pdf.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
-import { buildPdf, editPdf, jpegImage, withPdfaClaim } from "./test-support/generate-pdf.ts";
+import { PDF_MAX_PAGES, PDF_MAX_STREAM_DECODED_BYTES } from "../../contracts/limits/pdf.ts";
+import { buildPdf, editPdf, flateBombPdf, jpegImage, sharedContentPdf, withPdfaClaim } from "./test-support/generate-pdf.ts";
 
 describe("analyzePdf on generated documents", () => {
   // 1200 x 800 px drawn at 4 x 2.667 in (300 dpi) on page 1 and at half that size (600 dpi) on page 2.
@@ -97,5 +98,34 @@ describe("analyzePdf on generated documents", () => {
     expect(result.images).toHaveLength(1);
     expect(result.images[0]?.soft_mask).toMatchObject({ width: 64, height: 64 });
     expect(result.images[0]?.effective_dpi).toBeCloseTo(72, 3);
+  });
+});
+
+describe("analyzePdf on hostile documents", () => {
+  it("answers 20,000 pages that share one content stream, every page accounted for", async () => {
+    const analysis = await analyzePdf(await sharedContentPdf(20_000), { password: null });
+    expect(analysis.composition.pages).toBe(20_000);
+    expect(analysis.composition.page_sizes_pt).toHaveLength(20_000);
+    expect(analysis.images).toHaveLength(1);
+    expect(analysis.images[0]?.pages).toHaveLength(20_000);
+  });
+
+  it("refuses more pages than the cap, from the page tree, as payload_too_large", async () => {
+    const problem = await problemOf(analyzePdf(await sharedContentPdf(PDF_MAX_PAGES + 1), { password: null }));
+    expect(problem.slug).toBe("payload_too_large");
+    expect(problem.extensions).toMatchObject({ pages: PDF_MAX_PAGES + 1, max_pages: PDF_MAX_PAGES });
+  });
+
+  it("refuses a Flate bomb before anything decodes it", async () => {
+    const bomb = flateBombPdf(PDF_MAX_STREAM_DECODED_BYTES + 32 * 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const problem = await problemOf(analyzePdf(bomb, { password: null }));
+    expect(problem.slug).toBe("payload_too_large");
+    expect(problem.extensions).toMatchObject({ max_stream_decoded_bytes: PDF_MAX_STREAM_DECODED_BYTES });
+  });
+
+  it("takes a stream that inflates within the limit", async () => {
+    const analysis = await analyzePdf(flateBombPdf(8 * 1024 * 1024), { password: null });
+    expect(analysis.composition.pages).toBe(1);
   });
 });

@@ -62,7 +62,7 @@ async function measureStructure(doc: mupdf.PDFDocument, encrypted: boolean): Pro
   }
   const flateSavedByObject = new Map<number, number>();
   await recompressFlateStreams(doc, "zlib", new Map(), flateSavedByObject);
-  const saved = doc.saveToBuffer(saveOptions(defaults, encrypted));
+  const saved = doc.saveToBuffer(saveOptions(defaults, encrypted, doc.countObjects()));
   try {
     return { bytes: saved.getLength(), flateSavedByObject };
   } finally {

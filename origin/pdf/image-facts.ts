@@ -26,7 +26,7 @@ function readJpegQuality(doc: mupdf.PDFDocument, image: PdfImageObject): JpegQua
 /** All image objects by object number; soft masks are included and name their parents. */
 export function inspectImages(doc: mupdf.PDFDocument): Map<number, ImageFacts> {
   const objects = listImageObjects(doc);
-  const placements = measurePlacements(doc, objects.keys());
+  const placements = measurePlacements(doc, objects.keys()).byImage;
   const facts = new Map<number, ImageFacts>();
   for (const [objectNumber, image] of objects) {
     facts.set(objectNumber, { ...image, placement: placements.get(objectNumber) ?? null, jpegQuality: readJpegQuality(doc, image) });

@@ -1,7 +1,10 @@
-// Where each image object is drawn: runs every page through a recording device
-// and matches drawn images to PDF objects by their fz_image pointer, which is the
-// cached image that doc.loadImage returns for the same object.
+// Where each image object is drawn: runs pages through a recording device and matches drawn
+// images to PDF objects by their fz_image pointer, which is the cached image that doc.loadImage
+// returns for the same object. Pages that draw the same thing (the same content streams,
+// resources and annotations) are run once: a file of 20,000 pages sharing one content stream
+// costs one run, not 20,000.
 import * as mupdf from "mupdf";
+import { pageObjects } from "./pdf-objects.ts";
 
 export interface ImagePlacementSummary {
   /** 1-based page numbers the image is drawn on, ascending. */
@@ -14,18 +17,67 @@ export interface ImagePlacementSummary {
   placements: number;
 }
 
-interface Accumulator {
-  pages: Set<number>;
+export interface PlacementMeasure {
+  byImage: Map<number, ImagePlacementSummary>;
+  /** Pages actually run through the device: one per distinct drawing, not one per page. */
+  pagesRun: number;
+}
+
+/** What one run of a page found for one image: its largest placement and how often it is drawn. */
+interface PageDraws {
   minDpi: number;
   placedWidthPt: number;
   placedHeightPt: number;
   placements: number;
 }
 
+interface Accumulator extends PageDraws {
+  pages: number[];
+}
+
 const POINTS_PER_INCH = 72;
 const MIN_SCALE_PT = 1e-3;
 
-export function measurePlacements(doc: mupdf.PDFDocument, objectNumbers: Iterable<number>): Map<number, ImagePlacementSummary> {
+/**
+ * Two pages with the same key draw the same images at the same sizes: the content streams and
+ * resources are named by reference (or spelled out when direct), the annotations' appearances
+ * are drawn too, and UserUnit scales the page. Rotation and the media box only turn and move the
+ * drawing, which leaves every placed size as it is.
+ */
+function drawingKey(page: mupdf.PDFObject): string {
+  return [page.get("Contents"), page.getInheritable("Resources"), page.get("Annots"), page.get("UserUnit")].map((part) => part.toString(true)).join("|");
+}
+
+function runPage(doc: mupdf.PDFDocument, index: number, byPointer: Map<number, number>): Map<number, PageDraws> {
+  const draws = new Map<number, PageDraws>();
+  const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
+    const objectNumber = byPointer.get(image.pointer);
+    const widthPt = Math.hypot(ctm[0], ctm[1]);
+    const heightPt = Math.hypot(ctm[2], ctm[3]);
+    if (objectNumber !== undefined && widthPt > MIN_SCALE_PT && heightPt > MIN_SCALE_PT) {
+      const dpi = Math.min(image.getWidth() / (widthPt / POINTS_PER_INCH), image.getHeight() / (heightPt / POINTS_PER_INCH));
+      const entry = draws.get(objectNumber) ?? { minDpi: Number.POSITIVE_INFINITY, placedWidthPt: 0, placedHeightPt: 0, placements: 0 };
+      entry.placements++;
+      if (dpi < entry.minDpi) Object.assign(entry, { minDpi: dpi, placedWidthPt: widthPt, placedHeightPt: heightPt });
+      draws.set(objectNumber, entry);
+    }
+    image.destroy();
+  };
+  const page = doc.loadPage(index);
+  const device = new mupdf.Device({ fillImage: record, fillImageMask: record, clipImageMask: record });
+  try {
+    page.run(device, mupdf.Matrix.identity);
+    device.close();
+  } catch {
+    // A page whose content cannot be run draws what it drew up to the error; the rest has no placement.
+  } finally {
+    device.destroy();
+    page.destroy();
+  }
+  return draws;
+}
+
+export function measurePlacements(doc: mupdf.PDFDocument, objectNumbers: Iterable<number>): PlacementMeasure {
   const loaded: mupdf.Image[] = [];
   const byPointer = new Map<number, number>();
   for (const objectNumber of objectNumbers) {
@@ -38,45 +90,26 @@ export function measurePlacements(doc: mupdf.PDFDocument, objectNumbers: Iterabl
     }
   }
   const found = new Map<number, Accumulator>();
-  const record = (image: mupdf.Image, ctm: mupdf.Matrix, pageNumber: number) => {
-    const objectNumber = byPointer.get(image.pointer);
-    const widthPt = Math.hypot(ctm[0], ctm[1]);
-    const heightPt = Math.hypot(ctm[2], ctm[3]);
-    if (objectNumber !== undefined && widthPt > MIN_SCALE_PT && heightPt > MIN_SCALE_PT) {
-      const dpi = Math.min(image.getWidth() / (widthPt / POINTS_PER_INCH), image.getHeight() / (heightPt / POINTS_PER_INCH));
-      const entry = found.get(objectNumber) ?? { pages: new Set<number>(), minDpi: Number.POSITIVE_INFINITY, placedWidthPt: 0, placedHeightPt: 0, placements: 0 };
-      entry.pages.add(pageNumber);
-      entry.placements++;
-      if (dpi < entry.minDpi) Object.assign(entry, { minDpi: dpi, placedWidthPt: widthPt, placedHeightPt: heightPt });
-      found.set(objectNumber, entry);
-    }
-    image.destroy();
-  };
+  const drawsByKey = new Map<string, Map<number, PageDraws>>();
   try {
-    const pageCount = doc.countPages();
-    for (let index = 0; index < pageCount; index++) {
-      const page = doc.loadPage(index);
-      const device = new mupdf.Device({
-        fillImage: (image, ctm) => record(image, ctm, index + 1),
-        fillImageMask: (image, ctm) => record(image, ctm, index + 1),
-        clipImageMask: (image, ctm) => record(image, ctm, index + 1),
-      });
-      try {
-        page.run(device, mupdf.Matrix.identity);
-        device.close();
-      } catch {
-        // A page whose content cannot be run draws what it drew up to the error; the rest has no placement.
-      } finally {
-        device.destroy();
-        page.destroy();
+    for (const [index, pageObject] of pageObjects(doc).entries()) {
+      const key = drawingKey(pageObject);
+      let draws = drawsByKey.get(key);
+      if (draws === undefined) {
+        draws = runPage(doc, index, byPointer);
+        drawsByKey.set(key, draws);
+      }
+      for (const [objectNumber, draw] of draws) {
+        const entry = found.get(objectNumber) ?? { pages: [], minDpi: Number.POSITIVE_INFINITY, placedWidthPt: 0, placedHeightPt: 0, placements: 0 };
+        // Pages are visited in order, so the list stays ascending without a sort.
+        entry.pages.push(index + 1);
+        entry.placements += draw.placements;
+        if (draw.minDpi < entry.minDpi) Object.assign(entry, { minDpi: draw.minDpi, placedWidthPt: draw.placedWidthPt, placedHeightPt: draw.placedHeightPt });
+        found.set(objectNumber, entry);
       }
     }
   } finally {
     for (const image of loaded) image.destroy();
   }
-  const summaries = new Map<number, ImagePlacementSummary>();
-  for (const [objectNumber, entry] of found) {
-    summaries.set(objectNumber, { ...entry, pages: [...entry.pages].sort((a, b) => a - b) });
-  }
-  return summaries;
+  return { byImage: found, pagesRun: drawsByKey.size };
 }

@@ -1,7 +1,8 @@
 // Opens untrusted bytes as a PDF and turns every way that can fail into a problem.
 import * as mupdf from "mupdf";
-import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
+import { PDF_MAX_BYTES, PDF_MAX_PAGES } from "../../contracts/limits/pdf.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { checkDecodedSizes } from "./decoded-size.ts";
 import { isDocumentProblem } from "./document-problem.ts";
 import { forEachObject, latin1 } from "./pdf-objects.ts";
 
@@ -40,7 +41,13 @@ export function openPdf(input: Uint8Array, password: string | null): OpenedPdf {
       if (password === null) throw new ProblemError("pdf_password_required", "The PDF is encrypted; send its password in `options.password`.");
       if (doc.authenticatePassword(password) === 0) throw new ProblemError("pdf_password_invalid", "The password opens neither as the user nor as the owner password.");
     }
+    // Counted from the page tree before any page is loaded.
+    const pages = countPagesOrZero(doc);
+    if (pages > PDF_MAX_PAGES) {
+      throw new ProblemError("payload_too_large", `The PDF has ${pages} pages; the limit is ${PDF_MAX_PAGES}.`, { extensions: { pages, max_pages: PDF_MAX_PAGES } });
+    }
     loadEveryObject(doc);
+    checkDecodedSizes(doc, input.byteLength);
     if (countPagesOrZero(doc) === 0) throw new ProblemError("pdf_unreadable", "No page could be read: the page tree is missing or damaged.");
   } catch (error) {
     doc.destroy();

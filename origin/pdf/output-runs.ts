@@ -128,7 +128,7 @@ export class OutputRuns {
   }
 
   private save(doc: mupdf.PDFDocument): Uint8Array {
-    const saved = doc.saveToBuffer(saveOptions(this.settings.options, this.settings.encrypted));
+    const saved = doc.saveToBuffer(saveOptions(this.settings.options, this.settings.encrypted, doc.countObjects()));
     this.saves++;
     try {
       return saved.asUint8Array().slice();

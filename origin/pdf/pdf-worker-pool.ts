@@ -8,11 +8,14 @@ import type { PdfCompressResult } from "./compress-pdf.ts";
 import { outcomeToResult } from "./pdf-jobs.ts";
 import type { PdfJob, PdfJobOutcome } from "./pdf-jobs.ts";
 import type { PdfWorkerRequest } from "./pdf-worker.ts";
-import { WorkerPool } from "../worker-pool/worker-pool.ts";
+import type { JobTicket } from "../worker-pool/job-ticket.ts";
+import { WorkerPool, type WorkerPoolLoad } from "../worker-pool/worker-pool.ts";
 
 export interface PdfWorkerPoolOptions {
   /** Worker threads running jobs in parallel. */
   size?: number;
+  /** Workers one account may hold while another account's job waits (default: all but one). */
+  maxPerAccount?: number;
   maxJobsPerWorker?: number;
   maxWasmHeapBytes?: number;
   /**
@@ -39,7 +42,7 @@ const pdfWorkerResponseSchema = z.object({
 const WORKER_URL = new URL("./pdf-worker.ts", import.meta.url);
 
 /** What the routes need of a pool; a test can hand in its own. */
-export type PdfJobRunner = Pick<PdfWorkerPool, "analyze" | "compress">;
+export type PdfJobRunner = Pick<PdfWorkerPool, "analyze" | "compress" | "load">;
 
 export class PdfWorkerPool {
   readonly #pool: WorkerPool<Omit<PdfWorkerRequest, "id">, z.infer<typeof pdfWorkerResponseSchema>>;
@@ -54,17 +57,23 @@ export class PdfWorkerPool {
       workerUrl: WORKER_URL,
       name: "PDF worker pool",
       size: options.size,
+      maxPerAccount: options.maxPerAccount ?? Math.max(1, (options.size ?? 1) - 1),
       readReply: (message) => pdfWorkerResponseSchema.parse(message),
       retireAfter: (response, jobs) => jobs >= maxJobsPerWorker || response.wasmHeapBytes > maxWasmHeapBytes,
     });
   }
 
-  analyze(input: Uint8Array, options: PdfAnalyzeOptions): Promise<PdfAnalysis> {
-    return this.#submit({ kind: "analyze", input, options }) as Promise<PdfAnalysis>;
+  /** `ticket` names the account whose turn the job waits for and the deadline its worker is terminated at. */
+  analyze(input: Uint8Array, options: PdfAnalyzeOptions, ticket: JobTicket = {}): Promise<PdfAnalysis> {
+    return this.#submit({ kind: "analyze", input, options }, ticket) as Promise<PdfAnalysis>;
   }
 
-  compress(input: Uint8Array, options: PdfCompressOptions): Promise<PdfCompressResult> {
-    return this.#submit({ kind: "compress", input, options }) as Promise<PdfCompressResult>;
+  compress(input: Uint8Array, options: PdfCompressOptions, ticket: JobTicket = {}): Promise<PdfCompressResult> {
+    return this.#submit({ kind: "compress", input, options }, ticket) as Promise<PdfCompressResult>;
+  }
+
+  load(): WorkerPoolLoad {
+    return this.#pool.load();
   }
 
   stats(): PdfWorkerPoolStats {
@@ -75,10 +84,10 @@ export class PdfWorkerPool {
     return this.#pool.close();
   }
 
-  async #submit(job: PdfJob): Promise<PdfAnalysis | PdfCompressResult> {
+  async #submit(job: PdfJob, ticket: JobTicket): Promise<PdfAnalysis | PdfCompressResult> {
     const input = job.input.buffer;
     // The job is settled by the worker's answer alone, so nothing here reads the input again.
-    const response = await this.#pool.run({ job }, this.#transferInput && input instanceof ArrayBuffer ? [input] : []);
+    const response = await this.#pool.run({ job }, this.#transferInput && input instanceof ArrayBuffer ? [input] : [], ticket);
     this.#jobStats.jobsRun++;
     this.#jobStats.wasmHeapBytesAfterJob.push(response.wasmHeapBytes);
     return outcomeToResult(response.outcome);

@@ -2,7 +2,7 @@
 // navigation and forms survive even when annotations are stripped.
 import type * as mupdf from "mupdf";
 import type { PdfCompressOptions } from "../../contracts/pdf-options.ts";
-import { catalogOf, forEachObject, nameOf } from "./pdf-objects.ts";
+import { catalogOf, forEachObject, nameOf, pageObjects } from "./pdf-objects.ts";
 
 type StripOptions = PdfCompressOptions["strip"];
 
@@ -44,8 +44,7 @@ function stripMetadata(doc: mupdf.PDFDocument): void {
 }
 
 function forEachPage(doc: mupdf.PDFDocument, fn: (page: mupdf.PDFObject) => void): void {
-  const count = doc.countPages();
-  for (let index = 0; index < count; index++) fn(doc.findPage(index));
+  for (const page of pageObjects(doc)) fn(page);
 }
 
 function stripAnnotations(doc: mupdf.PDFDocument): void {

@@ -3,16 +3,21 @@ import { Writable } from "node:stream";
 import { xlsxGenerateEndpoint } from "../../contracts/origin/xlsx-generate.ts";
 import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import type { ConcurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { framedResponse } from "../http/framed-response.ts";
+import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import { generateXlsx } from "../xlsx/generate-xlsx.ts";
+import type { CallClocks } from "./call-ticket.ts";
 
 /** The request JSON in, the workbook and its stats out (framed: meta first). */
-export function registerXlsxGenerate(app: Hono, limit: ConcurrencyLimit): void {
+export function registerXlsxGenerate(app: Hono, slots: ComputeSlots, clocks: CallClocks): void {
   app.post(xlsxGenerateEndpoint.path, async (c) => {
+    const clock = clocks(c, xlsxGenerateEndpoint.path);
     let raw: unknown;
+    let bodyBytes: number;
     try {
-      raw = await c.req.json();
+      const text = await c.req.text();
+      bodyBytes = text.length;
+      raw = JSON.parse(text);
     } catch {
       throw new ProblemError("invalid_json", "The workbook request is not valid JSON.");
     }
@@ -25,7 +30,7 @@ export function registerXlsxGenerate(app: Hono, limit: ConcurrencyLimit): void {
         done();
       },
     });
-    const stats = await limit(() => generateXlsx(parsed.data, sink));
+    const stats = await slots.run(clock.ticket(bodyBytes), "The workbook", () => generateXlsx(parsed.data, sink));
     return framedResponse(xlsxGenerateEndpoint, { stats }, new Uint8Array(Buffer.concat(chunks)));
   });
 }

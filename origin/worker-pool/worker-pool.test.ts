@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { ProbeRequest } from "./test-support/probe-worker.ts";
 import { WorkerPool, type WorkerPoolOptions } from "./worker-pool.ts";
 
@@ -76,6 +77,44 @@ describe("WorkerPool", () => {
     const script = fileURLToPath(new URL("./test-support/idle-pool-process.ts", import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 30_000 });
     expect(stdout).toBe("jobs=1");
+  });
+
+  it("answers a job past its deadline processing_timeout, terminates its worker and runs the next job on a fresh one", async () => {
+    const pool = probePool();
+    const before = await pool.run(answer);
+    const spun = pool.run({ act: "spin" }, [], { account: "A", deadlineAt: Date.now() + 100 });
+    const next = pool.run(answer, [], { account: "A" });
+    const failure = await spun.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProblemError);
+    expect((failure as ProblemError).slug).toBe("processing_timeout");
+    const after = await next;
+    expect(after.threadId).not.toBe(before.threadId);
+    expect(after.jobs).toBe(1);
+    expect(pool.workersStarted).toBe(2);
+    expect(pool.load()).toEqual({ size: 1, busy: 0, queued: 0, timedOut: 1 });
+  });
+
+  it("gives a waiting account its turn before an account that already holds a worker", async () => {
+    const pool = probePool();
+    const done: string[] = [];
+    const track = (name: string, account: string) => pool.run(answer, [], { account }).then(() => done.push(name));
+    // a0 takes the only worker at once; the rest wait: A's backlog must not go before B's one job.
+    await Promise.all([track("a0", "A"), track("a1", "A"), track("a2", "A"), track("b1", "B"), track("a3", "A"), track("c1", "C")]);
+    expect(done).toEqual(["a0", "b1", "c1", "a1", "a2", "a3"]);
+  });
+
+  it("keeps a worker for other accounts while one account's giant job holds the rest", async () => {
+    const pool = probePool({ size: 2, maxPerAccount: 1 });
+    const done: string[] = [];
+    const giant = pool.run({ act: "spin" }, [], { account: "A" }).catch(() => done.push("a-giant"));
+    const small = pool.run(answer, [], { account: "A" }).catch(() => done.push("a-small"));
+    // A holds one worker with a job that never ends: its second job waits, B's runs on the other.
+    await pool.run(answer, [], { account: "B" }).then(() => done.push("b"));
+    expect(pool.load()).toMatchObject({ busy: 1, queued: 1 });
+    await pool.close();
+    await Promise.all([giant, small]);
+    expect(done[0]).toBe("b");
+    expect(done.slice(1).sort()).toEqual(["a-giant", "a-small"]);
   });
 
   it("rejects queued and later jobs once closed", async () => {

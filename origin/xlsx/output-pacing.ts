@@ -5,6 +5,7 @@
 // let ~40 MB more buffers pile up than every 500, at no measurable CPU difference.)
 import type { Writable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { checkDeadline } from "../worker-pool/deadline.ts";
 
 export const CELLS_PER_YIELD = 500;
 
@@ -29,6 +30,7 @@ export function createPacer(output: Writable, failure: () => unknown): Pacer {
   let pending = 0;
   const pause = async () => {
     pending = 0;
+    checkDeadline("The workbook");
     await nextTurn();
     while (output.writableNeedDrain && !output.destroyed) await drainedOrClosed(output);
     const error = failure();

@@ -6,8 +6,9 @@ const AUTHENTICATED: ProblemType[] = ["unauthorized", "forbidden_scope", "rate_l
 /** The problem responses a route can return, described from the catalogue so docs match behaviour. */
 export function problemResponses(...slugs: ProblemType[]) {
   const byStatus = new Map<number, ProblemType[]>();
-  // A route that calls the origin can also get a reply from it that breaks the contract.
-  const viaOrigin: ProblemType[] = slugs.includes("origin_unavailable") ? ["origin_invalid_reply"] : [];
+  // A route that calls the origin can also get a reply from it that breaks the contract, and
+  // every origin call has a deadline.
+  const viaOrigin: ProblemType[] = slugs.includes("origin_unavailable") ? ["origin_invalid_reply", "processing_timeout"] : [];
   for (const slug of [...slugs, ...viaOrigin, ...AUTHENTICATED]) {
     const status = problemCatalogue[slug].status;
     const list = byStatus.get(status) ?? [];

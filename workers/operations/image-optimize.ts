@@ -54,6 +54,7 @@ export async function optimizeImage(
     body: await sourceBody(request.source),
     options: request.options,
     requestId: request.requestId,
+    accountId: request.accountId,
   });
   const meta = frame.meta;
   const price = imagePrice({ originalBytes: meta.stats.original_bytes, outputBytes: meta.stats.output_bytes });

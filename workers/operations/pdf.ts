@@ -32,6 +32,7 @@ export async function analyzePdf(
     body: await sourceBody(request.source),
     options: request.options,
     requestId: request.requestId,
+    accountId: request.accountId,
   });
   await frame.payload.cancel();
   await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: 0 });
@@ -50,6 +51,7 @@ export async function compressPdf(
     body: await sourceBody(request.source),
     options: request.options,
     requestId: request.requestId,
+    accountId: request.accountId,
   });
   const meta = frame.meta;
   const stem = (request.source.filename ?? "document").replace(/\.pdf$/i, "") || "document";

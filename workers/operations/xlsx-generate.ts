@@ -30,6 +30,7 @@ export async function generateWorkbook(
     contentType: "application/json",
     options: {},
     requestId: request.requestId,
+    accountId: request.accountId,
   });
   const { stats } = frame.meta;
   const price = xlsxPrice(stats.cells);

@@ -1,6 +1,8 @@
+import { isDeadlinePath, originCallTimeoutMs } from "../../contracts/limits/deadlines.ts";
 import {
   CONTENT_DIGEST_HEADER,
   encodeOptionsHeader,
+  ORIGIN_ACCOUNT_HEADER,
   ORIGIN_OPTIONS_HEADER,
   ORIGIN_SECRET_HEADER,
   REQUEST_ID_HEADER,
@@ -9,6 +11,7 @@ import {
   type OriginEndpoint,
   type ReplyOf,
 } from "../../contracts/origin/framing.ts";
+import { ORIGIN_HEALTH_PATH, originHealthSchema, type OriginHealth } from "../../contracts/origin/health.ts";
 import { isProblemBody, ProblemError, slugOfType } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 
@@ -59,14 +62,28 @@ export async function originFetch(env: OriginEnv, path: string, init: RequestIni
   }
 }
 
-export async function originHealthy(env: OriginEnv, timeoutMs: number): Promise<boolean> {
-  try {
-    const res = await originFetch(env, "/healthz", { signal: AbortSignal.timeout(timeoutMs) });
+/** The origin's own health (its pools' load), parsed; throws when it does not answer or answers outside its contract. */
+export async function originHealth(env: OriginEnv, timeoutMs: number): Promise<OriginHealth> {
+  const res = await originFetch(env, ORIGIN_HEALTH_PATH, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!res.ok) {
     await res.body?.cancel();
-    return res.ok;
-  } catch {
-    return false;
+    throw new Error(`origin /healthz answered ${res.status}`);
   }
+  return originHealthSchema.parse(await res.json());
+}
+
+/** Bytes in a body whose size is known before it is sent; null for a stream. */
+function knownSize(body: BodyInit): number | null {
+  if (typeof body === "string") return new TextEncoder().encode(body).byteLength;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body.byteLength;
+  if (body instanceof Blob) return body.size;
+  return null;
+}
+
+/** How long the edge waits for the origin's answer: a little beyond the origin's own deadline for this input. */
+function callTimeoutMs(path: string, body: BodyInit): number {
+  if (!isDeadlinePath(path)) throw new Error(`no deadline declared for origin path ${path}`);
+  return originCallTimeoutMs(path, knownSize(body));
 }
 
 /**
@@ -78,18 +95,40 @@ export async function originHealthy(env: OriginEnv, timeoutMs: number): Promise<
 export async function originCompute<E extends OriginEndpoint>(
   env: OriginEnv,
   endpoint: E,
-  input: { body: BodyInit; options: unknown; contentType?: string; requestId?: string },
+  input: {
+    body: BodyInit;
+    options: unknown;
+    contentType?: string;
+    requestId?: string;
+    /** The account the work is for: the origin queues per account and takes turns. */
+    accountId?: string;
+  },
 ): Promise<Frame<ReplyOf<E>>> {
-  const res = await originFetch(env, endpoint.path, {
-    method: "POST",
-    body: input.body,
-    headers: {
-      "Content-Type": input.contentType ?? "application/octet-stream",
-      [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader(input.options),
-      // The origin logs a failure under the id the client was given (a job's id for a job).
-      ...(input.requestId ? { [REQUEST_ID_HEADER]: input.requestId } : {}),
-    },
-  });
+  // Only the wait for the answer is bounded: once the origin answers, its framed payload streams
+  // on (into R2) for as long as that takes.
+  const timeoutMs = callTimeoutMs(endpoint.path, input.body);
+  const waiting = new AbortController();
+  const timer = setTimeout(() => waiting.abort(), timeoutMs);
+  let res: Response;
+  try {
+    res = await originFetch(env, endpoint.path, {
+      method: "POST",
+      body: input.body,
+      signal: waiting.signal,
+      headers: {
+        "Content-Type": input.contentType ?? "application/octet-stream",
+        [ORIGIN_OPTIONS_HEADER]: encodeOptionsHeader(input.options),
+        // The origin logs a failure under the id the client was given (a job's id for a job).
+        ...(input.requestId ? { [REQUEST_ID_HEADER]: input.requestId } : {}),
+        ...(input.accountId ? { [ORIGIN_ACCOUNT_HEADER]: input.accountId } : {}),
+      },
+    });
+  } catch (error) {
+    if (!waiting.signal.aborted) throw error;
+    throw new ProblemError("processing_timeout", `The processing service gave no answer within ${Math.round(timeoutMs / 1000)} s, past the operation's deadline. Not charged.`);
+  } finally {
+    clearTimeout(timer);
+  }
   if (!res.ok || !res.body) throw await originProblem(endpoint.path, res);
   const length = res.headers.get("Content-Length");
   const digest = res.headers.get(CONTENT_DIGEST_HEADER);

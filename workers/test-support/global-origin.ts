@@ -14,6 +14,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     testOriginUrl: string;
     testGeneratedFilesUrl: string;
+    /** The same origin with every deadline shortened to about nothing: each call ends processing_timeout. */
+    testDeadlineBoundOriginUrl: string;
   }
 }
 
@@ -30,9 +32,9 @@ function listen(fetch: (request: Request) => Response | Promise<Response>) {
   );
 }
 
-function startOrigin() {
+function startOrigin(extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, ["origin/server.ts"], {
-    env: { ...process.env, PORT: "0", ORIGIN_SECRET: TEST_ORIGIN_SECRET, ENVIRONMENT: "development" },
+    env: { ...process.env, PORT: "0", ORIGIN_SECRET: TEST_ORIGIN_SECRET, ENVIRONMENT: "development", ...extraEnv },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = new Promise<string>((resolve, reject) => {
@@ -47,12 +49,16 @@ function startOrigin() {
 
 export default async function setup(project: TestProject) {
   const origin = startOrigin();
-  const [originUrl, files] = await Promise.all([origin.url, listen(generatedFileResponse)]);
+  const deadlineBound = startOrigin({ ORIGIN_DEADLINE_SCALE: "0.000001" });
+  const [originUrl, deadlineBoundUrl, files] = await Promise.all([origin.url, deadlineBound.url, listen(generatedFileResponse)]);
   project.provide("testOriginUrl", originUrl);
+  project.provide("testDeadlineBoundOriginUrl", deadlineBoundUrl);
   project.provide("testGeneratedFilesUrl", files.url);
   return async () => {
-    origin.child.removeAllListeners("exit");
-    origin.child.kill("SIGTERM");
+    for (const { child } of [origin, deadlineBound]) {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+    }
     await new Promise<void>((done) => files.server.close(() => done()));
   };
 }

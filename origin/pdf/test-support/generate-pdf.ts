@@ -1,5 +1,6 @@
 // Builds small PDFs with known facts (pixel sizes, placements, encodings) for the
 // engine's tests, with mupdf's object API and sharp-encoded image streams.
+import { constants as zlibConstants, deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 
@@ -95,4 +96,42 @@ export function withPdfaClaim(bytes: Uint8Array): Uint8Array {
     catalog.put("Metadata", doc.addStream(PDFA_XMP, { Type: "Metadata", Subtype: "XML" }));
     catalog.put("OutputIntents", [doc.addObject({ Type: "OutputIntent", S: "GTS_PDFA1", OutputConditionIdentifier: "(sRGB)" })]);
   });
+}
+
+/**
+ * `pages` pages that all draw one small photo through one shared content stream and one shared
+ * resource dictionary, the shape of a hostile many-page file (20,000 such pages are about 200 kB).
+ * The page tree is one flat /Kids array written directly: insertPage would rebuild it per page.
+ */
+export async function sharedContentPdf(pages: number): Promise<Uint8Array> {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const photo = await jpegImage("Photo", 64, 48, 80);
+    const content = doc.addStream("q 100 0 0 75 72 600 cm /Photo Do Q\n", {});
+    const resources = doc.addObject({ XObject: { Photo: doc.addRawStream(photo.stream, photo.dict) } });
+    const tree = doc.getTrailer().get("Root").get("Pages");
+    const kids = doc.newArray();
+    for (let page = 0; page < pages; page++) kids.push(doc.addObject({ Type: "Page", MediaBox: [0, 0, 612, 792], Resources: resources, Contents: content, Parent: tree }));
+    tree.put("Kids", kids);
+    tree.put("Count", pages);
+    return doc.saveToBuffer("compress,objstms").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * One page whose content stream is a Flate bomb: `decodedBytes` of spaces, which zlib's run-length
+ * strategy squeezes about a thousand to one (300 MiB is a 0.3 MB file).
+ */
+export function flateBombPdf(decodedBytes: number): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const bomb = deflateSync(Buffer.alloc(decodedBytes, 0x20), { level: 9, strategy: zlibConstants.Z_RLE });
+    doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, {}, ""));
+    doc.findPage(0).put("Contents", doc.addRawStream(new Uint8Array(bomb), { Filter: "FlateDecode" }));
+    return doc.saveToBuffer("").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
 }
