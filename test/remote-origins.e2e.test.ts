@@ -164,6 +164,25 @@ describe("remote origins against a server on loopback", () => {
     expect(kept!.n).toBe(0);
   });
 
+  it("serves a private S3-compatible bucket with signed requests, and refuses a wrong secret", async () => {
+    // wrangler dev serves its local R2 bucket over S3 with these fixed credentials (wrangler.toml).
+    const s3 = { endpoint: `${edge}/cdn-cgi/local/r2/s3`, bucket: "pixelpress-files", region: "auto", access_key_id: "pixelpress-local" };
+    await platform.env.FILES.put(`e2e-s3/${origin}/photo.jpg`, await solid(40, 200, 40));
+    const register = (name: string, secret: string) =>
+      fetch(`${edge}/v1/origins`, { method: "POST", headers: auth, body: JSON.stringify({ name, s3: { ...s3, secret_access_key: secret } }) });
+    expect((await register(`${origin}-s3`, "pixelpress-local-secret")).status).toBe(201);
+    expect((await register(`${origin}-bad`, "not-the-secret")).status).toBe(201);
+    const served = await fetch(`${edge}/v1/image/t/${keyId}/w_48,f_png/${origin}-s3/e2e-s3/${origin}/photo.jpg`);
+    expect(served.status, await served.clone().text()).toBe(200);
+    const bytes = new Uint8Array(await served.arrayBuffer());
+    expect((await sharp(bytes).metadata()).width).toBe(48);
+    const { data } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(data[1]!).toBeGreaterThan(150);
+    const refused = await fetch(`${edge}/v1/image/t/${keyId}/w_48,f_png/${origin}-bad/e2e-s3/${origin}/photo.jpg`);
+    expect(refused.status).toBe(502);
+    expect(((await refused.json()) as { upstream_status: number }).upstream_status).toBe(403);
+  });
+
   it("refuses another account's key id", async () => {
     const other = await createAccount(platform.env.DB, { name: "e2e stranger", plan: "pro", balanceMicros: 1_000_000 });
     const { record } = await createKey(platform.env.DB, other.id, { name: "stranger", scopes: null });
