@@ -8,7 +8,12 @@
 // 2. Edge-miss CPU for a 1 MP source to a 400 px WebP: the CPU time the edge's workerd process
 //    spends per miss (from /proc), which includes D1, R2 and HTTP work, so it is an upper bound
 //    on the jSquash pipeline itself. Prints figures against the targets; asserts none.
+// Both for a file and for the same bytes behind a remote origin (a static server on loopback in
+// this process, registered with POST /v1/origins), in the same run: an origin-backed hit should
+// cost at most 1.1 times a file-backed one.
 import { execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -128,17 +133,17 @@ async function upload(edgeUrl: string, apiKey: string, bytes: Uint8Array, conten
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(9);
 
-const source = new Uint8Array(await sharp(corpusPath("img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
-const { width, height } = await sharp(source).metadata();
-const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
-let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
-try {
-  const keys = (await (await fetch(`${pair.edgeUrl}/v1/keys`, { headers: { Authorization: `Bearer ${pair.apiKey}` } })).json()) as { data: { key_id: string }[] };
-  const keyId = keys.data[0]!.key_id;
-  const fileId = await upload(pair.edgeUrl, pair.apiKey, source, "image/jpeg");
-  const transformUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/${fileId}`;
+// The customer's own image server: the source's bytes, fresh for an hour, with a validator.
+async function startStaticOrigin(bytes: Uint8Array) {
+  const server = createServer((req, res) => {
+    if (req.url !== "/photos/source.jpg") return void res.writeHead(404).end();
+    res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": bytes.length, ETag: '"bench-1"', "Cache-Control": "max-age=3600" }).end(bytes);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, stop: () => server.close() };
+}
 
-  console.log(`\nEdge miss: ${width}x${height} (${((width! * height!) / 1e6).toFixed(2)} MP) JPEG -> 400 px WebP, ${MISSES} distinct derivatives`);
+async function measureMisses(label: string, transformUrl: (t: string) => string): Promise<void> {
   for (let q = 60; q < 60 + WARMUP_MISSES; q++) await (await fetch(transformUrl(`w_400,f_webp,q_${q}`))).arrayBuffer();
   const cpuBefore = edgeCpuSeconds(EDGE_PORT);
   const started = performance.now();
@@ -146,12 +151,38 @@ try {
   for (let q = 70; q < 70 + MISSES; q++) {
     const res = await fetch(transformUrl(`w_400,f_webp,q_${q}`));
     await res.arrayBuffer();
-    if (res.headers.get("X-Cache-Tier") !== "compute") throw new Error(`expected a miss, got ${res.headers.get("X-Cache-Tier")}`);
+    if (res.headers.get("X-Cache-Tier") !== "compute") throw new Error(`expected a miss, got ${res.status} ${res.headers.get("X-Cache-Tier")}`);
     engines.add(res.headers.get("X-Transform-Engine") ?? "?");
   }
   const wallMs = (performance.now() - started) / MISSES;
   const cpuMs = ((edgeCpuSeconds(EDGE_PORT) - cpuBefore) * 1000) / MISSES;
-  console.log(`engine: ${[...engines].join(",")}; per miss: ${cpuMs.toFixed(0)} ms edge CPU (workerd process, target <= 150), ${wallMs.toFixed(0)} ms wall`);
+  console.log(`${label.padEnd(7)} engine: ${[...engines].join(",")}; per miss: ${cpuMs.toFixed(0)} ms edge CPU (workerd process, target <= 150), ${wallMs.toFixed(0)} ms wall`);
+}
+
+const source = new Uint8Array(await sharp(corpusPath("img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
+const { width, height } = await sharp(source).metadata();
+const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
+let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
+let customer: Awaited<ReturnType<typeof startStaticOrigin>> | undefined;
+try {
+  const keys = (await (await fetch(`${pair.edgeUrl}/v1/keys`, { headers: { Authorization: `Bearer ${pair.apiKey}` } })).json()) as { data: { key_id: string }[] };
+  const keyId = keys.data[0]!.key_id;
+  const fileId = await upload(pair.edgeUrl, pair.apiKey, source, "image/jpeg");
+  const transformUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/${fileId}`;
+
+  customer = await startStaticOrigin(source);
+  const registered = await fetch(`${pair.edgeUrl}/v1/origins`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${pair.apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "bench", base_url: customer.url }),
+  });
+  if (registered.status !== 201) throw new Error(`registering the origin: ${registered.status} ${await registered.text()}`);
+  const originUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/bench/photos/source.jpg`;
+
+  console.log(`\nEdge miss: ${width}x${height} (${((width! * height!) / 1e6).toFixed(2)} MP) JPEG -> 400 px WebP, ${MISSES} distinct derivatives each`);
+  await measureMisses("file", transformUrl);
+  // Its first warm-up miss fetches the original; the measured ones find it kept and fresh.
+  await measureMisses("origin", originUrl);
 
   const hitUrl = transformUrl("w_400,f_webp");
   const first = await fetch(hitUrl);
@@ -159,6 +190,11 @@ try {
   const warm = await fetch(hitUrl);
   await warm.arrayBuffer();
   if (warm.headers.get("X-Cache") !== "HIT") throw new Error("the second request was not a cache hit");
+  const originHitUrl = originUrl("w_400,f_webp");
+  for (let i = 0; i < 2; i++) await (await fetch(originHitUrl)).arrayBuffer();
+  const originWarm = await fetch(originHitUrl);
+  await originWarm.arrayBuffer();
+  if (originWarm.headers.get("X-Cache") !== "HIT") throw new Error("the origin-backed request was not a cache hit");
   const headers: Record<string, string> = {};
   for (const name of ["content-type", "etag", "cache-control", "x-cache", "x-cache-tier", "x-content-type-options"]) headers[name] = warm.headers.get(name) ?? "";
   ceiling = await startCeiling(body, headers);
@@ -171,6 +207,7 @@ try {
       rows.push({ name: `ceiling (static Worker) #${round}`, connections, result: load(ceiling.url, connections) });
       if (connections === 1) rows.push({ name: `ceiling + Cache API #${round}`, connections, result: load(`${ceiling.url}cached`, connections) });
       rows.push({ name: `transform hit #${round}`, connections, result: load(hitUrl, connections) });
+      rows.push({ name: `origin hit #${round}`, connections, result: load(originHitUrl, connections) });
     }
   }
   for (const { name, connections, result } of rows) {
@@ -184,14 +221,17 @@ try {
     return { p50: Math.min(...results.map((r) => r.p50)), p99: Math.min(...results.map((r) => r.p99)) };
   };
   const hit = unloaded("transform");
+  const originHit = unloaded("origin hit");
   const ceilingLatency = unloaded("ceiling (static");
   const cacheFloor = unloaded("ceiling + Cache API");
   const worstLoadedP99 = Math.max(...pick("transform", CONNECTIONS).map((r) => r.p99));
   console.log(`\nhit / ceiling throughput at -c ${CONNECTIONS}: ${(best("transform") / best("ceiling (static")).toFixed(2)} (target >= 0.8)`);
   console.log(`unloaded (-c 1) p50 / p99 ms: hit ${hit.p50} / ${hit.p99} (target p99 <= 10); static ceiling ${ceilingLatency.p50} / ${ceilingLatency.p99}; ceiling + one Cache API match ${cacheFloor.p50} / ${cacheFloor.p99}`);
+  console.log(`origin-backed hit: throughput at -c ${CONNECTIONS} ${(best("origin hit") / best("ceiling (static")).toFixed(2)} of the ceiling; cost (file hit req/s / origin hit req/s) ${(best("transform") / best("origin hit")).toFixed(2)}x a file hit (target <= 1.1); unloaded p50 / p99 ${originHit.p50} / ${originHit.p99} ms`);
   console.log(`hit p50 above the runtime's own: ${hit.p50 - ceilingLatency.p50} ms, of which the local Cache API ${cacheFloor.p50 - ceilingLatency.p50} ms`);
   console.log(`loaded (-c ${CONNECTIONS}) worst hit p99 ${worstLoadedP99} ms: the local runtime's queueing, the ceiling's p99 is of the same order`);
 } finally {
   ceiling?.stop();
+  customer?.stop();
   await pair.stop();
 }

@@ -1,6 +1,5 @@
 import type { Scope } from "./auth/scopes.ts";
 import type { Bindings } from "./env.ts";
-import type { TransformRequest } from "./middleware/transform-access.ts";
 
 export interface Caller {
   accountId: string;
@@ -14,7 +13,5 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     caller: Caller;
-    /** Set on the URL-transform route only, by its key-in-path authentication. */
-    transform: TransformRequest;
   };
 }

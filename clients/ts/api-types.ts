@@ -2250,7 +2250,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A transformed image, for <img src>
+         * A transformed image of a file, for <img src>
          * @description No API key: `key_id` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:
          *     - `w_`: width in pixels, 1 to 8192
          *     - `h_`: height in pixels, 1 to 8192
@@ -2266,7 +2266,7 @@ export interface paths {
          *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. A strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache. Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file.
          */
         get: {
             parameters: {
@@ -2302,7 +2302,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. */
+                /** @description `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. `origin_path_invalid`: The path after the origin name would leave the origin's base URL (a dot segment, an encoded slash, dot or backslash, a backslash) or holds a query string, which is never forwarded. Never fetched, never billed. `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2374,7 +2374,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. */
+                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2401,7 +2401,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. `upstream_unavailable`: The origin that holds the original answered with an error status, reset the connection or redirected badly, and no earlier copy is kept to serve instead; `upstream_status` gives its status when it sent one. Retry after `Retry-After` seconds. Not charged. */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2419,10 +2419,618 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `upstream_timeout`: The origin that holds the original did not answer, or did not finish its body, within the time limit of a URL source, and no earlier copy is kept to serve instead. Retry after `Retry-After` seconds. Not charged. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/image/t/{key_id}/{transform}/{origin}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A transformed image from a registered origin, for <img src>
+         * @description No API key: `key_id` (public) names an active key, and `origin` one of its account's origins (POST /v1/origins); `path` (which may hold `/`) is appended to the origin's base URL. Query strings are not forwarded. The same tokens as the file route. Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. A strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.
+         *
+         *     The original is fetched once (through the same SSRF guard as a URL source, at most 25 MB and 30 s) and kept with its ETag and Last-Modified; it stays fresh for what the origin's Cache-Control or Expires grants, clamped to 60 s .. 30 days (24 hours when it says nothing). Replies carry `Cache-Control: public, max-age=<remaining freshness>` and an ETag tied to the original's version. A stale original is revalidated (If-None-Match, If-Modified-Since): a 304 keeps every derivative; changed bytes are a new version whose derivatives are computed and billed anew. The origin's 404 or 410 is a 404, remembered for 60 s. When the origin fails (5xx, reset, timeout) a kept copy is served with `X-Cache: STALE`; without one the answer is 502 or 504 with `Retry-After`. Not an image: 415; too large: 413; none of these is charged. Billed $0.0008 once per account, origin path, original version, canonical transform and format class. Limits: 50 distinct derivatives per version of an original.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The public id of an active API key. */
+                    key_id: string;
+                    /** @description Comma-separated tokens; see the description. */
+                    transform: string;
+                    /** @description A registered origin's name (POST /v1/origins). */
+                    origin: string;
+                    /** @description The path under the origin's base URL. It may hold `/`: this one parameter is every segment after the origin name (OpenAPI has no multi-segment parameter, so tools that expand it must not encode its slashes). Dot segments, backslashes and encoded slashes, backslashes or dots are refused (400 `origin_path_invalid`); a query string is not forwarded. */
+                    path: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The derivative */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/avif": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Not modified: If-None-Match matched the ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. `origin_path_invalid`: The path after the origin name would leave the origin's base URL (a dot segment, an encoded slash, dot or backslash, a backslash) or holds a query string, which is never forwarded. Never fetched, never billed. `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `transform_signature_invalid`: The `s_` token does not match the canonical transform path under the key's signing secret, or the account requires signed transform URLs and none was given. Never cached, never billed. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `image_too_large`: The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. `upstream_unavailable`: The origin that holds the original answered with an error status, reset the connection or redirected badly, and no earlier copy is kept to serve instead; `upstream_status` gives its status when it sent one. Retry after `Retry-After` seconds. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upstream_timeout`: The origin that holds the original did not answer, or did not finish its body, within the time limit of a URL source, and no earlier copy is kept to serve instead. Retry after `Retry-After` seconds. Not charged. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List remote origins
+         * @description Every origin of the account, by name. S3 secrets are never returned.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account's origins */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Origin"][];
+                        };
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a remote origin
+         * @description Names where the account's own images live, so transform URLs can serve them: `/v1/image/t/{key_id}/{transform}/{name}/{path}` fetches `base_url` + `path`. Either a public `base_url`, or a private S3-compatible bucket (`s3`: endpoint, bucket, region, access key; requests are signed with SigV4, the secret is sealed at rest). The URL passes the SSRF guard now and on every fetch and redirect. A name already in use is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateOriginRequest"];
+                };
+            };
+            responses: {
+                /** @description The registered origin */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Origin"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. `source_invalid_url`: `source.url` must be an absolute http or https URL without credentials, on port 80, 443 or 1024 and above. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `conflict`: The operation is not allowed in the resource's current state. `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/origins/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a remote origin
+         * @description Its transform URLs answer 404 from now on, and what was cached from it is dropped: originals and derivatives in R2, and the edge-cache entries of the data centre that runs the call (elsewhere cached replies expire with their freshness).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deleted origin and what was dropped with it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            origin: components["schemas"]["Origin"];
+                            purged: components["schemas"]["PurgeCounts"];
+                        };
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purge cached images
+         * @description Drops what is cached for some files (their derivatives and mezzanines; the files stay), some paths of an origin, or every path of an origin under a prefix: originals kept from the origin, derivatives in R2, and edge-cache entries in the data centre that runs the call. The next request fetches and computes again; an unchanged original makes the same derivatives, which are not charged again. Free; the key's rate limit applies. Other data centres: see the README (origin-backed replies expire with their freshness; file-backed ones live until their cache evicts them).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PurgeRequest"];
+                };
+            };
+            responses: {
+                /** @description What was dropped */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PurgeCounts"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3802,6 +4410,93 @@ export interface components {
              */
             mode?: "sync" | "async";
             webhook?: components["schemas"]["WebhookTarget"];
+        };
+        Origin: {
+            /** @example shop */
+            name: string;
+            /**
+             * @description `http`: a public base URL; `s3`: a private S3-compatible bucket, fetched with signed requests.
+             * @enum {string}
+             */
+            kind: "http" | "s3";
+            /**
+             * @description Transform paths are appended to this (for S3, the endpoint and bucket, path-style).
+             * @example https://cdn.example.com/images/
+             */
+            base_url: string;
+            /** @description For an S3 origin, its region and access key id; the secret is sealed at rest and never shown again. */
+            s3: {
+                region: string;
+                access_key_id: string;
+            } | null;
+            /** @example 2026-11-25T09:30:00.000Z */
+            created_at: string;
+        };
+        CreateOriginRequest: {
+            /**
+             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
+             * @example shop
+             */
+            name: string;
+            /**
+             * @description https only (http only where loopback URLs are allowed, for local development). No query or fragment.
+             * @example https://cdn.example.com/images/
+             */
+            base_url: string;
+        } | {
+            /**
+             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
+             * @example shop
+             */
+            name: string;
+            s3: {
+                /** @example https://<account>.r2.cloudflarestorage.com */
+                endpoint: string;
+                /** @example product-photos */
+                bucket: string;
+                /**
+                 * @description Defaults to `auto` (R2).
+                 * @example auto
+                 */
+                region?: string;
+                access_key_id: string;
+                /** @description Sealed at rest; never shown again. */
+                secret_access_key: string;
+            };
+        };
+        PurgeCounts: {
+            /** @description Originals fetched from an origin and kept in R2, dropped. */
+            originals: number;
+            /** @description Derivatives kept in R2 (every version), dropped. */
+            derivatives: number;
+            /** @description Entries dropped from the edge cache of the data centre that ran the call. */
+            edge_entries: number;
+        };
+        PurgeRequest: {
+            /**
+             * @example [
+             *       "file_8kT2bQ7xLw3mZr9Xc1Vd"
+             *     ]
+             */
+            files: string[];
+        } | {
+            /** @example shop */
+            origin: string;
+            /**
+             * @description Paths as they appear in transform URLs, starting with `/`.
+             * @example [
+             *       "/products/a.jpg"
+             *     ]
+             */
+            paths: string[];
+        } | {
+            /** @example shop */
+            origin: string;
+            /**
+             * @description Every path that starts with this.
+             * @example /products/
+             */
+            prefix: string;
         };
         /**
          * @description A workbook built from JSON. Excel's limits (sheet names, 1048576 rows, 16384 columns, 32767 characters per cell) are checked before any work: 422 `xlsx_limits` with a pointer per field, not charged. Workbooks of up to 200000 cells (header and data rows times columns, plus explicit cells) may run synchronously.

@@ -206,6 +206,21 @@ export const problemCatalogue = {
     title: "Processing ran past its deadline",
     description: "The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: \"async\"` where the endpoint has it. Not charged.",
   },
+  origin_path_invalid: {
+    status: 400,
+    title: "Invalid path under a remote origin",
+    description: "The path after the origin name would leave the origin's base URL (a dot segment, an encoded slash, dot or backslash, a backslash) or holds a query string, which is never forwarded. Never fetched, never billed.",
+  },
+  upstream_unavailable: {
+    status: 502,
+    title: "The remote origin failed",
+    description: "The origin that holds the original answered with an error status, reset the connection or redirected badly, and no earlier copy is kept to serve instead; `upstream_status` gives its status when it sent one. Retry after `Retry-After` seconds. Not charged.",
+  },
+  upstream_timeout: {
+    status: 504,
+    title: "The remote origin timed out",
+    description: "The origin that holds the original did not answer, or did not finish its body, within the time limit of a URL source, and no earlier copy is kept to serve instead. Retry after `Retry-After` seconds. Not charged.",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

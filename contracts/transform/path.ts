@@ -1,5 +1,7 @@
 // The path of a transform URL. The edge signs and verifies this exact string with the canonical
-// transform in it, and the client builds its URLs from it, so both spell it one way.
-export function transformPath(keyId: string, transform: string, fileId: string): string {
-  return `/v1/image/t/${keyId}/${transform}/${fileId}`;
+// transform in it, and the client builds its URLs from it, so both spell it one way. `source` is
+// a file id (`file_...`) or an origin name and the path under it (`shop/products/a.jpg`), so a
+// signature covers the origin and the path.
+export function transformPath(keyId: string, transform: string, source: string): string {
+  return `/v1/image/t/${keyId}/${transform}/${source}`;
 }

@@ -1,25 +1,22 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { transformChargeKey } from "../billing/charge-key.ts";
-import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
-import { problemCatalogue, ProblemError, type ProblemType } from "../../contracts/problems/catalogue.ts";
+// The URL-transform routes: a file, or a path under a registered origin. Both are one Hono route
+// (the origin's path may hold slashes, which an OpenAPI path parameter cannot) through one chain
+// and one handler; the document lists them as two operations.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createFactory } from "hono/factory";
+import { problemCatalogue, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
-import { transformPrice } from "../../contracts/pricing.ts";
-import { readObject } from "../files/file-objects.ts";
-import { findReadyFile } from "../files/file-store.ts";
+import { SYNC_SOURCE_MAX_BYTES } from "../../contracts/envelope.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
-import { authenticateTransformKey, serveEdgeCacheHit, type TransformRequest } from "../middleware/transform-access.ts";
+import { authenticateTransformKey, serveEdgeCacheHit } from "../middleware/transform-access.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { computeDerivative } from "../transform/compute-derivative.ts";
-import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "../transform/derivative-store.ts";
-import { putEdgeCache } from "../transform/edge-cache.ts";
-import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
-import { storedOriginal } from "../transform/stored-original.ts";
-import { MAX_TRANSFORM_LENGTH, tokenDescriptions } from "../../contracts/transform/tokens.ts";
+import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
+import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
+import type { TransformEnv } from "../transform/transform-request.ts";
+import { serveTransform } from "../transform/serve-transform.ts";
+import { tokenDescriptions } from "../../contracts/transform/tokens.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
+import { MAX_FRESH_SECONDS, MIN_FRESH_SECONDS, MISSING_SECONDS } from "../origins/freshness.ts";
 
 // No API key: the key_id names the account, and an optional signature guards the URL.
 function problem(slugs: ProblemType[]) {
@@ -30,114 +27,61 @@ function problem(slugs: ProblemType[]) {
 }
 
 const image = { schema: z.string().openapi({ type: "string", format: "binary" }) };
+
 const tokenTable = Object.entries(tokenDescriptions)
   .map(([prefix, text]) => `- \`${prefix}_\`: ${text}`)
   .join("\n");
 
-const transformParams = z.object({
-  key_id: z.string().max(64).openapi({ example: "key_3kT9bQ7xLw3mZr9X", description: "The public id of an active API key." }),
-  transform: z.string().max(MAX_TRANSFORM_LENGTH).openapi({ example: "w_400,h_300,fit_cover,f_auto", description: "Comma-separated tokens; see the description." }),
-  file_id: z.string().max(64).openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd" }),
-});
+const tiers = `Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. A strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data\`, and \`Save-Data: on\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.`;
 
-export const route = createRoute({
+const responses = {
+  200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
+  304: { description: "Not modified: If-None-Match matched the ETag." },
+  400: problem(["transform_invalid", "origin_path_invalid", "validation_failed"]),
+  402: problem(["insufficient_balance"]),
+  403: problem(["transform_signature_invalid"]),
+  404: problem(["not_found"]),
+  409: problem(["upload_incomplete"]),
+  410: problem(["gone"]),
+  413: problem(["image_too_large"]),
+  415: problem(["unsupported_media_type"]),
+  422: problem(["derivative_limit", "image_unreadable", "source_forbidden_address"]),
+  429: problem(["rate_limited"]),
+  500: problem(["internal_error"]),
+  502: problem(["origin_invalid_reply", "upstream_unavailable"]),
+  503: problem(["origin_unavailable"]),
+  504: problem(["upstream_timeout"]),
+} as const;
+
+export const fileRoute = createRoute({
   method: "get",
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
-  summary: "A transformed image, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\nServed from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. Responses are immutable for a year with a strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data\`, and \`Save-Data: on\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`). Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.`,
+  summary: "A transformed image of a file, for <img src>",
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\n${tiers} Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file.`,
   security: [],
-  middleware: [authenticateTransformKey(transformParams), serveEdgeCacheHit, rateLimit] as const,
-  request: { params: transformParams },
-  responses: {
-    200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
-    304: { description: "Not modified: If-None-Match matched the ETag." },
-    400: problem(["transform_invalid"]),
-    402: problem(["insufficient_balance"]),
-    403: problem(["transform_signature_invalid"]),
-    404: problem(["not_found"]),
-    409: problem(["upload_incomplete"]),
-    410: problem(["gone"]),
-    413: problem(["image_too_large"]),
-    415: problem(["unsupported_media_type"]),
-    422: problem(["derivative_limit", "image_unreadable"]),
-    429: problem(["rate_limited"]),
-    500: problem(["internal_error"]),
-    502: problem(["origin_invalid_reply"]),
-    503: problem(["origin_unavailable"]),
-  },
+  request: { params: fileTransformParams },
+  responses,
 });
 
-// Past the chain (key, signature, edge cache, the key's rate limit) every request costs D1 and R2 reads.
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => beyondEdgeCache(c, c.get("transform"));
+export const originRoute = createRoute({
+  method: "get",
+  path: "/v1/image/t/{key_id}/{transform}/{origin}/{path}",
+  tags: ["Images"],
+  summary: "A transformed image from a registered origin, for <img src>",
+  description: `No API key: \`key_id\` (public) names an active key, and \`origin\` one of its account's origins (POST /v1/origins); \`path\` (which may hold \`/\`) is appended to the origin's base URL. Query strings are not forwarded. The same tokens as the file route. ${tiers}\n\nThe original is fetched once (through the same SSRF guard as a URL source, at most ${SYNC_SOURCE_MAX_BYTES / 1024 / 1024} MB and 30 s) and kept with its ETag and Last-Modified; it stays fresh for what the origin's Cache-Control or Expires grants, clamped to ${MIN_FRESH_SECONDS} s .. ${MAX_FRESH_SECONDS / 86400} days (24 hours when it says nothing). Replies carry \`Cache-Control: public, max-age=<remaining freshness>\` and an ETag tied to the original's version. A stale original is revalidated (If-None-Match, If-Modified-Since): a 304 keeps every derivative; changed bytes are a new version whose derivatives are computed and billed anew. The origin's 404 or 410 is a 404, remembered for ${MISSING_SECONDS} s. When the origin fails (5xx, reset, timeout) a kept copy is served with \`X-Cache: STALE\`; without one the answer is 502 or 504 with \`Retry-After\`. Not an image: 415; too large: 413; none of these is charged. Billed $0.0008 once per account, origin path, original version, canonical transform and format class. Limits: ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per version of an original.`,
+  security: [],
+  request: { params: originTransformParams },
+  responses,
+});
 
-async function beyondEdgeCache(c: Context<AppEnv>, request: TransformRequest): Promise<Response> {
-  const { identity } = request;
-  const file = await findReadyFile(c.env.DB, identity.accountId, identity.fileId);
-  if (file.size_bytes > IMAGE_SOURCE_MAX_BYTES) {
-    throw new ProblemError("image_too_large", `File ${identity.fileId} has ${file.size_bytes} bytes; an image source may have at most ${IMAGE_SOURCE_MAX_BYTES}.`, {
-      extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
-    });
-  }
-  const stored = await findDerivative(c.env.DB, identity);
-  const object = stored ? await c.env.FILES.get(stored.r2_key) : null;
-  if (stored && object) {
-    const meta: DerivativeMeta = { etag: stored.etag, contentType: stored.content_type, bytes: object.size, vary: request.vary };
-    const body = await cacheDerivative(c, request, meta, object.body, stored.r2_key, file.expires_at);
-    return derivativeResponse(body, meta, "r2", request.ifNoneMatch);
-  }
+// The chain parses the URL itself (transform-address.ts), so the handler reads no validated params.
+const factory = createFactory<TransformEnv>();
+const chain = factory.createHandlers(authenticateTransformKey, serveEdgeCacheHit, rateLimit, (c) => serveTransform(c.env, c.get("transform")));
 
-  if (!stored && (await countDerivatives(c.env.DB, identity.accountId, identity.fileId)) >= MAX_DERIVATIVES_PER_FILE) {
-    throw new ProblemError("derivative_limit", `File ${identity.fileId} already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
-      extensions: { limit: MAX_DERIVATIVES_PER_FILE },
-    });
-  }
-  const price = transformPrice();
-  await requireBalance(c.env.DB, identity.accountId, price);
-  const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
-  const derivative = await computeDerivative(c.env, storedOriginal(c.env.FILES, file), resolveTransform(request.spec), choice);
-
-  const meta: DerivativeMeta = { etag: strongEtag(derivative.sha256), contentType: contentTypes[derivative.format], bytes: derivative.size, vary: request.vary };
-  // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
-  // edge cache and R2 it is computed again but not charged again.
-  const charge = () =>
-    chargeOnce(c.env.DB, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
-  const r2Key = await storeDerivative(
-    c.env,
-    identity,
-    { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag },
-    charge,
-  );
-  // The origin's stream went into R2: the cache reads it back from there.
-  const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(c.env.FILES, r2Key, identity.fileId)).body;
-  const body = await cacheDerivative(c, request, meta, forCache, r2Key, file.expires_at);
-  // Checked after the row and the cache entry exist, so a deletion that ran while this was
-  // computed is caught here, and one that runs later finds them. The response still goes out,
-  // as though this request had finished first.
-  await dropIfFileDeleted(c.env, identity.accountId, identity.fileId);
-  const response = derivativeResponse(body, meta, "compute", request.ifNoneMatch);
-  response.headers.set("X-Transform-Engine", derivative.engine);
-  response.headers.set("X-Transform-Source", derivative.source);
-  return response;
-}
-
-/**
- * Puts a derivative in the edge cache and returns the response body. Bytes the edge made are in
- * memory and serve both; anything larger is never held in the isolate, whatever its size: R2
- * streams it to the cache, and again to the client (not at all for a 304).
- */
-async function cacheDerivative(
-  c: Context<AppEnv>,
-  request: TransformRequest,
-  meta: DerivativeMeta,
-  body: Uint8Array | ReadableStream<Uint8Array>,
-  r2Key: string,
-  fileExpiresAt: number,
-): Promise<BodyInit | null> {
-  // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
-  // next request for the same image (the browser's second <img>) then finds it.
-  await putEdgeCache(request.cacheKey, body, meta, fileExpiresAt);
-  if (body instanceof Uint8Array) return body;
-  if (matchesIfNoneMatch(request.ifNoneMatch, meta.etag)) return null;
-  return (await readObject(c.env.FILES, r2Key, request.identity.fileId)).body;
+export function registerTransformRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerPath(fileRoute);
+  app.openAPIRegistry.registerPath(originRoute);
+  // The route's own environment adds `transform` to the app's; Hono types a route by its app.
+  (app as unknown as OpenAPIHono<TransformEnv>).get("/v1/image/t/:key_id/:transform/:source{.+}", ...chain);
 }

@@ -14,15 +14,22 @@ export interface GuardedFetchOptions extends UrlPolicy {
   // Per hop, until the response headers arrive; defaults to timeoutMs.
   connectTimeoutMs?: number;
   maxRedirects?: number;
-  // The network; tests pass a function that answers with real Responses.
+  // The network; tests pass a function that answers with real Responses. A signing fetch (an S3
+  // origin's) goes here too, so every hop it makes is still checked.
   fetchImpl?: typeof fetch;
+  // Sent on every hop (a revalidation's If-None-Match and If-Modified-Since).
+  headers?: Record<string, string>;
 }
 
 export interface FetchedSource {
   bytes: Uint8Array;
   contentType: string | null;
   finalUrl: string;
+  headers: Headers;
 }
+
+/** A revalidation's answer: new bytes, or the origin's 304 with its headers. */
+export type RevalidatedSource = FetchedSource | { notModified: true; headers: Headers; finalUrl: string };
 
 type UnreachableReason = "timeout" | "network" | "redirect_limit" | "bad_redirect" | "upstream_status";
 
@@ -60,7 +67,7 @@ async function fetchHeaders(url: URL, options: GuardedFetchOptions, download: Ab
     connectMs,
   );
   try {
-    return await untilAborted(fetchImpl(url.href, { redirect: "manual", signal: hop.signal }), hop.signal);
+    return await untilAborted(fetchImpl(url.href, { redirect: "manual", signal: hop.signal, headers: options.headers }), hop.signal);
   } catch (error) {
     if (error instanceof ProblemError) throw error;
     if (hop.signal.aborted && hop.signal.reason instanceof ProblemError) throw hop.signal.reason;
@@ -128,7 +135,16 @@ function nextHop(response: Response, current: URL, hop: number, options: Guarded
   }
 }
 
-export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedSource> {
+export function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedSource> {
+  return fetchFollowing(url, options, false) as Promise<FetchedSource>;
+}
+
+/** guardedFetch for a conditional request: a 304 is an answer, not a failure. */
+export function guardedRevalidate(url: string, options: GuardedFetchOptions): Promise<RevalidatedSource> {
+  return fetchFollowing(url, options, true);
+}
+
+async function fetchFollowing(url: string, options: GuardedFetchOptions, notModifiedIsAnswer: boolean): Promise<RevalidatedSource> {
   let current = checkUrl(url, options);
   const download = new AbortController();
   const timer = setTimeout(
@@ -143,6 +159,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         current = nextHop(response, current, hop, options);
         continue;
       }
+      if (response.status === 304 && notModifiedIsAnswer) {
+        await response.body?.cancel();
+        return { notModified: true, headers: response.headers, finalUrl: current.href };
+      }
       if (!response.ok) {
         await response.body?.cancel();
         throw unreachable("upstream_status", `${current.host} answered ${response.status} ${response.statusText}`.trim(), {
@@ -150,7 +170,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         });
       }
       const bytes = await readCapped(response, options.maxBytes, download.signal);
-      return { bytes, contentType: response.headers.get("content-type"), finalUrl: current.href };
+      return { bytes, contentType: response.headers.get("content-type"), finalUrl: current.href, headers: response.headers };
     }
   } finally {
     clearTimeout(timer);

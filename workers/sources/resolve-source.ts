@@ -7,8 +7,9 @@ import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
 import { expectKind, type ExpectedKind, type SniffedType } from "../../contracts/sniff.ts";
 
-const URL_TIMEOUT_MS = 30_000;
-const URL_CONNECT_TIMEOUT_MS = 10_000;
+// A URL source's time caps; a remote origin's originals are fetched under the same ones.
+export const URL_TIMEOUT_MS = 30_000;
+export const URL_CONNECT_TIMEOUT_MS = 10_000;
 /** Enough of a stored file to identify it (PDF allows its header within the first 1024 bytes). */
 const SNIFF_BYTES = 4096;
 

@@ -132,8 +132,13 @@ function explainAlternatives(document: OpenApiDocument, alternatives: Schema[], 
     .join(" | ");
 }
 
+// The transform route's trailing `{path}` is documented as one parameter that may hold `/`.
+const MULTI_SEGMENT_TAIL = "/{path}";
+
 function templateMatcher(template: string): RegExp {
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "[^/]+");
+  const tail = template.endsWith(MULTI_SEGMENT_TAIL) ? "/.+" : "";
+  const single = tail ? template.slice(0, -MULTI_SEGMENT_TAIL.length) : template;
+  const pattern = single.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "[^/]+") + tail;
   return new RegExp(`^${pattern}$`);
 }
 

@@ -27,3 +27,14 @@ describe("derivative responses", () => {
     expect(both.headers.get("Vary")).toBe("Accept, Save-Data");
   });
 });
+
+describe("an origin path's derivative", () => {
+  it("is cached for what remains of its original's freshness, never immutable, and says when it is stale", () => {
+    const now = Date.now();
+    const fresh = derivativeResponse(new Uint8Array([1]), { ...meta, freshUntil: now + 90_500 }, "edge", null);
+    expect(fresh.headers.get("Cache-Control")).toMatch(/^public, max-age=(89|90)$/);
+    expect(fresh.headers.get("X-Cache")).toBe("HIT");
+    const stale = derivativeResponse(new Uint8Array([1]), { ...meta, freshUntil: now - 5_000, stale: true }, "r2", null);
+    expect([stale.headers.get("Cache-Control"), stale.headers.get("X-Cache")]).toEqual(["public, max-age=0", "STALE"]);
+  });
+});

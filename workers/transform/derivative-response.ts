@@ -1,5 +1,7 @@
-// The response headers of a derivative, whichever tier served it. A derivative never changes
-// (a different transform is a different URL), so caches may keep it for a year without asking.
+// The response headers of a derivative, whichever tier served it. A file's derivative never
+// changes (a different transform is a different URL), so caches may keep it for a year without
+// asking. An origin path's derivative changes when its original does, so it is cached only as
+// long as the original stays fresh.
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export type Tier = "edge" | "r2" | "compute";
@@ -12,6 +14,15 @@ export interface DerivativeMeta {
   contentType: string;
   bytes: number;
   vary: readonly VaryHeader[];
+  /** Epoch ms the origin path's original stays fresh until; absent for a file's derivative (immutable). */
+  freshUntil?: number;
+  /** Served past its freshness because the origin failed (`X-Cache: STALE`). */
+  stale?: boolean;
+}
+
+export function cacheControl(meta: Pick<DerivativeMeta, "freshUntil">, now = Date.now()): string {
+  if (meta.freshUntil === undefined) return IMMUTABLE;
+  return `public, max-age=${Math.max(0, Math.floor((meta.freshUntil - now) / 1000))}`;
 }
 
 export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
@@ -19,8 +30,8 @@ export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
     "Content-Type": meta.contentType,
     "Content-Length": String(meta.bytes),
     ETag: meta.etag,
-    "Cache-Control": IMMUTABLE,
-    "X-Cache": tier === "compute" ? "MISS" : "HIT",
+    "Cache-Control": cacheControl(meta),
+    "X-Cache": meta.stale ? "STALE" : tier === "compute" ? "MISS" : "HIT",
     "X-Cache-Tier": tier,
     "X-Content-Type-Options": "nosniff",
   });

@@ -1,6 +1,6 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
@@ -20,6 +20,7 @@ export const MAX_EDGE_CACHE_PURGES = 200;
 
 export interface DerivativeIdentity {
   accountId: string;
+  // The file, or for an origin path the version of its original (workers/origins/origin-source-id.ts).
   fileId: string;
   canonical: string;
   // "" unless the transform is f_auto.
@@ -140,6 +141,36 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
   }
   await deleteMezzaninesOf(env.FILES, fileIds);
   return deleted;
+}
+
+/** The account's derivatives of the given files (another account's files yield none). */
+export function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
+  return orm(db)
+    .select({ accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
+    .from(derivatives)
+    .where(and(eq(derivatives.accountId, accountId), inArray(derivatives.fileId, fileIds)))
+    .all();
+}
+
+export interface DroppedDerivative {
+  fileId: string;
+  canonical: string;
+  formatClass: string;
+}
+
+/**
+ * Forgets the derivatives of every origin-backed source whose id starts with `sourcePrefix`
+ * (workers/origins/origin-source-id.ts): rows and objects. Their edge-cache entries are keyed by
+ * origin path, not by source, so the caller purges those from what this returns.
+ */
+export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
+  const rows = await orm(env.DB)
+    .delete(derivatives)
+    .where(and(eq(derivatives.accountId, accountId), gte(derivatives.fileId, sourcePrefix), lt(derivatives.fileId, `${sourcePrefix}\uffff`)))
+    .returning({ r2Key: derivatives.r2Key, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
+    .all();
+  for (let j = 0; j < rows.length; j += 1000) await env.FILES.delete(rows.slice(j, j + 1000).map((row) => row.r2Key));
+  return rows.map(({ fileId, canonical, formatClass }) => ({ fileId, canonical, formatClass }));
 }
 
 /**

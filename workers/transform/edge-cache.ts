@@ -1,25 +1,52 @@
 // The first tier: the data centre's Cache API. The key is the derivative's identity (account,
-// file, canonical transform with q_auto's level after Save-Data, negotiated format class) under
+// source, canonical transform with q_auto's level after Save-Data, negotiated format class) under
 // one fixed origin, never the raw Accept or Save-Data header, the spelling of the transform, the key id or the hostname the request came in on, so
 // every spelling, every key of the account, every browser of one class and every hostname serving
 // the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
-// entry can be named again from the derivative's row when its file is deleted. Vary is kept out
-// of the stored response (the class is already in the key) and added back when serving.
+// entry can be named again from the derivative's row when its file is deleted or its origin path
+// purged. Vary is kept out of the stored response (the class is already in the key) and added
+// back when serving.
+//
+// The source is a file id, or an origin name and path: the original's version is not in the key,
+// since a hit must be answered without reading D1, so an origin path's entry lives only as long
+// as its original is fresh, and a miss after that revalidates it.
 import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
-import type { DerivativeIdentity } from "./derivative-store.ts";
 
 // Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
 const CACHE_KEY_ORIGIN = "https://derivative-cache.pixelpress.invalid";
+const FRESH_UNTIL = "X-Fresh-Until";
 
-export function edgeCacheKey(id: DerivativeIdentity): Request {
-  const canonical = id.canonical === "" ? "-" : encodeURIComponent(id.canonical);
-  const query = id.formatClass ? `?fc=${id.formatClass}` : "";
-  return new Request(`${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${id.accountId}/${id.fileId}/${canonical}${query}`, { method: "GET" });
+export interface EdgeCacheAddress {
+  accountId: string;
+  /** `file_...`, or `o/{origin name}/{path}` with the path encoded as one segment. */
+  source: string;
+  canonical: string;
+  formatClass: string;
+}
+
+export function cacheKeyUrl(address: EdgeCacheAddress): string {
+  const canonical = address.canonical === "" ? "-" : encodeURIComponent(address.canonical);
+  const query = address.formatClass ? `?fc=${address.formatClass}` : "";
+  return `${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${address.accountId}/${address.source}/${canonical}${query}`;
+}
+
+/** The source part of an origin path's cache key (also the start of every key under a path prefix). */
+export function originCacheSource(originName: string, path: string): string {
+  return `o/${originName}/${encodeURIComponent(path)}`;
+}
+
+export function edgeCacheKey(id: { accountId: string; fileId: string; canonical: string; formatClass: string }): Request {
+  return new Request(cacheKeyUrl({ accountId: id.accountId, source: id.fileId, canonical: id.canonical, formatClass: id.formatClass }), { method: "GET" });
+}
+
+export function originEdgeCacheKey(accountId: string, originName: string, path: string, canonical: string, formatClass: string): Request {
+  return new Request(cacheKeyUrl({ accountId, source: originCacheSource(originName, path), canonical, formatClass }), { method: "GET" });
 }
 
 export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {
   const cached = await caches.default.match(key);
   if (!cached) return null;
+  const freshUntil = cached.headers.get(FRESH_UNTIL);
   return {
     body: cached.body,
     meta: {
@@ -27,18 +54,20 @@ export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]):
       contentType: cached.headers.get("Content-Type") ?? "application/octet-stream",
       bytes: Number(cached.headers.get("Content-Length") ?? 0),
       vary,
+      ...(freshUntil === null ? {} : { freshUntil: Number(freshUntil) }),
     },
   };
 }
 
 /**
- * Kept no longer than the derivative's file: the cache itself drops the entry when the file
- * expires, in every data centre, where the expiry sweep's purge reaches at most the one it runs
- * in. Clients are still told the response is immutable.
+ * Kept no longer than `until`: a file's expiry, or an origin path's freshness. The cache itself
+ * drops the entry then, in every data centre, where a deletion's or a purge's own purge reaches
+ * at most the one it runs in.
  */
-export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, fileExpiresAt: number, now = Date.now()): Promise<void> {
-  const maxAge = Math.max(0, Math.floor((fileExpiresAt - now) / 1000));
-  const headers = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": `public, max-age=${maxAge}` };
+export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, until: number, now = Date.now()): Promise<void> {
+  const maxAge = Math.max(0, Math.floor((until - now) / 1000));
+  const headers: Record<string, string> = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": `public, max-age=${maxAge}` };
+  if (meta.freshUntil !== undefined) headers[FRESH_UNTIL] = String(meta.freshUntil);
   return caches.default.put(key, new Response(body, { headers }));
 }
 

@@ -6,7 +6,7 @@
 import { transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl, type ImageUrlConfig } from "../images/transform-url.ts";
-import { fileIdOf, rounded } from "./framework-values.ts";
+import { rounded, sourceOf } from "./framework-values.ts";
 
 export interface AstroImageMetadata {
   src: string;
@@ -80,11 +80,11 @@ function configOf(imageConfig: AstroImageConfig<ImageUrlConfig>): ImageUrlConfig
   return config;
 }
 
-function srcOf(src: AstroImageTransform["src"]): string {
+function srcOf(config: ImageUrlConfig, src: AstroImageTransform["src"]): string {
   if (typeof src !== "string") {
-    throw transformInvalid([{ pointer: "/src", detail: "PixelPress transforms uploaded files: give the file id as src, not an imported local image" }]);
+    throw transformInvalid([{ pointer: "/src", detail: "PixelPress transforms files and origin paths: give a file id, a path or a URL as src, not an imported local image" }]);
   }
-  return fileIdOf(src, "Astro");
+  return sourceOf(config, src, "Astro");
 }
 
 function lookUp<T>(table: Record<string, T>, value: string | undefined, option: string, what: string): T | undefined {
@@ -120,7 +120,8 @@ function densityOf(density: number | `${number}x`): number {
 
 export const astroImageService: AstroExternalImageService<ImageUrlConfig> = {
   getURL(options, imageConfig) {
-    return transformUrl(configOf(imageConfig), srcOf(options.src), transformOf(options));
+    const config = configOf(imageConfig);
+    return transformUrl(config, srcOf(config, options.src), transformOf(options));
   },
 
   // Astro writes each returned transform through getURL; descriptors follow its own rounding.

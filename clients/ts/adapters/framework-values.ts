@@ -1,18 +1,29 @@
 // Frameworks hand adapters a `src` string and sizes computed by multiplication (densities,
-// breakpoints, aspect ratios), sometimes as strings. The edge takes whole pixels and a file id:
+// breakpoints, aspect ratios), sometimes as strings. The edge takes whole pixels and a source it can name:
 // these are the two conversions every adapter makes the same way.
 import { autoQualityLevel, type AutoQuality } from "../../../contracts/perceptual-quality.ts";
+import { PixelPressError } from "../api-error.ts";
+import { sourceSegment, type ImageSources } from "../images/image-source.ts";
 import { transformInvalid } from "../images/transform-error.ts";
 
-/** `file_x` or `/file_x` (frameworks often root a relative src); anything else is refused. */
-export function fileIdOf(src: string, framework: string): string {
-  const fileId = src.startsWith("/") ? src.slice(1) : src;
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) {
+/**
+ * The src as the URL builder takes it: a file id (`file_x`, or `/file_x` as frameworks root a
+ * relative src), a path under `defaultOrigin`, or a URL under one of `origins`. Anything else is
+ * refused, naming the framework.
+ */
+export function sourceOf(config: ImageSources, src: string, framework: string): string {
+  try {
+    sourceSegment(config, src);
+    return src;
+  } catch (error) {
+    const reason = error instanceof PixelPressError ? error.problem.detail : String(error);
     throw transformInvalid([
-      { pointer: "/src", detail: `the ${framework} adapter takes a PixelPress file id as src (such as file_8kT2bQ7xLw3mZr9Xc1Vd), not "${src}"` },
+      {
+        pointer: "/src",
+        detail: `the ${framework} adapter takes a PixelPress file id as src (such as file_8kT2bQ7xLw3mZr9Xc1Vd), a path under defaultOrigin or a URL under one of origins: ${reason}`,
+      },
     ]);
   }
-  return fileId;
 }
 
 /** A size or quality rounded to the nearest whole number; undefined stays undefined. */

@@ -27,3 +27,11 @@ describe("the Next.js loader", () => {
     expect(refusalDetail(() => loader({ src: "file_1", width: 640, quality: 0 }))).toBe("q_ must be a whole number from 1 to 100");
   });
 });
+
+describe("Next.js loader with origins", () => {
+  it("serves <Image src=\"/hero.jpg\"> from the default origin, and a URL under a named origin from it", () => {
+    const loader = createNextLoader({ baseUrl: "https://img.example.com", keyId: "key_1", defaultOrigin: "site", origins: { shop: "https://cdn.example.com/" } });
+    expect(loader({ src: "/hero.jpg", width: 640 })).toBe("https://img.example.com/v1/image/t/key_1/w_640,f_auto/site/hero.jpg");
+    expect(loader({ src: "https://cdn.example.com/p/a.jpg", width: 320, quality: 60 })).toBe("https://img.example.com/v1/image/t/key_1/w_320,q_60,f_auto/shop/p/a.jpg");
+  });
+});

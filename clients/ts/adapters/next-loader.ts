@@ -1,9 +1,10 @@
 // Next.js custom loader: `images: { loader: "custom", loaderFile: "./pixelpress-loader.ts" }` in
 // next.config, where the loader file's default export is the function this returns. Next calls
 // it once per srcset width with `{ src, width, quality }` (quality only when the <Image> has one).
+// With `defaultOrigin`, `<Image src="/hero.jpg">` is served from that origin unchanged.
 import { transformUrl, type ImageUrlConfig } from "../images/transform-url.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
-import { fileIdOf, rounded } from "./framework-values.ts";
+import { rounded, sourceOf } from "./framework-values.ts";
 
 export interface NextImageLoaderProps {
   src: string;
@@ -20,5 +21,5 @@ export interface NextLoaderOptions extends ImageUrlConfig {
 
 export function createNextLoader({ transform = { format: "auto" }, ...config }: NextLoaderOptions): NextImageLoader {
   return ({ src, width, quality }) =>
-    transformUrl(config, fileIdOf(src, "Next.js"), { ...transform, width: rounded(width, "width"), quality: rounded(quality, "quality") });
+    transformUrl(config, sourceOf(config, src, "Next.js"), { ...transform, width: rounded(width, "width"), quality: rounded(quality, "quality") });
 }

@@ -8,7 +8,8 @@ import { parseTransform } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl } from "../images/transform-url.ts";
-import { fileIdOf, qualityOf, rounded } from "./framework-values.ts";
+import { qualityOf, rounded, sourceOf } from "./framework-values.ts";
+import type { ImageSources } from "../images/image-source.ts";
 
 export interface PixelPressOperations extends Operations<"auto"> {
   fit?: TransformOptions["fit"];
@@ -18,7 +19,7 @@ export interface PixelPressOperations extends Operations<"auto"> {
   rotate?: TransformOptions["rotate"];
 }
 
-export interface PixelPressOptions {
+export interface PixelPressOptions extends ImageSources {
   /** The PixelPress API origin. */
   baseUrl?: string;
   /** The public id of an active API key. */
@@ -28,13 +29,13 @@ export interface PixelPressOptions {
 export interface ExtractedPixelPressUrl {
   src: string;
   operations: PixelPressOperations;
-  options: Required<PixelPressOptions>;
+  options: Required<Pick<PixelPressOptions, "baseUrl" | "keyId">>;
 }
 
 const PATH = new RegExp(`^(.*)${transformPath("([^/]+)", "([^/]+)", "([^/]+)").replaceAll("/", "\\/")}$`);
 
 export function generate(src: string | URL, operations: PixelPressOperations, options: PixelPressOptions = {}): string {
-  const { baseUrl, keyId } = options;
+  const { baseUrl, keyId, defaultOrigin, origins } = options;
   if (!baseUrl || !keyId) {
     throw transformInvalid([{ pointer: "/options", detail: "the unpic provider needs options.baseUrl (the PixelPress API origin) and options.keyId" }]);
   }
@@ -48,7 +49,8 @@ export function generate(src: string | URL, operations: PixelPressOperations, op
     // srcset also passes `format: undefined` over the operations' format for every candidate.
     format: (format ?? "auto") as TransformOptions["format"],
   };
-  return transformUrl({ baseUrl, keyId }, fileIdOf(src.toString(), "unpic"), transform);
+  const config = { baseUrl, keyId, defaultOrigin, origins };
+  return transformUrl(config, sourceOf(config, src.toString(), "unpic"), transform);
 }
 
 /** A PixelPress transform URL taken apart; null for any other URL. A signature is not kept. */

@@ -5,6 +5,7 @@ import { transformSignature } from "../../../contracts/transform/signature.ts";
 import { canonicalsOf, planImg, planPicture, writeImg, writePicture, type ImgAttributes, type ImgOptions, type PictureAttributes, type PictureOptions } from "./img-attributes.ts";
 import { srcsetCandidates, writeSrcset, type SrcsetOptions } from "./srcset.ts";
 import { canonicalOf, specOf, type Transform } from "./transform-tokens.ts";
+import { sourceSegment } from "./image-source.ts";
 import { absoluteTransformUrl, type ImageUrlConfig, type UrlWriter } from "./transform-url.ts";
 
 export interface SignedImageUrlConfig extends ImageUrlConfig {
@@ -13,38 +14,38 @@ export interface SignedImageUrlConfig extends ImageUrlConfig {
 }
 
 export interface SignedImageUrls {
-  transformUrl(fileId: string, transform: Transform): Promise<string>;
-  srcset(fileId: string, options: SrcsetOptions): Promise<string>;
-  imgAttributes(fileId: string, options: ImgOptions): Promise<ImgAttributes>;
-  picture(fileId: string, options: PictureOptions): Promise<PictureAttributes>;
+  transformUrl(src: string, transform: Transform): Promise<string>;
+  srcset(src: string, options: SrcsetOptions): Promise<string>;
+  imgAttributes(src: string, options: ImgOptions): Promise<ImgAttributes>;
+  picture(src: string, options: PictureOptions): Promise<PictureAttributes>;
 }
 
 // WebCrypto signs asynchronously, so every planned URL is signed first and written after.
-async function signedWriter(config: SignedImageUrlConfig, fileId: string, canonicals: string[]): Promise<UrlWriter> {
+async function signedWriter(config: SignedImageUrlConfig, src: string, canonicals: string[]): Promise<UrlWriter> {
   const signatures = new Map<string, string>();
   for (const canonical of new Set(canonicals)) {
-    signatures.set(canonical, await transformSignature(config.signingSecret, transformPath(config.keyId, canonical, fileId)));
+    signatures.set(canonical, await transformSignature(config.signingSecret, transformPath(config.keyId, canonical, sourceSegment(config, src))));
   }
-  return (file, canonical) => absoluteTransformUrl(config, file, `${canonical},s_${signatures.get(canonical)}`);
+  return (image, canonical) => absoluteTransformUrl(config, image, `${canonical},s_${signatures.get(canonical)}`);
 }
 
 export function createSignedImageUrls(config: SignedImageUrlConfig): SignedImageUrls {
   return {
-    async transformUrl(fileId, transform) {
+    async transformUrl(src, transform) {
       const canonical = canonicalOf(specOf(transform));
-      return (await signedWriter(config, fileId, [canonical]))(fileId, canonical);
+      return (await signedWriter(config, src, [canonical]))(src, canonical);
     },
-    async srcset(fileId, options) {
+    async srcset(src, options) {
       const candidates = srcsetCandidates(options);
-      return writeSrcset(fileId, candidates, await signedWriter(config, fileId, candidates.map((candidate) => candidate.canonical)));
+      return writeSrcset(src, candidates, await signedWriter(config, src, candidates.map((candidate) => candidate.canonical)));
     },
-    async imgAttributes(fileId, options) {
-      const plan = planImg(fileId, options);
-      return writeImg(plan, await signedWriter(config, fileId, canonicalsOf(plan)));
+    async imgAttributes(src, options) {
+      const plan = planImg(src, options);
+      return writeImg(plan, await signedWriter(config, src, canonicalsOf(plan)));
     },
-    async picture(fileId, options) {
-      const plan = planPicture(fileId, options);
-      return writePicture(plan, await signedWriter(config, fileId, canonicalsOf(plan)));
+    async picture(src, options) {
+      const plan = planPicture(src, options);
+      return writePicture(plan, await signedWriter(config, src, canonicalsOf(plan)));
     },
   };
 }

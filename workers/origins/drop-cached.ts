@@ -1,0 +1,38 @@
+// Forgets what was cached from an origin's paths: their originals in R2, their derivatives (rows
+// and objects, every version) and this data centre's edge-cache entries for them. Used by purge,
+// by deleting an origin, and when an origin says a path is gone.
+import type { Bindings } from "../env.ts";
+import { deleteDerivativesUnder, MAX_EDGE_CACHE_PURGES } from "../transform/derivative-store.ts";
+import { deleteEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
+import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import type { DroppedObject } from "./origin-object-store.ts";
+import { originSourceId, pathPrefix } from "./origin-source-id.ts";
+
+type DropEnv = Pick<Bindings, "DB" | "FILES">;
+
+export interface DropCounts {
+  originals: number;
+  derivatives: number;
+  edge_entries: number;
+}
+
+export async function dropCachedPaths(env: DropEnv, origin: { id: string; name: string; account_id: string }, objects: DroppedObject[]): Promise<DropCounts> {
+  const counts: DropCounts = { originals: 0, derivatives: 0, edge_entries: 0 };
+  const originals = objects.flatMap((object) => (object.r2_key ? [object.r2_key] : []));
+  for (let i = 0; i < originals.length; i += 1000) await env.FILES.delete(originals.slice(i, i + 1000));
+  counts.originals = originals.length;
+  for (const { path, version } of objects) {
+    const dropped = await deleteDerivativesUnder(env, origin.account_id, await pathPrefix(origin.id, path));
+    const versions = new Set([...dropped.map((d) => d.fileId), ...(version ? [await originSourceId(origin.id, path, version)] : [])]);
+    await deleteMezzaninesOf(env.FILES, [...versions]);
+    counts.derivatives += dropped.length;
+    // One entry per transform and class, whatever version it was made from.
+    const entries = new Set(dropped.map((d) => `${d.canonical}\n${d.formatClass}`));
+    for (const entry of entries) {
+      if (counts.edge_entries >= MAX_EDGE_CACHE_PURGES) break;
+      const [canonical, formatClass] = entry.split("\n") as [string, string];
+      if (await deleteEdgeCache(originEdgeCacheKey(origin.account_id, origin.name, path, canonical, formatClass))) counts.edge_entries++;
+    }
+  }
+  return counts;
+}

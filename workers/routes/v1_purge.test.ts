@@ -1,0 +1,83 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, problemOf, seedCaller } from "../test-support/api.ts";
+import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../test-support/origin-requests.ts";
+import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
+
+async function served(path: string): Promise<string | null> {
+  const res = await loopbackApi(path);
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+  return res.headers.get("X-Cache-Tier");
+}
+
+async function keptOriginals(accountId: string): Promise<number> {
+  const listed = await env.FILES.list({ prefix: `accounts/${accountId}/origins/` });
+  return listed.objects.length;
+}
+
+describe("POST /v1/purge", () => {
+  it("drops an origin path's original, derivatives and edge entries; the next request fetches again without a second charge", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    const url = originTransformUrl(caller, "w_30", "shop", "/photo.png");
+    expect(await served(url)).toBe("compute");
+    expect(await served(url)).toBe("edge");
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/rgb.png"))).toBe("compute");
+    expect(await keptOriginals(caller.accountId)).toBe(2);
+
+    const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", paths: ["/photo.png"] } });
+    expect(purged.status).toBe(200);
+    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect(await keptOriginals(caller.accountId)).toBe(1);
+    // Fetched and computed again; the same bytes are the same version, so not charged again.
+    expect(await served(url)).toBe("compute");
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  it("purges every path under a prefix and nothing else", async () => {
+    const caller = await seedCaller();
+    const registered = await loopbackApi("/v1/origins", { key: caller, json: { name: "shop", base_url: `${env.TEST_GENERATED_FILES_URL}/` } });
+    expect(registered.status).toBe(201);
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/photo.png"))).toBe("compute");
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/rgb.png"))).toBe("compute");
+    const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", prefix: "/photo" } });
+    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/rgb.png"))).toBe("edge");
+  });
+
+  it("drops a file's derivatives and keeps the file; another account's files are untouched", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generatedBytes("rgb.png"), "image/png");
+    expect(await served(transformUrl(caller, "w_10", fileId))).toBe("compute");
+    const stranger = await seedCaller();
+    const refused = await api("/v1/purge", { key: stranger, json: { files: [fileId] } });
+    expect(await refused.json()).toEqual({ originals: 0, derivatives: 0, edge_entries: 0 });
+    expect(await served(transformUrl(caller, "w_10", fileId))).toBe("edge");
+
+    const purged = await api("/v1/purge", { key: caller, json: { files: [fileId] } });
+    expect(await purged.json()).toEqual({ originals: 0, derivatives: 1, edge_entries: 1 });
+    expect(await served(transformUrl(caller, "w_10", fileId))).toBe("compute");
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+  });
+
+  it("deleting an origin drops what was cached from it", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/photo.png"))).toBe("compute");
+    const deleted = await api("/v1/origins/shop", { key: caller, method: "DELETE" });
+    expect((await deleted.json<{ purged: unknown }>()).purged).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect(await keptOriginals(caller.accountId)).toBe(0);
+    expect((await problemOf(await loopbackApi(originTransformUrl(caller, "w_30", "shop", "/photo.png")))).status).toBe(404);
+  });
+
+  it("refuses an unknown origin, a path that leaves the base, and a key without the images scope", async () => {
+    const caller = await seedCaller();
+    expect((await problemOf(await api("/v1/purge", { key: caller, json: { origin: "nope", paths: ["/a.jpg"] } }))).status).toBe(404);
+    await registerGeneratedOrigin(caller);
+    expect((await problemOf(await api("/v1/purge", { key: caller, json: { origin: "shop", paths: ["/../a.jpg"] } }))).status).toBe(400);
+    const pdfOnly = await seedCaller({ scopes: ["pdf"] });
+    expect((await problemOf(await api("/v1/purge", { key: pdfOnly, json: { files: ["file_x"] } }))).status).toBe(403);
+  });
+});

@@ -1,0 +1,29 @@
+// One URL-transform request after the checks that run before the edge cache, and the route's own
+// environment type: only the transform route and its middleware carry `transform`, so the app's
+// environment (hono-env.ts) does not depend on the transform path.
+import type { Bindings } from "../env.ts";
+import type { AppEnv } from "../hono-env.ts";
+import type { TransformSpec } from "../../contracts/transform/tokens.ts";
+import type { VaryHeader } from "./derivative-response.ts";
+import type { TransformKey } from "./transform-key.ts";
+
+/** What the URL names after the transform: a stored file, or a path under a registered origin. */
+export type TransformTarget = { kind: "file"; fileId: string } | { kind: "origin"; name: string; path: string };
+
+export interface TransformRequest {
+  key: TransformKey;
+  target: TransformTarget;
+  /** The transform to make: as signed, with q_auto's level lowered under Save-Data. */
+  spec: TransformSpec;
+  canonical: string;
+  // "" unless the transform is f_auto.
+  formatClass: string;
+  cacheKey: Request;
+  vary: VaryHeader[];
+  ifNoneMatch: string | undefined;
+}
+
+export interface TransformEnv {
+  Bindings: Bindings;
+  Variables: AppEnv["Variables"] & { transform: TransformRequest };
+}

@@ -1,0 +1,73 @@
+// What a transform is made from, file or origin path, in the one shape the rest of the transform
+// path takes: the derivative's identity (the source id is the file id, or the origin path's
+// version), the original's bytes as the compute step reads them, how long the result may be
+// cached, its ETag, and a last check for a source that went away while it was computed.
+import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { Bindings } from "../env.ts";
+import { findReadyFile } from "../files/file-store.ts";
+import { currentOriginal } from "../origins/origin-original.ts";
+import { currentVersion } from "../origins/origin-object-store.ts";
+import { findOrigin } from "../origins/origin-store.ts";
+import type { DerivativeSource } from "./compute-derivative.ts";
+import { strongEtag } from "./derivative-response.ts";
+import { deleteDerivativesUnder, dropIfFileDeleted, type DerivativeIdentity } from "./derivative-store.ts";
+import { deleteEdgeCache } from "./edge-cache.ts";
+import { storedOriginal } from "./stored-original.ts";
+import type { TransformRequest } from "./transform-request.ts";
+
+type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET">;
+
+export interface TransformSource {
+  identity: DerivativeIdentity;
+  original: DerivativeSource;
+  /** The edge cache keeps the result until then (a file's expiry, an original's freshness). */
+  cacheUntil: number;
+  /** An origin path's freshness, sent as the reply's max-age; absent for a file (immutable). */
+  freshUntil?: number;
+  stale: boolean;
+  etag(derivativeSha256: string): string;
+  /** Called after the derivative is stored and cached: drops both if the source went away meanwhile. */
+  settle(): Promise<void>;
+}
+
+export async function resolveTransformSource(env: SourceEnv, request: TransformRequest): Promise<TransformSource> {
+  const { key, target, canonical, formatClass } = request;
+  if (target.kind === "file") {
+    const file = await findReadyFile(env.DB, key.accountId, target.fileId);
+    if (file.size_bytes > IMAGE_SOURCE_MAX_BYTES) {
+      throw new ProblemError("image_too_large", `File ${file.id} has ${file.size_bytes} bytes; an image source may have at most ${IMAGE_SOURCE_MAX_BYTES}.`, {
+        extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
+      });
+    }
+    return {
+      identity: { accountId: key.accountId, fileId: file.id, canonical, formatClass },
+      original: storedOriginal(env.FILES, file),
+      cacheUntil: file.expires_at,
+      stale: false,
+      etag: strongEtag,
+      // Checked after the row and the cache entry exist, so a deletion that ran while this was
+      // computed is caught here, and one that runs later finds them.
+      settle: async () => {
+        await dropIfFileDeleted(env, key.accountId, file.id);
+      },
+    };
+  }
+  const origin = await findOrigin(env.DB, key.accountId, target.name);
+  const { object, sourceId, stale } = await currentOriginal(env, origin, target.path);
+  return {
+    identity: { accountId: key.accountId, fileId: sourceId, canonical, formatClass },
+    original: storedOriginal(env.FILES, { id: sourceId, r2_key: object.r2_key, size_bytes: object.size_bytes }),
+    cacheUntil: stale ? 0 : object.fresh_until,
+    freshUntil: object.fresh_until,
+    stale,
+    // Tied to the original's version as well as the derivative's bytes.
+    etag: (sha256) => `"${object.version.slice(0, 12)}-${sha256.slice(0, 24)}"`,
+    // A purge or a newer version that landed while this was computed found none of it to drop.
+    settle: async () => {
+      if ((await currentVersion(env.DB, origin.id, target.path)) === object.version) return;
+      await deleteDerivativesUnder(env, key.accountId, sourceId);
+      await deleteEdgeCache(request.cacheKey);
+    },
+  };
+}
