@@ -14,7 +14,8 @@ import { problemSchema } from "../openapi/problem-schema.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { computeDerivative } from "../transform/compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, strongEtag, type DerivativeMeta } from "../transform/derivative-response.ts";
-import { countDerivatives, dropIfFileDeleted, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "../transform/derivative-store.ts";
+import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
+import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "../transform/derivative-store.ts";
 import { putEdgeCache } from "../transform/edge-cache.ts";
 import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import { storedOriginal } from "../transform/stored-original.ts";
@@ -132,7 +133,7 @@ async function cacheDerivative(
   meta: DerivativeMeta,
   body: Uint8Array | ReadableStream<Uint8Array>,
   r2Key: string,
-  fileExpiresAt: number,
+  fileExpiresAt: number | null,
 ): Promise<BodyInit | null> {
   // Awaited rather than left to waitUntil: a local put costs well under a millisecond, and the
   // next request for the same image (the browser's second <img>) then finds it.

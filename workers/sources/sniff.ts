@@ -135,6 +135,7 @@ export function sniffContentType(bytes: Uint8Array): SniffedType | null {
 const ACCEPTED = {
   image: { formats: ["jpeg", "png", "webp", "avif", "gif", "tiff"], takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF or TIFF images" },
   pdf: { formats: ["pdf"], takes: "/v1/pdf endpoints take PDF files" },
+  stored: { formats: ["jpeg", "png", "webp", "avif", "gif", "tiff", "pdf"], takes: "POST /v1/files stores JPEG, PNG, WebP, AVIF, GIF or TIFF images and PDF files" },
 } as const satisfies Record<string, { formats: readonly SniffedFormat[]; takes: string }>;
 
 export type ExpectedKind = keyof typeof ACCEPTED;

@@ -31,13 +31,18 @@ export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]):
   };
 }
 
+// A durable file's derivative: as long as the immutable response itself says (a year).
+const UNTIL_DELETED_MAX_AGE = 31_536_000;
+
 /**
  * Kept no longer than the derivative's file: the cache itself drops the entry when the file
  * expires, in every data centre, where the expiry sweep's purge reaches at most the one it runs
- * in. Clients are still told the response is immutable.
+ * in. A durable file (`fileExpiresAt` null) lives until it is deleted, so its entries are kept as
+ * long as the response is immutable, and deletion purges them. Clients are still told the
+ * response is immutable.
  */
-export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, fileExpiresAt: number, now = Date.now()): Promise<void> {
-  const maxAge = Math.max(0, Math.floor((fileExpiresAt - now) / 1000));
+export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, fileExpiresAt: number | null, now = Date.now()): Promise<void> {
+  const maxAge = fileExpiresAt === null ? UNTIL_DELETED_MAX_AGE : Math.max(0, Math.floor((fileExpiresAt - now) / 1000));
   const headers = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": `public, max-age=${maxAge}` };
   return caches.default.put(key, new Response(body, { headers }));
 }
