@@ -15,11 +15,38 @@ export const prices = {
   imagePlaceholder: 0,
   xlsxFile: 5_000,
   xlsxPerThousandCells: 20,
+  // Durable files, per GB (10^9 bytes) kept for a month of 30 days: R2's own $0.015.
+  storagePerGbMonth: 15_000,
 } as const;
 
 export const PDF_SMALL_TIER_BYTES = 25 * 1024 * 1024;
 
+import { operations } from "./operations.ts";
+
 export { operations, type Operation } from "./operations.ts";
+
+/** Durable storage is charged daily under its own name, beside the operations, in the ledger and usage. */
+export const STORAGE_CHARGE = "files.storage";
+
+/** Everything a ledger row can pay for. */
+export const chargeables = [...operations, STORAGE_CHARGE] as const;
+export type Chargeable = (typeof chargeables)[number];
+
+const BYTES_PER_GB = 1_000_000_000n;
+const DAYS_PER_MONTH = 30n;
+
+/**
+ * One account's durable storage for one UTC day: bytes × 15,000 micros ÷ (10^9 bytes × 30 days),
+ * rounded UP to the whole micro-dollar (so any stored byte costs at least 1 micro a day, and 1 GB
+ * costs exactly 500). The day's bytes are those the first sweep of the day counts. Computed in
+ * BigInt so no byte count loses precision.
+ */
+export function storageDayPrice(durableBytes: number): number {
+  if (!Number.isSafeInteger(durableBytes) || durableBytes < 0) throw new RangeError(`durable bytes must be a non-negative integer: ${durableBytes}`);
+  const numerator = BigInt(durableBytes) * BigInt(prices.storagePerGbMonth);
+  const denominator = BYTES_PER_GB * DAYS_PER_MONTH;
+  return Number((numerator + denominator - 1n) / denominator);
+}
 
 /** An image costs nothing when the output is not smaller than its source. */
 export function imagePrice(result: { originalBytes: number; outputBytes: number }): number {

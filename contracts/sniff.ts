@@ -169,6 +169,10 @@ const ACCEPTED = {
     takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG images",
   },
   pdf: { formats: ["pdf"], takes: "/v1/pdf endpoints take PDF files" },
+  stored: {
+    formats: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic", "jxl", "svg", "pdf"],
+    takes: "POST /v1/files stores JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG images and PDF files",
+  },
 } as const satisfies Record<string, { formats: readonly SniffedFormat[]; takes: string }>;
 
 export type ExpectedKind = keyof typeof ACCEPTED;

@@ -40,6 +40,19 @@ describe("generated client types", () => {
 describe("TypeScript client against the running service", () => {
   const fast = { retry: { baseDelayMs: 20 }, poll: { intervalMs: 100 } };
 
+  it("stores a durable file, finds it in the list, and gives it an end again (files.create/list/update)", async () => {
+    const client = createPixelPress({ baseUrl, apiKey, ...fast });
+    const created = await client.files.create({ source: { base64: photo }, expires_at: null }, { idempotencyKey: `durable-${Date.now()}` });
+    expect(created).toMatchObject({ status: "ready", content_type: "image/jpeg", expires_at: null });
+    const listed = await client.files.list({ limit: 100 });
+    expect(listed.data.find((file) => file.file_id === created.file_id)).toMatchObject({ expires_at: null, size_bytes: created.size_bytes });
+    const end = new Date(Date.now() + 3_600_000).toISOString();
+    expect(await client.files.update(created.file_id, { expires_at: end })).toMatchObject({ file_id: created.file_id, expires_at: end });
+    const refused = await client.files.update(created.file_id, { expires_at: "2000-01-01T00:00:00Z" }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PixelPressError);
+    expect((refused as PixelPressError).problem.status).toBe(400);
+  });
+
   it("reads the account", async () => {
     const account = await createPixelPress({ baseUrl, apiKey }).account();
     expect(account.account_id).toBe(inject("accountId"));

@@ -4,7 +4,8 @@ import type { QueueMessage } from "./jobs/job-message.ts";
 import { jobRunners } from "./jobs/job-runners.ts";
 import { consumeDeadLetters, consumeJobQueue } from "./jobs/queue-consumer.ts";
 import { redeliverJobMessage } from "./jobs/redeliver-job.ts";
-import { sweepExpiredFiles } from "./files/expiry-sweep.ts";
+import { sweepExpiredFiles } from "./files/file-lifecycle.ts";
+import { chargeDurableStorage } from "./files/storage-meter.ts";
 import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 
 export { OriginContainer } from "./origin/origin-container.ts";
@@ -32,6 +33,7 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, controller.scheduledTime), pruneExpiredRecords(env.DB, controller.scheduledTime)]));
+    const now = controller.scheduledTime;
+    ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, now), chargeDurableStorage(env.DB, now), pruneExpiredRecords(env.DB, now)]));
   },
 } satisfies ExportedHandler<Bindings, QueueMessage>;

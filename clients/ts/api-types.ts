@@ -735,7 +735,7 @@ export interface paths {
         };
         /**
          * Usage over a period, by day or by operation
-         * @description Charges and counts between two UTC days inclusive, at most 366 days apart.
+         * @description Charges and counts between two UTC days inclusive, at most 366 days apart. Durable storage appears as `files.storage`, one charge per day.
          */
         get: {
             parameters: {
@@ -987,6 +987,233 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's files, newest first
+         * @description Live files (not deleted, not expired), newest first, `limit` at a time. The cursor is opaque and stable: files stored after the first page was read do not shift the pages after it (they appear at the head of a new listing).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Files per page, 1 to 100. */
+                    limit?: number;
+                    /** @description `next_cursor` of the previous page; omit it for the first. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of files */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FileList"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Store a file, durable or expiring
+         * @description Stores the `source` (`{url}`, `{base64}`, or `{file_id}` to copy a file of the account) as a file usable as `{"file_id": ...}` in any call and in transform URLs. Identified by magic bytes: JPEG, PNG, WebP, AVIF, GIF and TIFF images and PDF files. `expires_at: null` keeps it until it is deleted: a processing call never deletes it (`keep_source` does not apply), it counts against the plan's durable storage quota (413 `storage_quota_exceeded` past it, nothing stored) and is charged daily by size (see the price list); while a day's storage charge is owed, new durable files are refused with 402 `storage_charge_owed`. Omitted, the file expires with the account's retention. `Idempotency-Key` is honoured.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateFileRequest"];
+                };
+            };
+            responses: {
+                /** @description The stored file */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["File"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. `source_invalid_url`: `source.url` must be an absolute http or https URL without credentials, on port 80, 443 or 1024 and above. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `storage_charge_owed`: A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. `source_too_large`: The source exceeds the byte limit (`max_bytes`); the download stops at the limit. Use POST /v1/uploads for larger files. `storage_quota_exceeded`: Keeping this file durable would take the account past its plan's durable storage quota (`quota_bytes`, of which `used_bytes` are taken). Nothing was stored or charged: delete durable files, give this one an `expires_at`, or move to a larger plan. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. `source_unreachable`: The source URL failed: network error, timeout, too many redirects or a non-2xx answer; `reason` says which and `upstream_status` gives the status it answered. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files/{file_id}": {
         parameters: {
             query?: never;
@@ -1079,7 +1306,126 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Make a file durable, or give it an end
+         * @description `{"expires_at": null}` keeps the file until it is deleted (within the plan's durable storage quota: 413 `storage_quota_exceeded`; refused with 402 `storage_charge_owed` while storage is owed; the file is unchanged either way). A time sets its end, at most the account's retention from now. Another account's file is a 404; a deleted or expired one a 410.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateFileRequest"];
+                };
+            };
+            responses: {
+                /** @description The file with its new expiry */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["File"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `storage_charge_owed`: A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `storage_quota_exceeded`: Keeping this file durable would take the account past its plan's durable storage quota (`quota_bytes`, of which `used_bytes` are taken). Nothing was stored or charged: delete durable files, give this one an `expires_at`, or move to a larger plan. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/files/{file_id}/content": {
@@ -1476,7 +1822,7 @@ export interface paths {
         put?: never;
         /**
          * Start a presigned upload
-         * @description Returns a `file_id` and a presigned PUT to storage, valid for 15 minutes. PUT the bytes there with the given headers, then call POST /v1/uploads/{file_id}/complete; the file is then usable as `{"file_id": ...}` in any `source`. Files up to 200 MB (the platform maximum). Inputs above 100 MB must come this way; smaller ones may (sync JSON bodies stop at 40 MB).
+         * @description Returns a `file_id` and a presigned PUT to storage, valid for 15 minutes. `expires_at` as for POST /v1/files: `null` makes the file durable (its declared size is held against the plan's quota from now on; 413 `storage_quota_exceeded` past it, 402 `storage_charge_owed` while storage is owed, nothing created either way). PUT the bytes there with the given headers, then call POST /v1/uploads/{file_id}/complete; the file is then usable as `{"file_id": ...}` in any `source`. Files up to 200 MB (the platform maximum). Inputs above 100 MB must come this way; smaller ones may (sync JSON bodies stop at 40 MB).
          */
         post: {
             parameters: {
@@ -1521,6 +1867,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `storage_charge_owed`: A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
                 403: {
                     headers: {
@@ -1539,7 +1894,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                /** @description `storage_quota_exceeded`: Keeping this file durable would take the account past its plan's durable storage quota (`quota_bytes`, of which `used_bytes` are taken). Nothing was stored or charged: delete durable files, give this one an `expires_at`, or move to a larger plan. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2017,8 +2372,26 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3265,6 +3638,33 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
                 413: {
                     headers: {
@@ -3419,8 +3819,26 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3627,13 +4045,34 @@ export interface components {
                 micros: number;
                 by_operation: components["schemas"]["UsageByOperation"][];
             };
+            /** @description Durable storage, charged once a day by size (see the price list). */
+            storage: {
+                /**
+                 * @description Bytes of durable files (`expires_at: null`) stored now.
+                 * @example 52428800
+                 */
+                durable_bytes: number;
+                /** @example 120 */
+                durable_files: number;
+                /**
+                 * @description The plan's durable storage quota (pending durable uploads hold their size against it).
+                 * @example 100000000000
+                 */
+                quota_bytes: number;
+                /**
+                 * @description Storage charges the balance did not cover; while above 0, new durable files are refused (402).
+                 * @example 0
+                 */
+                owed_micros: number;
+            };
         };
         UsageByOperation: {
             /**
+             * @description An operation, or `files.storage`: durable storage, charged daily.
              * @example image.optimize
              * @enum {string}
              */
-            operation: "image.optimize" | "image.batch" | "image.transform" | "pdf.compress" | "pdf.analyze" | "xlsx.generate";
+            operation: "image.optimize" | "image.batch" | "image.transform" | "pdf.compress" | "pdf.analyze" | "xlsx.generate" | "files.storage";
             /** @example 1250 */
             count: number;
             /** @example 1000000 */
@@ -3698,15 +4137,62 @@ export interface components {
             /** @example 2026-11-23T10:00:00.000Z */
             created_at: string;
             /**
-             * @description After this the file is deleted and answers 410. Results are kept for the account's retention (24 h by default).
+             * @description After this the file is deleted and answers 410. Null: a durable file, kept until it is deleted (POST /v1/files/{file_id}/ack) and metered as storage. Results and uploads are kept for the account's retention (24 h by default) unless `expires_at` was given.
              * @example 2026-11-24T10:00:00.000Z
              */
-            expires_at: string;
+            expires_at: string | null;
             /**
-             * @description A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at`; null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.
+             * @description A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at` (a durable file's, until the file is deleted); null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.
              * @example https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w...
              */
             download_url: string | null;
+        };
+        /**
+         * @example {
+         *       "source": {
+         *         "url": "https://images.example.com/hero.jpg"
+         *       },
+         *       "expires_at": null
+         *     }
+         */
+        CreateFileRequest: {
+            source: components["schemas"]["Source"];
+            /**
+             * @description `null`: a durable file, kept until it is deleted (metered as storage, within the plan's quota). An RFC 3339 time: the file's end, in the future and at most the account's retention from now. Omitted: the account's retention (24 h by default).
+             * @example null
+             */
+            expires_at?: string | null;
+        };
+        /** @description Exactly one of `{url}` (fetched with an SSRF guard), `{base64}` or `{file_id}` (an upload or result of the same account). */
+        Source: {
+            /** @example https://images.example.com/photo.jpg */
+            url: string;
+        } | {
+            /**
+             * @description Standard or URL-safe base64, optionally a data: URI. Decoded size up to 26214400 bytes; larger files go through POST /v1/uploads.
+             * @example iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==
+             */
+            base64: string;
+        } | {
+            /** @example file_8Hq2Lm4Zt0Rb7Xc1Vd9Y */
+            file_id: string;
+        };
+        FileList: {
+            data: components["schemas"]["File"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "expires_at": null
+         *     }
+         */
+        UpdateFileRequest: {
+            /**
+             * @description `null`: a durable file, kept until it is deleted (metered as storage, within the plan's quota). An RFC 3339 time: the file's end, in the future and at most the account's retention from now. Omitted: the account's retention (24 h by default).
+             * @example null
+             */
+            expires_at: string | null;
         };
         /** @description What a page shows while the image loads, and the image's size so the layout does not shift. */
         ImagePlaceholder: {
@@ -3740,10 +4226,10 @@ export interface components {
             /** @enum {string} */
             status: "pending";
             /**
-             * @description When the file is deleted unless acknowledged earlier.
+             * @description When the file is deleted unless acknowledged earlier; null for a durable file (kept until deleted).
              * @example 2026-11-24T10:00:00.000Z
              */
-            expires_at: string;
+            expires_at: string | null;
             upload: {
                 /** @enum {string} */
                 method: "PUT";
@@ -3774,6 +4260,11 @@ export interface components {
              * @example 157286400
              */
             size_bytes: number;
+            /**
+             * @description `null`: a durable file, kept until it is deleted (metered as storage, within the plan's quota). An RFC 3339 time: the file's end, in the future and at most the account's retention from now. Omitted: the account's retention (24 h by default).
+             * @example null
+             */
+            expires_at?: string | null;
         };
         Job: components["schemas"]["ImageOptimizeJob"] | components["schemas"]["ImageBatchJob"] | components["schemas"]["PdfCompressJob"] | components["schemas"]["XlsxGenerateJob"];
         ImageOptimizeJob: {
@@ -4232,20 +4723,6 @@ export interface components {
              */
             mode?: "sync" | "async";
             webhook?: components["schemas"]["WebhookTarget"];
-        };
-        /** @description Exactly one of `{url}` (fetched with an SSRF guard), `{base64}` or `{file_id}` (an upload or result of the same account). */
-        Source: {
-            /** @example https://images.example.com/photo.jpg */
-            url: string;
-        } | {
-            /**
-             * @description Standard or URL-safe base64, optionally a data: URI. Decoded size up to 26214400 bytes; larger files go through POST /v1/uploads.
-             * @example iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==
-             */
-            base64: string;
-        } | {
-            /** @example file_8Hq2Lm4Zt0Rb7Xc1Vd9Y */
-            file_id: string;
         };
         /** @default {} */
         ImageOptions: {

@@ -16,6 +16,18 @@ export interface ClientOptions {
 }
 
 type Upload = components["schemas"]["File"];
+type StoredFile = components["schemas"]["File"];
+type CreateFileRequest = components["schemas"]["CreateFileRequest"];
+type FileList = components["schemas"]["FileList"];
+
+export interface FilesApi {
+  /** POST /v1/files: stores a source; `expires_at: null` keeps it until deleted (durable, metered daily). */
+  create(body: CreateFileRequest, options?: Pick<CallOptions, "idempotencyKey" | "signal">): Promise<StoredFile>;
+  /** GET /v1/files: one page, newest first; pass `next_cursor` back as `cursor` for the next. */
+  list(query?: { limit?: number; cursor?: string }): Promise<FileList>;
+  /** PATCH /v1/files/{file_id}: `null` makes the file durable, a time gives it an end. */
+  update(fileId: string, body: { expires_at: string | null }): Promise<StoredFile>;
+}
 
 export interface PixelPressClient {
   /** The typed openapi-fetch client underneath, for any endpoint; it shares the retries. */
@@ -27,7 +39,8 @@ export interface PixelPressClient {
   waitForJob(jobId: string, options?: PollOptions): Promise<JobResult>;
   account(): Promise<components["schemas"]["Account"]>;
   /** Stores bytes through a presigned upload; use the file id as `source: { file_id }`. */
-  upload(bytes: Uint8Array<ArrayBuffer>, file: { contentType: string; filename?: string }): Promise<Upload>;
+  upload(bytes: Uint8Array<ArrayBuffer>, file: { contentType: string; filename?: string; expiresAt?: string | null }): Promise<Upload>;
+  files: FilesApi;
 }
 
 function isJobAccepted(response: Response, body: unknown): body is JobAccepted {
@@ -71,11 +84,25 @@ export function createPixelPress(options: ClientOptions): PixelPressClient & Pro
     },
     async upload(bytes, file) {
       const created = unwrap(
-        await http.POST("/v1/uploads", { body: { content_type: file.contentType, size_bytes: bytes.byteLength, filename: file.filename } }),
+        await http.POST("/v1/uploads", {
+          body: { content_type: file.contentType, size_bytes: bytes.byteLength, filename: file.filename, ...(file.expiresAt !== undefined ? { expires_at: file.expiresAt } : {}) },
+        }),
       );
       const put = await retryingFetch(new Request(created.upload.url, { method: "PUT", headers: created.upload.headers, body: bytes }));
       if (!put.ok) throw new PixelPressError(problemOf(await put.text(), put));
       return unwrap(await http.POST("/v1/uploads/{file_id}/complete", { params: { path: { file_id: created.file_id } } }));
+    },
+    files: {
+      async create(body, callOptions = {}) {
+        const headers = callOptions.idempotencyKey ? { "Idempotency-Key": callOptions.idempotencyKey } : {};
+        return unwrap(await http.POST("/v1/files", { body, headers, signal: callOptions.signal }));
+      },
+      async list(query = {}) {
+        return unwrap(await http.GET("/v1/files", { params: { query } }));
+      },
+      async update(fileId, body) {
+        return unwrap(await http.PATCH("/v1/files/{file_id}", { params: { path: { file_id: fileId } }, body }));
+      },
     },
   };
 

@@ -221,6 +221,16 @@ export const problemCatalogue = {
     title: "The remote origin timed out",
     description: "The origin that holds the original did not answer, or did not finish its body, within the time limit of a URL source, and no earlier copy is kept to serve instead. Retry after `Retry-After` seconds. Not charged.",
   },
+  storage_quota_exceeded: {
+    status: 413,
+    title: "Durable storage quota exceeded",
+    description: "Keeping this file durable would take the account past its plan's durable storage quota (`quota_bytes`, of which `used_bytes` are taken). Nothing was stored or charged: delete durable files, give this one an `expires_at`, or move to a larger plan.",
+  },
+  storage_charge_owed: {
+    status: 402,
+    title: "Storage charge owed",
+    description: "A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted.",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

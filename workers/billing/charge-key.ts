@@ -26,3 +26,8 @@ export function transformChargeKey(identity: { fileId: string; canonical: string
 export function topUpChargeKey(reference: string): string {
   return `topup:${reference}`;
 }
+
+/** A UTC day (YYYY-MM-DD) of an account's durable storage: charged once, however many sweeps run that day. */
+export function storageChargeKey(day: string): string {
+  return `storage:${day}`;
+}

@@ -1,5 +1,5 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import type { Operation } from "../../contracts/pricing.ts";
+import type { Chargeable } from "../../contracts/pricing.ts";
 import { accountBalance } from "../accounts/account-store.ts";
 import { orm } from "../db/orm.ts";
 import { ledger } from "../db/schema.ts";
@@ -9,7 +9,7 @@ export interface Charge {
   accountId: string;
   /** What is being paid for, built by ./charge-key.ts: unique per account. */
   chargeKey: string;
-  operation: Operation | "account.topup";
+  operation: Chargeable | "account.topup";
   amountMicros: number;
   units?: number;
 }

@@ -1,12 +1,13 @@
 // The ledger's reads: what an account spent, by operation and by day. Top-ups are ledger rows
 // too (negative amounts) and are left out.
 import { and, asc, gte, lt, ne, eq, sql } from "drizzle-orm";
-import type { Operation } from "../../contracts/pricing.ts";
+import type { Chargeable } from "../../contracts/pricing.ts";
 import { orm } from "../db/orm.ts";
 import { ledger } from "../db/schema.ts";
 
 export interface UsageRow {
-  operation: Operation;
+  /** An operation, or files.storage for durable storage's daily charges. */
+  operation: Chargeable;
   count: number;
   micros: number;
 }

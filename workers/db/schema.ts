@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { jobOperations, operations } from "../../contracts/operations.ts";
+import { jobOperations } from "../../contracts/operations.ts";
+import { chargeables } from "../../contracts/pricing.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
@@ -56,7 +57,7 @@ export const ledger = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     chargeKey: text("charge_key").notNull(),
-    operation: text("operation", { enum: [...operations, "account.topup"] }).notNull(),
+    operation: text("operation", { enum: [...chargeables, "account.topup"] }).notNull(),
     amountMicros: integer("amount_micros").notNull(),
     units: integer("units").notNull().default(1),
     createdAt: integer("created_at").notNull(),
@@ -100,7 +101,8 @@ export const rateWindows = sqliteTable(
 
 // Every stored object (a source, an upload, a result) has one row; the R2 object is written
 // before the row is marked ready and deleted only after the row is marked deleted, so a row
-// never points at a half-written object.
+// never points at a half-written object. A null expires_at is a durable file: kept until it is
+// deleted, and metered as storage (workers/files/storage-meter.ts).
 export const files = sqliteTable(
   "files",
   {
@@ -116,8 +118,10 @@ export const files = sqliteTable(
     sizeBytes: integer("size_bytes").notNull(),
     sha256: text("sha256"),
     createdAt: integer("created_at").notNull(),
-    expiresAt: integer("expires_at").notNull(),
+    expiresAt: integer("expires_at"),
     deletedAt: integer("deleted_at"),
+    /** Why a deleted file went, so its 410 can say so (a source used by a call names keep_source). */
+    deletedReason: text("deleted_reason", { enum: ["deleted", "expired", "used_as_source"] }),
   },
   (t) => [index("files_account").on(t.accountId, t.createdAt), index("files_expiry").on(t.status, t.expiresAt)],
 );
@@ -238,4 +242,22 @@ export const originObjects = sqliteTable(
     fetchedAt: integer("fetched_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.originId, t.path] })],
+);
+
+// One row per account and UTC day with durable bytes: the first sweep of the day meters them and
+// prices the day; `charged_at` stays null while the balance cannot cover it (the day is owed, and
+// new durable files are refused). The ledger's charge key (storage:<day>) bills it once.
+export const storageCharges = sqliteTable(
+  "storage_charges",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    day: text("day").notNull(),
+    durableBytes: integer("durable_bytes").notNull(),
+    amountMicros: integer("amount_micros").notNull(),
+    createdAt: integer("created_at").notNull(),
+    chargedAt: integer("charged_at"),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] }), index("storage_charges_owed").on(t.chargedAt)],
 );

@@ -44,6 +44,13 @@ describe("signed download URLs", () => {
     expect(await checkDownloadSignature(secret, fileId, expires, sig, now + 60_000)).toBe("expired");
   });
 
+  it("signs a durable file's link (no expiry) until the file is deleted", async () => {
+    const { expires, sig } = partsOf(await signedDownloadUrl(secret, "https://a.test", fileId, null));
+    expect(expires).toBe("999999999999");
+    expect(await checkDownloadSignature(secret, fileId, expires, sig, Date.UTC(2999, 0, 1))).toBe("valid");
+    expect(await checkDownloadSignature(secret, "file_other000000000000000", expires, sig, now)).toBe("invalid");
+  });
+
   it("refuses to sign with an empty secret", async () => {
     await expect(signedDownloadUrl("", "https://a.test", fileId, now)).rejects.toThrow(/SIGNING_SECRET/);
   });

@@ -18,9 +18,16 @@ export function downloadPath(fileId: string): string {
   return `/v1/files/${encodeURIComponent(fileId)}/content`;
 }
 
-/** `expiresAtMs` is epoch milliseconds, like every stored timestamp; the URL carries whole seconds. */
-export async function signedDownloadUrl(secret: string, baseUrl: string, fileId: string, expiresAtMs: number): Promise<string> {
-  const expires = Math.floor(expiresAtMs / 1000);
+// A durable file's link lasts until the file is deleted, and a deleted file answers 410 whatever
+// its link says: so its link carries the latest time the URL format holds (12 digits of seconds).
+const UNTIL_DELETED_SECONDS = 999_999_999_999;
+
+/**
+ * `expiresAtMs` is epoch milliseconds, like every stored timestamp, or null for a durable file's
+ * link (valid until the file is deleted); the URL carries whole seconds.
+ */
+export async function signedDownloadUrl(secret: string, baseUrl: string, fileId: string, expiresAtMs: number | null): Promise<string> {
+  const expires = expiresAtMs === null ? UNTIL_DELETED_SECONDS : Math.floor(expiresAtMs / 1000);
   const sig = await downloadSignature(secret, fileId, expires);
   return `${baseUrl.replace(/\/+$/, "")}${downloadPath(fileId)}?expires=${expires}&sig=${sig}`;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { deleteFile, fileKey, findFile, findFileOwner, insertPendingFile, openFile, retentionFor, storeFile } from "./file-store.ts";
+import { fileKey, findFile, findFileOwner, insertPendingFile, openFile, retentionFor, storeFile } from "./file-store.ts";
 
 const DAY = 86_400_000;
 
@@ -147,27 +147,6 @@ describe("findFile and openFile", () => {
 
     const pending = await insertPendingFile(env.DB, { accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + DAY });
     expect(await problemSlug(openFile(env, accountId, pending.id))).toBe("409 upload_incomplete");
-  });
-});
-
-describe("deleteFile", () => {
-  it("marks the row deleted, removes the object, and is idempotent", async () => {
-    const { accountId } = await seedCaller();
-    const record = await storeFile(env, { accountId, kind: "result", body: randomBytes(10), size: 10, contentType: "image/png", expiresAt: Date.now() + DAY });
-    const deleted = await deleteFile(env, accountId, record.id, 1234);
-    expect(deleted).toMatchObject({ status: "deleted", deleted_at: 1234 });
-    expect(await env.FILES.head(record.r2_key)).toBeNull();
-    expect(await problemSlug(findFile(env.DB, accountId, record.id))).toBe("410 gone");
-    expect(await deleteFile(env, accountId, record.id, 9999)).toMatchObject({ status: "deleted", deleted_at: 1234 });
-  });
-
-  it("does not touch another account's file", async () => {
-    const mine = await seedCaller();
-    const theirs = await seedCaller();
-    const record = await storeFile(env, { accountId: theirs.accountId, kind: "result", body: randomBytes(10), size: 10, contentType: "image/png", expiresAt: Date.now() + DAY });
-    expect(await problemSlug(deleteFile(env, mine.accountId, record.id))).toBe("404 not_found");
-    expect(await env.FILES.head(record.r2_key)).not.toBeNull();
-    expect((await rowOf(record.id))!.status).toBe("ready");
   });
 });
 

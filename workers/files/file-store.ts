@@ -1,20 +1,22 @@
 // Files: one D1 row per R2 object. A row is inserted `pending` before its object is written and
 // flipped to `ready` only after the write succeeded, so a crash in between leaves a pending row
 // (swept, object and all, when it expires) and never a ready row without an object. Deletion
-// runs the other way: the row is marked deleted first, then the object is removed.
-import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+// runs the other way: the row is marked deleted first, then the object is removed (deleting a
+// file with everything derived from it is workers/files/file-lifecycle.ts's work).
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql, sum, count } from "drizzle-orm";
 import { findAccountSettings } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
-import { deleteDerivativesOf } from "../transform/derivative-store.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 import { putObject, readObject } from "./file-objects.ts";
 
 export type FileKind = "source" | "result";
 export type FileStatus = "pending" | "ready" | "deleted";
+/** Why a deleted file went: acknowledged (or a write that failed), expired, or used up by a processing call. */
+export type DeletedReason = "deleted" | "expired" | "used_as_source";
 
 export interface FileRecord {
   id: string;
@@ -27,8 +29,10 @@ export interface FileRecord {
   size_bytes: number;
   sha256: string | null;
   created_at: number;
-  expires_at: number;
+  /** Null for a durable file: kept until it is deleted. */
+  expires_at: number | null;
   deleted_at: number | null;
+  deleted_reason: DeletedReason | null;
 }
 
 export interface NewFile {
@@ -37,7 +41,8 @@ export interface NewFile {
   contentType: string;
   sizeBytes: number;
   filename?: string | null;
-  expiresAt: number;
+  /** Null keeps the file until it is deleted. */
+  expiresAt: number | null;
   sha256?: string;
 }
 
@@ -48,10 +53,15 @@ export interface StoreFileInput {
   size: number;
   contentType: string;
   filename?: string | null;
-  /** Defaults to now plus the account's retention. */
-  expiresAt?: number;
+  /** Defaults to now plus the account's retention; null keeps the file until it is deleted. */
+  expiresAt?: number | null;
   /** Hex SHA-256 of the body: R2 refuses the write when the bytes do not match it. */
   sha256?: string;
+  /**
+   * Runs once the pending row is in and before any byte is written (a durable file's admission:
+   * workers/files/durable-admission.ts). When it throws, the row is removed and nothing is stored.
+   */
+  admit?: (pending: FileRecord) => Promise<void>;
 }
 
 type FileEnv = Pick<Bindings, "DB" | "FILES">;
@@ -69,6 +79,7 @@ const fileColumns = {
   created_at: files.createdAt,
   expires_at: files.expiresAt,
   deleted_at: files.deletedAt,
+  deleted_reason: files.deletedReason,
 };
 
 export function fileKey(accountId: string, fileId: string): string {
@@ -90,6 +101,7 @@ export async function insertPendingFile(db: D1Database, file: NewFile, now = Dat
     created_at: now,
     expires_at: file.expiresAt,
     deleted_at: null,
+    deleted_reason: null,
   };
   await orm(db)
     .insert(files)
@@ -127,25 +139,50 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
     throw new RangeError(`storeFile: body has ${input.body.byteLength} bytes, size says ${input.size}`);
   }
   const { accountId, kind, contentType, filename, sha256 } = input;
-  const expiresAt = input.expiresAt ?? Date.now() + (await retentionFor(env.DB, accountId));
+  const expiresAt = input.expiresAt === undefined ? Date.now() + (await retentionFor(env.DB, accountId)) : input.expiresAt;
   const pending = await insertPendingFile(env.DB, { accountId, kind, contentType, sizeBytes: input.size, filename, expiresAt, sha256 });
+  if (input.admit) {
+    try {
+      await input.admit(pending);
+    } catch (error) {
+      await discardPendingFile(env.DB, pending.id);
+      throw error;
+    }
+  }
   try {
     await putObject(env.FILES, pending.r2_key, input, { httpMetadata: { contentType: input.contentType } });
   } catch (error) {
-    await deleteFile(env, accountId, pending.id);
+    // A new file has nothing derived from it yet: its row and its object are all there is.
+    await markFileDeleted(env.DB, accountId, pending.id, "deleted");
+    await env.FILES.delete(pending.r2_key);
     throw error;
   }
   return (await markFileReady(env.DB, accountId, pending.id)) ?? findFile(env.DB, accountId, pending.id);
+}
+
+/** Removes a pending row whose object was never written (a file refused before its bytes were stored). */
+export async function discardPendingFile(db: D1Database, fileId: string): Promise<void> {
+  await orm(db).delete(files).where(and(eq(files.id, fileId), eq(files.status, "pending"))).run();
+}
+
+function goneDetail(record: FileRecord): string {
+  const at = new Date(record.deleted_at ?? record.expires_at ?? 0).toISOString();
+  switch (record.deleted_reason) {
+    case "used_as_source":
+      return `File ${record.id} was deleted at ${at} by the processing call that used it as its source: an upload that expires is used once unless the call sets \`keep_source: true\` (image options). A durable file (\`expires_at: null\`, POST /v1/files or PATCH /v1/files/{file_id}) is never deleted by a call.`;
+    case "expired":
+      return `File ${record.id} expired at ${at}.`;
+    default:
+      return `File ${record.id} was deleted at ${at}.`;
+  }
 }
 
 /** The file's row. Another account's id is 404 like a missing one; deleted or expired is 410. */
 export async function findFile(db: D1Database, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
   const record = await orm(db).select(fileColumns).from(files).where(and(eq(files.id, fileId), eq(files.accountId, accountId))).get();
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
-  if (record.status === "deleted") {
-    throw new ProblemError("gone", `File ${fileId} was deleted at ${new Date(record.deleted_at ?? record.expires_at).toISOString()}.`);
-  }
-  if (record.expires_at <= now) {
+  if (record.status === "deleted") throw new ProblemError("gone", goneDetail(record), { extensions: { deleted_reason: record.deleted_reason } });
+  if (record.expires_at !== null && record.expires_at <= now) {
     throw new ProblemError("gone", `File ${fileId} expired at ${new Date(record.expires_at).toISOString()}.`);
   }
   return record;
@@ -193,18 +230,22 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
   return { record, object, range };
 }
 
-/** Deletes a file of the account: the row first, then the object. Repeating it is harmless. */
-export async function deleteFile(env: FileEnv, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
-  const record = await orm(env.DB)
+/**
+ * Marks a file of the account deleted (the first time's moment and reason are kept); its object
+ * and what derives from it are the caller's to remove afterwards. Null for no such file.
+ */
+export async function markFileDeleted(db: D1Database, accountId: string, fileId: string, reason: DeletedReason, now = Date.now()): Promise<FileRecord | null> {
+  const record = await orm(db)
     .update(files)
-    .set({ status: "deleted", deletedAt: sql`COALESCE(${files.deletedAt}, ${now})` })
+    .set({
+      status: "deleted",
+      deletedAt: sql`COALESCE(${files.deletedAt}, ${now})`,
+      deletedReason: sql`COALESCE(${files.deletedReason}, ${reason})`,
+    })
     .where(and(eq(files.id, fileId), eq(files.accountId, accountId)))
     .returning(fileColumns)
     .get();
-  if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
-  await env.FILES.delete(record.r2_key);
-  await deleteDerivativesOf(env, [fileId]);
-  return record;
+  return record ?? null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -222,7 +263,7 @@ export async function findFileStatus(db: D1Database, accountId: string, fileId: 
   return row?.status ?? null;
 }
 
-/** Files whose expiry is at or before `now` and that are not deleted yet, soonest first. */
+/** Files whose expiry is at or before `now` and that are not deleted yet, soonest first; a durable file (null expiry) never is. */
 export async function listExpiredFiles(db: D1Database, now: number, limit: number): Promise<{ id: string; r2_key: string }[]> {
   return orm(db)
     .select({ id: files.id, r2_key: files.r2Key })
@@ -233,20 +274,95 @@ export async function listExpiredFiles(db: D1Database, now: number, limit: numbe
     .all();
 }
 
-// D1 binds at most 100 parameters per statement; drizzle binds every value, so three go to
-// the new status, deleted_at and the status compared against.
-const IDS_PER_UPDATE = 97;
+// D1 binds at most 100 parameters per statement; drizzle binds every value, so four go to
+// the new status, deleted_at, deleted_reason and the status compared against.
+const IDS_PER_UPDATE = 96;
 
-/** Marks the files deleted in one batch; their objects are the caller's to remove afterwards. */
-export async function markFilesDeleted(db: D1Database, fileIds: string[], now: number): Promise<void> {
+/** Marks expired files deleted in one batch; their objects are the caller's to remove afterwards. */
+export async function markFilesExpired(db: D1Database, fileIds: string[], now: number): Promise<void> {
   if (fileIds.length === 0) return;
   const handle = orm(db);
   const updates = [];
   for (let i = 0; i < fileIds.length; i += IDS_PER_UPDATE) {
     const chunk = fileIds.slice(i, i + IDS_PER_UPDATE);
-    updates.push(handle.update(files).set({ status: "deleted", deletedAt: now }).where(and(ne(files.status, "deleted"), inArray(files.id, chunk))));
+    updates.push(
+      handle
+        .update(files)
+        .set({ status: "deleted", deletedAt: now, deletedReason: "expired" })
+        .where(and(ne(files.status, "deleted"), inArray(files.id, chunk))),
+    );
   }
   await handle.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+}
+
+/** Sets (or with null, lifts) a live file's expiry; null when the account has no such live file. */
+export async function setFileExpiry(db: D1Database, accountId: string, fileId: string, expiresAt: number | null): Promise<FileRecord | null> {
+  const record = await orm(db)
+    .update(files)
+    .set({ expiresAt })
+    .where(and(eq(files.id, fileId), eq(files.accountId, accountId), ne(files.status, "deleted")))
+    .returning(fileColumns)
+    .get();
+  return record ?? null;
+}
+
+export interface FileCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * A page of the account's live files (not deleted, not past their expiry), newest first. The
+ * order is (created_at, id) descending and the cursor is the last row's pair, so files stored
+ * after the first page was read never shift the pages after it.
+ */
+export async function listFiles(db: D1Database, accountId: string, page: { limit: number; after: FileCursor | null }, now = Date.now()): Promise<FileRecord[]> {
+  const { after } = page;
+  return orm(db)
+    .select(fileColumns)
+    .from(files)
+    .where(
+      and(
+        eq(files.accountId, accountId),
+        ne(files.status, "deleted"),
+        or(isNull(files.expiresAt), gt(files.expiresAt, now)),
+        after ? or(lt(files.createdAt, after.createdAt), and(eq(files.createdAt, after.createdAt), lt(files.id, after.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(page.limit)
+    .all();
+}
+
+export interface DurableUsage {
+  bytes: number;
+  files: number;
+}
+
+const durableBytes = sql<number>`COALESCE(${sum(files.sizeBytes)}, 0)`.mapWith(Number);
+
+/**
+ * The account's durable files: `ready` ones are what it stores (and pays for); `reserved` adds
+ * pending uploads, which hold their declared size against the quota until completed or expired.
+ */
+export async function durableUsage(db: D1Database, accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
+  const statuses: FileStatus[] = scope === "ready" ? ["ready"] : ["pending", "ready"];
+  const row = await orm(db)
+    .select({ bytes: durableBytes, files: count() })
+    .from(files)
+    .where(and(eq(files.accountId, accountId), isNull(files.expiresAt), inArray(files.status, statuses)))
+    .get();
+  return row ?? { bytes: 0, files: 0 };
+}
+
+/** Every account's stored durable bytes, for the daily storage charge. */
+export async function durableBytesByAccount(db: D1Database): Promise<{ accountId: string; bytes: number }[]> {
+  return orm(db)
+    .select({ accountId: files.accountId, bytes: durableBytes })
+    .from(files)
+    .where(and(isNull(files.expiresAt), eq(files.status, "ready")))
+    .groupBy(files.accountId)
+    .all();
 }
 
 /** Every file row, deleted ones too, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */

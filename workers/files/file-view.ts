@@ -18,13 +18,14 @@ export const fileSchema = z
     size_bytes: z.number().int().openapi({ example: 4_194_304 }),
     sha256: z.string().nullable().openapi({ description: "Hex SHA-256 of the bytes, when known." }),
     created_at: z.string().openapi({ example: "2026-11-23T10:00:00.000Z" }),
-    expires_at: z.string().openapi({
-      description: "After this the file is deleted and answers 410. Results are kept for the account's retention (24 h by default).",
+    expires_at: z.string().nullable().openapi({
+      description:
+        "After this the file is deleted and answers 410. Null: a durable file, kept until it is deleted (POST /v1/files/{file_id}/ack) and metered as storage. Results and uploads are kept for the account's retention (24 h by default) unless `expires_at` was given.",
       example: "2026-11-24T10:00:00.000Z",
     }),
     download_url: z.string().nullable().openapi({
       description:
-        "A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at`; null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.",
+        "A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at` (a durable file's, until the file is deleted); null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.",
       example: "https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w...",
     }),
   })
@@ -45,7 +46,7 @@ export async function fileView(record: FileRecord, signing: { secret: string; ba
     size_bytes: record.size_bytes,
     sha256: record.sha256,
     created_at: new Date(record.created_at).toISOString(),
-    expires_at: new Date(record.expires_at).toISOString(),
+    expires_at: record.expires_at === null ? null : new Date(record.expires_at).toISOString(),
     download_url: downloadUrl,
   };
 }

@@ -3,7 +3,8 @@ import type { OutputMode } from "../../contracts/envelope.ts";
 import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
 import { chargeOnce, type Charge } from "../billing/charge-once.ts";
-import { deleteFile, storeFile } from "../files/file-store.ts";
+import { deleteFile } from "../files/file-lifecycle.ts";
+import { storeFile } from "../files/file-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 
 
@@ -57,7 +58,7 @@ export async function deliverOutput(
   return {
     file_id: record.id,
     url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record.id, record.expires_at),
-    expires_at: new Date(record.expires_at).toISOString(),
+    expires_at: record.expires_at === null ? null : new Date(record.expires_at).toISOString(),
     ...(base64 !== undefined ? { base64 } : {}),
   };
 }

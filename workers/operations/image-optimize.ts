@@ -5,7 +5,7 @@ import { imagePlaceholderSchema } from "../../contracts/origin/image-placeholder
 import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
 import { imagePrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
-import { deleteFile } from "../files/file-store.ts";
+import { releaseSource } from "../files/file-lifecycle.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
@@ -65,9 +65,7 @@ export async function optimizeImage(
     request.baseUrl,
     { accountId: request.accountId, chargeKey: request.chargeKey, operation: request.operation, amountMicros: price },
   );
-  if (request.source.file?.kind === "source" && !request.options.keep_source) {
-    await deleteFile(env, request.accountId, request.source.file.id);
-  }
+  await releaseSource(env, request.accountId, request.source.file, request.options.keep_source);
   const placeholder = meta.placeholder === null ? {} : { placeholder: meta.placeholder };
   return { ...delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, ...placeholder, billing: { charged_micros: price } };
 }

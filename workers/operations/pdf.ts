@@ -6,7 +6,7 @@ import { pdfCompressEndpoint, pdfCompressReplySchema } from "../../contracts/ori
 import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { pdfCompressPrice } from "../../contracts/pricing.ts";
 import type { Bindings } from "../env.ts";
-import { deleteFile } from "../files/file-store.ts";
+import { releaseSource } from "../files/file-lifecycle.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
@@ -63,6 +63,6 @@ export async function compressPdf(
     request.baseUrl,
     { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price },
   );
-  if (request.source.file?.kind === "source") await deleteFile(env, request.accountId, request.source.file.id);
+  await releaseSource(env, request.accountId, request.source.file, false);
   return { ...delivered, returned_original: meta.returned_original, warnings: meta.warnings, stats: meta.stats, billing: { charged_micros: price } };
 }

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
-import { deleteFile, openFile } from "../files/file-store.ts";
+import { deleteFile } from "../files/file-lifecycle.ts";
+import { openFile } from "../files/file-store.ts";
 import type { JobRunner } from "../jobs/job-runner.ts";
 import { generateWorkbook } from "./xlsx-generate.ts";
 

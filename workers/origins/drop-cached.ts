@@ -2,7 +2,8 @@
 // and objects, every version) and this data centre's edge-cache entries for them. Used by purge,
 // by deleting an origin, and when an origin says a path is gone.
 import type { Bindings } from "../env.ts";
-import { deleteDerivativesUnder, MAX_EDGE_CACHE_PURGES } from "../transform/derivative-store.ts";
+import { MAX_EDGE_CACHE_PURGES } from "../files/file-lifecycle.ts";
+import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
 import { deleteEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import type { DroppedObject } from "./origin-object-store.ts";

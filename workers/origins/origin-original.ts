@@ -6,7 +6,7 @@
 // while a copy is kept gets the copy served stale; without one the answer is a 502 or 504.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
-import { expectKind } from "../sources/sniff.ts";
+import { expectKind } from "../../contracts/sniff.ts";
 import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import { fetchOriginal } from "./fetch-original.ts";

@@ -1,14 +1,17 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { findAccount } from "../accounts/account-store.ts";
+import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
+import { owedStorageMicros } from "../billing/storage-charge-store.ts";
 import { monthStart, usageByOperation } from "../billing/usage.ts";
-import { operations } from "../../contracts/pricing.ts";
+import { chargeables } from "../../contracts/pricing.ts";
+import { durableUsage } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
 export const usageRowSchema = z
   .object({
-    operation: z.enum(operations).openapi({ example: "image.optimize" }),
+    operation: z.enum(chargeables).openapi({ example: "image.optimize", description: "An operation, or `files.storage`: durable storage, charged daily." }),
     count: z.number().int().openapi({ example: 1250 }),
     micros: z.number().int().openapi({ example: 1_000_000 }),
   })
@@ -26,6 +29,14 @@ const accountSchema = z
       micros: z.number().int(),
       by_operation: z.array(usageRowSchema),
     }),
+    storage: z
+      .object({
+        durable_bytes: z.number().int().openapi({ description: "Bytes of durable files (`expires_at: null`) stored now.", example: 52_428_800 }),
+        durable_files: z.number().int().openapi({ example: 120 }),
+        quota_bytes: z.number().int().openapi({ description: "The plan's durable storage quota (pending durable uploads hold their size against it).", example: 100_000_000_000 }),
+        owed_micros: z.number().int().openapi({ description: "Storage charges the balance did not cover; while above 0, new durable files are refused (402).", example: 0 }),
+      })
+      .openapi({ description: "Durable storage, charged once a day by size (see the price list)." }),
   })
   .openapi("Account");
 
@@ -43,9 +54,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const now = Date.now();
   const start = monthStart(now);
-  const [account, rows] = await Promise.all([
+  const [account, rows, durable, owed] = await Promise.all([
     findAccount(c.env.DB, accountId),
     usageByOperation(c.env.DB, accountId, start, now + 1),
+    durableUsage(c.env.DB, accountId, "ready"),
+    owedStorageMicros(c.env.DB, accountId),
   ]);
   return c.json(
     {
@@ -58,6 +71,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         count: rows.reduce((sum, r) => sum + r.count, 0),
         micros: rows.reduce((sum, r) => sum + r.micros, 0),
         by_operation: rows,
+      },
+      storage: {
+        durable_bytes: durable.bytes,
+        durable_files: durable.files,
+        quota_bytes: durableStorageQuotaBytes[account!.plan],
+        owed_micros: owed,
       },
     },
     200,

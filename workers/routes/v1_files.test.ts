@@ -50,12 +50,12 @@ describe("GET /v1/files/{file_id}", () => {
       filename: "photo.avif",
       content_type: "image/avif",
       size_bytes: 4096,
-      expires_at: new Date(record.expires_at).toISOString(),
+      expires_at: new Date(record.expires_at!).toISOString(),
     });
     const url = new URL(file.download_url as string);
     expect(url.origin).toBe("http://api.test");
     expect(url.pathname).toBe(`/v1/files/${record.id}/content`);
-    expect(Number(url.searchParams.get("expires"))).toBe(Math.floor(record.expires_at / 1000));
+    expect(Number(url.searchParams.get("expires"))).toBe(Math.floor(record.expires_at! / 1000));
   });
 
   it("answers 404 for another account's file and 403 to a key without the files scope", async () => {

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { deleteFile } from "../files/file-store.ts";
+import { deleteFile } from "../files/file-lifecycle.ts";
 import { fileIdParam, fileSchema, fileView } from "../files/file-view.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";

@@ -27,7 +27,7 @@ export const route = createRoute({
   request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: analyzeBody } } } },
   responses: {
     200: jsonContent(pdfAnalysisSchema, "The analysis"),
-    ...problemResponses("validation_failed", "payload_too_large", "unsupported_media_type", "unprocessable", "origin_unavailable"),
+    ...problemResponses("validation_failed", "payload_too_large", "unsupported_media_type", "unprocessable", "not_found", "gone", "upload_incomplete", "origin_unavailable"),
   },
 });
 

@@ -43,7 +43,7 @@ export const route = createRoute({
   responses: {
     200: jsonContent(pdfCompressResultSchema, "The compressed PDF"),
     202: jsonContent(jobAcceptedSchema, "Accepted as an async job"),
-    ...problemResponses("validation_failed", "insufficient_balance", "payload_too_large", "unsupported_media_type", "unprocessable", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"),
+    ...problemResponses("validation_failed", "insufficient_balance", "payload_too_large", "unsupported_media_type", "unprocessable", "not_found", "gone", "upload_incomplete", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"),
   },
 });
 

@@ -7,7 +7,7 @@ import { fetchWithEnv } from "../test-support/app-with-env.ts";
 interface CreatedUpload {
   file_id: string;
   status: string;
-  expires_at: string;
+  expires_at: string | null;
   upload: { method: string; url: string; headers: Record<string, string>; expires_at: string };
 }
 
@@ -29,7 +29,7 @@ describe("POST /v1/uploads", () => {
     const ttl = Date.parse(created.upload.expires_at) - started;
     expect(ttl).toBeGreaterThan(14 * 60_000);
     expect(ttl).toBeLessThanOrEqual(15 * 60_000 + 5_000);
-    expect(Date.parse(created.expires_at) - started).toBeGreaterThan(23 * 3_600_000);
+    expect(Date.parse(created.expires_at!) - started).toBeGreaterThan(23 * 3_600_000);
 
     // Locally the PUT goes to wrangler dev's S3 endpoint for the bucket, on the API's own origin.
     const url = new URL(created.upload.url);
@@ -39,6 +39,23 @@ describe("POST /v1/uploads", () => {
 
     const file = await (await api(`/v1/files/${created.file_id}`, { key: caller })).json<Record<string, unknown>>();
     expect(file).toMatchObject({ status: "pending", kind: "source", filename: "scan.pdf", download_url: null });
+  });
+
+  it("takes expires_at like POST /v1/files: null reserves a durable file against the quota, which refuses the upload past it", async () => {
+    const caller = await seedCaller({ plan: "free" });
+    const size = 200 * 1024 * 1024;
+    const durable = await createUpload(caller, { content_type: "image/jpeg", size_bytes: size, expires_at: null });
+    expect(durable.expires_at).toBeNull();
+    const row = await env.DB.prepare("SELECT status, expires_at FROM files WHERE id = ?").bind(durable.file_id).first<{ status: string; expires_at: number | null }>();
+    expect(row).toEqual({ status: "pending", expires_at: null });
+    for (let i = 0; i < 3; i++) await createUpload(caller, { content_type: "image/jpeg", size_bytes: size, expires_at: null });
+    // Four pending 200 MiB uploads hold 839 MB of the free plan's 1 GB: a fifth would pass it.
+    const refused = await api("/v1/uploads", { key: caller, json: { content_type: "image/jpeg", size_bytes: size, expires_at: null } });
+    expect(await problemOf(refused)).toMatchObject({ status: 413, type: "https://pixelpress.dev/problems/storage_quota_exceeded" });
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
+    expect(count!.n).toBe(4);
+    const past = await api("/v1/uploads", { key: caller, json: { content_type: "image/jpeg", size_bytes: 10, expires_at: "2020-01-01T00:00:00Z" } });
+    expect((await problemOf(past)).status).toBe(400);
   });
 
   it("validates the request, with the 200 MB platform maximum", async () => {

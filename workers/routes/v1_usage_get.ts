@@ -38,7 +38,7 @@ export const route = createRoute({
   path: "/v1/usage",
   tags: ["Account"],
   summary: "Usage over a period, by day or by operation",
-  description: `Charges and counts between two UTC days inclusive, at most ${MAX_DAYS} days apart.`,
+  description: `Charges and counts between two UTC days inclusive, at most ${MAX_DAYS} days apart. Durable storage appears as \`files.storage\`, one charge per day.`,
   security: bearerSecurity,
   middleware: [requireScope("account")] as const,
   request: { query: usageQuery },

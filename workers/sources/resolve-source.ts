@@ -17,8 +17,8 @@ export interface ResolvedSource {
   /** Inline and URL sources are in memory; a stored file streams from R2 when read, never buffered. */
   body: Uint8Array | (() => Promise<ReadableStream<Uint8Array>>);
   size: number;
-  /** The stored file the source is; an uploaded one (`kind: "source"`) is deleted after processing unless kept. */
-  file: { id: string; kind: "source" | "result" } | null;
+  /** The stored file the source is; an expiring upload is deleted after processing unless kept (workers/files/file-lifecycle.ts). */
+  file: { id: string; kind: "source" | "result"; durable: boolean } | null;
   filename: string | null;
   type: SniffedType;
 }
@@ -68,7 +68,7 @@ export async function resolveSource(
     return {
       body: async () => (await readObject(env.FILES, record.r2_key, record.id)).body,
       size: record.size_bytes,
-      file: { id: record.id, kind: record.kind },
+      file: { id: record.id, kind: record.kind, durable: record.expires_at === null },
       filename: record.filename,
       type,
     };

@@ -6,17 +6,9 @@ import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
-import { findFileStatus } from "../files/file-store.ts";
-import { deleteEdgeCache, edgeCacheKey } from "./edge-cache.ts";
-import { deleteMezzaninesOf } from "./mezzanine-store.ts";
 
 // Distinct derivatives a file may have: beyond this a URL-minting loop is refused, not computed.
 export const MAX_DERIVATIVES_PER_FILE = 50;
-// Cache API deletes per deleteDerivativesOf call: each is a subrequest, and the expiry sweep
-// deletes hundreds of files at once. A deleted file's derivatives are purged from this data
-// centre's cache up to this many; the rest, like every other data centre's copies, stay until
-// the cache evicts them.
-export const MAX_EDGE_CACHE_PURGES = 200;
 
 export interface DerivativeIdentity {
   accountId: string;
@@ -118,12 +110,11 @@ export async function storeDerivative(
 const FILES_PER_DELETE = 99;
 
 /**
- * Forgets everything derived from the given files when they are deleted or expire: derivative
- * rows, objects and this data centre's edge-cache entries, and the files' mezzanines.
+ * Deletes the given files' derivative rows and objects; returns the identities deleted, so the
+ * caller (workers/files/file-lifecycle.ts) can purge their edge-cache entries.
  */
-export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<number> {
-  let deleted = 0;
-  let purges = 0;
+export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<DerivativeIdentity[]> {
+  const deleted: DerivativeIdentity[] = [];
   for (let i = 0; i < fileIds.length; i += FILES_PER_DELETE) {
     const chunk = fileIds.slice(i, i + FILES_PER_DELETE);
     const results = await orm(env.DB)
@@ -132,14 +123,8 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
       .returning({ r2Key: derivatives.r2Key, accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
       .all();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
-    for (const row of results) {
-      if (purges >= MAX_EDGE_CACHE_PURGES) break;
-      purges++;
-      await deleteEdgeCache(edgeCacheKey({ accountId: row.accountId, fileId: row.fileId, canonical: row.canonical, formatClass: row.formatClass }));
-    }
-    deleted += results.length;
+    for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass });
   }
-  await deleteMezzaninesOf(env.FILES, fileIds);
   return deleted;
 }
 
@@ -171,17 +156,6 @@ export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, s
     .all();
   for (let j = 0; j < rows.length; j += 1000) await env.FILES.delete(rows.slice(j, j + 1000).map((row) => row.r2Key));
   return rows.map(({ fileId, canonical, formatClass }) => ({ fileId, canonical, formatClass }));
-}
-
-/**
- * For a derivative stored (and put in the edge cache) while its file was being deleted: that
- * deletion found none of it to delete, so it goes now. True when the file is gone.
- */
-export async function dropIfFileDeleted(env: StoreEnv, accountId: string, fileId: string): Promise<boolean> {
-  const status = await findFileStatus(env.DB, accountId, fileId);
-  if (status !== null && status !== "deleted") return false;
-  await deleteDerivativesOf(env, [fileId]);
-  return true;
 }
 
 /** Every derivative row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */

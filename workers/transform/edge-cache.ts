@@ -59,13 +59,17 @@ export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]):
   };
 }
 
+// A durable file's derivative: as long as the immutable response itself says (a year).
+const UNTIL_DELETED_MAX_AGE = 31_536_000;
+
 /**
  * Kept no longer than `until`: a file's expiry, or an origin path's freshness. The cache itself
  * drops the entry then, in every data centre, where a deletion's or a purge's own purge reaches
- * at most the one it runs in.
+ * at most the one it runs in. A durable file (`until` null) lives until it is deleted, so its
+ * entries are kept as long as the response is immutable, and deletion purges them.
  */
-export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, until: number, now = Date.now()): Promise<void> {
-  const maxAge = Math.max(0, Math.floor((until - now) / 1000));
+export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uint8Array>, meta: DerivativeMeta, until: number | null, now = Date.now()): Promise<void> {
+  const maxAge = until === null ? UNTIL_DELETED_MAX_AGE : Math.max(0, Math.floor((until - now) / 1000));
   const headers: Record<string, string> = { "Content-Type": meta.contentType, "Content-Length": String(meta.bytes), ETag: meta.etag, "Cache-Control": `public, max-age=${maxAge}` };
   if (meta.freshUntil !== undefined) headers[FRESH_UNTIL] = String(meta.freshUntil);
   return caches.default.put(key, new Response(body, { headers }));

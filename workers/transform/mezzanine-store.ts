@@ -2,7 +2,7 @@
 // and the original's) in the object's custom metadata so the edge can tell whether it serves a
 // transform before reading its body. A mezzanine is a private intermediate, not a derivative:
 // no D1 row, not billed, not counted against the per-file derivative cap. It goes when its file
-// goes (deleteDerivativesOf in derivative-store.ts, called on deletion and by the expiry sweep).
+// goes (workers/files/file-lifecycle.ts, on deletion and in the expiry sweep).
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originMezzanineReplySchema, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
 

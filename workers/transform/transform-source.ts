@@ -5,13 +5,14 @@
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
+import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import { currentOriginal } from "../origins/origin-original.ts";
 import { currentVersion } from "../origins/origin-object-store.ts";
 import { findOrigin } from "../origins/origin-store.ts";
 import type { DerivativeSource } from "./compute-derivative.ts";
 import { strongEtag } from "./derivative-response.ts";
-import { deleteDerivativesUnder, dropIfFileDeleted, type DerivativeIdentity } from "./derivative-store.ts";
+import { deleteDerivativesUnder, type DerivativeIdentity } from "./derivative-store.ts";
 import { deleteEdgeCache } from "./edge-cache.ts";
 import { storedOriginal } from "./stored-original.ts";
 import type { TransformRequest } from "./transform-request.ts";
@@ -21,8 +22,8 @@ type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNIN
 export interface TransformSource {
   identity: DerivativeIdentity;
   original: DerivativeSource;
-  /** The edge cache keeps the result until then (a file's expiry, an original's freshness). */
-  cacheUntil: number;
+  /** The edge cache keeps the result until then (a file's expiry, an original's freshness); null for a durable file, until it is deleted. */
+  cacheUntil: number | null;
   /** An origin path's freshness, sent as the reply's max-age; absent for a file (immutable). */
   freshUntil?: number;
   stale: boolean;

@@ -1,0 +1,84 @@
+// A file's end, and everything that goes with it. The file store, the derivative store, the
+// mezzanines and the edge cache each own their part; this module is the one place that knows a
+// file's deletion reaches all of them, so none of those stores needs to know about the others.
+// Durable files (no expiry) end only here, by deleteFile: the sweep never matches them and a
+// processing call never consumes them (releaseSource).
+import type { Bindings } from "../env.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { deleteDerivativesOf } from "../transform/derivative-store.ts";
+import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
+import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
+
+type LifecycleEnv = Pick<Bindings, "DB" | "FILES">;
+
+// R2's delete takes at most 1000 keys per call.
+const KEYS_PER_DELETE = 1000;
+// Cache API deletes per call: each is a subrequest, and the expiry sweep deletes hundreds of files
+// at once. A deleted file's derivatives are purged from this data centre's cache up to this many;
+// the rest, like every other data centre's copies, stay until the cache evicts them.
+export const MAX_EDGE_CACHE_PURGES = 200;
+
+function chunked<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/**
+ * Forgets everything derived from the given files: derivative rows and objects, this data
+ * centre's edge-cache entries for them, and the files' mezzanines. Returns how many derivatives went.
+ */
+export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<number> {
+  const deleted = await deleteDerivativesOf(env, fileIds);
+  for (const identity of deleted.slice(0, MAX_EDGE_CACHE_PURGES)) await deleteEdgeCache(edgeCacheKey(identity));
+  await deleteMezzaninesOf(env.FILES, fileIds);
+  return deleted.length;
+}
+
+/** Deletes a file of the account with what derives from it: the row first, then the objects. Repeating it is harmless. */
+export async function deleteFile(env: LifecycleEnv, accountId: string, fileId: string, reason: DeletedReason = "deleted", now = Date.now()): Promise<FileRecord> {
+  const record = await markFileDeleted(env.DB, accountId, fileId, reason, now);
+  if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
+  await env.FILES.delete(record.r2_key);
+  await dropDerivativesOfFiles(env, [fileId]);
+  return record;
+}
+
+/**
+ * After a processing call used a stored file as its source: an upload that expires is used once
+ * and deleted, unless the call keeps it; a durable file and a result are never deleted by a call.
+ */
+export async function releaseSource(
+  env: LifecycleEnv,
+  accountId: string,
+  file: { id: string; kind: "source" | "result"; durable: boolean } | null,
+  keep: boolean,
+): Promise<void> {
+  if (!file || file.kind !== "source" || file.durable || keep) return;
+  await deleteFile(env, accountId, file.id, "used_as_source");
+}
+
+/**
+ * Deletes up to `limit` files whose expiry is at or before `now` (durable files have none);
+ * returns how many. Call again while it returns `limit` to drain a backlog.
+ */
+export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), limit = 500): Promise<number> {
+  const results = await listExpiredFiles(env.DB, now, limit);
+  if (results.length === 0) return 0;
+  await markFilesExpired(env.DB, results.map((row) => row.id), now);
+  for (const keys of chunked(results.map((row) => row.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
+  await dropDerivativesOfFiles(env, results.map((row) => row.id));
+  return results.length;
+}
+
+/**
+ * For a derivative stored (and put in the edge cache) while its file was being deleted: that
+ * deletion found none of it to delete, so it goes now. True when the file is gone.
+ */
+export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fileId: string): Promise<boolean> {
+  const status = await findFileStatus(env.DB, accountId, fileId);
+  if (status !== null && status !== "deleted") return false;
+  await dropDerivativesOfFiles(env, [fileId]);
+  return true;
+}
