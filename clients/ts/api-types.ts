@@ -1934,6 +1934,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/image/t/{key_id}/{transform}/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A transformed image, for <img src>
+         * @description No API key: `key_id` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:
+         *     - `w_`: width in pixels, 1 to 8192
+         *     - `h_`: height in pixels, 1 to 8192
+         *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
+         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
+         *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
+         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop)
+         *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
+         *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
+         *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
+         *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
+         *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
+         *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
+         *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
+         *
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The public id of an active API key. */
+                    key_id: string;
+                    /** @description Comma-separated tokens; see the description. */
+                    transform: string;
+                    file_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The derivative */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/avif": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Not modified: If-None-Match matched the ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `transform_signature_invalid`: The `s_` token does not match the canonical transform path under the key's signing secret, or the account requires signed transform URLs and none was given. Never cached, never billed. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `image_too_large`: The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/image/optimize": {
         parameters: {
             query?: never;
@@ -2236,193 +2423,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/image/t/{key_id}/{transform}/{file_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A transformed image, for <img src>
-         * @description No API key: `key_id` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:
-         *     - `w_`: width in pixels, 1 to 8192
-         *     - `h_`: height in pixels, 1 to 8192
-         *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
-         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
-         *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
-         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop)
-         *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
-         *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
-         *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
-         *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
-         *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
-         *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
-         *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
-         *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. Responses are immutable for a year with a strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB, 50 distinct derivatives per file, the key's per-minute rate limit on everything that misses the edge cache.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The public id of an active API key. */
-                    key_id: string;
-                    /** @description Comma-separated tokens; see the description. */
-                    transform: string;
-                    file_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The derivative */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/avif": string;
-                        "image/png": string;
-                    };
-                };
-                /** @description Not modified: If-None-Match matched the ETag. */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `transform_signature_invalid`: The `s_` token does not match the canonical transform path under the key's signing secret, or the account requires signed transform URLs and none was given. Never cached, never billed. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `not_found`: No such route or resource for this account. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `gone`: The resource expired or was deleted. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `image_too_large`: The source is larger than the documented byte limit, has more pixels than the pixel limit, or is an animation with more frames or more pixels across its frames than the animation limits (all checked from the header, before decoding). Not charged. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
