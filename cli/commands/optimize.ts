@@ -6,7 +6,8 @@ import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
-import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { formatMicros } from "../../contracts/pricing.ts";
+import { formatBytes, formatTable } from "../format.ts";
 import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { imageFormatOfFile, isAnimatedGif } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
