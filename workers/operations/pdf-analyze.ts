@@ -32,7 +32,9 @@ async function analyzePdf(
     options: request.options,
     requestId: request.requestId,
   });
-  await frame.payload.cancel();
+  // An analysis has no output bytes, but the reply's length and digest are checked only at the
+  // payload's end: read it to there, so a damaged analysis is refused like any damaged reply.
+  await new Response(frame.payload).arrayBuffer();
   await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: prices.pdfAnalyze });
   return { ...frame.meta, billing: { charged_micros: prices.pdfAnalyze } };
 }
