@@ -226,7 +226,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -336,7 +336,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -432,7 +432,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -538,7 +538,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -608,7 +608,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -704,7 +704,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -788,7 +788,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -904,7 +904,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -962,7 +962,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1054,7 +1054,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1181,6 +1181,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
                     headers: {
@@ -1299,7 +1308,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1419,7 +1428,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1566,7 +1575,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1709,7 +1718,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1790,7 +1799,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1799,7 +1808,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                /** @description `job_result_unreadable`: The job succeeded, but its result was stored in a shape this version of the service no longer reads; the stored result is kept unchanged. Quote the job id when reporting it. Not charged again. `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -1908,7 +1917,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2075,7 +2084,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2240,7 +2249,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2403,7 +2412,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2548,7 +2557,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2684,7 +2693,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2847,7 +2856,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;

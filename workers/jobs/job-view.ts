@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { jobOperations, type JobOperation } from "../../contracts/operations.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { operationModules, type OperationModules } from "../operations/operation-list.ts";
@@ -70,6 +71,21 @@ export const jobSchema = z.discriminatedUnion("operation", jobOperations.map(job
 export type JobView = z.infer<typeof jobSchema>;
 export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
 
+/**
+ * A succeeded job's stored result, parsed with its operation's result schema. A result stored by an
+ * earlier version that no longer parses is a clear problem naming the job, never an anonymous 500.
+ */
+function storedResult(job: JobRecord): unknown {
+  const parsed = jobResultSchemas[job.operation].safeParse(job.result);
+  if (parsed.success) return parsed.data;
+  console.error(`job ${job.id} (${job.operation}): stored result does not parse`, parsed.error.issues);
+  throw new ProblemError(
+    "job_result_unreadable",
+    `Job ${job.id} (${job.operation}) succeeded, but its stored result no longer matches this version's ${job.operation} result; it is kept as stored.`,
+    { extensions: { job_id: job.id, operation: job.operation } },
+  );
+}
+
 /** Parsed, not trusted: a stored result is served only in the shape the public schema declares. */
 export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): JobView {
   return jobSchema.parse({
@@ -86,7 +102,7 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
     finished_at: iso(job.finished_at),
     status_url: `/v1/jobs/${job.id}`,
     ...(job.error ? { error: job.error } : {}),
-    ...(job.status === "succeeded" ? { result: job.result } : {}),
+    ...(job.status === "succeeded" ? { result: storedResult(job) } : {}),
     ...(job.webhook_url && deliveries ? { webhook: { url: job.webhook_url, deliveries } } : {}),
   });
 }
