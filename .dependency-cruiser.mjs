@@ -36,10 +36,17 @@ export default {
     },
     {
       name: "browser-client-never-signs",
-      comment: "Signing needs a key's secret: only the server entry point (clients/ts/server.ts) may reach it, never the browser one.",
+      comment: "Signing URLs and verifying webhooks need a secret: only the server entry point (clients/ts/server.ts) may reach that code, never the browser one.",
       severity: "error",
       from: { path: "^clients/ts/index[.]ts$" },
-      to: { path: "^contracts/transform/signature[.]ts$", reachable: true },
+      to: { path: "^contracts/(transform|webhooks)/signature[.]ts$", reachable: true },
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycles: a module and what it imports form a tree, so each can be read, tested and replaced from the bottom up.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
     },
     {
       name: "no-unresolvable-imports",

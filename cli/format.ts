@@ -10,14 +10,6 @@ export function formatBytes(bytes: number): string {
   return `${sign}${value} GB`;
 }
 
-/** Integer micro-dollars as dollars: exact to the micro, without trailing zeros past the cents. */
-export function formatMicros(micros: number): string {
-  const sign = micros < 0 ? "-" : "";
-  const whole = Math.floor(Math.abs(micros) / 1_000_000);
-  const fraction = String(Math.abs(micros) % 1_000_000).padStart(6, "0").replace(/0{1,4}$/, "");
-  return `${sign}$${whole}.${fraction.padEnd(2, "0")}`;
-}
-
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;

@@ -2,6 +2,7 @@
 // pixelpress: the command-line client (`npm run cli -- ...`, or `pixelpress` through the bin entry).
 import { parseArgs } from "node:util";
 import { PixelPressError } from "../clients/ts/index.ts";
+import { PDF_PROFILES } from "../contracts/pdf-options.ts";
 import { CliError } from "./cli-error.ts";
 import { optimizeCommand } from "./commands/optimize.ts";
 import { pdfAnalyzeCommand, pdfCompressCommand } from "./commands/pdf.ts";
@@ -12,7 +13,7 @@ export const USAGE = `Usage: pixelpress <command> [options]
 
   optimize <files or globs...> [--width N] [--height N] [--format source|auto|jpeg|png|webp|avif]
                                [--quality N|auto|auto:low|auto:eco|auto:good|auto:best] [--out DIR] [--concurrency N] [--overwrite]
-  pdf compress <file.pdf> [--profile screen|email|ebook|print|prepress|auto] [--out FILE] [--overwrite]
+  pdf compress <file.pdf> [--profile ${PDF_PROFILES.join("|")}] [--out FILE] [--overwrite]
   pdf analyze <file.pdf>
   xlsx <request.json> [--out FILE] [--overwrite]
 

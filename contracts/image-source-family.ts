@@ -1,8 +1,11 @@
 // What `format: "source"` (the default) answers for each source format, where the format alone
 // decides it. The origin's encoder choice follows this; the CLI uses it to know an output's name
 // before sending, so it can refuse an overwrite before anything is charged.
-import type { ImageOutputFormat } from "./image-options.ts";
-import type { IMAGE_SOURCE_FORMATS } from "./origin/image-process.ts";
+// Plain data with no schema import: the browser's URL builder resolves transform formats by it.
+import type { OutputFormat } from "./transform/tokens.ts";
+
+/** Every format an image source may be in; the origin's reply names one as `original_format`. */
+export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif", "heic", "jxl", "svg"] as const;
 
 /**
  * null where the content decides: a TIFF, HEIC or JPEG XL becomes JPEG as an opaque photo, PNG as a
@@ -18,9 +21,9 @@ export const SOURCE_FAMILY = {
   heic: null,
   jxl: null,
   svg: "png",
-} as const satisfies Record<(typeof IMAGE_SOURCE_FORMATS)[number], ImageOutputFormat | null>;
+} as const satisfies Record<(typeof IMAGE_SOURCE_FORMATS)[number], OutputFormat | null>;
 
 /** A GIF kept animated becomes animated WebP (the one animated format encoded); a still one, or its first frame, lossless PNG. */
-export function gifFamily(keepsAnimation: boolean): ImageOutputFormat {
+export function gifFamily(keepsAnimation: boolean): OutputFormat {
   return keepsAnimation ? "webp" : "png";
 }

@@ -91,9 +91,12 @@ const password = z.string().max(1024).nullable().default(null).openapi({
   description: "Password of an encrypted PDF (user or owner). Required when the file needs one: 422 `pdf_password_required`, or `pdf_password_invalid` when wrong.",
 });
 
+/** Every profile a compress takes: the fixed ones between `auto` (chosen by intent and content) and `custom` (the caller's own parameters). */
+export const PDF_PROFILES = ["auto", ...PDF_FIXED_PROFILES, "custom"] as const;
+
 export const pdfCompressOptionsSchema = z
   .object({
-    profile: z.enum(["auto", ...PDF_FIXED_PROFILES, "custom"]).default("auto").openapi({
+    profile: z.enum(PDF_PROFILES).default("auto").openapi({
       example: "ebook",
       description: PDF_PROFILE_DESCRIPTION,
     }),

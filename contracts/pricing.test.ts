@@ -52,8 +52,9 @@ describe("pricing", () => {
   });
 
   it("formats micros as dollars without floating point", () => {
-    expect(formatMicros(800)).toBe("$0.000800");
-    expect(formatMicros(25_000_000)).toBe("$25.000000");
+    expect(formatMicros(800)).toBe("$0.0008");
+    expect(formatMicros(25_000_000)).toBe("$25.00");
+    expect(formatMicros(20_500)).toBe("$0.0205");
     expect(formatMicros(-1)).toBe("-$0.000001");
   });
 });

@@ -78,10 +78,11 @@ export function xlsxPrice(cells: number): number {
   return prices.xlsxFile + Math.ceil((cells * prices.xlsxPerThousandCells) / 1000);
 }
 
+/** Integer micro-dollars as dollars: exact to the micro, without trailing zeros past the cents. */
 export function formatMicros(micros: number): string {
   const sign = micros < 0 ? "-" : "";
   const abs = Math.abs(micros);
   const dollars = Math.floor(abs / MICROS_PER_DOLLAR);
-  const rest = String(abs % MICROS_PER_DOLLAR).padStart(6, "0");
-  return `${sign}$${dollars}.${rest}`;
+  const fraction = String(abs % MICROS_PER_DOLLAR).padStart(6, "0").replace(/0{1,4}$/, "");
+  return `${sign}$${dollars}.${fraction.padEnd(2, "0")}`;
 }

@@ -8,7 +8,8 @@
 //   npm run admin -- keys revoke --account ACCOUNT_ID --key KEY_ID
 //   npm run admin -- reconcile [--since-hours N] [--job-deadline-minutes N]   (exit 1 when the books do not balance)
 import { parseArgs } from "node:util";
-import { createAccount, findAccount, findAccountSettings, updateAccountSettings } from "../workers/accounts/account-store.ts";
+import { findAccount, findAccountSettings, updateAccountSettings } from "../workers/accounts/account-store.ts";
+import { openAccount } from "../workers/billing/open-account.ts";
 import { scopes as knownScopes, type Scope } from "../workers/auth/scopes.ts";
 import { topUp } from "../workers/billing/charge-once.ts";
 import { createKey, revokeKey } from "../workers/keys/key-store.ts";
@@ -66,7 +67,7 @@ try {
   if (resource === "accounts" && action === "create") {
     const plan = values.plan ?? "free";
     if (plan !== "free" && plan !== "pro") fail("--plan must be free or pro");
-    const account = await createAccount(db, { name: required("name"), plan, balanceMicros: micros("balance-micros") });
+    const account = await openAccount(db, { name: required("name"), plan, balanceMicros: micros("balance-micros") });
     console.log(JSON.stringify(account, null, 2));
   } else if (resource === "accounts" && action === "topup") {
     const accountId = required("account");

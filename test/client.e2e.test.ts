@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
-import { createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/index.ts";
+import { createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/server.ts";
 import { prices } from "../contracts/pricing.ts";
 import { signWebhook } from "../contracts/webhooks/signature.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";

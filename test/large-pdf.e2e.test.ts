@@ -4,7 +4,7 @@ import path from "node:path";
 import * as mupdf from "mupdf";
 import { describe, expect, inject, it } from "vitest";
 import { PDF_SMALL_TIER_BYTES, prices } from "../contracts/pricing.ts";
-import { PDF_SYNC_MAX_BYTES } from "../workers/routes/v1_pdf_compress.ts";
+import { PDF_SYNC_MAX_BYTES } from "../workers/operations/pdf-compress.ts";
 import { largePdf } from "./support/large-pdf.ts";
 import { compressPdfByUploadJob, downloadTo } from "./support/pdf-upload-job.ts";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../workers/accounts/account-store.ts";
+import { openAccount } from "../workers/billing/open-account.ts";
 import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
 import { problemBody } from "../contracts/problems/catalogue.ts";
 import { optimizedImageResult } from "../workers/test-support/job-results.ts";
@@ -36,7 +36,7 @@ async function succeededJob(db: D1Database, accountId: string, result: unknown):
 describe("reconciling a succeeded job's stored result", () => {
   it("balances a free job whose result is its operation's, and reports one whose result is not", async () => {
     const db = platform.env.DB;
-    const account = await createAccount(db, { name: "reconcile", plan: "free", balanceMicros: 0 });
+    const account = await openAccount(db, { name: "reconcile", plan: "free", balanceMicros: 0 });
     // Free and kept only as base64: nothing charged, no file delivered.
     await succeededJob(db, account.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });
     const malformed = await succeededJob(db, account.id, { billing: { charged_micros: 0 } });
@@ -52,7 +52,7 @@ describe("reconciling a succeeded job's stored result", () => {
 describe("reconciling a failed job", () => {
   it("names it with its operation and its problem, so that a soak's failure can be explained", async () => {
     const db = platform.env.DB;
-    const account = await createAccount(db, { name: "reconcile-failed", plan: "free", balanceMicros: 0 });
+    const account = await openAccount(db, { name: "reconcile-failed", plan: "free", balanceMicros: 0 });
     const since = Date.now();
     const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "pdf.compress", request: {} });
     await claimJob(db, job.id, Date.now(), 60_000);

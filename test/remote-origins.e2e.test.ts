@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPlatform } from "../scripts/lib/local-platform.ts";
-import { createAccount } from "../workers/accounts/account-store.ts";
+import { openAccount } from "../workers/billing/open-account.ts";
 import { createKey } from "../workers/keys/key-store.ts";
 import { activeKeyId } from "./support/edge-account.ts";
 
@@ -184,7 +184,7 @@ describe("remote origins against a server on loopback", () => {
   });
 
   it("refuses another account's key id", async () => {
-    const other = await createAccount(platform.env.DB, { name: "e2e stranger", plan: "pro", balanceMicros: 1_000_000 });
+    const other = await openAccount(platform.env.DB, { name: "e2e stranger", plan: "pro", balanceMicros: 1_000_000 });
     const { record } = await createKey(platform.env.DB, other.id, { name: "stranger", scopes: null });
     const res = await fetch(url("w_64", "/products/photo.jpg", record.id));
     expect(res.status).toBe(404);

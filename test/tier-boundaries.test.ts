@@ -14,14 +14,18 @@ function checkBoundaries(cwd: string, folders: string[]) {
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
-const planted = mkdtempSync(join(tmpdir(), "tier-boundaries-"));
-afterAll(() => rmSync(planted, { recursive: true, force: true }));
+const plantedTrees: string[] = [];
+afterAll(() => plantedTrees.forEach((tree) => rmSync(tree, { recursive: true, force: true })));
 
-function plant(files: Record<string, string>) {
+/** A fresh tree holding only `files`: each case is judged on its own plants. */
+function plant(files: Record<string, string>): string {
+  const tree = mkdtempSync(join(tmpdir(), "tier-boundaries-"));
+  plantedTrees.push(tree);
   for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(planted, path)), { recursive: true });
-    writeFileSync(join(planted, path), text);
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
   }
+  return tree;
 }
 
 describe("the tier boundary check", () => {
@@ -32,7 +36,7 @@ describe("the tier boundary check", () => {
   });
 
   it("fails on an import across each boundary, naming the rule", () => {
-    plant({
+    const planted = plant({
       "contracts/limits.ts": 'import { handler } from "../workers/route.ts";\nexport const limit = handler;\n',
       "workers/route.ts": 'import { encode } from "../origin/encode.ts";\nexport const handler = encode;\n',
       "origin/encode.ts": 'import { store } from "../workers/store.ts";\nexport const encode = store;\n',
@@ -48,6 +52,26 @@ describe("the tier boundary check", () => {
       "origin-imports-only-contracts: origin/encode.ts → workers/store.ts",
       "clients-import-only-contracts: clients/ts/index.ts → origin/encode.ts",
       "clients-import-only-contracts: cli/main.ts → workers/store.ts",
+    ]) {
+      expect(run.output).toContain(violation);
+    }
+  });
+
+  it("fails on an import cycle and on a browser entry that reaches signing code, naming the rule", () => {
+    const planted = plant({
+      "workers/job-runner.ts": 'import { view } from "./job-view.ts";\nexport const runner = view;\n',
+      "workers/job-view.ts": 'import { runner } from "./job-runner.ts";\nexport const view = () => runner;\n',
+      "clients/ts/index.ts": 'export { sign } from "./images/urls.ts";\nexport { verifyWebhook } from "../../contracts/webhooks/signature.ts";\n',
+      "clients/ts/images/urls.ts": 'export { sign } from "../../../contracts/transform/signature.ts";\n',
+      "contracts/transform/signature.ts": "export const sign = 1;\n",
+      "contracts/webhooks/signature.ts": "export const verifyWebhook = 1;\n",
+    });
+    const run = checkBoundaries(planted, ["contracts", "workers", "clients"]);
+    expect(run.status).not.toBe(0);
+    for (const violation of [
+      "no-circular: workers/job-runner.ts → ",
+      "browser-client-never-signs: clients/ts/index.ts → contracts/transform/signature.ts",
+      "browser-client-never-signs: clients/ts/index.ts → contracts/webhooks/signature.ts",
     ]) {
       expect(run.output).toContain(violation);
     }

@@ -6,11 +6,12 @@ import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
-import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { formatMicros } from "../../contracts/pricing.ts";
+import { formatBytes, formatTable } from "../format.ts";
+import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { imageFormatOfFile, isAnimatedGif } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
 import { Progress, type ProgressStream } from "../progress.ts";
-import { runPool } from "../run-pool.ts";
 import { download, loadSource } from "../source-file.ts";
 
 export interface OptimizeFlags {
@@ -93,7 +94,8 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
 
   const rows: Row[] = [];
   const progress = new Progress(out, files.length);
-  await runPool(files, concurrency, async (file) => {
+  const limit = concurrencyLimit(concurrency);
+  await Promise.all(files.map((file) => limit(async () => {
     const row: Row = { file, inputBytes: 0, chargedMicros: 0 };
     rows.push(row);
     try {
@@ -129,8 +131,8 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
     } catch (error) {
       row.error = error instanceof Error ? error.message : String(error);
       progress.finish({ name: basename(file), ok: false, inputBytes: row.inputBytes, detail: row.error });
-    }
-  });
+    }  })));
+
   progress.end();
   out.write(`\n${summaryTable(rows.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file)))}\n`);
   return rows.some((row) => row.error) ? 1 : 0;

@@ -3,7 +3,9 @@ import { basename, dirname, extname, join } from "node:path";
 import type { components, RequestBody } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
 import { requireEndpoint, type Connection } from "../connection.ts";
-import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { PDF_PROFILES } from "../../contracts/pdf-options.ts";
+import { formatMicros } from "../../contracts/pricing.ts";
+import { formatBytes, formatTable } from "../format.ts";
 import { overwritesSource } from "../output-path.ts";
 import { download, loadSource } from "../source-file.ts";
 
@@ -20,15 +22,13 @@ type PdfCompressRequest = RequestBody<"/v1/pdf/compress">;
 type PdfProfile = NonNullable<NonNullable<PdfCompressRequest["options"]>["profile"]>;
 type PdfImageReport = components["schemas"]["PdfImageReport"];
 
-const PROFILES: readonly PdfProfile[] = ["auto", "screen", "email", "ebook", "print", "prepress", "custom"];
-
 function isProfile(value: string): value is PdfProfile {
-  return PROFILES.some((profile) => profile === value);
+  return PDF_PROFILES.some((profile) => profile === value);
 }
 
 function compressOptions(flags: PdfFlags): NonNullable<PdfCompressRequest["options"]> {
   if (flags.profile === undefined) return {};
-  if (!isProfile(flags.profile)) throw new CliError(`--profile must be one of ${PROFILES.join(", ")}, not ${flags.profile}`);
+  if (!isProfile(flags.profile)) throw new CliError(`--profile must be one of ${PDF_PROFILES.join(", ")}, not ${flags.profile}`);
   return { profile: flags.profile };
 }
 

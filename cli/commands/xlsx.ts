@@ -3,7 +3,8 @@ import { basename, dirname, extname, join } from "node:path";
 import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
-import { formatBytes, formatMicros, formatTable } from "../format.ts";
+import { formatMicros } from "../../contracts/pricing.ts";
+import { formatBytes, formatTable } from "../format.ts";
 import { overwritesSource } from "../output-path.ts";
 import { download } from "../source-file.ts";
 

@@ -4,7 +4,6 @@ export { createPixelPress, DEFAULT_BASE_URL, type ClientOptions, type PixelPress
 export { pollJob, type PollOptions } from "./job-polling.ts";
 export type { CallOptions, Job, JobAccepted, JobOperation, JobResult, OperationPath, OperationResult, Products, RequestBody } from "./operation-types.ts";
 export { createRetryingFetch, DEFAULT_RETRY_POLICY, newIdempotencyKey, type RetryPolicy } from "./retrying-fetch.ts";
-export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type WebhookToVerify } from "../../contracts/webhooks/signature.ts";
 export { createImageUrls, type ImageUrls } from "./images/image-urls.ts";
 export type { ImgAttributes, ImgOptions, PictureAttributes, PictureOptions, PictureSource } from "./images/img-attributes.ts";
 export type { SrcsetOptions } from "./images/srcset.ts";

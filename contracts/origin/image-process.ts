@@ -4,13 +4,14 @@
 // their shape.
 import { z } from "@hono/zod-openapi";
 import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema } from "../image-options.ts";
+import { IMAGE_SOURCE_FORMATS } from "../image-source-family.ts";
 import { imagePlaceholderSchema } from "./image-placeholder.ts";
 import { qualityLevelSchema } from "../perceptual-quality.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 
 /** What the origin decodes for an optimize call. */
-export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif", "heic", "jxl", "svg"] as const;
+export { IMAGE_SOURCE_FORMATS };
 
 export const imageCandidateSchema = z
   .object({

@@ -114,12 +114,18 @@ export const problemCatalogue = {
   rate_limited: {
     status: 429,
     title: "Too many requests",
-    description: "The key exceeded its rate limit; retry after `Retry-After` seconds.",
+    description: "The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds.",
   },
   internal_error: {
     status: 500,
     title: "Internal error",
     description: "Something failed on our side; quote the request_id when reporting it. Not charged.",
+  },
+  job_result_unreadable: {
+    status: 500,
+    title: "Job result unreadable",
+    description:
+      "The job succeeded, but its result was stored in a shape this version of the service no longer reads; the stored result is kept unchanged. Quote the job id when reporting it. Not charged again.",
   },
   origin_unavailable: {
     status: 503,

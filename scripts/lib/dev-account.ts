@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { createAccount, findAccount } from "../../workers/accounts/account-store.ts";
+import { findAccount } from "../../workers/accounts/account-store.ts";
+import { openAccount } from "../../workers/billing/open-account.ts";
 import { createKey, findKey } from "../../workers/keys/key-store.ts";
 
 export interface DevCredentials {
@@ -24,7 +25,7 @@ export async function ensureDevAccount(db: D1Database, persistTo: string): Promi
     if (key && key.revoked_at === null) return saved;
   }
   if (!(await findAccount(db, DEV_ACCOUNT_ID))) {
-    await createAccount(db, { id: DEV_ACCOUNT_ID, name: "Development", plan: "pro", balanceMicros: DEV_BALANCE_MICROS });
+    await openAccount(db, { id: DEV_ACCOUNT_ID, name: "Development", plan: "pro", balanceMicros: DEV_BALANCE_MICROS });
   }
   const { record, secret } = await createKey(db, DEV_ACCOUNT_ID, { name: "development" });
   const credentials = { account_id: DEV_ACCOUNT_ID, key_id: record.id, secret };

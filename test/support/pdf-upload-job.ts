@@ -8,7 +8,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { components } from "../../clients/ts/api-types.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
-import type { PdfCompressResult } from "../../workers/operations/pdf.ts";
+import type { PdfCompressResult } from "../../workers/operations/pdf-compress.ts";
 import { waitFor } from "./loopback-server.ts";
 
 interface JobView {

@@ -1,8 +1,7 @@
 // Every statement on `accounts`. The balance is not written here: it moves only through the
-// ledger's trigger (workers/billing/charge-once.ts).
+// ledger's trigger (workers/billing/charge-once.ts); an account is opened with its opening balance
+// by billing (workers/billing/open-account.ts), which batches this store's insert with the ledger's.
 import { eq } from "drizzle-orm";
-import { topUp } from "../billing/charge-once.ts";
-import { newId } from "../crypto/ids.ts";
 import { orm } from "../db/orm.ts";
 import { accounts } from "../db/schema.ts";
 
@@ -28,16 +27,12 @@ export async function findAccount(db: D1Database, accountId: string): Promise<Ac
   return (await orm(db).select(accountColumns).from(accounts).where(eq(accounts.id, accountId)).get()) ?? null;
 }
 
-/** New accounts start at zero; an opening balance goes through the ledger like any top-up. */
-export async function createAccount(
-  db: D1Database,
-  options: { name: string; plan: Plan; balanceMicros: number; id?: string },
-  now = Date.now(),
-): Promise<AccountRecord> {
-  const id = options.id ?? newId("acct");
-  await orm(db).insert(accounts).values({ id, name: options.name, plan: options.plan, balanceMicros: 0, createdAt: now }).run();
-  if (options.balanceMicros > 0) await topUp(db, id, options.balanceMicros, `opening:${id}`);
-  return (await findAccount(db, id))!;
+/**
+ * A new account's row at a zero balance: a statement, un-awaited, so billing can batch it with the
+ * opening top-up (one transaction) and the account never exists without its balance.
+ */
+export function insertAccount(db: D1Database, account: { id: string; name: string; plan: Plan }, now: number) {
+  return orm(db).insert(accounts).values({ ...account, balanceMicros: 0, createdAt: now });
 }
 
 /** The balance alone, for the check before work starts; null for an unknown account. */

@@ -22,21 +22,8 @@ export type ChargeOutcome = "charged" | "already_charged";
  * overdraw into a 402 with nothing recorded: both hold under concurrent requests.
  */
 export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
-  if (!Number.isSafeInteger(charge.amountMicros)) throw new Error(`amount must be integer micros: ${charge.amountMicros}`);
   try {
-    const row = await orm(db)
-      .insert(ledger)
-      .values({
-        accountId: charge.accountId,
-        chargeKey: charge.chargeKey,
-        operation: charge.operation,
-        amountMicros: charge.amountMicros,
-        units: charge.units ?? 1,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: [ledger.accountId, ledger.chargeKey] })
-      .returning({ id: ledger.id })
-      .get();
+    const row = await ledgerInsert(db, charge, now).get();
     return row ? "charged" : "already_charged";
   } catch (error) {
     if (violates(error, "balance_non_negative")) {
@@ -48,6 +35,28 @@ export async function chargeOnce(db: D1Database, charge: Charge, now = Date.now(
     }
     throw error;
   }
+}
+
+/** The one ledger insert, un-awaited so it can join a batch (an account's opening balance); a second insert under the same key is a no-op. */
+export function ledgerInsert(db: D1Database, charge: Charge, now: number) {
+  if (!Number.isSafeInteger(charge.amountMicros)) throw new Error(`amount must be integer micros: ${charge.amountMicros}`);
+  return orm(db)
+    .insert(ledger)
+    .values({
+      accountId: charge.accountId,
+      chargeKey: charge.chargeKey,
+      operation: charge.operation,
+      amountMicros: charge.amountMicros,
+      units: charge.units ?? 1,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: [ledger.accountId, ledger.chargeKey] })
+    .returning({ id: ledger.id });
+}
+
+/** A top-up's ledger row: a negative charge, credited by the ledger's trigger. */
+export function topUpCharge(accountId: string, micros: number, reference: string): Charge {
+  return { accountId, chargeKey: topUpChargeKey(reference), operation: "account.topup", amountMicros: -micros };
 }
 
 /** Whether `error` (or what it wraps: drizzle wraps D1's errors) names the constraint. */
@@ -72,7 +81,7 @@ export async function requireBalance(db: D1Database, accountId: string, micros: 
 }
 
 export function topUp(db: D1Database, accountId: string, micros: number, reference: string): Promise<ChargeOutcome> {
-  return chargeOnce(db, { accountId, chargeKey: topUpChargeKey(reference), operation: "account.topup", amountMicros: -micros });
+  return chargeOnce(db, topUpCharge(accountId, micros, reference));
 }
 
 /** Every ledger row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { jobOperations } from "../../contracts/operations.ts";
 import { chargeables } from "../../contracts/pricing.ts";
+import type { Scope } from "../auth/scopes.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
@@ -37,7 +38,7 @@ export const apiKeys = sqliteTable(
     name: text("name"),
     secretHash: text("secret_hash").notNull(),
     displayPrefix: text("display_prefix").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>(),
+    scopes: text("scopes", { mode: "json" }).$type<Scope[]>(),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
     revokedAt: integer("revoked_at"),

@@ -1,13 +1,16 @@
-import { runBatchJob } from "../operations/image-batch.ts";
-import { runOptimizeJob } from "../operations/image-optimize-job.ts";
-import { runPdfCompressJob } from "../operations/pdf-compress-job.ts";
-import { runXlsxGenerateJob } from "../operations/xlsx-generate-job.ts";
+import { jobOperations } from "../../contracts/operations.ts";
+import type { AnyOperation } from "../operations/operation.ts";
+import { operationModules } from "../operations/operation-list.ts";
 import type { JobRunners } from "./job-runner.ts";
 
-/** Every job operation's runner, each registered by its operation; the type makes the map total. */
-export const jobRunners: JobRunners = {
-  "image.optimize": runOptimizeJob,
-  "image.batch": runBatchJob,
-  "xlsx.generate": runXlsxGenerateJob,
-  "pdf.compress": runPdfCompressJob,
-};
+/**
+ * A job operation's runner: its stored request parsed with the operation's schema, then the
+ * operation's job run. Each operation's own declaration checks its run against its result
+ * (operation-list.ts), so one function can wrap them all.
+ */
+function runnerOf(job: NonNullable<AnyOperation["job"]>): JobRunners[keyof JobRunners] {
+  return (env, record, progress) => job.run(env, { job: record, request: job.requestSchema.parse(record.request) }, progress);
+}
+
+/** Every job operation's runner, derived from the operation list; the type makes the map total. */
+export const jobRunners = Object.fromEntries(jobOperations.map((operation) => [operation, runnerOf(operationModules[operation].job)])) as JobRunners;

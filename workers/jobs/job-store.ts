@@ -5,6 +5,7 @@ import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
+import { problemSchema } from "../openapi/problem-schema.ts";
 import { orm } from "../db/orm.ts";
 import { jobs } from "../db/schema.ts";
 
@@ -55,8 +56,9 @@ const jobColumns = {
 
 type Row = Omit<JobRecord, "error"> & { error: unknown };
 
+/** The stored problem is JSON written by this code, parsed again on the way out rather than trusted. */
 function asRecord(row: Row): JobRecord {
-  return { ...row, error: row.error as ProblemBody | null };
+  return { ...row, error: row.error === null ? null : problemSchema.parse(row.error) };
 }
 
 export async function createJob(

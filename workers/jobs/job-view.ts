@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { JobOperation } from "../../contracts/operations.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { jobOperations, type JobOperation } from "../../contracts/operations.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { batchResultSchema } from "../operations/image-batch.ts";
-import { imageResultSchema } from "../operations/image-optimize.ts";
-import { pdfCompressResultSchema } from "../operations/pdf.ts";
-import { xlsxResultSchema } from "../operations/xlsx-generate.ts";
+import { operationModules, type OperationModules } from "../operations/operation-list.ts";
 import type { JobRecord } from "./job-store.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -17,14 +15,6 @@ export const webhookDeliverySchema = z.object({
   attempted_at: z.string(),
   next_attempt_at: z.string().nullable(),
 });
-
-/** What a job's progress counts: the images of a batch, or the stages of a single-item job. */
-const progressUnits: Record<JobOperation, "images" | "stages"> = {
-  "image.batch": "images",
-  "image.optimize": "stages",
-  "pdf.compress": "stages",
-  "xlsx.generate": "stages",
-};
 
 const progressDetailSchema = z
   .object({
@@ -64,26 +54,37 @@ function jobOf<Operation extends JobOperation, Result extends z.ZodType>(operati
   });
 }
 
-/** Each operation's succeeded result, as stored: the job view serves it, the books (scripts/soak/reconcile.ts) read it. */
-export const jobResultSchemas = {
-  "image.optimize": imageResultSchema,
-  "image.batch": batchResultSchema,
-  "pdf.compress": pdfCompressResultSchema,
-  "xlsx.generate": xlsxResultSchema,
-} satisfies Record<JobOperation, z.ZodType>;
+/** Each job operation's succeeded result, as its operation declares it: the job view serves it, the books (scripts/soak/reconcile.ts) read it. */
+export const jobResultSchemas = Object.fromEntries(jobOperations.map((operation) => [operation, operationModules[operation].resultSchema])) as {
+  [Operation in JobOperation]: OperationModules[Operation]["resultSchema"];
+};
+
+function jobMember<Operation extends JobOperation>(operation: Operation) {
+  return jobOf(operation, jobResultSchemas[operation]).openapi(operationModules[operation].job.viewName);
+}
+
+type JobMember = ReturnType<typeof jobMember<JobOperation>>;
 
 /** Discriminated by `operation`, so a client knows the result's shape from the job itself. */
-export const jobSchema = z
-  .discriminatedUnion("operation", [
-    jobOf("image.optimize", jobResultSchemas["image.optimize"]).openapi("ImageOptimizeJob"),
-    jobOf("image.batch", jobResultSchemas["image.batch"]).openapi("ImageBatchJob"),
-    jobOf("pdf.compress", jobResultSchemas["pdf.compress"]).openapi("PdfCompressJob"),
-    jobOf("xlsx.generate", jobResultSchemas["xlsx.generate"]).openapi("XlsxGenerateJob"),
-  ])
-  .openapi("Job");
+export const jobSchema = z.discriminatedUnion("operation", jobOperations.map(jobMember) as [JobMember, ...JobMember[]]).openapi("Job");
 
 export type JobView = z.infer<typeof jobSchema>;
 export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
+
+/**
+ * A succeeded job's stored result, parsed with its operation's result schema. A result stored by an
+ * earlier version that no longer parses is a clear problem naming the job, never an anonymous 500.
+ */
+function storedResult(job: JobRecord): unknown {
+  const parsed = jobResultSchemas[job.operation].safeParse(job.result);
+  if (parsed.success) return parsed.data;
+  console.error(`job ${job.id} (${job.operation}): stored result does not parse`, parsed.error.issues);
+  throw new ProblemError(
+    "job_result_unreadable",
+    `Job ${job.id} (${job.operation}) succeeded, but its stored result no longer matches this version's ${job.operation} result; it is kept as stored.`,
+    { extensions: { job_id: job.id, operation: job.operation } },
+  );
+}
 
 /** Parsed, not trusted: a stored result is served only in the shape the public schema declares. */
 export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): JobView {
@@ -93,7 +94,7 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
     status: job.status,
     progress: job.progress_total ? Math.floor(((job.progress_done ?? 0) * 100) / job.progress_total) : null,
     progress_detail: job.progress_total
-      ? { done: job.progress_done ?? 0, total: job.progress_total, unit: progressUnits[job.operation] }
+      ? { done: job.progress_done ?? 0, total: job.progress_total, unit: operationModules[job.operation].job.progressUnit }
       : null,
     attempts: job.attempts,
     created_at: iso(job.created_at)!,
@@ -101,7 +102,7 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
     finished_at: iso(job.finished_at),
     status_url: `/v1/jobs/${job.id}`,
     ...(job.error ? { error: job.error } : {}),
-    ...(job.status === "succeeded" ? { result: job.result } : {}),
+    ...(job.status === "succeeded" ? { result: storedResult(job) } : {}),
     ...(job.webhook_url && deliveries ? { webhook: { url: job.webhook_url, deliveries } } : {}),
   });
 }

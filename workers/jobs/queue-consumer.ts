@@ -2,7 +2,8 @@ import { problemBody, ProblemError } from "../../contracts/problems/catalogue.ts
 import type { Bindings } from "../env.ts";
 import { announceJobEnd, deliverJobWebhook } from "../webhooks/deliver-webhook.ts";
 import type { QueueMessage } from "./job-message.ts";
-import { jobProgress, type JobRunners } from "./job-runner.ts";
+import { jobProgress } from "./job-progress.ts";
+import type { JobRunners } from "./job-runner.ts";
 import { claimJob, failJob, failUnfinishedJob, loadJob, requeueJob, succeedJob } from "./job-store.ts";
 
 /** A queue consumer may run 15 minutes; a running job older than this was abandoned. */

@@ -28,18 +28,14 @@ const keyColumns = {
   revoked_at: apiKeys.revokedAt,
 };
 
-function asRecord(row: Omit<KeyRecord, "scopes"> & { scopes: string[] | null }): KeyRecord {
-  return { ...row, scopes: row.scopes as Scope[] | null };
-}
-
 export async function listKeys(db: D1Database, accountId: string): Promise<KeyRecord[]> {
   const rows = await orm(db).select(keyColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all();
-  return rows.map(asRecord);
+  return rows;
 }
 
 export async function findKey(db: D1Database, accountId: string, keyId: string): Promise<KeyRecord | null> {
   const row = await orm(db).select(keyColumns).from(apiKeys).where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId))).get();
-  return row ? asRecord(row) : null;
+  return row ?? null;
 }
 
 /** Creates a key; the secret is returned here once and only its hash is stored. */
@@ -125,7 +121,7 @@ export async function findKeyBySecretHash(db: D1Database, secretHash: string): P
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.secretHash, secretHash))
     .get();
-  return row ? { ...row, scopes: row.scopes as Scope[] | null } : null;
+  return row ?? null;
 }
 
 export async function recordKeyUse(db: D1Database, keyId: string, now: number): Promise<void> {
@@ -154,7 +150,7 @@ export async function findActiveTransformKey(db: D1Database, keyId: string): Pro
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .get();
-  return row ? { ...row, scopes: row.scopes as Scope[] | null } : null;
+  return row ?? null;
 }
 
 /** Stores the key's sealed signing secret; false when the account has no such key. */

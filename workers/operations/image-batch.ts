@@ -3,17 +3,51 @@
 // (sync) or as a job (async), and both answer the same body.
 import { z } from "@hono/zod-openapi";
 import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
-import type { sourceSchema } from "../../contracts/envelope.ts";
+import { modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema, type ImageOptions } from "../../contracts/image-options.ts";
+import { prices } from "../../contracts/pricing.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { problemFromError } from "../../contracts/problems/problem-response.ts";
+import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { itemChargeKey, jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
-import type { JobProgress, JobRunner } from "../jobs/job-runner.ts";
+import type { Caller } from "../hono-env.ts";
+import type { JobProgress } from "../jobs/job-progress.ts";
+import type { JobRecord } from "../jobs/job-store.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
+import type { PlannedOperation } from "./operation.ts";
 import { resolveSource, type ResolvedSource } from "../sources/resolve-source.ts";
 import { imageResultSchema, optimizeImage, type ImageResult } from "./image-optimize.ts";
 import { stashSource } from "./stash-source.ts";
+
+export const BATCH_LIMITS = { sync: 10, asyncPro: 250, asyncFree: 25 } as const;
+
+const refSchema = z.string().min(1).max(128).openapi({ example: "hero" });
+
+const batchBody = z
+  .object({
+    images: z.array(z.object({ ref: refSchema, source: sourceSchema }).strict()).min(1).max(BATCH_LIMITS.asyncPro),
+    options: imageOptionsSchema.prefault({}),
+    per_image_options: z
+      .record(refSchema, z.record(z.string(), z.unknown()))
+      .optional()
+      .openapi({ description: "Options by ref, merged over `options` and validated like them.", example: { hero: { width: 2400 } } }),
+    mode: modeSchema,
+    webhook: webhookTargetSchema.optional(),
+  })
+  .strict()
+  .openapi("ImageBatchRequest", {
+    example: {
+      images: [
+        { ref: "hero", source: { url: "https://images.example.com/hero.jpg" } },
+        { ref: "thumb", source: { file_id: "file_8Hq2Lm4Zt0Rb7Xc1Vd9Y" } },
+      ],
+      options: { width: 1200, format: "auto" },
+      per_image_options: { thumb: { width: 200 } },
+    },
+  });
+
+type BatchBody = z.output<typeof batchBody>;
 
 /** Items in flight at once; the origin bounds its own decoders too, so memory stays flat. */
 const ITEM_CONCURRENCY = 4;
@@ -49,10 +83,10 @@ const jobItem = z.union([
 ]);
 
 /** An image.batch job's stored request: sources already in R2, or the problem that stopped one. */
-export const batchJobRequestSchema = z.object({ items: z.array(jobItem), base_url: z.string() });
+const batchJobRequestSchema = z.object({ items: z.array(jobItem), base_url: z.string() });
 
 /** One planned item: a validated ref, its source as the request gave it, and its merged options. */
-export interface BatchItem {
+interface BatchItem {
   ref: string;
   source: z.infer<typeof sourceSchema>;
   options: ImageOptions;
@@ -118,7 +152,7 @@ function resolveItemSource(env: BatchEnv, accountId: string, source: BatchItem["
 }
 
 /** The whole batch now, charged under the request's key. */
-export async function runBatch(
+async function runBatch(
   env: BatchEnv,
   request: { accountId: string; items: BatchItem[]; chargeKey: string; baseUrl: string; requestId: string },
 ): Promise<BatchResult> {
@@ -133,7 +167,7 @@ export async function runBatch(
  * The job's request: sources are fetched and stored now, so a bad one fails its item rather than
  * the job, and the job reads only R2.
  */
-export async function planBatchJob(
+async function planBatchJob(
   env: BatchEnv,
   request: { accountId: string; items: BatchItem[]; baseUrl: string },
 ): Promise<z.infer<typeof batchJobRequestSchema>> {
@@ -155,8 +189,7 @@ async function countedItem(progress: JobProgress, work: Promise<BatchItemResult>
 }
 
 /** Progress counts images: every item that ended, ok or failed, of all the batch's items. */
-export const runBatchJob: JobRunner<"image.batch"> = async (env, job, progress) => {
-  const request = batchJobRequestSchema.parse(job.request);
+async function runBatchJob(env: BatchEnv, job: JobRecord, request: z.output<typeof batchJobRequestSchema>, progress: JobProgress): Promise<BatchResult> {
   const optimize = optimizeItem(env, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
   await progress.start(request.items.length);
   const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) => {
@@ -170,4 +203,69 @@ export const runBatchJob: JobRunner<"image.batch"> = async (env, job, progress) 
     );
   });
   return summarize(results);
-};
+}
+
+/** Validates refs and merges per-image options; any mistake here is a 400 for the whole request. */
+function planItems(body: BatchBody): BatchItem[] {
+  const seen = new Set<string>();
+  const issues: { path: PropertyKey[]; message: string }[] = [];
+  body.images.forEach((image, i) => {
+    if (seen.has(image.ref)) issues.push({ path: ["images", i, "ref"], message: `Duplicate ref \`${image.ref}\`; refs must be unique.` });
+    seen.add(image.ref);
+  });
+  for (const ref of Object.keys(body.per_image_options ?? {})) {
+    if (!seen.has(ref)) issues.push({ path: ["per_image_options", ref], message: `No image has ref \`${ref}\`.` });
+  }
+  const merged = new Map<string, ImageOptions>();
+  for (const [ref, override] of Object.entries(body.per_image_options ?? {})) {
+    const parsed = imageOptionsSchema.safeParse({ ...body.options, ...override });
+    if (parsed.success) merged.set(ref, parsed.data);
+    else for (const issue of parsed.error.issues) issues.push({ path: ["per_image_options", ref, ...issue.path], message: issue.message });
+  }
+  const items = body.images.map((image) => ({ ...image, options: merged.get(image.ref) ?? body.options }));
+  if (issues.length > 0) throw validationProblem(issues, "json");
+  return items;
+}
+
+function batchLimit(caller: Caller, mode: "sync" | "async"): number {
+  if (mode === "sync") return BATCH_LIMITS.sync;
+  return caller.plan === "free" ? BATCH_LIMITS.asyncFree : BATCH_LIMITS.asyncPro;
+}
+
+function planBatch(body: BatchBody, caller: Caller): BatchItem[] {
+  const limit = batchLimit(caller, body.mode);
+  if (body.images.length > limit) {
+    throw new ProblemError(
+      "payload_too_large",
+      `A ${body.mode} batch takes at most ${limit} images${body.mode === "sync" ? "; use mode: async for more" : ` on the ${caller.plan} plan`}.`,
+      { extensions: { max_images: limit } },
+    );
+  }
+  return planItems(body);
+}
+
+export const imageBatch = {
+  name: "image.batch",
+  http: {
+    path: "/v1/image/batch",
+    tags: ["Images"],
+    summary: "Optimize many images, with per-image options and partial failure",
+    description: `Up to ${BATCH_LIMITS.sync} images synchronously; up to ${BATCH_LIMITS.asyncPro} with \`mode: async\` (${BATCH_LIMITS.asyncFree} on the free plan). Each \`ok\` image that got smaller costs $0.0008; failed items cost nothing.`,
+    resultDescription: "Per-image results in request order",
+    problems: ["validation_failed", "insufficient_balance", "payload_too_large", "idempotency_key_reused", "idempotency_conflict"],
+  },
+  requestSchema: batchBody,
+  resultSchema: batchResultSchema,
+  input: "plan",
+  plan: planBatch,
+  balanceCeiling: () => prices.image,
+  runSync: (env, work) =>
+    runBatch(env, { accountId: work.accountId, items: work.input, chargeKey: work.chargeKey, baseUrl: work.baseUrl, requestId: work.requestId }),
+  job: {
+    requestSchema: batchJobRequestSchema,
+    viewName: "ImageBatchJob",
+    progressUnit: "images",
+    request: (env, accepted) => planBatchJob(env, { accountId: accepted.accountId, items: accepted.input, baseUrl: accepted.baseUrl }),
+    run: (env, { job, request }, progress) => runBatchJob(env, job, request, progress),
+  },
+} satisfies PlannedOperation<"image.batch", BatchBody, BatchItem[], typeof batchResultSchema, typeof batchJobRequestSchema>;

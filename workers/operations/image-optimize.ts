@@ -1,14 +1,30 @@
+// POST /v1/image/optimize: one image through the origin's pipeline, stored and billed.
 import { z } from "@hono/zod-openapi";
-import { billingSchema } from "../../contracts/envelope.ts";
-import { IMAGE_OUTPUT_FORMATS, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { billingSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
+import { IMAGE_OUTPUT_FORMATS, IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
 import { imagePlaceholderSchema } from "../../contracts/origin/image-placeholder.ts";
 import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
-import { imagePrice } from "../../contracts/pricing.ts";
+import { imagePrice, prices } from "../../contracts/pricing.ts";
+import { jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
 import { releaseSource } from "../files/file-lifecycle.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import { sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
+import { resolveSource, sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
+import type { SourceOperation } from "./operation.ts";
+import { stashSource } from "./stash-source.ts";
+
+const optimizeBody = z
+  .object({
+    source: sourceSchema,
+    options: imageOptionsSchema.prefault({}),
+    mode: modeSchema,
+    webhook: webhookTargetSchema.optional(),
+  })
+  .strict()
+  .openapi("ImageOptimizeRequest", {
+    example: { source: { url: "https://images.example.com/photo.jpg" }, options: { width: 1600, format: "webp", quality: 76 } },
+  });
 
 const CONTENT_TYPES = { jpeg: "image/jpeg", webp: "image/webp", avif: "image/avif", png: "image/png" } as const;
 
@@ -69,3 +85,72 @@ export async function optimizeImage(
   const placeholder = meta.placeholder === null ? {} : { placeholder: meta.placeholder };
   return { ...delivered, format: meta.format, width: meta.width, height: meta.height, stats: meta.stats, ...placeholder, billing: { charged_micros: price } };
 }
+
+/** An image.optimize job's stored request: its source already in R2, so the job reads only R2. */
+const optimizeJobRequestSchema = z.object({ source_file_id: z.string(), options: imageOptionsSchema, base_url: z.string() });
+
+export const imageOptimize = {
+  name: "image.optimize",
+  http: {
+    path: "/v1/image/optimize",
+    tags: ["Images"],
+    summary: "Resize, convert and compress one image",
+    description:
+      "Auto-orients (EXIF), converts colour to sRGB, resizes, strips metadata and encodes. $0.0008, or $0 when the output is not smaller than the source (it is still returned). `mode: async` answers 202 with a job.",
+    resultDescription: "The optimized image",
+    problems: [
+      "validation_failed",
+      "insufficient_balance",
+      "payload_too_large",
+      "unsupported_media_type",
+      "unprocessable",
+      "not_found",
+      "gone",
+      "upload_incomplete",
+      "idempotency_key_reused",
+      "idempotency_conflict",
+      "origin_unavailable",
+    ],
+  },
+  requestSchema: optimizeBody,
+  resultSchema: imageResultSchema,
+  input: "source",
+  expect: "image",
+  maxBytes: IMAGE_SOURCE_MAX_BYTES,
+  balanceCeiling: { fromBody: () => prices.image },
+  runSync: (env, work) =>
+    optimizeImage(env, {
+      accountId: work.accountId,
+      source: work.input.source,
+      options: work.input.body.options,
+      chargeKey: work.chargeKey,
+      operation: "image.optimize",
+      baseUrl: work.baseUrl,
+      requestId: work.requestId,
+    }),
+  job: {
+    requestSchema: optimizeJobRequestSchema,
+    viewName: "ImageOptimizeJob",
+    progressUnit: "stages",
+    request: async (env, accepted) => ({
+      source_file_id: await stashSource(env, accepted.accountId, accepted.input.source),
+      options: accepted.input.body.options,
+      base_url: accepted.baseUrl,
+    }),
+    /** Two stages: the stored source read, then the origin's work with its output stored and billed. */
+    async run(env, { job, request }, progress) {
+      await progress.start(2);
+      const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
+      await progress.advance();
+      return optimizeImage(env, {
+        accountId: job.account_id,
+        source,
+        options: request.options,
+        chargeKey: jobChargeKey(job.id),
+        operation: "image.optimize",
+        baseUrl: request.base_url,
+        requestId: job.id,
+      });
+    },
+  },
+} satisfies SourceOperation<"image.optimize", z.output<typeof optimizeBody>, typeof imageResultSchema, typeof optimizeJobRequestSchema>;

@@ -1,12 +1,49 @@
+// POST /v1/xlsx/generate: a workbook built by the origin's streaming writer from JSON.
 import { z } from "@hono/zod-openapi";
-import { billingSchema } from "../../contracts/envelope.ts";
+import { billingSchema, modeSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { xlsxPrice } from "../../contracts/pricing.ts";
-import type { XlsxRequest } from "../../contracts/xlsx-request.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { XLSX_CONTENT_TYPE, xlsxGenerateEndpoint, xlsxStatsSchema } from "../../contracts/origin/xlsx-generate.ts";
+import { jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
+import { deleteFile } from "../files/file-lifecycle.ts";
+import { openFile, storeFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
+import type { PlannedOperation } from "./operation.ts";
 
+const generateBody = xlsxRequestSchema
+  .extend({ mode: modeSchema, webhook: webhookTargetSchema.optional() })
+  .openapi("XlsxGenerateRequest", {
+    example: {
+      filename: "report.xlsx",
+      timezone: "Europe/Berlin",
+      styles: { hdr: { bold: true, fill: "#F2F2F2" } },
+      sheets: [
+        {
+          name: "Invoices",
+          freeze: { rows: 1 },
+          autofilter: true,
+          header_style: "hdr",
+          columns: [
+            { key: "co", header: "Company", type: "string", width: 24 },
+            { key: "total", header: "Total", type: "number" },
+            { key: "issued", header: "Issued", type: "date", format: "yyyy-mm-dd" },
+          ],
+          rows: [["Acme", 1500.5, "2026-11-01"]],
+        },
+      ],
+    },
+  });
+
+type GenerateBody = z.output<typeof generateBody>;
+
+/** A workbook checked for what exceljs cannot write, with its cell count (the price's unit). */
+interface PlannedWorkbook {
+  workbook: XlsxRequest;
+  cells: number;
+}
 
 export const xlsxResultSchema = deliveredOutputSchema
   .extend({
@@ -21,7 +58,7 @@ export type XlsxResult = z.infer<typeof xlsxResultSchema>;
 type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
 /** One workbook built by the origin's streaming writer, stored and billed by its cell count. */
-export async function generateWorkbook(
+async function generateWorkbook(
   env: XlsxEnv,
   request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string; requestId?: string },
 ): Promise<XlsxResult> {
@@ -48,3 +85,63 @@ export async function generateWorkbook(
     billing: { charged_micros: price },
   };
 }
+
+/** An xlsx.generate job's stored request: the workbook JSON is a file, since it may be large. */
+const xlsxJobRequestSchema = z.object({ request_file_id: z.string(), base_url: z.string() });
+
+function planWorkbook({ mode: _mode, webhook: _webhook, ...workbook }: GenerateBody): PlannedWorkbook {
+  assertXlsxWritable(workbook);
+  return { workbook, cells: countCells(workbook) };
+}
+
+export const xlsxGenerate = {
+  name: "xlsx.generate",
+  http: {
+    path: "/v1/xlsx/generate",
+    tags: ["Spreadsheets"],
+    summary: "Build an .xlsx workbook from JSON",
+    description: `Typed columns, named styles, merges, freeze panes, autofilter, hyperlinks, explicit formulas (a string starting with \`=\` stays text), data validation and conditional formatting. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to ${XLSX_SYNC_CELL_LIMIT} cells; larger workbooks need \`mode: async\`.`,
+    resultDescription: "The workbook",
+    problems: ["validation_failed", "insufficient_balance", "payload_too_large", "unprocessable", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"],
+  },
+  requestSchema: generateBody,
+  resultSchema: xlsxResultSchema,
+  input: "plan",
+  plan: planWorkbook,
+  balanceCeiling: ({ cells }) => xlsxPrice(cells),
+  runSync(env, { accountId, input, baseUrl, chargeKey, requestId }) {
+    if (input.cells > XLSX_SYNC_CELL_LIMIT) {
+      throw new ProblemError("payload_too_large", `This workbook has ${input.cells} cells; synchronous calls take up to ${XLSX_SYNC_CELL_LIMIT}. Use mode: async.`, {
+        extensions: { cells: input.cells, sync_cell_limit: XLSX_SYNC_CELL_LIMIT },
+      });
+    }
+    return generateWorkbook(env, { accountId, workbook: input.workbook, chargeKey, baseUrl, requestId });
+  },
+  job: {
+    requestSchema: xlsxJobRequestSchema,
+    viewName: "XlsxGenerateJob",
+    progressUnit: "stages",
+    async request(env, { accountId, input, baseUrl }) {
+      const json = new TextEncoder().encode(JSON.stringify(input.workbook));
+      const stashed = await storeFile(env, {
+        accountId,
+        kind: "source",
+        body: json,
+        size: json.length,
+        contentType: "application/json",
+        filename: `${input.workbook.filename}.json`,
+      });
+      return { request_file_id: stashed.id, base_url: baseUrl };
+    },
+    /** Two stages: the stored workbook read, then the origin's writing with its output stored and billed. */
+    async run(env, { job, request }, progress) {
+      await progress.start(2);
+      const opened = await openFile(env, job.account_id, request.request_file_id);
+      const workbook = xlsxRequestSchema.parse(JSON.parse(await opened.object.text()));
+      await progress.advance();
+      const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
+      await deleteFile(env, job.account_id, request.request_file_id);
+      return result;
+    },
+  },
+} satisfies PlannedOperation<"xlsx.generate", GenerateBody, PlannedWorkbook, typeof xlsxResultSchema, typeof xlsxJobRequestSchema>;

@@ -149,15 +149,19 @@ export async function originCompute<E extends OriginEndpoint>(
   // The length and digest are known only at the payload's end: whatever consumes it (an R2 put,
   // a buffer for base64) fails there with the origin's fault, so a damaged reply is never kept.
   const reader = frame.payload.getReader();
+  // Only a failed read is the origin's fault: a consumer that cancels while a read is in flight
+  // closes this stream first, and the close or enqueue that follows must not be logged as one.
   const payload = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        chunk = await reader.read();
       } catch (error) {
         controller.error(invalid(error));
+        return;
       }
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
     },
     cancel: (reason) => reader.cancel(reason),
   });

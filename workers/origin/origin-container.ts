@@ -1,5 +1,9 @@
 import { Container } from "@cloudflare/containers";
-import type { Bindings } from "../env.ts";
+
+/** The one binding the container reads: the secret the origin checks on every request. */
+interface OriginContainerEnv {
+  ORIGIN_SECRET: string;
+}
 
 /**
  * The origin image (origin/Dockerfile) as Cloudflare Containers: a Durable Object per instance
@@ -10,7 +14,7 @@ export class OriginContainer extends Container {
   override defaultPort = 8788;
   override sleepAfter = "10m";
 
-  constructor(ctx: DurableObjectState<{}>, env: Cloudflare.Env & Bindings) {
+  constructor(ctx: DurableObjectState<{}>, env: Cloudflare.Env & OriginContainerEnv) {
     super(ctx, env);
     this.envVars = { ORIGIN_SECRET: env.ORIGIN_SECRET, ENVIRONMENT: "production", PORT: "8788", HOST: "0.0.0.0" };
   }

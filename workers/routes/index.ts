@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../hono-env.ts";
+import { processingOperations } from "../operations/operation-list.ts";
 import { registerDocsRoutes } from "./docs.ts";
 import * as healthz from "./healthz.ts";
 import * as accountGet from "./v1_account_get.ts";
@@ -12,8 +13,6 @@ import * as filesGet from "./v1_files_get.ts";
 import * as filesList from "./v1_files_list.ts";
 import * as filesPlaceholder from "./v1_files_placeholder.ts";
 import * as filesUpdate from "./v1_files_update.ts";
-import * as imageBatch from "./v1_image_batch.ts";
-import * as imageOptimize from "./v1_image_optimize.ts";
 import { registerTransformRoutes } from "./v1_image_transform.ts";
 import * as jobsCancel from "./v1_jobs_cancel.ts";
 import * as originsCreate from "./v1_origins_create.ts";
@@ -27,10 +26,8 @@ import * as keysRevoke from "./v1_keys_revoke.ts";
 import * as keysSigningSecret from "./v1_keys_signing_secret.ts";
 import * as uploadsComplete from "./v1_uploads_complete.ts";
 import * as uploadsCreate from "./v1_uploads_create.ts";
-import * as pdfAnalyze from "./v1_pdf_analyze.ts";
-import * as pdfCompress from "./v1_pdf_compress.ts";
 import * as usageGet from "./v1_usage_get.ts";
-import * as xlsxGenerate from "./v1_xlsx_generate.ts";
+import { registerProcessingRoute } from "./processing-route.ts";
 
 const UNAUTHENTICATED_PREFIXES = ["/v1/image/t/"];
 const SIGNED_DOWNLOAD_PATH = /^\/v1\/files\/[^/]+\/content$/;
@@ -66,14 +63,10 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(uploadsComplete.route, uploadsComplete.handler);
   app.openapi(jobsGet.route, jobsGet.handler);
   app.openapi(jobsCancel.route, jobsCancel.handler);
-  app.openapi(imageOptimize.route, imageOptimize.handler);
-  app.openapi(imageBatch.route, imageBatch.handler);
   registerTransformRoutes(app);
   app.openapi(originsCreate.route, originsCreate.handler);
   app.openapi(originsList.route, originsList.handler);
   app.openapi(originsDelete.route, originsDelete.handler);
   app.openapi(purge.route, purge.handler);
-  app.openapi(xlsxGenerate.route, xlsxGenerate.handler);
-  app.openapi(pdfAnalyze.route, pdfAnalyze.handler);
-  app.openapi(pdfCompress.route, pdfCompress.handler);
+  for (const operation of processingOperations) registerProcessingRoute(app, operation);
 }

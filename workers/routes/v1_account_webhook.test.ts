@@ -13,14 +13,14 @@ describe("/v1/account/webhook", () => {
     const { secret } = await res.json<{ secret: string }>();
     expect(secret).toMatch(/^whsec_/);
 
-    const accepted = await submitJob(env, { accountId: caller.accountId, keyId: caller.keyId, plan: "pro", scopes: null }, { operation: "xlsx.generate", request: {} });
+    const accepted = await submitJob(env, { accountId: caller.accountId, keyId: caller.keyId, plan: "pro", scopes: null }, { operation: "xlsx.generate", request: { request_file_id: "file_unread", base_url: "http://127.0.0.1" } });
     const job = await loadJob(env.DB, accepted.job_id);
     expect(job!.webhook_url).toBe("https://hooks.example.com/acct");
     expect(await unseal(env.SIGNING_SECRET, job!.webhook_secret_sealed!)).toBe(secret);
     expect(accepted.webhook_secret).toBeUndefined();
 
     expect((await api("/v1/account/webhook", { key: caller, method: "DELETE" })).status).toBe(200);
-    const after = await submitJob(env, { accountId: caller.accountId, keyId: caller.keyId, plan: "pro", scopes: null }, { operation: "xlsx.generate", request: {} });
+    const after = await submitJob(env, { accountId: caller.accountId, keyId: caller.keyId, plan: "pro", scopes: null }, { operation: "xlsx.generate", request: { request_file_id: "file_unread", base_url: "http://127.0.0.1" } });
     expect((await loadJob(env.DB, after.job_id))!.webhook_url).toBeNull();
   });
 

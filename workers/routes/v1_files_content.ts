@@ -7,6 +7,7 @@ import { findFileOwner, openFile } from "../files/file-store.ts";
 import { fileIdParam } from "../files/file-view.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
+import { countInWindow, perMinuteLimit } from "../rate-limit/fixed-window.ts";
 
 // This path takes no API key (the signature is the credential), so its documented problems are
 // its own and not the authenticated set that problemResponses adds.
@@ -44,13 +45,32 @@ export const route = createRoute({
     409: problem("upload_incomplete"),
     410: problem("gone"),
     416: problem("range_not_satisfiable"),
+    429: problem("rate_limited"),
     500: problem("internal_error"),
   },
 });
 
+/**
+ * This path skips the API gate, so the per-key limit never sees it: downloads are counted per
+ * client address (before the signature is checked, so guessing signatures is bounded too) and per
+ * file (once the link is valid, so bad links cannot use up a file's downloads), each at the
+ * configured requests per minute. A link holder can neither drain the service for the owner nor
+ * fetch one leaked link without end.
+ */
+async function limitDownloads(env: AppEnv["Bindings"], subject: { address: string } | { fileId: string }): Promise<void> {
+  const limit = perMinuteLimit(env.RATE_LIMIT_PER_MINUTE);
+  const rule =
+    "address" in subject
+      ? { subject: `download-address:${subject.address}`, policy: "per-address", exceeded: `This address may make ${limit} downloads per minute.` }
+      : { subject: `download-file:${subject.fileId}`, policy: "per-file", exceeded: `This file may be downloaded ${limit} times per minute.` };
+  await countInWindow(env.DB, { ...rule, limit });
+}
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { file_id } = c.req.valid("param");
   const { expires, sig } = c.req.valid("query");
+  // Cloudflare sets CF-Connecting-IP on every request it forwards; without it (local dev) all share one window.
+  await limitDownloads(c.env, { address: c.req.header("CF-Connecting-IP") ?? "unknown" });
   const check = await checkDownloadSignature(c.env.SIGNING_SECRET, file_id, expires, sig);
   if (check === "invalid") throw new ProblemError("download_link_invalid", "This download link's signature does not match it.");
   if (check === "expired") {
@@ -60,6 +80,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     );
   }
 
+  await limitDownloads(c.env, { fileId: file_id });
   const owner = await findFileOwner(c.env.DB, file_id);
   const { record, object, range } = await openFile(c.env, owner, file_id, c.req.header("Range"));
   const headers: Record<string, string> = {

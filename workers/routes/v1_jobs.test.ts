@@ -75,4 +75,15 @@ describe("/v1/jobs", () => {
     await succeedJob(env.DB, malformed.id, { billing: { charged_micros: 5_001 } });
     expect((await problemOf(await api(`/v1/jobs/${malformed.id}`, { key: caller }))).status).toBe(500);
   });
+
+  it("answers a stored result an earlier version wrote, and this one no longer reads, with a problem naming the job", async () => {
+    const caller = await seedCaller();
+    const old = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env.DB, old.id, Date.now(), 60_000);
+    await succeedJob(env.DB, old.id, { file_id: "file_old", bytes: 123 });
+    const problem = await problemOf(await api(`/v1/jobs/${old.id}`, { key: caller }));
+    expect(problem.type).toBe("https://pixelpress.dev/problems/job_result_unreadable");
+    expect(problem.detail).toContain(old.id);
+    expect(problem).toMatchObject({ job_id: old.id, operation: "xlsx.generate" });
+  });
 });

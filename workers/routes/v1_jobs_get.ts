@@ -18,7 +18,7 @@ export const route = createRoute({
   security: bearerSecurity,
   middleware: [requireScope("jobs")] as const,
   request: { params: jobIdParams },
-  responses: { 200: jsonContent(jobSchema, "The job"), ...problemResponses("not_found") },
+  responses: { 200: jsonContent(jobSchema, "The job"), ...problemResponses("not_found", "job_result_unreadable") },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {

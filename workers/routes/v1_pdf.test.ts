@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { findAccount } from "../accounts/account-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
@@ -14,6 +14,21 @@ function call(caller: TestCaller, path: string, body: unknown) {
 }
 
 describe("POST /v1/pdf/analyze", () => {
+  it("logs no error for a good analysis", async () => {
+    const logged = vi.spyOn(console, "error");
+    try {
+      const caller = await seedCaller();
+      const res = await call(caller, "/v1/pdf/analyze", { source: await pdfSource("photo-placed-small.pdf") });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      // Whatever the payload's reader was doing when the analysis came back has settled by now.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logged.mock.calls.map((args) => args.map(String).join(" "))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it("reports pages, images with placed DPI, and projections, for free", async () => {
     const caller = await seedCaller({ balanceMicros: 1_000 });
     const res = await call(caller, "/v1/pdf/analyze", { source: await pdfSource("photo-placed-small.pdf") });

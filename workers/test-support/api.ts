@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { createAccount, type Plan } from "../accounts/account-store.ts";
+import type { Plan } from "../accounts/account-store.ts";
+import { openAccount } from "../billing/open-account.ts";
 import type { Scope } from "../auth/scopes.ts";
 import { createKey } from "../keys/key-store.ts";
 import { responseContractErrors, type OpenApiDocument } from "./response-contract.ts";
@@ -19,7 +20,7 @@ let counter = 0;
 export async function seedCaller(
   options: { plan?: Plan; balanceMicros?: number; scopes?: Scope[] } = {},
 ): Promise<TestCaller> {
-  const account = await createAccount(env.DB, {
+  const account = await openAccount(env.DB, {
     name: `test account ${++counter}`,
     plan: options.plan ?? "pro",
     balanceMicros: options.balanceMicros ?? 10_000_000,

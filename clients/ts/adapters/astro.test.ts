@@ -31,6 +31,13 @@ describe("the Astro image service", () => {
     expect(srcsetOf({ src: "file_1", width: 333 })).toBe("");
   });
 
+  it("takes every transform token as a prop and writes none of them out as an <img> attribute", () => {
+    // dpr_2 is folded into the width, as the edge folds it.
+    const options: AstroImageTransform = { src: "file_1", width: 300, dpr: 2, animated: false, placeholder: "lqip", blur: 2, rotate: 90, alt: "a fox" };
+    expect(astroImageService.getURL(options, imageConfig)).toBe(`${transformBase}/w_600,r_90,bl_2,anim_false,ph_lqip/file_1`);
+    expect(astroImageService.getHTMLAttributes(options, imageConfig)).toEqual({ alt: "a fox", width: 300, height: undefined, loading: "lazy", decoding: "async" });
+  });
+
   it("hands Astro the HTML attributes without the transform options", () => {
     expect(astroImageService.getHTMLAttributes({ src: "file_1", width: 600, height: 400, quality: 50, format: "avif", fit: "cover", layout: "constrained", priority: false, alt: "a fox", class: "hero" }, imageConfig)).toEqual({
       alt: "a fox",

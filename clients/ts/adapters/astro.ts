@@ -4,7 +4,7 @@
 // implements (ExternalImageService, ImageTransform, SrcSetValue, as documented in Astro's Image
 // Service API reference) is declared here.
 import { transformInvalid } from "../images/transform-error.ts";
-import type { TransformOptions } from "../images/transform-tokens.ts";
+import { transformOptionNames, type TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl, type ImageUrlConfig } from "../images/transform-url.ts";
 import { rounded, sourceOf } from "./framework-values.ts";
 
@@ -69,8 +69,14 @@ const positions: Record<string, TransformOptions["gravity"]> = {
 };
 
 // Options Astro gives the service that are not HTML attributes: Astro's own (as its base service
-// strips them) and the PixelPress tokens passed as props.
-const transformKeys = ["src", "width", "height", "widths", "densities", "formats", "quality", "format", "fit", "position", "layout", "priority", "background", "inputtedWidth", "gravity", "blur", "sharpen", "rotate"];
+// strips them) and every PixelPress transform option passed as a prop, named by the client's one
+// token table, so a token added there is never written out as an <img> attribute.
+const astroKeys = ["src", "width", "height", "widths", "densities", "formats", "quality", "format", "fit", "position", "layout", "priority", "background", "inputtedWidth"];
+const transformKeys = new Set<string>([...astroKeys, ...transformOptionNames]);
+
+// Transform options Astro names itself and this service maps (presets, CSS keywords); every other
+// transform option is passed through as given, and the edge's parser judges its value.
+const mappedByAstro = new Set<string>(["width", "height", "quality", "format", "fit", "gravity"]);
 
 function configOf(imageConfig: AstroImageConfig<ImageUrlConfig>): ImageUrlConfig {
   const config = imageConfig.service.config;
@@ -101,16 +107,15 @@ function transformOf(options: AstroImageTransform): TransformOptions {
     throw transformInvalid([{ pointer: "/transform/background", detail: "background has no PixelPress transform: `contain` pads with white, or transparent where the format has alpha" }]);
   }
   const quality = typeof options.quality === "string" ? lookUp(qualityPresets, options.quality, "quality", "Astro's presets") : options.quality;
+  const passed: Partial<TransformOptions> = Object.fromEntries(transformOptionNames.filter((name) => !mappedByAstro.has(name)).map((name) => [name, options[name]]));
   return {
+    ...passed,
     width: rounded(options.width, "width"),
     height: rounded(options.height, "height"),
     quality: rounded(quality, "quality"),
     format: options.format as TransformOptions["format"],
     fit: lookUp(fits, options.fit, "fit", "CSS object-fit"),
     gravity: (options.gravity as TransformOptions["gravity"]) ?? lookUp(positions, options.position, "position", "CSS object-position keywords"),
-    blur: options.blur as number | undefined,
-    sharpen: options.sharpen as number | undefined,
-    rotate: options.rotate as TransformOptions["rotate"],
   };
 }
 
@@ -155,7 +160,7 @@ export const astroImageService: AstroExternalImageService<ImageUrlConfig> = {
   },
 
   getHTMLAttributes(options) {
-    const attributes = Object.fromEntries(Object.entries(options).filter(([key]) => !transformKeys.includes(key)));
+    const attributes = Object.fromEntries(Object.entries(options).filter(([key]) => !transformKeys.has(key)));
     return { ...attributes, width: options.width, height: options.height, loading: options.loading ?? "lazy", decoding: options.decoding ?? "async" };
   },
 };

@@ -25,6 +25,9 @@ const prefixes: Record<keyof TransformOptions, string> = {
   placeholder: "ph",
 };
 
+/** Every transform option's name, from the one token table above: adapters tell options from HTML attributes by it. */
+export const transformOptionNames = Object.keys(prefixes) as (keyof TransformOptions)[];
+
 function isOption(name: string): name is keyof TransformOptions {
   return Object.hasOwn(prefixes, name);
 }

@@ -1,0 +1,27 @@
+import { setProgress } from "./job-store.ts";
+
+/**
+ * How a runner reports its progress: `start` names how many units the job has (items of a batch,
+ * stages otherwise), `advance` marks one more finished. The job's record shows it while running.
+ */
+export interface JobProgress {
+  start(total: number): Promise<void>;
+  advance(): Promise<void>;
+}
+
+/** Progress written to the job's row; concurrent items may finish in any order, the count only grows. */
+export function jobProgress(db: D1Database, jobId: string): JobProgress {
+  let done = 0;
+  let total = 0;
+  return {
+    async start(units) {
+      done = 0;
+      total = units;
+      await setProgress(db, jobId, done, total);
+    },
+    async advance() {
+      done = Math.min(total, done + 1);
+      await setProgress(db, jobId, done, total);
+    },
+  };
+}
