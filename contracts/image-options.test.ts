@@ -13,7 +13,7 @@ describe("imageOptionsSchema", () => {
       quality: 76,
       mozjpeg: true,
       progressive: false,
-      chroma_subsampling: "4:2:0",
+      chroma_subsampling: null,
       strip_metadata: true,
       auto_orient: true,
       max_bytes: null,

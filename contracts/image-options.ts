@@ -58,7 +58,7 @@ export const imageOptionsSchema = z
       .default(76)
       .openapi({
         example: 76,
-        description: `Encoder quality 1 to 100 for JPEG, WebP and AVIF, or \`auto\` / \`auto:<level>\` (${QUALITY_LEVELS.join(", ")}; \`auto\` is \`auto:${DEFAULT_QUALITY_LEVEL}\`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), reported as \`stats.quality\` with \`stats.score\` and \`stats.quality_level\`. Auto finds it with a few encodes of a sample of the image and encodes the whole image once. PNG output is lossless and ignores quality, except under \`max_bytes\`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With \`max_bytes\` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With \`format: auto\` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; \`stats.score\` null).`,
+        description: `Encoder quality 1 to 100 for JPEG, WebP and AVIF, or \`auto\` / \`auto:<level>\` (${QUALITY_LEVELS.join(", ")}; \`auto\` is \`auto:${DEFAULT_QUALITY_LEVEL}\`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), reported as \`stats.quality\` with \`stats.score\`, \`stats.quality_level\`, \`stats.quality_target\` and \`stats.target_met\`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless \`chroma_subsampling\` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with \`target_met: false\`. PNG output is lossless and ignores quality, except under \`max_bytes\`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With \`max_bytes\` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With \`format: auto\` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; \`stats.score\` null).`,
       }),
     mozjpeg: z.boolean().default(true).openapi({
       example: true,
@@ -68,9 +68,10 @@ export const imageOptionsSchema = z
       example: false,
       description: "JPEG: progressive scan (SOF2, with mozjpeg's scan optimisation) instead of baseline (SOF0).",
     }),
-    chroma_subsampling: z.enum(["4:2:0", "4:4:4"]).default("4:2:0").openapi({
+    chroma_subsampling: z.enum(["4:2:0", "4:4:4"]).nullable().default(null).openapi({
       example: "4:2:0",
-      description: "JPEG and AVIF chroma subsampling. `4:4:4` keeps full colour resolution (sharp red text, flat graphics) at a larger size.",
+      description:
+        "JPEG and AVIF chroma subsampling. `4:4:4` keeps full colour resolution (sharp red text, flat graphics, smooth colourful gradients) at a larger size. Default (null): 4:2:0, or the search's choice under `quality: \"auto\"`: 4:4:4 for JPEG and AVIF, sharp RGB-to-YUV conversion for WebP, when 4:2:0 cannot reach the level's score or reaches it in more bytes; reported as `stats.chroma_subsampling`. A value named here is kept, auto or not.",
     }),
     strip_metadata: z.boolean().default(true).openapi({
       example: true,
@@ -104,6 +105,13 @@ export const imageOptionsSchema = z
   })
   .strict()
   .openapi("ImageOptions");
+
+/**
+ * The chroma an output was encoded with: JPEG and AVIF 4:2:0 or 4:4:4; WebP is always 4:2:0, plain
+ * or `sharp_yuv` (its sharper RGB-to-YUV conversion, sharp's `smartSubsample`).
+ */
+export const OUTPUT_CHROMA = ["4:2:0", "4:4:4", "sharp_yuv"] as const;
+export type OutputChroma = (typeof OUTPUT_CHROMA)[number];
 
 export type ImageOptions = z.output<typeof imageOptionsSchema>;
 export type ImageOptionsInput = z.input<typeof imageOptionsSchema>;

@@ -30,7 +30,7 @@ async function decoded(base64: string): Promise<RawImage> {
 interface AutoResult {
   format: string;
   base64: string;
-  stats: { quality: number; score: number; quality_level: string; encodes: number };
+  stats: { quality: number; score: number; quality_level: string; quality_target: number; target_met: boolean; encodes: number };
 }
 
 describe("quality auto through the edge", () => {
@@ -39,6 +39,7 @@ describe("quality auto through the edge", () => {
     expect(answer.status).toBe(200);
     const result = answer.body as unknown as AutoResult;
     expect(result.stats.quality_level).toBe("eco");
+    expect([result.stats.quality_target, result.stats.target_met]).toEqual([QUALITY_LEVEL_TARGETS.eco, true]);
     expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.eco);
     expect(ssimulacra2(reference, await decoded(result.base64))).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.eco);
   });
@@ -52,6 +53,7 @@ describe("quality auto through the edge", () => {
     const [item] = answer.body.results as ({ status: string } & AutoResult)[];
     expect(item!.status).toBe("ok");
     expect(item!.stats.quality_level).toBe("good");
+    expect([item!.stats.quality_target, item!.stats.target_met]).toEqual([QUALITY_LEVEL_TARGETS.good, true]);
     expect(ssimulacra2(reference, await decoded(item!.base64))).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
   });
 

@@ -115,4 +115,17 @@ describe("optimize's overwrite refusal", () => {
     expect(out.text()).toContain(`${join(dir, "scan.jpg")} is a source file`);
     expect(await readFile(join(dir, "scan.tif"))).toEqual(tiff);
   });
+
+  it("names an output below its quality target in the summary", async () => {
+    const dir = await workDir({ "sky.png": await image("png") });
+    const jpeg = await image("jpeg");
+    const stats = { score: 66.1, quality_level: "good", quality_target: 69, target_met: false };
+    const { connection } = fakeService(() =>
+      Response.json({ file_id: null, url: null, expires_at: null, base64: jpeg.toString("base64"), format: "jpeg", width: 16, height: 12, stats, billing: { charged_micros: 120 } }),
+    );
+    const out = written();
+    expect(await optimizeCommand(connection, [join(dir, "sky.png")], { format: "jpeg", quality: "auto" }, out.stream)).toBe(0);
+    expect(out.text()).toMatch(/sky\.png\s+below target/);
+    expect(out.text()).toContain(`1 below their quality target:\n  ${join(dir, "sky.png")}: score 66.1 < target 69`);
+  });
 });

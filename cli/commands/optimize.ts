@@ -31,6 +31,8 @@ interface Row {
   outputBytes?: number;
   chargedMicros: number;
   error?: string;
+  /** Quality auto missed its level: the output's score and the level's target. */
+  miss?: { score: number; target: number };
 }
 
 const EXTENSIONS: Record<ImageOutputFormat, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
@@ -115,6 +117,9 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
         },
       );
       row.chargedMicros = result.billing.charged_micros;
+      // The reply of an older service has no target fields; only an explicit false is a miss.
+      const { score, quality_target: target, target_met: met } = result.stats ?? {};
+      if (met === false && typeof score === "number" && typeof target === "number") row.miss = { score, target };
       const output = outputPathFor(file, EXTENSIONS[result.format], flags.out);
       if (output !== known && !flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
       const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
@@ -143,7 +148,7 @@ function summaryTable(rows: Row[]): string {
   const percent = (part: number, whole: number) => (whole === 0 ? "0%" : `${Math.round((part / whole) * 100)}%`);
   const body = rows.map((row) => [
     row.file,
-    row.error ? "FAILED" : "ok",
+    row.error ? "FAILED" : row.miss ? "below target" : "ok",
     formatBytes(row.inputBytes),
     row.outputBytes === undefined ? "" : formatBytes(row.outputBytes),
     row.outputBytes === undefined ? "" : percent(saved(row), row.inputBytes),
@@ -161,5 +166,7 @@ function summaryTable(rows: Row[]): string {
     percent(savedTotal, inputTotal),
     formatMicros(spent),
   ]);
-  return `${formatTable(["file", "status", "input", "output", "saved", "cost"], body)}\nspent ${formatMicros(spent)}`;
+  const misses = ok.filter((row) => row.miss).map((row) => `  ${row.file}: score ${row.miss!.score.toFixed(1)} < target ${row.miss!.target}`);
+  const missed = misses.length === 0 ? "" : `\n${misses.length} below their quality target:\n${misses.join("\n")}`;
+  return `${formatTable(["file", "status", "input", "output", "saved", "cost"], body)}${missed}\nspent ${formatMicros(spent)}`;
 }

@@ -4363,6 +4363,22 @@ export interface components {
              * @enum {string|null}
              */
             quality_level: "low" | "eco" | "good" | "best" | null;
+            /**
+             * @description The SSIMULACRA 2 score the level asks for (`good` 69, ...) when quality was auto; null for a numeric quality
+             * @example null
+             */
+            quality_target: number | null;
+            /**
+             * @description Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)
+             * @example null
+             */
+            target_met: boolean | null;
+            /**
+             * @description The chroma of a lossy output: JPEG and AVIF `4:2:0` or `4:4:4`, WebP `4:2:0` or `sharp_yuv` (4:2:0 with sharp RGB-to-YUV conversion). Under auto quality the search's choice unless the request named `chroma_subsampling`; null for lossless output
+             * @example 4:2:0
+             * @enum {string|null}
+             */
+            chroma_subsampling: "4:2:0" | "4:4:4" | "sharp_yuv" | null;
             lossless: boolean;
             /** @description Encodes made (auto candidates and the max_bytes search included) */
             encodes: number;
@@ -4765,7 +4781,7 @@ export interface components {
              */
             format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source";
             /**
-             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score` and `stats.quality_level`. Auto finds it with a few encodes of a sample of the image and encodes the whole image once. PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
+             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score`, `stats.quality_level`, `stats.quality_target` and `stats.target_met`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless `chroma_subsampling` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with `target_met: false`. PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
              * @default 76
              * @example 76
              */
@@ -4783,12 +4799,12 @@ export interface components {
              */
             progressive?: boolean;
             /**
-             * @description JPEG and AVIF chroma subsampling. `4:4:4` keeps full colour resolution (sharp red text, flat graphics) at a larger size.
-             * @default 4:2:0
+             * @description JPEG and AVIF chroma subsampling. `4:4:4` keeps full colour resolution (sharp red text, flat graphics, smooth colourful gradients) at a larger size. Default (null): 4:2:0, or the search's choice under `quality: "auto"`: 4:4:4 for JPEG and AVIF, sharp RGB-to-YUV conversion for WebP, when 4:2:0 cannot reach the level's score or reaches it in more bytes; reported as `stats.chroma_subsampling`. A value named here is kept, auto or not.
+             * @default null
              * @example 4:2:0
-             * @enum {string}
+             * @enum {string|null}
              */
-            chroma_subsampling?: "4:2:0" | "4:4:4";
+            chroma_subsampling?: "4:2:0" | "4:4:4" | null;
             /**
              * @description Remove EXIF, XMP and IPTC. Colours are converted to sRGB either way, so dropping the source profile never shifts them; when false the metadata is kept and an sRGB profile is attached.
              * @default true

@@ -3,7 +3,7 @@
 // stats are the public ImageStats as they are, so the edge passes them on without a copy of
 // their shape.
 import { z } from "@hono/zod-openapi";
-import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema } from "../image-options.ts";
+import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema, OUTPUT_CHROMA } from "../image-options.ts";
 import { IMAGE_SOURCE_FORMATS } from "../image-source-family.ts";
 import { imagePlaceholderSchema } from "./image-placeholder.ts";
 import { qualityLevelSchema } from "../perceptual-quality.ts";
@@ -37,6 +37,20 @@ export const imageStatsSchema = z
       example: null,
     }),
     quality_level: qualityLevelSchema.nullable().openapi({ description: "The perceptual level auto quality aimed at; null for a numeric quality", example: null }),
+    quality_target: z.number().nullable().openapi({
+      description: "The SSIMULACRA 2 score the level asks for (`good` 69, ...) when quality was auto; null for a numeric quality",
+      example: null,
+    }),
+    target_met: z.boolean().nullable().openapi({
+      description:
+        "Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)",
+      example: null,
+    }),
+    chroma_subsampling: z.enum(OUTPUT_CHROMA).nullable().openapi({
+      description:
+        "The chroma of a lossy output: JPEG and AVIF `4:2:0` or `4:4:4`, WebP `4:2:0` or `sharp_yuv` (4:2:0 with sharp RGB-to-YUV conversion). Under auto quality the search's choice unless the request named `chroma_subsampling`; null for lossless output",
+      example: "4:2:0",
+    }),
     lossless: z.boolean(),
     encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
     orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),

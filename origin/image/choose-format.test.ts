@@ -68,6 +68,7 @@ describe("chooseSmallest", () => {
     const raw = photoLikePixels(width, height);
     const encodeCandidate = async (target: EncodeTarget) => ({
       target,
+      chroma: null,
       bytes: new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(target.format, { quality: target.quality }).toBuffer()),
       score: null,
       encodes: 1,

@@ -4,7 +4,7 @@
 // rules out JPEG; flat graphics go lossless, photos lossy at the requested
 // quality), then every candidate is encoded and the smallest wins. An animation kept whole has one
 // format that holds it here, WebP: a GIF source becomes animated WebP, and `auto` tries only WebP.
-import type { ImageOptions, ImageOutputFormat } from "../../contracts/image-options.ts";
+import type { ImageOptions, ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
@@ -109,6 +109,8 @@ export type CandidateOutcome = ImageCandidate;
 /** One candidate encoded: its target (at the quality used), bytes, and what the encode cost. */
 export interface EncodedCandidate {
   target: EncodeTarget;
+  /** The chroma setting it was encoded with (null: the encoder's default). */
+  chroma: OutputChroma | null;
   bytes: Uint8Array;
   /** SSIMULACRA 2 when auto quality searched it, else null. */
   score: number | null;

@@ -8,6 +8,7 @@ import { sampleOf, typicalQuality } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
 import { seededRandom } from "./test-support/seeded-random.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
+import { readJpegSegments } from "./test-support/jpeg-markers.ts";
 
 // 512x384: above the sample's size, so probes score a mosaic of tiles and the whole image is encoded once.
 const width = 512;
@@ -40,9 +41,13 @@ describe("quality auto", () => {
       expect(result.stats.quality_level).toBe(level);
       expect(await fullScore(photo, result.bytes), `${format} ${level} q${result.stats.quality}`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
       expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
-      // No more than a bisection of the ladder and the whole encode, then one search below it and its
-      // whole encode (probes kept), though this generated photo sits far from the prior curves.
-      expect(result.stats.encodes).toBeLessThanOrEqual(10);
+      expect([result.stats.quality_target, result.stats.target_met]).toEqual([QUALITY_LEVEL_TARGETS[level], true]);
+      // Lands on the target: at most 4 above it, unless it is the lowest quality there is.
+      if (result.stats.quality! > 1) expect(result.stats.score, `${format} ${level} q${result.stats.quality}`).toBeLessThanOrEqual(QUALITY_LEVEL_TARGETS[level] + 4);
+      expect(result.stats.score).toBeCloseTo(await fullScore(photo, result.bytes), 6);
+      // Bounded: a sample search per chroma (the second cut off at the first's answer) and at most
+      // five whole outputs, though this generated photo sits far from the prior curves.
+      expect(result.stats.encodes).toBeLessThanOrEqual(16);
       qualities.push(result.stats.quality!);
     }
     expect(qualities).toEqual([...qualities].sort((a, b) => a - b));
@@ -62,12 +67,54 @@ describe("quality auto", () => {
     }
   });
 
+  it("chooses the chroma where 4:2:0 cannot carry the colours: a gradient in saturated bands reaches the target, never at q100 4:2:0", async () => {
+    const w = 768;
+    const h = 512;
+    const gradient = await losslessPng(saturatedBands(w, h), w, h);
+    for (const format of ["jpeg", "webp", "avif"] as const) {
+      const fixed = await run(gradient, { format, quality: 100 });
+      // The premise: at the ceiling, 4:2:0 scores under the target.
+      expect(await fullScore(gradient, fixed.bytes), `${format} q100 4:2:0`).toBeLessThan(QUALITY_LEVEL_TARGETS.good);
+      const result = await run(gradient, { format, quality: "auto:good" });
+      const score = await fullScore(gradient, result.bytes);
+      expect(result.stats.score, format).toBeCloseTo(score, 6);
+      expect(result.stats.chroma_subsampling, format).toBe(format === "webp" ? "sharp_yuv" : "4:4:4");
+      expect(result.stats.target_met, format).toBe(true);
+      expect(score, `${format} q${result.stats.quality}`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+    }
+  });
+
+  it("keeps a named chroma: where 4:2:0 cannot reach the target it answers the best it found, below q100, and says so", async () => {
+    const w = 768;
+    const h = 512;
+    const gradient = await losslessPng(saturatedBands(w, h), w, h);
+    const ceiling = await fullScore(gradient, (await run(gradient, { format: "jpeg", quality: 100, chroma_subsampling: "4:2:0" })).bytes);
+    const result = await run(gradient, { format: "jpeg", quality: "auto:good", chroma_subsampling: "4:2:0" });
+    const score = await fullScore(gradient, result.bytes);
+    expect(readJpegSegments(result.bytes).frame.sampling[0]).toEqual({ h: 2, v: 2 });
+    expect([result.stats.chroma_subsampling, result.stats.target_met, result.stats.quality_target]).toEqual(["4:2:0", false, QUALITY_LEVEL_TARGETS.good]);
+    expect(result.stats.score).toBeCloseTo(score, 6);
+    // The smallest output within a point of the best score any quality reached, not the ceiling by default.
+    expect(result.stats.quality).toBeLessThan(100);
+    expect(score).toBeGreaterThanOrEqual(ceiling - 1.5);
+  });
+
+  it("spends fewer bytes than q76 where q76 already clears the target by 3", async () => {
+    for (const format of ["jpeg", "avif"] as const) {
+      const fixed = await run(photo, { format, quality: 76 });
+      expect(await fullScore(photo, fixed.bytes), `${format} q76`).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good + 3);
+      const auto = await run(photo, { format, quality: "auto:good" });
+      expect(auto.bytes.byteLength, format).toBeLessThan(fixed.bytes.byteLength);
+      expect(await fullScore(photo, auto.bytes)).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+    }
+  });
+
   it("`auto` is `auto:good`, and a numeric quality reports no score or level", async () => {
     const auto = await run(photo, { format: "jpeg", quality: "auto" });
     const good = await run(photo, { format: "jpeg", quality: "auto:good" });
     expect([auto.stats.quality, auto.stats.quality_level]).toEqual([good.stats.quality, "good"]);
     const fixed = await run(photo, { format: "jpeg", quality: 76 });
-    expect([fixed.stats.quality, fixed.stats.score, fixed.stats.quality_level, fixed.stats.encodes]).toEqual([76, null, null, 1]);
+    expect([fixed.stats.quality, fixed.stats.score, fixed.stats.quality_level, fixed.stats.quality_target, fixed.stats.target_met, fixed.stats.encodes]).toEqual([76, null, null, null, null, 1]);
   });
 
   it("gives a hard, textured image a higher quality than an easy, smooth one", async () => {
@@ -89,13 +136,15 @@ describe("quality auto", () => {
     expect(result.stats.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
   });
 
-  it("with max_bytes below auto's answer: fits it at a lower quality, unscored", async () => {
+  it("with max_bytes below auto's answer: fits it at a lower quality, scored afresh, and says the level is missed", async () => {
     const auto = await run(photo, { format: "jpeg", quality: "auto:best" });
     const maxBytes = Math.floor(auto.bytes.byteLength * 0.7);
     const fitted = await run(photo, { format: "jpeg", quality: "auto:best", max_bytes: maxBytes });
     expect(fitted.bytes.byteLength).toBeLessThanOrEqual(maxBytes);
     expect(fitted.stats.quality).toBeLessThan(auto.stats.quality!);
-    expect(fitted.stats.score).toBeNull();
+    expect(fitted.stats.score).toBeCloseTo(await fullScore(photo, fitted.bytes), 6);
+    expect(fitted.stats.quality_target).toBe(QUALITY_LEVEL_TARGETS.best);
+    expect(fitted.stats.target_met).toBe(fitted.stats.score! >= QUALITY_LEVEL_TARGETS.best);
     const roomy = await run(photo, { format: "jpeg", quality: "auto:best", max_bytes: auto.bytes.byteLength });
     expect([roomy.stats.quality, roomy.stats.score]).toEqual([auto.stats.quality, auto.stats.score]);
   });
@@ -156,6 +205,23 @@ function noiseTexture(w: number, h: number): Uint8Array {
       data[i] = Math.max(0, Math.min(255, 90 + (x / w) * 80 + grain));
       data[i + 1] = Math.max(0, Math.min(255, 110 + (y / h) * 60 + grain));
       data[i + 2] = Math.max(0, Math.min(255, 140 + grain * 0.8));
+    }
+  }
+  return data;
+}
+
+// A smooth gradient laid in bands of saturated colours with hard, curved edges between them, as
+// in a colourful wallpaper: at half the chroma resolution every edge bleeds, which no quality mends.
+function saturatedBands(w: number, h: number): Uint8Array {
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const u = x / w;
+      const v = y / h;
+      const t = (u + v) / 2;
+      const band = Math.floor(v * 8 + 0.6 * Math.sin(u * 7)) & 3;
+      const colours = [[230 * t + 20, 20, 200 - 150 * t], [20, 180 * t + 40, 230], [240, 200 - 100 * t, 20], [150 + 100 * t, 20, 160]];
+      data.set(colours[band]!.map(Math.round), (y * w + x) * 3);
     }
   }
   return data;

@@ -1,25 +1,35 @@
-// quality: "auto": the lowest quality whose output scores at least the level's SSIMULACRA 2
-// target. Scoring the whole output costs about ten encodes of it (the metric runs ~465 ms per
-// megapixel, a q76 JPEG encode ~26), so the search probes a sample instead: a mosaic of tiles
-// spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's macroblocks use,
-// so each tile of the encoded mosaic holds the blocks the full encode makes there
-// (quality/sample-mosaic.ts). Each probe encodes and scores the mosaic, its score turned into the
-// whole output's by a measured stretch (wholeScoreEstimate). The whole image is encoded and
-// scored at the answer: the stretch held on photos, but shaded graphics and charts, whose
-// banding only the whole image's coarse scales see, scored up to 1.7 times further from 100 than
-// their sample (bench:quality). When the whole falls short, the search goes on above that
-// quality aiming as far over the target as the estimate overshot, so the score reported is the
-// output's own and reaches the target, or the output is at the ceiling. When the whole lands
-// well above the target (the stretch is cautious on most photos), one search below aims as far
-// under as the estimate undershot, and keeps the lower answer only if it too reaches the target.
-// Probes are kept across these searches. An image no larger than the sample is its own sample,
-// and its answer's probe is the output.
+// quality: "auto": the smallest output that scores at least the level's SSIMULACRA 2 target,
+// over the encoder's quality and, unless the request names it, its chroma (4:2:0 or 4:4:4 for
+// JPEG and AVIF, plain or sharp RGB-to-YUV for WebP): 4:2:0 caps the score of colourful, smooth
+// pictures below what any quality reaches (a wallpaper gradient scored 66 at JPEG q100 4:2:0).
 //
-// The search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's score,
-// estimated from the sample's, is below the aim", which holds up to the boundary on an ascending
-// ladder, and a model that starts at the level's typical quality for the format and interpolates
-// the score linearly in quality between probes.
+// Scoring the whole output costs several encodes of it, so the search first probes a sample: a
+// mosaic of tiles spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's
+// macroblocks use, so each tile of the encoded mosaic holds the blocks the full encode makes there
+// (quality/sample-mosaic.ts). Each probe encodes and scores the mosaic, its score turned into the
+// whole output's by a measured stretch (wholeScoreEstimate). Per chroma, the sample search finds
+// the lowest quality on a ladder whose estimate reaches the aim; the chroma whose sample costs
+// fewer bytes there is tried first.
+//
+// Then the whole image is encoded and scored at that answer, and the search goes on with whole
+// scores: the stretch holds on photos but not on shaded graphics and charts, whose banding only
+// the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
+// score short of the target moves up (the sample search again, aimed as far over as the estimate
+// overshot), one more than LANDING_SLACK above it moves down, and once a whole output below and
+// one above bracket the target the next quality is interpolated between them, to the single
+// quality step. So the answer reaches the target and lands at most LANDING_SLACK above it, unless
+// the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
+// ceiling hands over to the other chroma. Every score reported is the output's own.
+//
+// A target no setting reaches is not answered at the ceiling by default: the answer is the
+// smallest output within one point of the highest score any setting reached, with targetMet false.
+//
+// The sample search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's
+// score, estimated from the sample's, is below the aim", which holds up to the boundary on an
+// ascending ladder, and a model that starts at the level's typical quality for the format and
+// interpolates the score linearly in quality between probes.
 import sharp, { type Sharp } from "sharp";
+import type { OutputChroma } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import { perceptualScore } from "../quality/perceptual-score.ts";
 import type { RawImage } from "../quality/raw-image.ts";
@@ -31,19 +41,26 @@ import { searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.
 export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
-  /** The output's SSIMULACRA 2 at `quality`, scored whole. */
+  chroma: OutputChroma;
+  /** The output's SSIMULACRA 2, scored whole. */
   score: number;
-  /** Encodes made: the sample's probes and the full encode when the sample is not the image. */
+  /** Whether `score` reaches the level's target. */
+  targetMet: boolean;
+  /** Encodes made: the sample's probes and the whole encodes. */
   encodes: number;
 }
 
 export interface PerceptualSearch {
   format: LossyFormat;
   level: QualityLevel;
+  /** The encoder's settings; a `chroma_subsampling` other than null is kept, null lets the search choose. */
   encoder: EncoderOptions;
   /** The highest quality the search may answer (100 unless something else caps it). */
   ceiling?: number;
 }
+
+/** Encodes the whole image at a quality and chroma, as the output. */
+export type WholeEncoder = (quality: number, chroma: OutputChroma) => Promise<Uint8Array>;
 
 // Typical SSIMULACRA 2 against quality per encoder with this engine's settings (mozjpeg tables,
 // WebP effort 4, AVIF effort 2, 4:2:0): medians of the whole outputs of four corpus photos at
@@ -64,15 +81,43 @@ function curveQuality(format: LossyFormat, score: number): number {
   return qualityAtScore(SCORE_CURVES[format], score);
 }
 
+/** The chroma settings the search may use: the named one only, else the format's two. */
+export function chromaChoices(format: LossyFormat, named: OutputChroma | null): OutputChroma[] {
+  if (named !== null) return [named];
+  return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
+}
+
+// An answer may score this much above the target before a lower quality is tried.
+const LANDING_SLACK = 4;
+// Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
+const AIM_MARGIN = 1;
+// Whole encodes (each with a whole score) one search may make: the first answer, a move up or
+// down, and two steps inside a bracket.
+const MAX_WHOLE_OUTPUTS = 5;
+// Outputs within this of the best score count as reaching it, when no setting reaches the target.
+const BEST_EFFORT_TOLERANCE = 1;
+
+interface Scored {
+  bytes: Uint8Array;
+  score: number;
+}
+
+interface WholeOutput extends Scored {
+  quality: number;
+  chroma: OutputChroma;
+}
+
+interface SampleAnswer {
+  chroma: OutputChroma;
+  /** The lowest ladder quality whose estimate reaches the aim; null when even the ladder's top does not. */
+  quality: number | null;
+}
+
 /**
- * Finds the lowest quality whose output reaches the level's target. `reference` is the still
- * image the encoder gets (after flattening); `encodeImage` encodes it whole at a quality.
+ * Finds the smallest output reaching the level's target. `reference` is the still image the
+ * encoder gets (after flattening); `encodeImage` encodes it whole as the output.
  */
-export async function searchPerceptualQuality(
-  reference: Sharp,
-  encodeImage: (quality: number) => Promise<Uint8Array>,
-  search: PerceptualSearch,
-): Promise<PerceptualOutcome> {
+export async function searchPerceptualQuality(reference: Sharp, encodeImage: WholeEncoder, search: PerceptualSearch): Promise<PerceptualOutcome> {
   const { format, level, encoder } = search;
   const { channels } = await reference.metadata();
   const pixels = await rawRgb(reference);
@@ -83,65 +128,136 @@ export async function searchPerceptualQuality(
   const probeIsOutput = whole && encoder.strip_metadata && (channels ?? 3) >= 3;
   const estimate = (sampleScore: number) => (whole ? sampleScore : wholeScoreEstimate(format, sampleScore));
   const target = QUALITY_LEVEL_TARGETS[level];
-  const probes = new Map<number, Scored>();
-  const measure = async (quality: number): Promise<Scored> => {
-    const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, strip_metadata: true });
+  const ceiling = search.ceiling ?? 100;
+  const ladder = qualitiesUpTo(ceiling);
+  const probes = new Map<OutputChroma, Map<number, Scored>>();
+  let encodes = 0;
+
+  const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
+    const known = probes.get(chroma)?.get(quality);
+    if (known !== undefined) return known;
+    const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true });
+    encodes++;
     const decoded = await rawRgb(sharp(bytes), sample.channels);
     const scored = { bytes, score: estimate(await perceptualScore(sample, decoded)) };
-    probes.set(quality, scored);
+    if (!probes.has(chroma)) probes.set(chroma, new Map());
+    probes.get(chroma)!.set(quality, scored);
     return scored;
   };
-  let ladder = qualitiesUpTo(search.ceiling ?? 100);
-  // What the estimate is aimed at: the target, then corrected by how far the estimate strayed from
-  // the whole output's score where one was scored.
-  let aim = target;
-  let encodes = 0;
-  let reached: PerceptualOutcome | null = null;
-  for (;;) {
-    const known = ladder.flatMap((quality) => {
-      const value = probes.get(quality);
+
+  /** The lowest quality of `rungs` whose estimate reaches `aim` (null when none does), probes kept across calls. */
+  const sampleSearch = async (chroma: OutputChroma, aim: number, rungs: number[]): Promise<number | null> => {
+    if (rungs.length === 0) return null;
+    const known = rungs.flatMap((quality) => {
+      const value = probes.get(chroma)?.get(quality);
       return value === undefined ? [] : [{ quality, value, passes: value.score < aim }];
     });
     const boundary = await searchQualityBoundary<Scored>({
-      ladder,
-      measure,
+      ladder: rungs,
+      measure: (quality) => probe(chroma, quality),
       passes: ({ score }) => score < aim,
       predict: (bracket) => predictQuality(bracket, aim, format),
       known,
     });
-    encodes += boundary.measured;
-    if (reached !== null && boundary.failing === null) return { ...reached, encodes };
-    // The lowest quality reaching the aim; the ceiling when none does.
-    const chosen = boundary.failing ?? boundary.passing!;
-    if (probeIsOutput) return { bytes: chosen.value.bytes, quality: chosen.quality, score: chosen.value.score, encodes };
-    const bytes = await encodeImage(chosen.quality);
-    encodes += 1;
-    if (whole) return { bytes, quality: chosen.quality, score: chosen.value.score, encodes };
-    const score = await perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels));
-    aim = target + chosen.value.score - score;
-    if (score >= target) {
-      // Reached: once more below, when the estimate undersold the output by more than a step.
-      const below = ladder.filter((quality) => quality < chosen.quality);
-      if (reached !== null || score - target < DOWNWARD_SLACK || below.length === 0) return { bytes, quality: chosen.quality, score, encodes };
-      reached = { bytes, quality: chosen.quality, score, encodes };
-      ladder = below;
+    return boundary.failing?.quality ?? null;
+  };
+
+  const outputs: WholeOutput[] = [];
+  const wholeAt = async (chroma: OutputChroma, quality: number): Promise<WholeOutput> => {
+    const done = outputs.find((output) => output.chroma === chroma && output.quality === quality);
+    if (done !== undefined) return done;
+    let output: WholeOutput;
+    if (probeIsOutput) {
+      output = { ...(await probe(chroma, quality)), quality, chroma };
+    } else {
+      const bytes = await encodeImage(quality, chroma);
+      encodes++;
+      output = { bytes, score: await perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
+    }
+    outputs.push(output);
+    return output;
+  };
+
+  // The sample's answer for each chroma; the one costing fewer sample bytes is tried first. Past
+  // the first chroma's answer another costs more bytes (both 4:4:4 and sharp YUV cost more at
+  // the same quality), so it is searched only up to there.
+  const choices = chromaChoices(format, encoder.chroma_subsampling);
+  const answers: SampleAnswer[] = [];
+  for (const chroma of choices) {
+    const first = answers[0]?.quality ?? null;
+    // One probe at the first answer tells whether this chroma can do better: short of the aim there, it cannot.
+    if (first !== null && (await probe(chroma, first)).score < target + AIM_MARGIN) {
+      answers.push({ chroma, quality: null });
       continue;
     }
-    // Short: a lower try falls back on the answer that reached the target; else on upwards.
-    if (reached !== null) return { ...reached, encodes };
-    const above = ladder.filter((quality) => quality > chosen.quality);
-    if (above.length === 0) return { bytes, quality: chosen.quality, score, encodes };
-    ladder = above;
+    const rungs = first === null ? ladder : ladder.filter((quality) => quality <= first);
+    answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, rungs) });
   }
+  const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
+  reaching.sort((a, b) => probes.get(a.chroma)!.get(a.quality)!.bytes.byteLength - probes.get(b.chroma)!.get(b.quality)!.bytes.byteLength);
+
+  let next: { chroma: OutputChroma; quality: number } | null;
+  if (reaching.length > 0) {
+    next = reaching[0]!;
+  } else {
+    // No chroma reaches the aim on the sample: the one scoring highest at the top, at the lowest quality within a point of it.
+    const tops = choices.map((chroma) => ({ chroma, score: probes.get(chroma)!.get(ceiling)!.score }));
+    const best = tops.reduce((a, b) => (b.score > a.score ? b : a));
+    next = { chroma: best.chroma, quality: (await sampleSearch(best.chroma, best.score - BEST_EFFORT_TOLERANCE, ladder)) ?? ceiling };
+  }
+
+  while (next !== null && outputs.length < MAX_WHOLE_OUTPUTS) {
+    const tried = outputs.length;
+    const output = await wholeAt(next.chroma, next.quality);
+    // Pointed back at an output already made: nothing new to learn.
+    if (outputs.length === tried) break;
+    next = nextTry(output);
+  }
+
+  /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
+  function nextTry(last: WholeOutput): { chroma: OutputChroma; quality: number } | null {
+    const { chroma } = last;
+    const mine = outputs.filter((output) => output.chroma === chroma);
+    const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
+    const below = mine.filter((output) => output.score < target).sort((a, b) => b.quality - a.quality)[0];
+    const aim = target + AIM_MARGIN;
+    if (above !== undefined && (above.score - target <= LANDING_SLACK || above.quality <= 1)) return null;
+    if (above !== undefined && below !== undefined) {
+      if (below.quality >= above.quality) return null;
+      if (above.quality - below.quality <= 1) return null;
+      return { chroma, quality: between(below, above, aim) };
+    }
+    if (above !== undefined) return { chroma, quality: Math.max(1, Math.min(above.quality - 1, Math.round(alongCurve(above, aim)))) };
+    if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
+    // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
+    const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
+    return other ?? null;
+  }
+
+  /** From one whole output to the aim along the prior curve, shifted to pass through it. */
+  function alongCurve(output: WholeOutput, aim: number): number {
+    return output.quality + curveQuality(format, aim) - curveQuality(format, output.score);
+  }
+
+  const met = outputs.filter((output) => output.score >= target);
+  const bestScore = Math.max(...outputs.map((output) => output.score));
+  const eligible = met.length > 0 ? met : outputs.filter((output) => output.score >= bestScore - BEST_EFFORT_TOLERANCE);
+  const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
+  return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, score: answer.score, targetMet: met.length > 0, encodes };
 }
 
-// A whole output this far above the target is worth one search lower: about two rungs of the
-// ladder in score.
-const DOWNWARD_SLACK = 2;
+/** The quality strictly between two whole outputs where the line through their scores reaches `aim`. */
+function between(below: WholeOutput, above: WholeOutput, aim: number): number {
+  const rise = above.score - below.score;
+  const t = rise > 0 ? (aim - below.score) / rise : 0.5;
+  const quality = Math.round(below.quality + t * (above.quality - below.quality));
+  return Math.min(above.quality - 1, Math.max(below.quality + 1, quality));
+}
 
-interface Scored {
-  bytes: Uint8Array;
-  score: number;
+/** The whole output's SSIMULACRA 2 against the still image it was encoded from. */
+export async function scoreOutput(reference: Sharp, bytes: Uint8Array): Promise<number> {
+  const pixels = await rawRgb(reference);
+  return perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels));
 }
 
 // The ladder's step: a score moves about 0.7 a quality step near the targets and its noise

@@ -2,17 +2,17 @@
 // stage is its own step module; this file only wires them in order.
 import sharp, { type Sharp } from "sharp";
 import { uprightSize } from "../../contracts/image-orientation.ts";
-import type { ImageOptions, ImageOutputFormat, ImageQuality } from "../../contracts/image-options.ts";
-import { autoQualityLevel, type QualityLevel } from "../../contracts/perceptual-quality.ts";
+import type { ImageOptions, ImageOutputFormat, ImageQuality, OutputChroma } from "../../contracts/image-options.ts";
+import { autoQualityLevel, QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
 import { autoCandidates, chooseSmallest, keepsAnimation, profileContent, requestedTarget, type ContentProfile, type EncodedCandidate } from "./choose-format.ts";
 import type { SourceFormat, SourceImage } from "./decode-limits.ts";
 import { openOriginal } from "./open-original.ts";
-import { encode, paletteLadder, type EncodeTarget } from "./encode.ts";
+import { encode, outputChroma, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
-import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
+import { scoreOutput, searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { placeholderOf } from "./placeholder.ts";
 
 export type ProcessedImageStats = ImageStats;
@@ -30,22 +30,23 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
   const level = autoLevel(options.quality);
   // Auto searches up to 100 (and PNG's palette ladder under max_bytes goes up to 256 colours).
   const quality = typeof options.quality === "number" ? options.quality : 100;
-  const encodeTarget = async (target: EncodeTarget) =>
-    encode(await encoderInput(input, source, pixels, content, options, target.format), target, options, pixels.animation);
+  const encodeTarget = async (target: EncodeTarget, chroma: OutputChroma | null = options.chroma_subsampling) =>
+    encode(await encoderInput(input, source, pixels, content, options, target.format), target, { ...options, chroma_subsampling: chroma }, pixels.animation);
   const encodeCandidate = async (target: EncodeTarget): Promise<EncodedCandidate> => {
-    if (level === null || target.lossless || target.format === "png") return { target, bytes: await encodeTarget(target), score: null, encodes: 1 };
+    const chroma = options.chroma_subsampling;
+    if (level === null || target.lossless || target.format === "png") return { target, chroma, bytes: await encodeTarget(target), score: null, encodes: 1 };
     // An animation is not scored (its frames would each need a search): the level's typical quality.
     if (pixels.animation !== null) {
       const typical = { ...target, quality: typicalQuality(target.format, level) };
-      return { target: typical, bytes: await encodeTarget(typical), score: null, encodes: 1 };
+      return { target: typical, chroma, bytes: await encodeTarget(typical), score: null, encodes: 1 };
     }
     const at = (q: number): EncodeTarget => ({ ...target, quality: q });
-    const found = await searchPerceptualQuality(await encoderInput(input, source, pixels, content, options, target.format), (q) => encodeTarget(at(q)), {
+    const found = await searchPerceptualQuality(await encoderInput(input, source, pixels, content, options, target.format), (q, c) => encodeTarget(at(q), c), {
       format: target.format,
       level,
       encoder: options,
     });
-    return { target: at(found.quality), bytes: found.bytes, score: found.score, encodes: found.encodes };
+    return { target: at(found.quality), chroma: found.chroma, bytes: found.bytes, score: found.score, encodes: found.encodes };
   };
 
   const chosen =
@@ -53,12 +54,13 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
       ? await chooseSmallest(autoCandidates(content, quality, animated), encodeCandidate)
       : { ...(await encodeCandidate(requestedTarget(options.format, source.format, content, quality, animated))), candidates: null };
   let { target, bytes, score, encodes } = chosen;
+  const { chroma } = chosen;
 
   // Under auto the ceiling is auto's answer, so the output is the smaller of the two.
   if (options.max_bytes !== null && bytes.byteLength > options.max_bytes) {
     const ceiling = target.lossless || level === null ? quality : target.quality;
     const lossy = (q: number): EncodeTarget => ({ format: target.format, lossless: false, quality: q });
-    const fitted = await fitToBytes((q) => encodeTarget(lossy(q)), options.max_bytes, {
+    const fitted = await fitToBytes((q) => encodeTarget(lossy(q), chroma), options.max_bytes, {
       ladder: target.format === "png" ? paletteLadder(ceiling) : qualityLadder(ceiling),
       known: target.lossless ? undefined : bytes,
       model: SIZE_MODELS[target.format],
@@ -66,9 +68,10 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
     target = lossy(fitted.quality);
     bytes = fitted.bytes;
     encodes += fitted.encodes;
-    // Not scored again: max_bytes, not the level, decided this output.
-    score = null;
+    // max_bytes, not the level, decided this output: scored afresh, so target_met says whether it still reaches the level.
+    score = level === null || target.format === "png" || pixels.animation !== null ? null : await scoreOutput(await encoderInput(input, source, pixels, content, options, target.format), bytes);
   }
+  const qualityTarget = level === null ? null : QUALITY_LEVEL_TARGETS[level];
 
   const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
   return {
@@ -86,6 +89,9 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
       quality: target.lossless ? null : target.quality,
       score,
       quality_level: level,
+      quality_target: qualityTarget,
+      target_met: qualityTarget === null || score === null ? null : score >= qualityTarget,
+      chroma_subsampling: outputChroma(target, chroma),
       lossless: target.lossless,
       encodes,
       orientation_applied: pixels.orientation_applied,

@@ -5,7 +5,7 @@ import sharp, { type Sharp } from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
 import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
-import type { ImageOutputFormat } from "../../contracts/image-options.ts";
+import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
 import { decodeFailure, type Animation, type SourceImage } from "./decode-limits.ts";
@@ -30,8 +30,9 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 
 // Transforms take the image engine's encoder settings (baseline JPEG, the same quality scale for
-// every format), so a `q_76` derivative matches what /v1/image/optimize makes at quality 76.
-const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: "4:2:0", strip_metadata: true } as const;
+// every format, 4:2:0 or the auto search's chroma), so a `q_76` derivative matches what
+// /v1/image/optimize makes at quality 76.
+const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
 
 export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat): ImageStep[] {
   const keepsAlpha = formatHasAlpha(format);
@@ -62,7 +63,7 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
   if (animation !== null) return encode(image, { format, lossless: false, quality: typicalQuality(format, quality.auto) }, TRANSFORM_ENCODING, animation);
   const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   const rendered = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  const encodeAt = (q: number) => encode(rendered(), { format, lossless: false, quality: q }, TRANSFORM_ENCODING);
+  const encodeAt = (q: number, chroma: OutputChroma) => encode(rendered(), { format, lossless: false, quality: q }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
   return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
 }
 
