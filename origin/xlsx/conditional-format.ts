@@ -1,9 +1,9 @@
 // Conditional formats: cell-value comparisons with a named style, and 2- or 3-color scales.
 // Compared values become formula literals: numbers as numbers, strings quoted as text, so a
 // rule's value can never inject a formula.
-import type { ConditionalFormattingOptions, ConditionalFormattingRule } from "exceljs";
 import type { XlsxCellValueOperator, XlsxConditionalFormat } from "../../contracts/xlsx-request.ts";
-import { argb, type StyleBook } from "./named-styles.ts";
+import type { StyleBook } from "./named-styles.ts";
+import { xmlText } from "./xml-text.ts";
 
 const OPERATORS: Record<XlsxCellValueOperator, string> = {
   greater_than: "greaterThan",
@@ -20,21 +20,21 @@ function formulaLiteral(value: number | string): string {
   return typeof value === "number" ? String(value) : `"${value.replace(/"/g, '""')}"`;
 }
 
-// The casts: exceljs's typings demand a `priority` (it numbers rules in order when absent)
-// and list only four of the eight cellIs operators that it writes and Excel supports.
-function ruleOf(format: XlsxConditionalFormat, styles: StyleBook): ConditionalFormattingRule {
-  if (format.type === "cell_value") {
-    return {
-      type: "cellIs",
-      operator: OPERATORS[format.operator],
-      formulae: format.values.map(formulaLiteral),
-      style: styles.dxfStyle(format.style),
-    } as ConditionalFormattingRule;
-  }
-  const cfvo = format.colors.length === 3 ? [{ type: "min" }, { type: "percentile", value: 50 }, { type: "max" }] : [{ type: "min" }, { type: "max" }];
-  return { type: "colorScale", cfvo, color: format.colors.map((hex) => ({ argb: argb(hex) })) } as ConditionalFormattingRule;
+function rgb(hex: string): string {
+  return `FF${hex.slice(1).toUpperCase()}`;
 }
 
-export function toExcelConditionalFormat(format: XlsxConditionalFormat, styles: StyleBook): ConditionalFormattingOptions {
-  return { ref: format.range, rules: [ruleOf(format, styles)] };
+function ruleXml(format: XlsxConditionalFormat, priority: number, styles: StyleBook): string {
+  if (format.type === "cell_value") {
+    const formulas = format.values.map((value) => `<formula>${xmlText(formulaLiteral(value))}</formula>`).join("");
+    return `<cfRule type="cellIs" dxfId="${styles.dxf(format.style)}" priority="${priority}" operator="${OPERATORS[format.operator]}">${formulas}</cfRule>`;
+  }
+  const cfvo = format.colors.length === 3 ? '<cfvo type="min"/><cfvo type="percentile" val="50"/><cfvo type="max"/>' : '<cfvo type="min"/><cfvo type="max"/>';
+  const colors = format.colors.map((hex) => `<color rgb="${rgb(hex)}"/>`).join("");
+  return `<cfRule type="colorScale" priority="${priority}"><colorScale>${cfvo}${colors}</colorScale></cfRule>`;
+}
+
+/** The sheet's `<conditionalFormatting>` elements, rules prioritised in request order. */
+export function conditionalFormattingXml(formats: readonly XlsxConditionalFormat[], styles: StyleBook): string {
+  return formats.map((format, i) => `<conditionalFormatting sqref="${format.range}">${ruleXml(format, i + 1, styles)}</conditionalFormatting>`).join("");
 }
