@@ -6,9 +6,12 @@
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ProblemError, type FieldError } from "./problems/catalogue.ts";
+import { A1_CELL, A1_RANGE, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, rangeWithinGrid, type CellRange } from "./xlsx-a1.ts";
 
-export const EXCEL_MAX_ROWS = 1_048_576;
-export const EXCEL_MAX_COLUMNS = 16_384;
+import { checkFeatures, xlsxChartSchema, xlsxDefinedNameSchema, xlsxTableSchema } from "./xlsx-features.ts";
+
+export { columnLetters, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, type CellAddress, type CellRange } from "./xlsx-a1.ts";
+
 export const EXCEL_MAX_CELL_CHARS = 32_767;
 export const EXCEL_MAX_SHEET_NAME_CHARS = 31;
 export const EXCEL_MAX_FORMULA_CHARS = 8_192;
@@ -26,8 +29,6 @@ export const XLSX_MAX_REPORTED_ERRORS = 100;
 export const XLSX_COLUMN_TYPES = ["string", "number", "integer", "boolean", "date", "datetime", "percent", "currency", "url"] as const;
 export type XlsxColumnType = (typeof XLSX_COLUMN_TYPES)[number];
 
-const A1_CELL = /^([A-Z]{1,3})([1-9][0-9]{0,6})$/;
-const A1_RANGE = /^([A-Z]{1,3})([1-9][0-9]{0,6})(?::([A-Z]{1,3})([1-9][0-9]{0,6}))?$/;
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const STYLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FILENAME = /^[^/\\:*?"<>|\x00-\x1f]{1,200}\.xlsx$/;
@@ -177,6 +178,8 @@ const sheetSchema = z
     cells: z.record(a1Cell, xlsxCellSchema).default({}).openapi({ description: "Cells by A1 reference; they override row values. Formulas come only from here." }),
     data_validations: z.array(listValidationSchema).max(1_000).default([]),
     conditional_formats: z.array(z.discriminatedUnion("type", [cellValueRuleSchema, colorScaleRuleSchema])).max(1_000).default([]),
+    tables: z.array(xlsxTableSchema).default([]),
+    charts: z.array(xlsxChartSchema).default([]),
   })
   .strict();
 
@@ -198,6 +201,7 @@ export const xlsxRequestSchema = z
       .strict()
       .default({})
       .openapi({ description: "Document properties." }),
+    defined_names: z.array(xlsxDefinedNameSchema).default([]).openapi({ description: "Workbook-level names for ranges; they share one namespace with table names." }),
     output: outputModeSchema,
   })
   .strict()
@@ -215,55 +219,6 @@ export type XlsxCellValue = z.output<typeof cellValueSchema>;
 export type XlsxRow = XlsxSheet["rows"][number];
 export type XlsxConditionalFormat = XlsxSheet["conditional_formats"][number];
 export type XlsxDataValidation = XlsxSheet["data_validations"][number];
-
-// ---------------------------------------------------------------------------------------
-// A1 references
-
-export interface CellAddress {
-  row: number;
-  col: number;
-}
-
-export interface CellRange {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
-
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (let i = 0; i < letters.length; i++) n = n * 26 + letters.charCodeAt(i) - 64;
-  return n;
-}
-
-export function columnLetters(col: number): string {
-  let letters = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
-/** Parses a reference the schema accepted; the numbers may still exceed Excel's grid. */
-export function parseA1Cell(ref: string): CellAddress {
-  const m = A1_CELL.exec(ref);
-  if (!m) throw new Error(`not an A1 cell: ${ref}`);
-  return { col: columnNumber(m[1]!), row: Number(m[2]) };
-}
-
-/** Parses a range the schema accepted, normalised so top-left comes first. */
-export function parseA1Range(ref: string): CellRange {
-  const m = A1_RANGE.exec(ref);
-  if (!m) throw new Error(`not an A1 range: ${ref}`);
-  const c1 = columnNumber(m[1]!);
-  const r1 = Number(m[2]);
-  const c2 = m[3] ? columnNumber(m[3]) : c1;
-  const r2 = m[4] ? Number(m[4]) : r1;
-  return { top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) };
-}
-
-function rangeWithinGrid(range: CellRange): boolean {
-  return range.bottom <= EXCEL_MAX_ROWS && range.right <= EXCEL_MAX_COLUMNS;
-}
 
 // ---------------------------------------------------------------------------------------
 // Values shared by the checks here and the origin's cell conversion
@@ -574,6 +529,7 @@ export function findXlsxRequestErrors(request: XlsxRequest): XlsxRequestErrors {
   const errors = new ErrorList();
   const seenNames = new Set<string>();
   request.sheets.forEach((_, s) => checkSheet(errors, request, s, seenNames));
+  checkFeatures(errors, request);
   return { invalid: errors.invalid, invalidCount: errors.invalidCount, limits: errors.limits, limitsCount: errors.limitsCount };
 }
 

@@ -4,7 +4,8 @@
 // count; only the shared-strings table (capped) and each sheet's hyperlink list grow.
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertXlsxWritable, countCells, hasHeaderRow, type XlsxRequest } from "../../contracts/xlsx-request.ts";
+import { assertXlsxWritable, countCells, hasHeaderRow, parseA1Range, type XlsxRequest } from "../../contracts/xlsx-request.ts";
+import { parseSheetRange, qualifiedRange } from "../../contracts/xlsx-a1.ts";
 import type { XlsxStats as ContractXlsxStats } from "../../contracts/origin/xlsx-generate.ts";
 import { ByteCounter } from "./byte-counter.ts";
 import { createStyleBook } from "./named-styles.ts";
@@ -13,7 +14,6 @@ import {
   contentTypesXml,
   CONTENT_TYPES,
   corePropertiesXml,
-  quotedSheetName,
   ROOT_RELATIONSHIPS,
   workbookRelationshipsXml,
   workbookXml,
@@ -30,10 +30,6 @@ export type XlsxStats = ContractXlsxStats;
 export interface XlsxWriterOptions {
   /** `auto` (the default) shares a string column's text when its sample repeats; the others force a choice (the bench compares them). */
   sharedStrings?: SharedStringsMode;
-}
-
-function absoluteRange(range: string): string {
-  return range.replace(/([A-Z]+)(\d+)/g, "$$$1$$$2");
 }
 
 /**
@@ -53,15 +49,28 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
   const zip = new ZipWriter(counter, aborted);
   const styles = createStyleBook(request.styles);
   const strings = new SharedStrings();
-  const context = { zip, styles, clock: createZonedClock(request.timezone), strings, sharedStrings: options.sharedStrings ?? "auto" };
   const sheetNames = request.sheets.map((sheet) => sheet.name);
   const parts: [string, string][] = [];
+  const context = {
+    zip,
+    parts: { tables: 0, charts: 0, drawings: 0, contentTypes: parts },
+    sheetNames,
+    styles,
+    clock: createZonedClock(request.timezone),
+    strings,
+    sharedStrings: options.sharedStrings ?? "auto",
+  };
   try {
     const definedNames: DefinedName[] = [];
     for (const [i, sheet] of request.sheets.entries()) {
       const written = await writeSheet(sheet, i + 1, context);
       parts.push([`/xl/worksheets/sheet${i + 1}.xml`, CONTENT_TYPES.worksheet]);
-      if (written.filter) definedNames.push({ name: "_xlnm._FilterDatabase", localSheet: i, hidden: true, formula: `${quotedSheetName(sheet.name)}!${absoluteRange(written.filter)}` });
+      if (written.filter) definedNames.push({ name: "_xlnm._FilterDatabase", localSheet: i, hidden: true, formula: qualifiedRange(sheet.name, parseA1Range(written.filter)) });
+    }
+    for (const defined of request.defined_names) {
+      const { sheet, range } = parseSheetRange(defined.range);
+      const name = sheet === undefined ? sheetNames[0]! : sheetNames.find((n) => n.toLowerCase() === sheet.toLowerCase())!;
+      definedNames.push({ name: defined.name, formula: qualifiedRange(name, range) });
     }
     const sst = await zip.openEntry("xl/sharedStrings.xml");
     for (const piece of strings.xml()) {

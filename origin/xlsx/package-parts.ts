@@ -66,11 +66,6 @@ export const ROOT_RELATIONSHIPS = relationshipsXml([
   { id: "rId3", type: RELATIONSHIP_TYPES.extendedProperties, target: "docProps/app.xml" },
 ]);
 
-/** A sheet name as formulas and defined names spell it. */
-export function quotedSheetName(name: string): string {
-  return `'${name.replace(/'/g, "''")}'`;
-}
-
 export interface DefinedName {
   name: string;
   /** Index of the sheet the name is local to. */

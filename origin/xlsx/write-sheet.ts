@@ -9,14 +9,26 @@ import { conditionalFormattingXml } from "./conditional-format.ts";
 import { dataValidationsXml } from "./data-validation.ts";
 import { placeExplicitCells, type ColumnLook, type PlacedCell } from "./explicit-cells.ts";
 import type { StyleBook } from "./named-styles.ts";
-import { relationshipsXml, RELATIONSHIP_TYPES, type Relationship } from "./package-parts.ts";
+import { chartXml, drawingXml } from "./charts.ts";
+import { CONTENT_TYPES, relationshipsXml, RELATIONSHIP_TYPES, type Relationship } from "./package-parts.ts";
+import { tableCells, tableXml } from "./tables.ts";
 import { sharesStrings, type SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
 import { XML_DECLARATION } from "./xml-text.ts";
 import { FLUSH_CHARS, type ZipWriter } from "./zip-writer.ts";
 import type { ZonedClock } from "./zoned-date.ts";
 
+/** Numbers of parts that are numbered across the workbook, and the content type of each part written. */
+export interface PackageParts {
+  tables: number;
+  charts: number;
+  drawings: number;
+  contentTypes: [string, string][];
+}
+
 export interface SheetContext {
   zip: ZipWriter;
+  parts: PackageParts;
+  sheetNames: readonly string[];
   styles: StyleBook;
   clock: ZonedClock;
   strings: SharedStrings;
@@ -91,6 +103,20 @@ function mergedRowXml(rowNumber: number, values: XlsxSheet["rows"][number] | und
   return [...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("");
 }
 
+/** Writes the sheet's chart parts and its drawing part. */
+async function writeCharts(sheet: XlsxSheet, drawing: number, context: SheetContext): Promise<void> {
+  const chartRelationships: Relationship[] = [];
+  for (const chart of sheet.charts) {
+    const number = ++context.parts.charts;
+    await context.zip.addFile(`xl/charts/chart${number}.xml`, chartXml(chart, sheet.name, context.sheetNames));
+    context.parts.contentTypes.push([`/xl/charts/chart${number}.xml`, CONTENT_TYPES.chart]);
+    chartRelationships.push({ id: `rId${chartRelationships.length + 1}`, type: RELATIONSHIP_TYPES.chart, target: `../charts/chart${number}.xml` });
+  }
+  await context.zip.addFile(`xl/drawings/drawing${drawing}.xml`, drawingXml(sheet, chartRelationships.map((rel) => rel.id)));
+  await context.zip.addFile(`xl/drawings/_rels/drawing${drawing}.xml.rels`, relationshipsXml(chartRelationships));
+  context.parts.contentTypes.push([`/xl/drawings/drawing${drawing}.xml`, CONTENT_TYPES.drawing]);
+}
+
 export async function writeSheet(sheet: XlsxSheet, index: number, context: SheetContext): Promise<WrittenSheet> {
   const targets: CellTargets = { strings: context.sharedStrings === "never" ? null : context.strings, hyperlinks: [] };
   const { plans, widths } = planColumns(sheet, context, targets);
@@ -106,6 +132,10 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
   );
 
   const explicitCells = placeExplicitCells(sheet, plans, context.styles, context.clock, targets);
+  for (const [row, cells] of tableCells(sheet, context.styles)) {
+    // Appended after the explicit cells and sorted stably, so a table's own cell wins its place.
+    explicitCells.set(row, [...(explicitCells.get(row) ?? []), ...cells].sort((a, b) => a.col - b.col));
+  }
   const headerRows = hasHeaderRow(sheet) ? 1 : 0;
   const letters = sheet.columns.map((_, c) => columnLetters(c + 1));
   const columnCount = sheet.columns.length;
@@ -170,9 +200,28 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     }
     entry.write("</hyperlinks>");
   }
-  entry.write('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>');
+  entry.write('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>');
+  const relate = (type: string, target: string): string => {
+    const id = `rId${relationships.length + 1}`;
+    relationships.push({ id, type, target });
+    return id;
+  };
+  // Parts are numbered here but written after the sheet's entry is closed: zip entries cannot interleave.
+  const drawing = sheet.charts.length > 0 ? ++context.parts.drawings : undefined;
+  if (drawing !== undefined) entry.write(`<drawing r:id="${relate(RELATIONSHIP_TYPES.drawing, `../drawings/drawing${drawing}.xml`)}"/>`);
+  const tableNumbers = sheet.tables.map(() => ++context.parts.tables);
+  if (tableNumbers.length > 0) {
+    const ids = tableNumbers.map((number) => relate(RELATIONSHIP_TYPES.table, `../tables/table${number}.xml`));
+    entry.write(`<tableParts count="${ids.length}">${ids.map((id) => `<tablePart r:id="${id}"/>`).join("")}</tableParts>`);
+  }
+  entry.write("</worksheet>");
   await entry.close();
 
+  if (drawing !== undefined) await writeCharts(sheet, drawing, context);
+  for (const [t, number] of tableNumbers.entries()) {
+    await context.zip.addFile(`xl/tables/table${number}.xml`, tableXml(sheet.tables[t]!, number, sheet));
+    context.parts.contentTypes.push([`/xl/tables/table${number}.xml`, CONTENT_TYPES.table]);
+  }
   if (relationships.length > 0) await context.zip.addFile(`xl/worksheets/_rels/sheet${index}.xml.rels`, relationshipsXml(relationships));
   return { filter };
 }

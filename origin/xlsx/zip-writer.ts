@@ -79,6 +79,8 @@ export class ZipWriter {
   private readonly level: number;
   /** Rejects when the output fails, so no wait for a drain that will never come can hang. */
   private readonly aborted: Promise<never>;
+  /** Entries follow each other in the stream; one written inside another would corrupt both. */
+  private entryOpen = false;
 
   constructor(output: Writable, aborted: Promise<never>, level = constants.Z_BEST_SPEED) {
     this.output = output;
@@ -93,6 +95,7 @@ export class ZipWriter {
 
   /** A small entry known whole. */
   async addFile(path: string, content: string | Buffer): Promise<void> {
+    this.assertNoOpenEntry(path);
     const name = Buffer.from(path);
     const data = typeof content === "string" ? Buffer.from(content) : content;
     const deflated = deflateRawSync(data, { level: this.level });
@@ -103,7 +106,13 @@ export class ZipWriter {
   }
 
   /** A large entry written as it is produced. */
+  private assertNoOpenEntry(path: string): void {
+    if (this.entryOpen) throw new Error(`zip entry ${path} started inside another`);
+  }
+
   async openEntry(path: string): Promise<ZipEntry> {
+    this.assertNoOpenEntry(path);
+    this.entryOpen = true;
     const record: EntryRecord = { name: Buffer.from(path), flags: STREAMED_FLAGS, crc: 0, compressed: 0, size: 0, offset: this.offset };
     this.entries.push(record);
     await this.emit(localHeader(record.name, STREAMED_FLAGS, 0, 0, 0));
@@ -147,6 +156,7 @@ export class ZipWriter {
         descriptor.writeUInt32LE(record.compressed, 8);
         descriptor.writeUInt32LE(record.size, 12);
         await this.emit(descriptor);
+        this.entryOpen = false;
       },
     };
   }
