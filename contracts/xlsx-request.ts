@@ -160,6 +160,64 @@ const colorScaleRuleSchema = z
   })
   .strict();
 
+const validationCommon = {
+  range: a1Range,
+  allow_blank: z.boolean().default(true),
+  prompt: z.string().max(255).optional(),
+  error_message: z.string().max(225).optional(),
+};
+
+const comparedValues = <T extends z.ZodType>(value: T) =>
+  z.array(value).min(1).max(2).openapi({ description: "Two for `between`/`not_between`, one otherwise." });
+
+const numberValidationSchema = z
+  .object({ ...validationCommon, type: z.enum(["whole", "decimal", "text_length"]).openapi({ description: "`text_length` compares the number of characters." }), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.number()) })
+  .strict();
+
+const dateValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("date"), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.string().openapi({ example: "2026-01-31" })) })
+  .strict();
+
+const timeValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("time"), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$/, "Expected `HH:MM` or `HH:MM:SS`.")) })
+  .strict();
+
+const customValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("custom"), formula: z.string().min(1).openapi({ description: "True for valid input, relative to the range's top-left cell.", example: "ISNUMBER(B2)" }) })
+  .strict();
+
+const styledRange = { range: a1Range, style: styleName };
+
+export const XLSX_ICON_SETS = {
+  "3_arrows": "3Arrows",
+  "3_arrows_gray": "3ArrowsGray",
+  "3_flags": "3Flags",
+  "3_traffic_lights": "3TrafficLights1",
+  "3_signs": "3Signs",
+  "3_symbols": "3Symbols",
+  "4_arrows": "4Arrows",
+  "4_ratings": "4Rating",
+  "4_traffic_lights": "4TrafficLights",
+  "5_arrows": "5Arrows",
+  "5_ratings": "5Rating",
+  "5_quarters": "5Quarters",
+} as const;
+
+const dataBarRuleSchema = z.object({ type: z.literal("data_bar"), range: a1Range, color: hexColor.default("#638EC6") }).strict();
+const iconSetRuleSchema = z
+  .object({ type: z.literal("icon_set"), range: a1Range, icons: z.enum(Object.keys(XLSX_ICON_SETS) as [keyof typeof XLSX_ICON_SETS]).default("3_arrows"), reverse: z.boolean().default(false) })
+  .strict();
+const formulaRuleSchema = z
+  .object({ type: z.literal("formula"), ...styledRange, formula: z.string().min(1).openapi({ description: "True where the style applies, relative to the range's top-left cell.", example: "$C2>100" }) })
+  .strict();
+const rankRuleSchema = z
+  .object({ type: z.enum(["top", "bottom"]), ...styledRange, rank: z.number().int().min(1).max(1000).default(10), percent: z.boolean().default(false) })
+  .strict();
+const duplicateRuleSchema = z.object({ type: z.enum(["duplicate", "unique"]), ...styledRange }).strict();
+const textRuleSchema = z
+  .object({ type: z.literal("text"), ...styledRange, operator: z.enum(["contains", "not_contains", "begins_with", "ends_with"]), text: z.string().min(1).max(255) })
+  .strict();
+
 const sheetSchema = z
   .object({
     name: z.string().min(1).openapi({ example: "Invoices" }),
@@ -176,8 +234,14 @@ const sheetSchema = z
       .openapi({ description: "Arrays (positional) or objects keyed by column `key`; null is an empty cell." }),
     merges: z.array(a1Range).max(5_000).default([]),
     cells: z.record(a1Cell, xlsxCellSchema).default({}).openapi({ description: "Cells by A1 reference; they override row values. Formulas come only from here." }),
-    data_validations: z.array(listValidationSchema).max(1_000).default([]),
-    conditional_formats: z.array(z.discriminatedUnion("type", [cellValueRuleSchema, colorScaleRuleSchema])).max(1_000).default([]),
+    data_validations: z
+      .array(z.union([listValidationSchema, numberValidationSchema, dateValidationSchema, timeValidationSchema, customValidationSchema]))
+      .max(1_000)
+      .default([]),
+    conditional_formats: z
+      .array(z.union([cellValueRuleSchema, colorScaleRuleSchema, dataBarRuleSchema, iconSetRuleSchema, formulaRuleSchema, rankRuleSchema, duplicateRuleSchema, textRuleSchema]))
+      .max(1_000)
+      .default([]),
     tables: z.array(xlsxTableSchema).default([]),
     charts: z.array(xlsxChartSchema).default([]),
   })
@@ -494,6 +558,20 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
   sheet.data_validations.forEach((validation, v) => {
     const pointer = `${base}/data_validations/${v}`;
     checkRange(errors, `${pointer}/range`, validation.range);
+    if (validation.type === "custom") {
+      if (validation.formula.length > EXCEL_MAX_FORMULA_CHARS) errors.addLimit(`${pointer}/formula`, `A formula has at most ${EXCEL_MAX_FORMULA_CHARS} characters.`);
+      return;
+    }
+    if (validation.type !== "list") {
+      const needed = validation.operator === "between" || validation.operator === "not_between" ? 2 : 1;
+      if (validation.values.length !== needed) errors.addInvalid(`${pointer}/values`, `\`${validation.operator}\` takes ${needed} value${needed === 1 ? "" : "s"}.`);
+      if (validation.type === "date") {
+        validation.values.forEach((value, i) => {
+          if (!parseIsoDateTime(value, false)) errors.addInvalid(`${pointer}/values/${i}`, "A date validation takes ISO 8601 dates such as `2026-01-31`.");
+        });
+      }
+      return;
+    }
     validation.values.forEach((value, i) => {
       if (/[,"]/.test(value)) errors.addLimit(`${pointer}/values/${i}`, "Excel list entries cannot contain commas or double quotes.");
     });
@@ -511,6 +589,9 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
       rule.values.forEach((value, j) => {
         if (typeof value === "string" && value.length > 255) errors.addLimit(`${pointer}/values/${j}`, "Text compared by a rule has at most 255 characters.");
       });
+    } else if ("style" in rule) {
+      checkStyleRef(errors, `${pointer}/style`, rule.style, request.styles);
+      if (rule.type === "formula" && rule.formula.length > EXCEL_MAX_FORMULA_CHARS) errors.addLimit(`${pointer}/formula`, `A formula has at most ${EXCEL_MAX_FORMULA_CHARS} characters.`);
     }
   });
 }

@@ -195,3 +195,90 @@ describe("generateXlsx: refuses features Excel would have to repair, with pointe
     expect(error.errors?.map((e) => e.pointer)).toEqual(["/sheets/0/tables/1/range", "/sheets/0/tables/2/range", "/defined_names/0/name", "/defined_names/1/name"]);
   });
 });
+
+describe("generateXlsx: every validation and conditional-format kind, read back from the sheet XML", () => {
+  const rules = {
+    styles: { warn: { color: "#9C0006", fill: "#FFC7CE" } },
+    sheets: [
+      {
+        name: "Rules",
+        ...sales,
+        data_validations: [
+          { type: "whole", range: "B2:C5", operator: "between", values: [0, 1000], error_message: "0 to 1000" },
+          { type: "decimal", range: "D2:D5", operator: "greater_than", values: [0.5] },
+          { type: "date", range: "E2:E5", operator: "less_than", values: ["2026-01-31"] },
+          { type: "time", range: "F2:F5", operator: "not_between", values: ["09:00", "17:30"] },
+          { type: "text_length", range: "A2:A5", operator: "less_than_or_equal", values: [20] },
+          { type: "custom", range: "G2:G5", formula: "=ISNUMBER(G2)", prompt: "A number" },
+          { type: "list", range: "H2:H5", values: ["open", "paid"] },
+        ],
+        conditional_formats: [
+          { type: "data_bar", range: "B2:B4", color: "#63BE7B" },
+          { type: "icon_set", range: "C2:C4", icons: "5_ratings" },
+          { type: "formula", range: "A2:C4", formula: "$B2>$C2", style: "warn" },
+          { type: "top", range: "B2:B4", rank: 1, style: "warn" },
+          { type: "bottom", range: "C2:C4", rank: 10, percent: true, style: "warn" },
+          { type: "duplicate", range: "A2:A4", style: "warn" },
+          { type: "unique", range: "B2:B4", style: "warn" },
+          { type: "text", range: "A2:A4", operator: "begins_with", text: "No\"rth", style: "warn" },
+          { type: "text", range: "A2:A4", operator: "contains", text: "ou", style: "warn" },
+        ],
+      },
+    ],
+  };
+
+  it("writes each validation with its type, operator and values", async () => {
+    const xml = part(await build(rules), "xl/worksheets/sheet1.xml");
+    const validations = [...xml.matchAll(/<dataValidation ([^>]*)>(.*?)<\/dataValidation>/g)].map((m) => ({
+      attrs: Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+      formulas: [...m[2]!.matchAll(/<formula\d>(.*?)<\/formula\d>/g)].map((f) => f[1]),
+    }));
+    expect(validations.map((v) => [v.attrs.type, v.attrs.operator, v.attrs.sqref, v.formulas])).toEqual([
+      ["whole", undefined, "B2:C5", ["0", "1000"]],
+      ["decimal", "greaterThan", "D2:D5", ["0.5"]],
+      ["date", "lessThan", "E2:E5", [String((Date.UTC(2026, 0, 31) - Date.UTC(1899, 11, 30)) / 86_400_000)]],
+      ["time", "notBetween", "F2:F5", [String(9 / 24), String(17.5 / 24)]],
+      ["textLength", "lessThanOrEqual", "A2:A5", ["20"]],
+      ["custom", undefined, "G2:G5", ["ISNUMBER(G2)"]],
+      ["list", undefined, "H2:H5", ["&quot;open,paid&quot;"]],
+    ]);
+    expect(validations[0]!.attrs.error).toBe("0 to 1000");
+    expect(validations[5]!.attrs).toMatchObject({ prompt: "A number", showInputMessage: "1" });
+  });
+
+  it("writes each conditional format with its rule, in priority order, styled through dxfs", async () => {
+    const book = await build(rules);
+    const xml = part(book, "xl/worksheets/sheet1.xml");
+    const cfRules = attributesOf(xml, "cfRule");
+    expect(cfRules.map((r) => [r.type, r.priority])).toEqual([
+      ["dataBar", "1"],
+      ["iconSet", "2"],
+      ["expression", "3"],
+      ["top10", "4"],
+      ["top10", "5"],
+      ["duplicateValues", "6"],
+      ["uniqueValues", "7"],
+      ["beginsWith", "8"],
+      ["containsText", "9"],
+    ]);
+    expect(xml).toContain('<dataBar><cfvo type="min"/><cfvo type="max"/><color rgb="FF63BE7B"/></dataBar>');
+    expect(attributesOf(xml, "iconSet")[0]).toEqual({ iconSet: "5Rating" });
+    expect(attributesOf(xml, "cfvo").filter((c) => c.type === "percent")).toHaveLength(5);
+    expect(xml).toContain("<formula>$B2&gt;$C2</formula>");
+    expect(cfRules[3]).toMatchObject({ rank: "1" });
+    expect(cfRules[4]).toMatchObject({ rank: "10", percent: "1", bottom: "1" });
+    expect(cfRules[7]).toMatchObject({ operator: "beginsWith", text: "No&quot;rth" });
+    expect(xml).toContain("<formula>LEFT(A2,LEN(&quot;No&quot;&quot;rth&quot;))=&quot;No&quot;&quot;rth&quot;</formula>");
+    expect(xml).toContain("<formula>NOT(ISERROR(SEARCH(&quot;ou&quot;,A2)))</formula>");
+    // Every styled rule points at the one dxf of the `warn` style.
+    expect(new Set(cfRules.filter((r) => r.dxfId !== undefined).map((r) => r.dxfId))).toEqual(new Set(["0"]));
+    expect(part(book, "xl/styles.xml")).toMatch(/<dxfs count="1"><dxf><font><color rgb="FF9C0006"\/><\/font><fill><patternFill patternType="solid"><bgColor rgb="FFFFC7CE"\/>/);
+  });
+
+  it("refuses a comparison with the wrong number of values and a date that is not one", async () => {
+    const error = await refusal({
+      sheets: [{ name: "S", ...sales, data_validations: [{ type: "whole", range: "B2", operator: "between", values: [1] }, { type: "date", range: "C2", operator: "equal", values: ["31/01/2026"] }] }],
+    });
+    expect(error.errors?.map((e) => e.pointer)).toEqual(["/sheets/0/data_validations/0/values", "/sheets/0/data_validations/1/values/0"]);
+  });
+});

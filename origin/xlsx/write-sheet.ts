@@ -189,7 +189,7 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
   if (filter) entry.write(`<autoFilter ref="${filter}"/>`);
   if (sheet.merges.length > 0) entry.write(`<mergeCells count="${sheet.merges.length}">${sheet.merges.map((ref) => `<mergeCell ref="${ref}"/>`).join("")}</mergeCells>`);
   entry.write(conditionalFormattingXml(sheet.conditional_formats, context.styles));
-  entry.write(dataValidationsXml(sheet.data_validations));
+  entry.write(dataValidationsXml(sheet.data_validations, context.clock));
   if (targets.hyperlinks.length > 0) {
     entry.write("<hyperlinks>");
     for (const [ref, target] of targets.hyperlinks) {
