@@ -6,9 +6,12 @@
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ProblemError, type FieldError } from "./problems/catalogue.ts";
+import { A1_CELL, A1_RANGE, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, rangeWithinGrid, type CellRange } from "./xlsx-a1.ts";
 
-export const EXCEL_MAX_ROWS = 1_048_576;
-export const EXCEL_MAX_COLUMNS = 16_384;
+import { checkFeatures, xlsxChartSchema, xlsxDefinedNameSchema, xlsxTableSchema } from "./xlsx-features.ts";
+
+export { columnLetters, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, type CellAddress, type CellRange } from "./xlsx-a1.ts";
+
 export const EXCEL_MAX_CELL_CHARS = 32_767;
 export const EXCEL_MAX_SHEET_NAME_CHARS = 31;
 export const EXCEL_MAX_FORMULA_CHARS = 8_192;
@@ -26,8 +29,6 @@ export const XLSX_MAX_REPORTED_ERRORS = 100;
 export const XLSX_COLUMN_TYPES = ["string", "number", "integer", "boolean", "date", "datetime", "percent", "currency", "url"] as const;
 export type XlsxColumnType = (typeof XLSX_COLUMN_TYPES)[number];
 
-const A1_CELL = /^([A-Z]{1,3})([1-9][0-9]{0,6})$/;
-const A1_RANGE = /^([A-Z]{1,3})([1-9][0-9]{0,6})(?::([A-Z]{1,3})([1-9][0-9]{0,6}))?$/;
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const STYLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FILENAME = /^[^/\\:*?"<>|\x00-\x1f]{1,200}\.xlsx$/;
@@ -163,6 +164,64 @@ const colorScaleRuleSchema = z
   })
   .strict();
 
+const validationCommon = {
+  range: a1Range,
+  allow_blank: z.boolean().default(true),
+  prompt: z.string().max(255).optional(),
+  error_message: z.string().max(225).optional(),
+};
+
+const comparedValues = <T extends z.ZodType>(value: T) =>
+  z.array(value).min(1).max(2).openapi({ description: "Two for `between`/`not_between`, one otherwise." });
+
+const numberValidationSchema = z
+  .object({ ...validationCommon, type: z.enum(["whole", "decimal", "text_length"]).openapi({ description: "`text_length` compares the number of characters." }), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.number()) })
+  .strict();
+
+const dateValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("date"), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.string().openapi({ example: "2026-01-31" })) })
+  .strict();
+
+const timeValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("time"), operator: z.enum(CELL_VALUE_OPERATORS), values: comparedValues(z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$/, "Expected `HH:MM` or `HH:MM:SS`.")) })
+  .strict();
+
+const customValidationSchema = z
+  .object({ ...validationCommon, type: z.literal("custom"), formula: z.string().min(1).openapi({ description: "True for valid input, relative to the range's top-left cell.", example: "ISNUMBER(B2)" }) })
+  .strict();
+
+const styledRange = { range: a1Range, style: styleName };
+
+export const XLSX_ICON_SETS = {
+  "3_arrows": "3Arrows",
+  "3_arrows_gray": "3ArrowsGray",
+  "3_flags": "3Flags",
+  "3_traffic_lights": "3TrafficLights1",
+  "3_signs": "3Signs",
+  "3_symbols": "3Symbols",
+  "4_arrows": "4Arrows",
+  "4_ratings": "4Rating",
+  "4_traffic_lights": "4TrafficLights",
+  "5_arrows": "5Arrows",
+  "5_ratings": "5Rating",
+  "5_quarters": "5Quarters",
+} as const;
+
+const dataBarRuleSchema = z.object({ type: z.literal("data_bar"), range: a1Range, color: hexColor.default("#638EC6") }).strict();
+const iconSetRuleSchema = z
+  .object({ type: z.literal("icon_set"), range: a1Range, icons: z.enum(Object.keys(XLSX_ICON_SETS) as [keyof typeof XLSX_ICON_SETS]).default("3_arrows"), reverse: z.boolean().default(false) })
+  .strict();
+const formulaRuleSchema = z
+  .object({ type: z.literal("formula"), ...styledRange, formula: z.string().min(1).openapi({ description: "True where the style applies, relative to the range's top-left cell.", example: "$C2>100" }) })
+  .strict();
+const rankRuleSchema = z
+  .object({ type: z.enum(["top", "bottom"]), ...styledRange, rank: z.number().int().min(1).max(1000).default(10), percent: z.boolean().default(false) })
+  .strict();
+const duplicateRuleSchema = z.object({ type: z.enum(["duplicate", "unique"]), ...styledRange }).strict();
+const textRuleSchema = z
+  .object({ type: z.literal("text"), ...styledRange, operator: z.enum(["contains", "not_contains", "begins_with", "ends_with"]), text: z.string().min(1).max(255) })
+  .strict();
+
 const sheetSchema = z
   .object({
     name: z.string().min(1).openapi({ example: "Invoices" }),
@@ -179,8 +238,16 @@ const sheetSchema = z
       .openapi({ description: "Arrays (positional) or objects keyed by column `key`; null is an empty cell." }),
     merges: z.array(a1Range).max(5_000).default([]),
     cells: z.record(a1Cell, xlsxCellSchema).default({}).openapi({ description: "Cells by A1 reference; they override row values. Formulas come only from here." }),
-    data_validations: z.array(listValidationSchema).max(1_000).default([]),
-    conditional_formats: z.array(z.discriminatedUnion("type", [cellValueRuleSchema, colorScaleRuleSchema])).max(1_000).default([]),
+    data_validations: z
+      .array(z.union([listValidationSchema, numberValidationSchema, dateValidationSchema, timeValidationSchema, customValidationSchema]))
+      .max(1_000)
+      .default([]),
+    conditional_formats: z
+      .array(z.union([cellValueRuleSchema, colorScaleRuleSchema, dataBarRuleSchema, iconSetRuleSchema, formulaRuleSchema, rankRuleSchema, duplicateRuleSchema, textRuleSchema]))
+      .max(1_000)
+      .default([]),
+    tables: z.array(xlsxTableSchema).default([]),
+    charts: z.array(xlsxChartSchema).default([]),
   })
   .strict();
 
@@ -202,6 +269,7 @@ export const xlsxRequestSchema = z
       .strict()
       .default({})
       .openapi({ description: "Document properties." }),
+    defined_names: z.array(xlsxDefinedNameSchema).default([]).openapi({ description: "Workbook-level names for ranges; they share one namespace with table names." }),
     output: outputModeSchema,
   })
   .strict()
@@ -219,55 +287,6 @@ export type XlsxCellValue = z.output<typeof cellValueSchema>;
 export type XlsxRow = XlsxSheet["rows"][number];
 export type XlsxConditionalFormat = XlsxSheet["conditional_formats"][number];
 export type XlsxDataValidation = XlsxSheet["data_validations"][number];
-
-// ---------------------------------------------------------------------------------------
-// A1 references
-
-export interface CellAddress {
-  row: number;
-  col: number;
-}
-
-export interface CellRange {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
-
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (let i = 0; i < letters.length; i++) n = n * 26 + letters.charCodeAt(i) - 64;
-  return n;
-}
-
-export function columnLetters(col: number): string {
-  let letters = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
-/** Parses a reference the schema accepted; the numbers may still exceed Excel's grid. */
-export function parseA1Cell(ref: string): CellAddress {
-  const m = A1_CELL.exec(ref);
-  if (!m) throw new Error(`not an A1 cell: ${ref}`);
-  return { col: columnNumber(m[1]!), row: Number(m[2]) };
-}
-
-/** Parses a range the schema accepted, normalised so top-left comes first. */
-export function parseA1Range(ref: string): CellRange {
-  const m = A1_RANGE.exec(ref);
-  if (!m) throw new Error(`not an A1 range: ${ref}`);
-  const c1 = columnNumber(m[1]!);
-  const r1 = Number(m[2]);
-  const c2 = m[3] ? columnNumber(m[3]) : c1;
-  const r2 = m[4] ? Number(m[4]) : r1;
-  return { top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) };
-}
-
-function rangeWithinGrid(range: CellRange): boolean {
-  return range.bottom <= EXCEL_MAX_ROWS && range.right <= EXCEL_MAX_COLUMNS;
-}
 
 // ---------------------------------------------------------------------------------------
 // Values shared by the checks here and the origin's cell conversion
@@ -548,6 +567,20 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
   sheet.data_validations.forEach((validation, v) => {
     const pointer = `${base}/data_validations/${v}`;
     checkRange(errors, `${pointer}/range`, validation.range);
+    if (validation.type === "custom") {
+      if (validation.formula.length > EXCEL_MAX_FORMULA_CHARS) errors.addLimit(`${pointer}/formula`, `A formula has at most ${EXCEL_MAX_FORMULA_CHARS} characters.`);
+      return;
+    }
+    if (validation.type !== "list") {
+      const needed = validation.operator === "between" || validation.operator === "not_between" ? 2 : 1;
+      if (validation.values.length !== needed) errors.addInvalid(`${pointer}/values`, `\`${validation.operator}\` takes ${needed} value${needed === 1 ? "" : "s"}.`);
+      if (validation.type === "date") {
+        validation.values.forEach((value, i) => {
+          if (!parseIsoDateTime(value, false)) errors.addInvalid(`${pointer}/values/${i}`, "A date validation takes ISO 8601 dates such as `2026-01-31`.");
+        });
+      }
+      return;
+    }
     validation.values.forEach((value, i) => {
       if (/[,"]/.test(value)) errors.addLimit(`${pointer}/values/${i}`, "Excel list entries cannot contain commas or double quotes.");
     });
@@ -565,6 +598,9 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
       rule.values.forEach((value, j) => {
         if (typeof value === "string" && value.length > 255) errors.addLimit(`${pointer}/values/${j}`, "Text compared by a rule has at most 255 characters.");
       });
+    } else if ("style" in rule) {
+      checkStyleRef(errors, `${pointer}/style`, rule.style, request.styles);
+      if (rule.type === "formula" && rule.formula.length > EXCEL_MAX_FORMULA_CHARS) errors.addLimit(`${pointer}/formula`, `A formula has at most ${EXCEL_MAX_FORMULA_CHARS} characters.`);
     }
   });
 }
@@ -583,6 +619,7 @@ export function findXlsxRequestErrors(request: XlsxRequest): XlsxRequestErrors {
   const errors = new ErrorList();
   const seenNames = new Set<string>();
   request.sheets.forEach((_, s) => checkSheet(errors, request, s, seenNames));
+  checkFeatures(errors, request);
   return { invalid: errors.invalid, invalidCount: errors.invalidCount, limits: errors.limits, limitsCount: errors.limitsCount };
 }
 

@@ -5187,7 +5187,7 @@ export interface components {
                     };
                 };
                 /** @default [] */
-                data_validations?: {
+                data_validations?: ({
                     /** @example A1:B1 */
                     range: string;
                     /** @enum {string} */
@@ -5204,7 +5204,63 @@ export interface components {
                     allow_blank?: boolean;
                     prompt?: string;
                     error_message?: string;
-                }[];
+                } | {
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @default true */
+                    allow_blank?: boolean;
+                    prompt?: string;
+                    error_message?: string;
+                    /**
+                     * @description `text_length` compares the number of characters.
+                     * @enum {string}
+                     */
+                    type: "whole" | "decimal" | "text_length";
+                    /** @enum {string} */
+                    operator: "greater_than" | "greater_than_or_equal" | "less_than" | "less_than_or_equal" | "equal" | "not_equal" | "between" | "not_between";
+                    /** @description Two for `between`/`not_between`, one otherwise. */
+                    values: number[];
+                } | {
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @default true */
+                    allow_blank?: boolean;
+                    prompt?: string;
+                    error_message?: string;
+                    /** @enum {string} */
+                    type: "date";
+                    /** @enum {string} */
+                    operator: "greater_than" | "greater_than_or_equal" | "less_than" | "less_than_or_equal" | "equal" | "not_equal" | "between" | "not_between";
+                    /** @description Two for `between`/`not_between`, one otherwise. */
+                    values: string[];
+                } | {
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @default true */
+                    allow_blank?: boolean;
+                    prompt?: string;
+                    error_message?: string;
+                    /** @enum {string} */
+                    type: "time";
+                    /** @enum {string} */
+                    operator: "greater_than" | "greater_than_or_equal" | "less_than" | "less_than_or_equal" | "equal" | "not_equal" | "between" | "not_between";
+                    /** @description Two for `between`/`not_between`, one otherwise. */
+                    values: string[];
+                } | {
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @default true */
+                    allow_blank?: boolean;
+                    prompt?: string;
+                    error_message?: string;
+                    /** @enum {string} */
+                    type: "custom";
+                    /**
+                     * @description True for valid input, relative to the range's top-left cell.
+                     * @example ISNUMBER(B2)
+                     */
+                    formula: string;
+                })[];
                 /** @default [] */
                 conditional_formats?: ({
                     /** @enum {string} */
@@ -5224,7 +5280,157 @@ export interface components {
                     range: string;
                     /** @description Colors for the minimum, (midpoint,) maximum. */
                     colors: string[];
+                } | {
+                    /** @enum {string} */
+                    type: "data_bar";
+                    /** @example A1:B1 */
+                    range: string;
+                    /**
+                     * @default #638EC6
+                     * @example #F2F2F2
+                     */
+                    color?: string;
+                } | {
+                    /** @enum {string} */
+                    type: "icon_set";
+                    /** @example A1:B1 */
+                    range: string;
+                    /**
+                     * @default 3_arrows
+                     * @enum {string}
+                     */
+                    icons?: "3_arrows" | "3_arrows_gray" | "3_flags" | "3_traffic_lights" | "3_signs" | "3_symbols" | "4_arrows" | "4_ratings" | "4_traffic_lights" | "5_arrows" | "5_ratings" | "5_quarters";
+                    /** @default false */
+                    reverse?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "formula";
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @example hdr */
+                    style: string;
+                    /**
+                     * @description True where the style applies, relative to the range's top-left cell.
+                     * @example $C2>100
+                     */
+                    formula: string;
+                } | {
+                    /** @enum {string} */
+                    type: "top" | "bottom";
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @example hdr */
+                    style: string;
+                    /** @default 10 */
+                    rank?: number;
+                    /** @default false */
+                    percent?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "duplicate" | "unique";
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @example hdr */
+                    style: string;
+                } | {
+                    /** @enum {string} */
+                    type: "text";
+                    /** @example A1:B1 */
+                    range: string;
+                    /** @example hdr */
+                    style: string;
+                    /** @enum {string} */
+                    operator: "contains" | "not_contains" | "begins_with" | "ends_with";
+                    text: string;
                 })[];
+                /** @default [] */
+                tables?: {
+                    /** @example Sales */
+                    name: string;
+                    /**
+                     * @description Header row first, then the data rows, then the totals row when `totals_row` is set.
+                     * @example A1:C5
+                     */
+                    range: string;
+                    /** @default TableStyleMedium9 */
+                    style?: string;
+                    /** @default true */
+                    banded_rows?: boolean;
+                    /** @default false */
+                    banded_columns?: boolean;
+                    /** @default false */
+                    totals_row?: boolean;
+                    /** @description Per column of the range, left to right. */
+                    columns?: {
+                        /** @description Written into the header row; defaults to the sheet column's header, else `ColumnN`. */
+                        header?: string;
+                        /**
+                         * @description The totals row's function for this column.
+                         * @enum {string}
+                         */
+                        total?: "sum" | "average" | "count" | "count_nums" | "max" | "min" | "std_dev" | "var";
+                        /** @description Text in the totals row instead of a function. */
+                        total_label?: string;
+                    }[];
+                }[];
+                /** @default [] */
+                charts?: {
+                    /** @enum {string} */
+                    type: "column" | "bar" | "line" | "pie" | "doughnut" | "scatter" | "area";
+                    /**
+                     * @description For column, bar, line and area charts.
+                     * @enum {string}
+                     */
+                    subtype?: "stacked" | "percent_stacked";
+                    title?: string;
+                    /**
+                     * @description The cell the chart's top-left corner sits on.
+                     * @example E2
+                     */
+                    anchor: string;
+                    /**
+                     * @description In pixels.
+                     * @default {
+                     *       "width": 480,
+                     *       "height": 288
+                     *     }
+                     */
+                    size?: {
+                        width: number;
+                        height: number;
+                    };
+                    series: {
+                        name?: string;
+                        /**
+                         * @description Category labels (x values for scatter): one row or column.
+                         * @example 'Sales 2025'!B2:B5
+                         */
+                        categories?: string;
+                        /**
+                         * @description The values: one row or column, as long as `categories`.
+                         * @example 'Sales 2025'!B2:B5
+                         */
+                        values: string;
+                    }[];
+                    x_axis?: {
+                        title?: string;
+                    };
+                    y_axis?: {
+                        title?: string;
+                    };
+                    /**
+                     * @default {
+                     *       "position": "right"
+                     *     }
+                     */
+                    legend?: {
+                        /**
+                         * @default right
+                         * @enum {string}
+                         */
+                        position?: "right" | "left" | "top" | "bottom" | "none";
+                    };
+                }[];
             }[];
             /**
              * @description Document properties.
@@ -5238,6 +5444,19 @@ export interface components {
                 description?: string;
                 category?: string;
             };
+            /**
+             * @description Workbook-level names for ranges; they share one namespace with table names.
+             * @default []
+             */
+            defined_names?: {
+                /** @example TaxRate */
+                name: string;
+                /**
+                 * @description A range on a sheet, in Excel's spelling; without a sheet, the first sheet.
+                 * @example 'Settings'!B2
+                 */
+                range: string;
+            }[];
             /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url

@@ -1,42 +1,51 @@
-// The sheet's `cells` by row, converted and styled up front, so the row loop only places them.
-import type { CellValue } from "exceljs";
+// The sheet's `cells` by row, styled up front, so the row loop only places them (sorted by column).
 import { explicitCellType, parseA1Cell, type XlsxCell, type XlsxColumnType, type XlsxSheet } from "../../contracts/xlsx-request.ts";
-import { cellConverter, formulaValue, typeNumberFormat } from "./cell-value.ts";
-import type { CellStyle, StyleBook } from "./named-styles.ts";
+import { cellWriter, formulaCell, styleAttribute, typeNumberFormat, type CellTargets } from "./cell-value.ts";
+import type { CellLook, StyleBook } from "./named-styles.ts";
 import type { ZonedClock } from "./zoned-date.ts";
 
 export interface ColumnLook {
   type: XlsxColumnType;
-  style: CellStyle;
+  style: CellLook;
 }
 
 export interface PlacedCell {
   col: number;
-  value: CellValue;
-  style: CellStyle;
+  /** The cell's XML at this reference. */
+  write(ref: string): string;
 }
 
 // An unstyled explicit cell inside the table looks like its column when it holds the same
 // kind of value (a total under an amount column); otherwise it gets its own type's format.
-function explicitCellStyle(cell: XlsxCell, type: XlsxColumnType | "formula", column: ColumnLook | undefined, styles: StyleBook): CellStyle {
+function explicitCellStyle(cell: XlsxCell, type: XlsxColumnType | "formula", column: ColumnLook | undefined, styles: StyleBook): CellLook {
   const typeFormat = type === "formula" ? undefined : typeNumberFormat(type);
   if (cell.style !== undefined) return styles.cellStyle(cell.style, undefined, typeFormat);
   if (column && (type === "formula" || type === column.type)) return column.style;
   return styles.cellStyle(undefined, undefined, typeFormat);
 }
 
-export function placeExplicitCells(sheet: XlsxSheet, columns: readonly ColumnLook[], styles: StyleBook, clock: ZonedClock): Map<number, PlacedCell[]> {
+function placeCell(cell: XlsxCell, col: number, column: ColumnLook | undefined, styles: StyleBook, clock: ZonedClock, targets: CellTargets): PlacedCell {
+  if ("formula" in cell) {
+    const style = styleAttribute(explicitCellStyle(cell, "formula", column, styles).xf);
+    return { col, write: (ref) => formulaCell(cell.formula, ref, style) };
+  }
+  const type = explicitCellType(cell);
+  const style = styleAttribute(explicitCellStyle(cell, type, column, styles).xf);
+  if (cell.value === null) return { col, write: (ref) => (style ? `<c r="${ref}"${style}/>` : "") };
+  const write = cellWriter(type, clock, targets, false);
+  const value = cell.value;
+  return { col, write: (ref) => write(value, ref, style) };
+}
+
+export function placeExplicitCells(sheet: XlsxSheet, columns: readonly ColumnLook[], styles: StyleBook, clock: ZonedClock, targets: CellTargets): Map<number, PlacedCell[]> {
   const byRow = new Map<number, PlacedCell[]>();
   for (const [ref, cell] of Object.entries(sheet.cells)) {
     const { row, col } = parseA1Cell(ref);
-    let placed: PlacedCell;
-    if ("formula" in cell) {
-      placed = { col, value: formulaValue(cell.formula), style: explicitCellStyle(cell, "formula", columns[col - 1], styles) };
-    } else {
-      const type = explicitCellType(cell);
-      placed = { col, value: cellConverter(type, clock)(cell.value), style: explicitCellStyle(cell, type, columns[col - 1], styles) };
-    }
-    byRow.set(row, [...(byRow.get(row) ?? []), placed]);
+    const placed = placeCell(cell, col, columns[col - 1], styles, clock, targets);
+    const list = byRow.get(row);
+    if (list) list.push(placed);
+    else byRow.set(row, [placed]);
   }
+  for (const list of byRow.values()) list.sort((a, b) => a.col - b.col);
   return byRow;
 }

@@ -1,31 +1,50 @@
-// Streams one sheet: header row, data rows, explicit cells and merges in row order, each
-// row committed as soon as no merge still needs it. Widths, views, the autofilter,
-// validations and conditional formats are set up front (exceljs writes them around the rows).
-import type { DataValidation, Row, stream, Worksheet, WorksheetView } from "exceljs";
+// Streams one sheet's XML into its zip entry: the views and column widths first, then the
+// header row, the data rows and the explicit cells in row order, then what follows the cells
+// in SpreadsheetML's fixed element order (autofilter, merges, conditional formats,
+// validations, hyperlinks, page setup). Only the hyperlink list grows with the rows.
+import { checkDeadline } from "../worker-pool/deadline.ts";
 import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { AUTOFIT_SAMPLE_ROWS, estimateColumnWidth } from "./autofit.ts";
-import { cellConverter, typeNumberFormat, type CellConverter } from "./cell-value.ts";
-import { toExcelConditionalFormat } from "./conditional-format.ts";
-import { toExcelValidation } from "./data-validation.ts";
-import { placeExplicitCells, type ColumnLook } from "./explicit-cells.ts";
-import { createMergePlan } from "./merge-plan.ts";
+import { cellWriter, stringCell, styleAttribute, typeNumberFormat, type CellTargets, type CellWriter } from "./cell-value.ts";
+import { conditionalFormattingXml } from "./conditional-format.ts";
+import { dataValidationsXml } from "./data-validation.ts";
+import { placeExplicitCells, type ColumnLook, type PlacedCell } from "./explicit-cells.ts";
 import type { StyleBook } from "./named-styles.ts";
-import type { Pacer } from "./output-pacing.ts";
+import { chartXml, drawingXml } from "./charts.ts";
+import { CONTENT_TYPES, relationshipsXml, RELATIONSHIP_TYPES, type Relationship } from "./package-parts.ts";
+import { tableCells, tableXml } from "./tables.ts";
+import { sharesStrings, type SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
+import { XML_DECLARATION } from "./xml-text.ts";
+import { FLUSH_CHARS, type ZipWriter } from "./zip-writer.ts";
 import type { ZonedClock } from "./zoned-date.ts";
 
+/** Numbers of parts that are numbered across the workbook, and the content type of each part written. */
+export interface PackageParts {
+  tables: number;
+  charts: number;
+  drawings: number;
+  contentTypes: [string, string][];
+}
+
 export interface SheetContext {
+  zip: ZipWriter;
+  parts: PackageParts;
+  sheetNames: readonly string[];
   styles: StyleBook;
   clock: ZonedClock;
-  pacer: Pacer;
+  strings: SharedStrings;
+  sharedStrings: SharedStringsMode;
+}
+
+/** What the workbook part needs to know about a written sheet. */
+export interface WrittenSheet {
+  /** The autofilter's range, which the workbook names `_xlnm._FilterDatabase`. */
+  filter: string | undefined;
 }
 
 interface ColumnPlan extends ColumnLook {
-  convert: CellConverter;
-}
-
-// exceljs's typings omit the streaming sheet's `dataValidations`, which it does write.
-interface StreamedWorksheet extends Worksheet {
-  dataValidations: { add(range: string, validation: DataValidation): void };
+  write: CellWriter;
+  styleAttr: string;
 }
 
 function columnValue(row: XlsxSheet["rows"][number], column: XlsxColumn, index: number): XlsxCellValue | undefined {
@@ -37,22 +56,33 @@ function* columnSample(sheet: XlsxSheet, column: XlsxColumn, index: number): Gen
   for (let r = 0; r < end; r++) yield columnValue(sheet.rows[r]!, column, index) ?? null;
 }
 
-function planColumns(sheet: XlsxSheet, context: SheetContext): { plans: ColumnPlan[]; widths: number[] } {
+function planColumns(sheet: XlsxSheet, context: SheetContext, targets: CellTargets): { plans: ColumnPlan[]; widths: number[] } {
   const plans: ColumnPlan[] = [];
   const widths: number[] = [];
   sheet.columns.forEach((column, c) => {
     const style = context.styles.cellStyle(column.style, column.format, typeNumberFormat(column.type));
-    plans.push({ type: column.type, convert: cellConverter(column.type, context.clock), style });
+    const textual = column.type === "string" || column.type === "url";
+    const shared = textual && sharesStrings(context.sharedStrings, columnSample(sheet, column, c));
+    plans.push({ type: column.type, style, styleAttr: styleAttribute(style.xf), write: cellWriter(column.type, context.clock, targets, shared) });
     widths.push(column.width ?? estimateColumnWidth(column, columnSample(sheet, column, c), style.numFmt));
   });
   return { plans, widths };
 }
 
-function freezeViews(sheet: XlsxSheet): Partial<WorksheetView>[] {
+function sheetViewXml(sheet: XlsxSheet, selected: boolean): string {
   const rows = sheet.freeze?.rows ?? 0;
   const columns = sheet.freeze?.columns ?? 0;
-  if (rows === 0 && columns === 0) return [];
-  return [{ state: "frozen", xSplit: columns, ySplit: rows, topLeftCell: `${columnLetters(columns + 1)}${rows + 1}` }];
+  const open = `<sheetViews><sheetView${selected ? ' tabSelected="1"' : ""} workbookViewId="0"`;
+  if (rows === 0 && columns === 0) return `${open}/></sheetViews>`;
+  const pane = rows > 0 && columns > 0 ? "bottomRight" : rows > 0 ? "bottomLeft" : "topRight";
+  const split = (columns > 0 ? ` xSplit="${columns}"` : "") + (rows > 0 ? ` ySplit="${rows}"` : "");
+  const topLeft = `${columnLetters(columns + 1)}${rows + 1}`;
+  return `${open}><pane${split} topLeftCell="${topLeft}" activePane="${pane}" state="frozen"/><selection pane="${pane}" activeCell="${topLeft}" sqref="${topLeft}"/></sheetView></sheetViews>`;
+}
+
+function colsXml(plans: readonly ColumnPlan[], widths: readonly number[]): string {
+  const cols = plans.map((plan, c) => `<col min="${c + 1}" max="${c + 1}" width="${widths[c]}" customWidth="1"${plan.style.xf ? ` style="${plan.style.xf}"` : ""}/>`);
+  return `<cols>${cols.join("")}</cols>`;
 }
 
 function autofilterRange(sheet: XlsxSheet, lastRow: number): string | undefined {
@@ -61,64 +91,142 @@ function autofilterRange(sheet: XlsxSheet, lastRow: number): string | undefined 
   return `A1:${columnLetters(sheet.columns.length)}${Math.max(lastRow, 1)}`;
 }
 
-export async function writeSheet(workbook: stream.xlsx.WorkbookWriter, sheet: XlsxSheet, context: SheetContext): Promise<void> {
-  const { plans, widths } = planColumns(sheet, context);
-  const worksheet = workbook.addWorksheet(sheet.name, { views: freezeViews(sheet) }) as StreamedWorksheet;
-  worksheet.columns = plans.map((plan, c) => ({ width: widths[c], style: plan.style }));
-
-  const headerRows = hasHeaderRow(sheet) ? 1 : 0;
-  const lastDataRow = headerRows + sheet.rows.length;
-  const filter = autofilterRange(sheet, lastDataRow);
-  if (filter) worksheet.autoFilter = filter;
-  for (const validation of sheet.data_validations) worksheet.dataValidations.add(validation.range, toExcelValidation(validation));
-  for (const format of sheet.conditional_formats) worksheet.addConditionalFormatting(toExcelConditionalFormat(format, context.styles));
-
-  const explicitCells = placeExplicitCells(sheet, plans, context.styles, context.clock);
-  const merges = createMergePlan(sheet.merges);
-  const headerStyle = context.styles.cellStyle(sheet.header_style, undefined, undefined);
-
-  const fillHeader = (row: Row) => {
-    sheet.columns.forEach((column, c) => {
-      const cell = row.getCell(c + 1);
-      cell.value = column.header ?? null;
-      cell.style = headerStyle;
-    });
-  };
-  const fillData = (row: Row, values: XlsxSheet["rows"][number]) => {
+/** Row values and explicit cells together, explicit cells winning; the rare slow path. */
+function mergedRowXml(rowNumber: number, values: XlsxSheet["rows"][number] | undefined, sheet: XlsxSheet, plans: readonly ColumnPlan[], letters: readonly string[], placed: readonly PlacedCell[]): string {
+  const cells = new Map<number, string>();
+  if (values) {
     sheet.columns.forEach((column, c) => {
       const value = columnValue(values, column, c);
-      if (value === null || value === undefined) return;
-      const plan = plans[c]!;
-      const cell = row.getCell(c + 1);
-      cell.value = plan.convert(value);
-      // The shared object, not a copy: see named-styles.ts.
-      cell.style = plan.style;
+      if (value !== null && value !== undefined) cells.set(c + 1, plans[c]!.write(value, letters[c]! + rowNumber, plans[c]!.styleAttr));
     });
-  };
-  const visit = (rowNumber: number) => {
-    const row = worksheet.getRow(rowNumber);
-    if (rowNumber <= headerRows) fillHeader(row);
-    else if (rowNumber <= lastDataRow) fillData(row, sheet.rows[rowNumber - headerRows - 1]!);
-    for (const placed of explicitCells.get(rowNumber) ?? []) {
-      const cell = row.getCell(placed.col);
-      cell.value = placed.value;
-      cell.style = placed.style;
-    }
-    for (const range of merges.endingAt(rowNumber)) worksheet.mergeCells(range.top, range.left, range.bottom, range.right);
-    if (!merges.holds(rowNumber)) row.commit();
-  };
+  }
+  for (const cell of placed) cells.set(cell.col, cell.write(`${columnLetters(cell.col)}${rowNumber}`));
+  return [...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("");
+}
 
+/** Writes the sheet's chart parts and its drawing part. */
+async function writeCharts(sheet: XlsxSheet, drawing: number, context: SheetContext): Promise<void> {
+  const chartRelationships: Relationship[] = [];
+  for (const chart of sheet.charts) {
+    const number = ++context.parts.charts;
+    await context.zip.addFile(`xl/charts/chart${number}.xml`, chartXml(chart, sheet.name, context.sheetNames));
+    context.parts.contentTypes.push([`/xl/charts/chart${number}.xml`, CONTENT_TYPES.chart]);
+    chartRelationships.push({ id: `rId${chartRelationships.length + 1}`, type: RELATIONSHIP_TYPES.chart, target: `../charts/chart${number}.xml` });
+  }
+  await context.zip.addFile(`xl/drawings/drawing${drawing}.xml`, drawingXml(sheet, chartRelationships.map((rel) => rel.id)));
+  await context.zip.addFile(`xl/drawings/_rels/drawing${drawing}.xml.rels`, relationshipsXml(chartRelationships));
+  context.parts.contentTypes.push([`/xl/drawings/drawing${drawing}.xml`, CONTENT_TYPES.drawing]);
+}
+
+export async function writeSheet(sheet: XlsxSheet, index: number, context: SheetContext): Promise<WrittenSheet> {
+  const targets: CellTargets = { strings: context.sharedStrings === "never" ? null : context.strings, hyperlinks: [] };
+  const { plans, widths } = planColumns(sheet, context, targets);
+  const entry = await context.zip.openEntry(`xl/worksheets/sheet${index}.xml`);
+  const relationships: Relationship[] = [];
+
+  entry.write(
+    `${XML_DECLARATION}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
+      sheetViewXml(sheet, index === 1) +
+      '<sheetFormatPr defaultRowHeight="15"/>' +
+      colsXml(plans, widths) +
+      "<sheetData>",
+  );
+
+  const explicitCells = placeExplicitCells(sheet, plans, context.styles, context.clock, targets);
+  for (const [row, cells] of tableCells(sheet, context.styles)) {
+    // Appended after the explicit cells and sorted stably, so a table's own cell wins its place.
+    explicitCells.set(row, [...(explicitCells.get(row) ?? []), ...cells].sort((a, b) => a.col - b.col));
+  }
+  const headerRows = hasHeaderRow(sheet) ? 1 : 0;
+  const letters = sheet.columns.map((_, c) => columnLetters(c + 1));
   const columnCount = sheet.columns.length;
-  for (let r = 1; r <= lastDataRow; r++) {
-    visit(r);
-    const pause = context.pacer.wrote(columnCount);
-    if (pause) await pause;
+  const keys = sheet.columns.map((column) => column.key);
+
+  if (headerRows === 1) {
+    const headerStyle = styleAttribute(context.styles.cellStyle(sheet.header_style, undefined, undefined).xf);
+    const placed = explicitCells.get(1);
+    const header = sheet.columns.map((column, c) => (column.header === undefined ? (headerStyle ? `<c r="${letters[c]}1"${headerStyle}/>` : "") : stringCell(column.header, `${letters[c]}1`, headerStyle, null)));
+    if (placed) {
+      const cells = new Map(header.map((xml, c) => [c + 1, xml]));
+      for (const cell of placed) cells.set(cell.col, cell.write(`${columnLetters(cell.col)}1`));
+      entry.write(`<row r="1">${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`);
+    } else {
+      entry.write(`<row r="1">${header.join("")}</row>`);
+    }
   }
-  const laterRows = [...new Set([...explicitCells.keys(), ...merges.lastRows])].filter((r) => r > lastDataRow).sort((a, b) => a - b);
-  for (const r of laterRows) {
-    visit(r);
-    const pause = context.pacer.wrote(explicitCells.get(r)?.length ?? 1);
-    if (pause) await pause;
+
+  const rows = sheet.rows;
+  for (let r = 0; r < rows.length; r++) {
+    const rowNumber = headerRows + r + 1;
+    const values = rows[r]!;
+    const placed = explicitCells.get(rowNumber);
+    let xml = `<row r="${rowNumber}">`;
+    if (placed) {
+      xml += mergedRowXml(rowNumber, values, sheet, plans, letters, placed);
+    } else if (Array.isArray(values)) {
+      const n = values.length < columnCount ? values.length : columnCount;
+      for (let c = 0; c < n; c++) {
+        const value = values[c];
+        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowNumber, plans[c]!.styleAttr);
+      }
+    } else {
+      for (let c = 0; c < columnCount; c++) {
+        const value = values[keys[c]!];
+        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowNumber, plans[c]!.styleAttr);
+      }
+    }
+    entry.write(`${xml}</row>`);
+    if (entry.pending > FLUSH_CHARS) {
+      // Between flushes: work in the main process stops at its deadline between steps.
+      checkDeadline("The workbook");
+      await entry.flush();
+    }
   }
-  worksheet.commit();
+
+  const lastDataRow = headerRows + rows.length;
+  for (const rowNumber of [...explicitCells.keys()].filter((r) => r > lastDataRow).sort((a, b) => a - b)) {
+    entry.write(`<row r="${rowNumber}">${mergedRowXml(rowNumber, undefined, sheet, plans, letters, explicitCells.get(rowNumber)!)}</row>`);
+    if (entry.pending > FLUSH_CHARS) await entry.flush();
+  }
+  entry.write("</sheetData>");
+
+  const filter = autofilterRange(sheet, lastDataRow);
+  if (filter) entry.write(`<autoFilter ref="${filter}"/>`);
+  if (sheet.merges.length > 0) entry.write(`<mergeCells count="${sheet.merges.length}">${sheet.merges.map((ref) => `<mergeCell ref="${ref}"/>`).join("")}</mergeCells>`);
+  entry.write(conditionalFormattingXml(sheet.conditional_formats, context.styles));
+  entry.write(dataValidationsXml(sheet.data_validations, context.clock));
+  if (targets.hyperlinks.length > 0) {
+    entry.write("<hyperlinks>");
+    for (const [ref, target] of targets.hyperlinks) {
+      const id = `rId${relationships.length + 1}`;
+      relationships.push({ id, type: RELATIONSHIP_TYPES.hyperlink, target, external: true });
+      entry.write(`<hyperlink ref="${ref}" r:id="${id}"/>`);
+      if (entry.pending > FLUSH_CHARS) await entry.flush();
+    }
+    entry.write("</hyperlinks>");
+  }
+  entry.write('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>');
+  const relate = (type: string, target: string): string => {
+    const id = `rId${relationships.length + 1}`;
+    relationships.push({ id, type, target });
+    return id;
+  };
+  // Parts are numbered here but written after the sheet's entry is closed: zip entries cannot interleave.
+  const drawing = sheet.charts.length > 0 ? ++context.parts.drawings : undefined;
+  if (drawing !== undefined) entry.write(`<drawing r:id="${relate(RELATIONSHIP_TYPES.drawing, `../drawings/drawing${drawing}.xml`)}"/>`);
+  const tableNumbers = sheet.tables.map(() => ++context.parts.tables);
+  if (tableNumbers.length > 0) {
+    const ids = tableNumbers.map((number) => relate(RELATIONSHIP_TYPES.table, `../tables/table${number}.xml`));
+    entry.write(`<tableParts count="${ids.length}">${ids.map((id) => `<tablePart r:id="${id}"/>`).join("")}</tableParts>`);
+  }
+  entry.write("</worksheet>");
+  await entry.close();
+
+  if (drawing !== undefined) await writeCharts(sheet, drawing, context);
+  for (const [t, number] of tableNumbers.entries()) {
+    await context.zip.addFile(`xl/tables/table${number}.xml`, tableXml(sheet.tables[t]!, number, sheet));
+    context.parts.contentTypes.push([`/xl/tables/table${number}.xml`, CONTENT_TYPES.table]);
+  }
+  if (relationships.length > 0) await context.zip.addFile(`xl/worksheets/_rels/sheet${index}.xml.rels`, relationshipsXml(relationships));
+  return { filter };
 }
