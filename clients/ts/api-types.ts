@@ -734,7 +734,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Usage over a period, by day or by operation
+         * Usage over a period, by day, by operation, or both
          * @description Charges and counts between two UTC days inclusive, at most 366 days apart.
          */
         get: {
@@ -744,7 +744,8 @@ export interface paths {
                     from: string;
                     /** @description UTC calendar day, inclusive */
                     to: string;
-                    group_by?: "day" | "operation";
+                    /** @description `day`: one row per UTC day; `operation`: one row per operation; `day_operation`: one row per day and operation that had a charge (a daily chart by operation). */
+                    group_by?: "day" | "operation" | "day_operation";
                 };
                 header?: never;
                 path?: never;
@@ -3027,17 +3028,28 @@ export interface components {
             from: string;
             to: string;
             /** @enum {string} */
-            group_by: "day" | "operation";
+            group_by: "day" | "operation" | "day_operation";
             total: {
                 count: number;
                 micros: number;
             };
-            data: (components["schemas"]["UsageByOperation"] | {
+            data: (components["schemas"]["DailyUsageByOperation"] | components["schemas"]["UsageByOperation"] | {
                 /** @example 2026-11-02 */
                 day: string;
                 count: number;
                 micros: number;
             })[];
+        };
+        DailyUsageByOperation: {
+            /** @example 2026-11-02 */
+            day: string;
+            count: number;
+            micros: number;
+            /**
+             * @example image.optimize
+             * @enum {string}
+             */
+            operation: "image.optimize" | "image.batch" | "image.transform" | "pdf.compress" | "pdf.analyze" | "xlsx.generate";
         };
         AccountWebhook: {
             /** @example https://hooks.example.com/pixelpress */
