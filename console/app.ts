@@ -1,25 +1,33 @@
 // The console's shell: the key, the sections, and which one is shown. Every section stays
 // mounted, so a result is still there after a look at another section.
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { AccountPanel } from "./account/account-panel.ts";
 import { apiClient } from "./api/api-client.ts";
 import { storeApiKey, storedApiKey } from "./api/session-key.ts";
 import { html } from "./html.ts";
 import { ImagesPanel } from "./images/images-panel.ts";
 import { KeyField } from "./key/key-field.ts";
+import { Busy } from "./ui/busy.ts";
 import { PdfPanel } from "./pdf/pdf-panel.ts";
 
 const SECTIONS = [
   { id: "images", label: "Images" },
   { id: "pdf", label: "PDFs" },
+  { id: "urls", label: "URLs" },
   { id: "account", label: "Account" },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]["id"];
+type UrlsPanelComponent = typeof import("./urls/urls-panel.ts").UrlsPanel;
 
 export function App() {
   const [apiKey, setApiKey] = useState(storedApiKey());
   const [section, setSection] = useState<SectionId>("images");
   const api = useMemo(() => (apiKey === null ? null : apiClient(apiKey)), [apiKey]);
+  // The URL builders bring the transform grammar's zod schemas: that section is fetched when first opened.
+  const [UrlsPanel, setUrlsPanel] = useState<UrlsPanelComponent | null>(null);
+  useEffect(() => {
+    if (section === "urls" && UrlsPanel === null) void import("./urls/urls-panel.ts").then((module) => setUrlsPanel(() => module.UrlsPanel));
+  }, [section, UrlsPanel]);
   const changeKey = (key: string | null) => {
     storeApiKey(key);
     setApiKey(key);
@@ -42,6 +50,11 @@ export function App() {
         : html`
             <${ImagesPanel} key=${apiKey} api=${api} hidden=${section !== "images"} />
             <${PdfPanel} key=${apiKey} api=${api} hidden=${section !== "pdf"} />
+            ${UrlsPanel === null
+              ? section === "urls"
+                ? html`<${Busy} label="Loading the URL builder" />`
+                : null
+              : html`<${UrlsPanel} key=${apiKey} api=${api} apiKey=${apiKey} hidden=${section !== "urls"} />`}
             <${AccountPanel} key=${apiKey} api=${api} active=${section === "account"} />
           `}
     </main>

@@ -27,7 +27,7 @@ try {
   await page.getByLabel("API key").fill(pair.apiKey);
   await page.getByRole("button", { name: "Use key" }).click();
   await page.getByLabel("Width (px)").fill("800");
-  await page.getByLabel("Quality", { exact: true }).selectOption("auto:good");
+  await page.locator("#choice-quality").selectOption("auto:good");
   await page.locator("#image-files").setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await orientedPhotoJpeg("landscape", 0)) });
   await page.getByRole("img", { name: "Result of photo.jpg" }).waitFor({ timeout: 120_000 });
   await page.getByLabel("Split").fill("40");

@@ -13,7 +13,7 @@ export interface ConsoleBuild {
   /** Every script file the console can load (its entry and the chunks it imports on demand). */
   scriptBytes: number;
   scriptGzipBytes: number;
-  /** What the page loads before any section is opened. */
+  /** What the page loads before any section is opened: the entry and the chunks it imports statically. */
   entryGzipBytes: number;
 }
 
@@ -38,12 +38,14 @@ export async function buildConsole(assetsDir: string): Promise<ConsoleBuild> {
   copyFileSync("console/styles.css", join(outDir, "console.css"));
   copyFileSync("console/index.html", join(assetsDir, "index.html"));
   copyFileSync("console/favicon.svg", join(assetsDir, "favicon.svg"));
-  const scripts = Object.keys(metafile.outputs).filter((path) => path.endsWith(".js")).map((path) => readFileSync(path));
-  const gzipped = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
+  const gzipped = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+  const scripts = Object.keys(metafile.outputs).filter((path) => path.endsWith(".js"));
+  const entry = join(outDir, "console.js");
+  const loadedAtFirst = [entry, ...metafile.outputs[entry]!.imports.filter((imported) => imported.kind === "import-statement").map((imported) => imported.path)];
   const built = {
-    scriptBytes: scripts.reduce((sum, bytes) => sum + bytes.length, 0),
-    scriptGzipBytes: scripts.reduce((sum, bytes) => sum + gzipped(bytes), 0),
-    entryGzipBytes: gzipped(readFileSync(join(outDir, "console.js"))),
+    scriptBytes: scripts.reduce((sum, path) => sum + readFileSync(path).length, 0),
+    scriptGzipBytes: scripts.reduce((sum, path) => sum + gzipped(path), 0),
+    entryGzipBytes: loadedAtFirst.reduce((sum, path) => sum + gzipped(path), 0),
   };
   if (built.scriptGzipBytes > CONSOLE_SCRIPT_BUDGET_GZIP_BYTES) {
     throw new Error(`The console's scripts are ${built.scriptGzipBytes} bytes gzipped, over their budget of ${CONSOLE_SCRIPT_BUDGET_GZIP_BYTES}: something heavy was bundled.`);
