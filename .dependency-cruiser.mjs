@@ -1,7 +1,7 @@
 // The tier boundary (docs/architecture.md): contracts/ is the only code the edge and the origin
 // share; the client and the CLI see the service only through contracts/ and the generated types.
 // `npm run check:boundaries` (run by .ci/run) fails on any import that crosses it.
-const tiers = "^(contracts|workers|origin|clients|cli)/";
+const tiers = "^(contracts|workers|origin|clients|cli|console)/";
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
@@ -33,6 +33,20 @@ export default {
       severity: "error",
       from: { path: "^(clients|cli)/" },
       to: { path: tiers, pathNot: "^(clients|cli|contracts)/" },
+    },
+    {
+      name: "console-imports-only-contracts-and-client-types",
+      comment: "The console is a page of the public API: it reaches the service over HTTP, sharing only contracts/ and the client's browser-safe code.",
+      severity: "error",
+      from: { path: "^console/" },
+      to: { path: tiers, pathNot: "^(console|contracts|clients/ts)/" },
+    },
+    {
+      name: "console-never-signs",
+      comment: "The console never holds a signing secret: it asks the API to sign.",
+      severity: "error",
+      from: { path: "^console/" },
+      to: { path: "^contracts/transform/signature[.]ts$", reachable: true },
     },
     {
       name: "browser-client-never-signs",

@@ -47,6 +47,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: "console",
+          environment: "node",
+          include: ["console/**/*.test.ts"],
+          exclude,
+        },
+      },
+      {
+        test: {
           name: "contracts",
           environment: "node",
           include: ["contracts/**/*.test.ts"],

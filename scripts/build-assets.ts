@@ -2,9 +2,11 @@
 // from code. wrangler.toml's [build] runs this before every `wrangler dev` and `wrangler deploy`,
 // so a fresh clone needs nothing but `npm install`. The files come out of node_modules, not out
 // of git: Scalar's bundle is 4 MB of someone else's build output, pinned by package-lock.json.
+// The console (console/, served at /) is built here from its source.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SCALAR_API_REFERENCE_VERSION, SCALAR_BUNDLE_PATH } from "../workers/docs/scalar-bundle.ts";
+import { buildConsole } from "./lib/console-assets.ts";
 
 const ASSETS_DIR = "dist/assets";
 const SCALAR_PACKAGE = "node_modules/@scalar/api-reference";
@@ -20,3 +22,6 @@ mkdirSync(dirname(bundle), { recursive: true });
 copyFileSync(join(SCALAR_PACKAGE, "dist/browser/standalone.js"), bundle);
 // Workers static assets take their response headers from this file.
 writeFileSync(join(ASSETS_DIR, "_headers"), `${SCALAR_BUNDLE_PATH}\n  Cache-Control: ${IMMUTABLE}\n`);
+
+const built = await buildConsole(ASSETS_DIR);
+console.log(`console: ${built.scriptBytes} bytes of script, ${built.scriptGzipBytes} gzipped (${built.entryGzipBytes} loaded at first)`);

@@ -36,8 +36,9 @@ export interface DailyUsageRow {
   micros: number;
 }
 
+const day = sql<string>`strftime('%Y-%m-%d', ${ledger.createdAt} / 1000, 'unixepoch')`;
+
 export async function usageByDay(db: D1Database, accountId: string, from: number, to: number): Promise<DailyUsageRow[]> {
-  const day = sql<string>`strftime('%Y-%m-%d', ${ledger.createdAt} / 1000, 'unixepoch')`;
   return orm(db)
     .select({ day, count, micros })
     .from(ledger)
@@ -45,6 +46,22 @@ export async function usageByDay(db: D1Database, accountId: string, from: number
     .groupBy(day)
     .orderBy(asc(day))
     .all();
+}
+
+export interface DailyOperationUsageRow extends UsageRow {
+  day: string;
+}
+
+/** One row per UTC day and operation that had a charge: what a chart of daily spend by operation draws. */
+export async function usageByDayAndOperation(db: D1Database, accountId: string, from: number, to: number): Promise<DailyOperationUsageRow[]> {
+  const rows = await orm(db)
+    .select({ day, operation: ledger.operation, count, micros })
+    .from(ledger)
+    .where(spentBetween(accountId, from, to))
+    .groupBy(day, ledger.operation)
+    .orderBy(asc(day), asc(ledger.operation))
+    .all();
+  return rows.filter((row): row is DailyOperationUsageRow => row.operation !== "account.topup");
 }
 
 export function monthStart(now: number): number {

@@ -47,6 +47,27 @@ describe("/v1/account and /v1/usage", () => {
     ]);
   });
 
+  it("groups by day and operation together, one row per pair that had a charge", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const at = (iso: string) => Date.parse(iso);
+    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e1", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T01:00:00Z"));
+    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e2", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T23:00:00Z"));
+    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e3", operation: "pdf.compress", amountMicros: 20_000 }, at("2026-10-30T12:00:00Z"));
+    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e4", operation: "image.optimize", amountMicros: 800 }, at("2026-10-31T08:00:00Z"));
+    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e5", operation: "image.optimize", amountMicros: 800 }, at("2026-11-01T00:00:00Z"));
+
+    const res = await api("/v1/usage?from=2026-10-30&to=2026-10-31&group_by=day_operation", { key: caller });
+    expect(res.status).toBe(200);
+    const usage = await res.json<{ group_by: string; data: unknown[]; total: unknown }>();
+    expect(usage.group_by).toBe("day_operation");
+    expect(usage.data).toEqual([
+      { day: "2026-10-30", operation: "image.optimize", count: 2, micros: 1_600 },
+      { day: "2026-10-30", operation: "pdf.compress", count: 1, micros: 20_000 },
+      { day: "2026-10-31", operation: "image.optimize", count: 1, micros: 800 },
+    ]);
+    expect(usage.total).toEqual({ count: 4, micros: 22_400 });
+  });
+
   it.each([
     ["from after to", "from=2026-11-02&to=2026-11-01", "/query/from"],
     ["a period over 366 days", "from=2025-01-01&to=2026-11-01", "/query/to"],

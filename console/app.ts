@@ -1,0 +1,62 @@
+// The console's shell: the key, the sections, and which one is shown. Every section stays
+// mounted, so a result is still there after a look at another section.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { AccountPanel } from "./account/account-panel.ts";
+import { apiClient } from "./api/api-client.ts";
+import { storeApiKey, storedApiKey } from "./api/session-key.ts";
+import { html } from "./html.ts";
+import { ImagesPanel } from "./images/images-panel.ts";
+import { KeyField } from "./key/key-field.ts";
+import { Busy } from "./ui/busy.ts";
+import { PdfPanel } from "./pdf/pdf-panel.ts";
+
+const SECTIONS = [
+  { id: "images", label: "Images" },
+  { id: "pdf", label: "PDFs" },
+  { id: "urls", label: "URLs" },
+  { id: "account", label: "Account" },
+] as const;
+type SectionId = (typeof SECTIONS)[number]["id"];
+type UrlsPanelComponent = typeof import("./urls/urls-panel.ts").UrlsPanel;
+
+export function App() {
+  const [apiKey, setApiKey] = useState(storedApiKey());
+  const [section, setSection] = useState<SectionId>("images");
+  const api = useMemo(() => (apiKey === null ? null : apiClient(apiKey)), [apiKey]);
+  // The URL builders bring the transform grammar's zod schemas: that section is fetched when first opened.
+  const [UrlsPanel, setUrlsPanel] = useState<UrlsPanelComponent | null>(null);
+  useEffect(() => {
+    if (section === "urls" && UrlsPanel === null) void import("./urls/urls-panel.ts").then((module) => setUrlsPanel(() => module.UrlsPanel));
+  }, [section, UrlsPanel]);
+  const changeKey = (key: string | null) => {
+    storeApiKey(key);
+    setApiKey(key);
+  };
+  return html`
+    <header class="top">
+      <h1>PixelPress <span>console</span></h1>
+      <${KeyField} apiKey=${apiKey} onChange=${changeKey} />
+    </header>
+    <nav class="sections" aria-label="Console sections">
+      ${SECTIONS.map(
+        ({ id, label }) =>
+          html`<button type="button" aria-current=${section === id ? "page" : undefined} onClick=${() => setSection(id)}>${label}</button>`,
+      )}
+      <a href="/docs">API reference</a>
+    </nav>
+    <main>
+      ${api === null
+        ? html`<p class="intro">Paste an API key above to optimize images, analyze and compress PDFs, see usage and manage keys. Everything here calls the public API with that key.</p>`
+        : html`
+            <${ImagesPanel} key=${apiKey} api=${api} hidden=${section !== "images"} />
+            <${PdfPanel} key=${apiKey} api=${api} hidden=${section !== "pdf"} />
+            ${UrlsPanel === null
+              ? section === "urls"
+                ? html`<${Busy} label="Loading the URL builder" />`
+                : null
+              : html`<${UrlsPanel} key=${apiKey} api=${api} apiKey=${apiKey} hidden=${section !== "urls"} />`}
+            <${AccountPanel} key=${apiKey} api=${api} active=${section === "account"} />
+          `}
+    </main>
+  `;
+}

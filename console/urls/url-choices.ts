@@ -1,0 +1,43 @@
+// The URL section's controls as the form holds them, and the transform and srcset widths they
+// stand for. The token values come from the transform grammar in contracts/, the one the edge parses.
+import type { SrcsetOptions } from "../../clients/ts/images/srcset.ts";
+import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
+import { fitValues, formatTokenValues } from "../../contracts/transform/tokens.ts";
+
+export const URL_FITS = fitValues;
+/** `jpg` is only another spelling of `jpeg`, so the control offers one. */
+export const URL_FORMATS = formatTokenValues.filter((format) => format !== "jpg");
+export const URL_AUTO_QUALITIES = AUTO_QUALITY_VALUES;
+
+export interface UrlChoices {
+  fileId: string;
+  width: string;
+  height: string;
+  fit: (typeof URL_FITS)[number];
+  format: (typeof URL_FORMATS)[number] | "";
+  quality: string;
+  /** Comma-separated srcset widths; empty: 1x and 2x densities of `width`. */
+  widths: string;
+}
+
+export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "" };
+
+const integer = (text: string) => (text.trim() === "" ? undefined : Number(text));
+
+/** The options the client's builders take; a bad value goes to them as typed, so their own problem names it. */
+export function urlOptions(choices: UrlChoices): SrcsetOptions {
+  const quality = choices.quality.trim();
+  const widths = choices.widths
+    .split(",")
+    .map((width) => width.trim())
+    .filter((width) => width !== "")
+    .map(Number);
+  return {
+    width: integer(choices.width),
+    height: integer(choices.height),
+    fit: choices.fit === "inside" ? undefined : choices.fit,
+    format: choices.format === "" ? undefined : choices.format,
+    quality: quality === "" ? undefined : (URL_AUTO_QUALITIES as readonly string[]).includes(quality) ? (quality as (typeof URL_AUTO_QUALITIES)[number]) : Number(quality),
+    ...(widths.length > 0 ? { widths } : {}),
+  };
+}

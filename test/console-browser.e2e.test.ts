@@ -1,0 +1,275 @@
+// The console at / in headless Chromium against the running pair, offline: a person pastes a key,
+// drops a JPEG and compares, reads the usage chart and makes a key; nothing leaves the machine,
+// the page logs no error, and axe finds no serious or critical accessibility violation.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { problemCatalogue } from "../contracts/problems/catalogue.ts";
+import { formatBytes, formatCost } from "../console/ui/format.ts";
+import { orientedPhotoJpeg, PHOTO_SIZE } from "./fixtures/images.ts";
+import { photoFullPagePdf } from "./fixtures/pdfs.ts";
+import sharp from "sharp";
+import { createImageUrls } from "../clients/ts/images/image-urls.ts";
+import { imgSnippet, pictureSnippet } from "../console/urls/snippets.ts";
+import { activeKeyId } from "./support/edge-account.ts";
+import { useChromium } from "./support/browser.ts";
+
+const edge = inject("edgeUrl");
+const apiKey = inject("apiKey");
+const chromium = useChromium();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const RESULT_WIDTH = 640;
+
+let context: BrowserContext;
+let page: Page;
+const leftTheMachine: string[] = [];
+const consoleErrors: string[] = [];
+
+interface OptimizeReply {
+  width: number;
+  height: number;
+  stats: { original_bytes: number; output_bytes: number };
+  billing: { charged_micros: number };
+}
+
+// The parts of the page's globals the tests read (this project's types have no DOM library).
+interface AxePage {
+  axe?: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> };
+}
+interface ImageElement {
+  naturalWidth: number;
+  naturalHeight: number;
+  clientWidth: number;
+  clientHeight: number;
+  decode(): Promise<void>;
+}
+interface StyledElement {
+  style: { clipPath: string };
+  getBoundingClientRect(): { width: number };
+}
+
+async function seriousAccessibilityViolations(tab: Page): Promise<string[]> {
+  if (!(await tab.evaluate(() => (globalThis as AxePage).axe !== undefined))) await tab.addScriptTag({ content: AXE_SOURCE });
+  const violations = await tab.evaluate(async () => (await (globalThis as AxePage).axe!.run()).violations);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+beforeAll(async () => {
+  context = await chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${edge}/`)) return route.continue();
+    leftTheMachine.push(url);
+    return route.abort();
+  });
+  page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+  const response = await page.goto(`${edge}/`);
+  expect(response?.status()).toBe(200);
+});
+
+describe("the console at /", () => {
+  it("keeps a pasted key in sessionStorage only: not in the URL, not in a cookie", async () => {
+    await page.getByLabel("API key").fill(apiKey);
+    await page.getByRole("button", { name: "Use key" }).click();
+    await page.getByText(`Using key ${apiKey.slice(0, 12)}`).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([apiKey]);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await context.cookies()).toEqual([]);
+    expect(page.url()).toBe(`${edge}/`);
+  });
+
+  it("shows a dropped JPEG's result decoded at the size asked, beside its original, with its bytes", async () => {
+    await page.getByLabel("Width (px)").fill(String(RESULT_WIDTH));
+    const jpeg = Buffer.from(await orientedPhotoJpeg("landscape", 0)).toString("base64");
+    const dropped = await page.evaluateHandle((base64) => {
+      const { DataTransfer: Transfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
+      const transfer = new Transfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], "photo.jpg", { type: "image/jpeg" }));
+      return transfer;
+    }, jpeg);
+    const answered = page.waitForResponse((response) => response.url() === `${edge}/v1/image/optimize`);
+    await page.dispatchEvent(".drop-zone", "drop", { dataTransfer: dropped });
+    await page.getByRole("status").filter({ hasText: "Optimizing photo.jpg" }).waitFor();
+    const response = await answered;
+    expect(response.request().headers().authorization).toBe(`Bearer ${apiKey}`);
+    expect(response.status()).toBe(200);
+    const reply = (await response.json()) as OptimizeReply;
+    const { width, height } = PHOTO_SIZE.landscape;
+    expect([reply.width, reply.height]).toEqual([RESULT_WIDTH, Math.round((height * RESULT_WIDTH) / width)]);
+
+    const result = page.getByRole("img", { name: "Result of photo.jpg" });
+    const original = page.getByRole("img", { name: "Original of photo.jpg" });
+    await result.waitFor();
+    const decoded = (locator: typeof result) =>
+      locator.evaluate(async (element) => {
+        const img = element as unknown as ImageElement;
+        await img.decode();
+        return { width: img.naturalWidth, height: img.naturalHeight, shownWidth: img.clientWidth, shownHeight: img.clientHeight };
+      });
+    const [after, before] = [await decoded(result), await decoded(original)];
+    expect([after.width, after.height]).toEqual([reply.width, reply.height]);
+    expect([before.width, before.height]).toEqual([width, height]);
+    // Drawn in one frame at the same size, the original under the result.
+    expect([before.shownWidth, before.shownHeight]).toEqual([after.shownWidth, after.shownHeight]);
+    const facts = await page.locator(".image-item .facts").innerText();
+    expect(facts).toContain(formatBytes(reply.stats.output_bytes));
+    expect(facts).toContain(formatBytes(reply.stats.original_bytes));
+    expect(facts).toContain(`${reply.width} × ${reply.height}`);
+    const download = page.getByRole("link", { name: "photo.jpg" });
+    expect(await download.getAttribute("download")).toBe("photo.jpg");
+    expect(await download.getAttribute("href")).toMatch(/^blob:/);
+  });
+
+  it("moves the split with the keyboard and shows result pixels 1:1 when asked", async () => {
+    const result = page.getByRole("img", { name: "Result of photo.jpg" });
+    const clip = () => result.evaluate((element) => (element as unknown as StyledElement).style.clipPath);
+    expect(await clip()).toBe("inset(0px 0px 0px 50%)");
+    const split = page.getByLabel("Split");
+    await split.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    expect(await clip()).toBe("inset(0px 0px 0px 52%)");
+    await page.keyboard.press("Home");
+    expect(await clip()).toBe("inset(0px 0px 0px 0%)");
+    await page.getByLabel("Zoom").selectOption("1");
+    const shown = await result.evaluate((element) => (element as unknown as StyledElement).getBoundingClientRect().width * (globalThis as unknown as { devicePixelRatio: number }).devicePixelRatio);
+    expect(shown).toBe(RESULT_WIDTH);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it("draws the usage chart's bars from the account's real usage", async () => {
+    await page.getByRole("button", { name: "Account" }).click();
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = (await (
+      await fetch(`${edge}/v1/usage?from=${today}&to=${today}&group_by=day_operation`, { headers: { Authorization: `Bearer ${apiKey}` } })
+    ).json()) as { data: { day: string; operation: string; count: number; micros: number }[] };
+    const optimized = usage.data.find((row) => row.operation === "image.optimize")!;
+    expect(optimized.count).toBeGreaterThanOrEqual(1);
+    const countBar = page.locator(`#usage-count rect[data-day="${today}"][data-operation="image.optimize"]`);
+    await countBar.waitFor();
+    expect(await countBar.locator("title").textContent()).toBe(`${today} image.optimize: ${optimized.count}`);
+    expect(Number(await countBar.getAttribute("height"))).toBeGreaterThan(0);
+    const spendBars = await page.locator(`#usage-spend rect[data-day="${today}"]`).count();
+    expect(spendBars).toBe(usage.data.filter((row) => row.micros > 0).length);
+    await page.getByText("Usage as a table").click();
+    expect(await page.locator(".usage-table").innerText()).toContain(`${today}\timage.optimize\t${optimized.count}`);
+  });
+
+  it("creates a key with a scope that works for an API call, and revokes it", async () => {
+    await page.getByLabel("Name").fill("console e2e");
+    await page.getByRole("checkbox", { name: "images" }).check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secret = await page.locator("#new-key-secret").inputValue();
+    expect(secret).toMatch(/^ak_live_/);
+    const call = (path: string, key: string) => fetch(`${edge}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    const transform = await fetch(`${edge}/v1/image/optimize`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ source: { base64: Buffer.from(await orientedPhotoJpeg("portrait", 0)).toString("base64") }, options: { width: 64, output: "base64" } }),
+    });
+    expect(transform.status).toBe(200);
+    expect((await call("/v1/account", secret)).status).toBe(403);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Revoke console e2e" }).click();
+    await page.getByRole("row", { name: /console e2e/ }).getByText(/^revoked /).waitFor();
+    expect((await call("/v1/keys", secret)).status).toBe(401);
+  });
+
+  it("analyzes a dropped PDF into a table and a chart of every profile, then compresses it with the chosen one", async () => {
+    await page.getByRole("button", { name: "PDFs" }).click();
+    // PDF work runs in the origin's worker threads; on a loaded machine it takes tens of seconds.
+    const analyzed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/analyze`, { timeout: 60_000 });
+    await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "photo.pdf", mimeType: "application/pdf", buffer: Buffer.from(await photoFullPagePdf()) });
+    const analysis = (await (await analyzed).json()) as { images: { width: number; height: number }[]; projection: Record<string, { estimated_bytes: number; quality_risk: string }> };
+    await page.getByRole("table", { name: /Images/ }).waitFor();
+    const image = analysis.images[0]!;
+    expect(await page.getByRole("table", { name: /Images/ }).innerText()).toContain(`${image.width} × ${image.height}`);
+    for (const [profile, projection] of Object.entries(analysis.projection)) {
+      const row = page.locator(`.profile-row[data-profile="${profile}"]`);
+      expect(await row.innerText()).toContain(`${formatBytes(projection.estimated_bytes)}`);
+      expect(await row.innerText()).toContain(`quality risk ${projection.quality_risk}`);
+    }
+    await page.getByLabel("Profile").selectOption("screen");
+    const compressed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/compress`, { timeout: 100_000 });
+    await page.getByRole("button", { name: /^Compress/ }).click();
+    const result = (await (await compressed).json()) as { stats: { original_bytes: number; output_bytes: number; profile: string } };
+    expect(result.stats.profile).toBe("screen");
+    await page.locator(".pdf-after").waitFor();
+    expect(await page.locator(".pdf-after").innerText()).toBe(formatBytes(result.stats.output_bytes));
+    expect(await page.locator(".compressed").innerText()).toContain(formatBytes(result.stats.original_bytes));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  }, 240_000);
+
+  it("shows a TIFF the browser cannot decode through a lossless preview from the service, on request", async () => {
+    await page.getByRole("button", { name: "Images" }).click();
+    await page.getByLabel("Width (px)").fill("");
+    const tiff = await sharp(Buffer.from(await orientedPhotoJpeg("portrait", 0))).resize(300).tiff({ compression: "none" }).toBuffer();
+    await page.getByLabel(/Drop images here/).setInputFiles({ name: "scan.tiff", mimeType: "image/tiff", buffer: tiff });
+    await page.getByRole("img", { name: "Result of scan.tiff" }).waitFor();
+    const offer = page.getByRole("button", { name: /Show a lossless preview/ });
+    await offer.waitFor();
+    const previewed = page.waitForResponse((response) => response.url() === `${edge}/v1/image/optimize`);
+    await offer.click();
+    const preview = (await (await previewed).json()) as { format: string; width: number; height: number; billing: { charged_micros: number } };
+    expect(preview.format).toBe("png");
+    const original = page.getByRole("img", { name: "Original of scan.tiff" });
+    await original.waitFor();
+    const size = await original.evaluate(async (element) => {
+      const img = element as unknown as ImageElement;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    });
+    expect(size).toEqual([preview.width, preview.height]);
+    expect(await page.getByText(/lossless PNG preview from the service/).innerText()).toContain(`charged ${formatCost(preview.billing.charged_micros)}`);
+  });
+
+  it("builds transform URLs and srcset snippets for an uploaded file with the client's builders, and shows the picture", async () => {
+    await page.getByRole("button", { name: "URLs" }).click();
+    const keyId = await activeKeyId(edge, apiKey);
+    await expect.poll(() => page.getByLabel("Key id").inputValue(), { timeout: 20_000 }).toBe(keyId);
+    await page.getByLabel("Or upload an image").setInputFiles({ name: "upload.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await orientedPhotoJpeg("landscape", 0)) });
+    await expect.poll(() => page.getByLabel("File id").inputValue(), { timeout: 30_000 }).toMatch(/^file_/);
+    const fileId = await page.getByLabel("File id").inputValue();
+    await page.getByLabel("Width", { exact: true }).fill("400");
+    await page.getByLabel("srcset widths").fill("400, 800");
+    const urls = createImageUrls({ baseUrl: edge, keyId });
+    expect(await page.getByLabel("Transform URL").inputValue()).toBe(urls.transformUrl(fileId, { width: 400, format: "auto" }));
+    expect(await page.getByLabel("<img srcset>").inputValue()).toBe(imgSnippet(urls.imgAttributes(fileId, { width: 400, format: "auto", widths: [400, 800] }), ""));
+    expect(await page.getByLabel("<picture>").inputValue()).toBe(pictureSnippet(urls.picture(fileId, { width: 400, format: "auto", widths: [400, 800] }), ""));
+    await page.getByRole("checkbox", { name: /Show the picture/ }).check();
+    const picture = page.getByRole("img", { name: "The transform URL's picture" });
+    const decoded = await picture.evaluate(async (element) => {
+      const img = element as unknown as ImageElement;
+      await img.decode();
+      return img.naturalWidth;
+    });
+    expect(decoded).toBe(400);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  it("asked nothing of anything but the service and logged no error", () => {
+    expect(leftTheMachine).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("shows the service's problem title and detail when a call fails", async () => {
+    await page.getByRole("button", { name: "Images" }).click();
+    await page.locator("#choice-quality").selectOption("fixed");
+    await page.getByLabel("Fixed quality (1–100)").fill("250");
+    await page.getByRole("button", { name: "Optimize all again with these options" }).click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toContain(problemCatalogue.validation_failed.title);
+    expect(text).toMatch(/quality/);
+    // Chromium itself logs every 4xx answer to fetch; the page adds nothing of its own.
+    expect(consoleErrors).toEqual(["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+    expect(leftTheMachine).toEqual([]);
+  });
+});
