@@ -226,7 +226,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -336,7 +336,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -432,7 +432,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -538,7 +538,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -608,7 +608,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -704,7 +704,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -734,7 +734,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Usage over a period, by day or by operation
+         * Usage over a period, by day, by operation, or both
          * @description Charges and counts between two UTC days inclusive, at most 366 days apart. Durable storage appears as `files.storage`, one charge per day.
          */
         get: {
@@ -744,7 +744,8 @@ export interface paths {
                     from: string;
                     /** @description UTC calendar day, inclusive */
                     to: string;
-                    group_by?: "day" | "operation";
+                    /** @description `day`: one row per UTC day; `operation`: one row per operation; `day_operation`: one row per day and operation that had a charge (a daily chart by operation). */
+                    group_by?: "day" | "operation" | "day_operation";
                 };
                 header?: never;
                 path?: never;
@@ -788,7 +789,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -904,7 +905,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -962,7 +963,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1048,7 +1049,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1077,7 +1078,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -1188,7 +1189,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1281,7 +1282,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1406,7 +1407,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1520,6 +1521,15 @@ export interface paths {
                 };
                 /** @description `range_not_satisfiable`: The Range header starts at or beyond the end of the file; `Content-Range: bytes *\/<size>` gives its size. */
                 416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1645,7 +1655,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1765,7 +1775,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1921,7 +1931,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2064,7 +2074,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2145,7 +2155,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2154,7 +2164,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                /** @description `job_result_unreadable`: The job succeeded, but its result was stored in a shape this version of the service no longer reads; the stored result is kept unchanged. Quote the job id when reporting it. Not charged again. `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -2263,333 +2273,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/image/optimize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Resize, convert and compress one image
-         * @description Auto-orients (EXIF), converts colour to sRGB, resizes, strips metadata and encodes. $0.0008, or $0 when the output is not smaller than the source (it is still returned). `mode: async` answers 202 with a job.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ImageOptimizeRequest"];
-                };
-            };
-            responses: {
-                /** @description The optimized image */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ImageResult"];
-                    };
-                };
-                /** @description Accepted as an async job */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JobAccepted"];
-                    };
-                };
-                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `not_found`: No such route or resource for this account. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `gone`: The resource expired or was deleted. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/image/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Optimize many images, with per-image options and partial failure
-         * @description Up to 10 images synchronously; up to 250 with `mode: async` (25 on the free plan). Each `ok` image that got smaller costs $0.0008; failed items cost nothing.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ImageBatchRequest"];
-                };
-            };
-            responses: {
-                /** @description Per-image results in request order */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ImageBatchResult"];
-                    };
-                };
-                /** @description Accepted as an async job */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JobAccepted"];
-                    };
-                };
-                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `idempotency_conflict`: Retry after the first request has finished. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2756,7 +2440,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2942,7 +2626,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3046,7 +2730,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3075,7 +2759,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -3159,7 +2843,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3249,7 +2933,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3291,7 +2975,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string. */
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -3384,7 +3068,333 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/image/optimize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resize, convert and compress one image
+         * @description Auto-orients (EXIF), converts colour to sRGB, resizes, strips metadata and encodes. $0.0008, or $0 when the output is not smaller than the source (it is still returned). `mode: async` answers 202 with a job.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ImageOptimizeRequest"];
+                };
+            };
+            responses: {
+                /** @description The optimized image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImageResult"];
+                    };
+                };
+                /** @description Accepted as an async job */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobAccepted"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_invalid_reply`: The compute origin answered with a reply that does not match its contract; retry later and quote the request_id if it persists. Not charged. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `origin_unavailable`: The compute origin could not be reached; retry later. Not charged. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/image/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Optimize many images, with per-image options and partial failure
+         * @description Up to 10 images synchronously; up to 250 with `mode: async` (25 on the free plan). Each `ok` image that got smaller costs $0.0008; failed items cost nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ImageBatchRequest"];
+                };
+            };
+            responses: {
+                /** @description Per-image results in request order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImageBatchResult"];
+                    };
+                };
+                /** @description Accepted as an async job */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobAccepted"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `insufficient_balance`: The account balance does not cover this operation; nothing was charged. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3529,7 +3539,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3692,7 +3702,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3873,7 +3883,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `rate_limited`: The key exceeded its rate limit; retry after `Retry-After` seconds. */
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4086,17 +4096,29 @@ export interface components {
             from: string;
             to: string;
             /** @enum {string} */
-            group_by: "day" | "operation";
+            group_by: "day" | "operation" | "day_operation";
             total: {
                 count: number;
                 micros: number;
             };
-            data: (components["schemas"]["UsageByOperation"] | {
+            data: (components["schemas"]["DailyUsageByOperation"] | components["schemas"]["UsageByOperation"] | {
                 /** @example 2026-11-02 */
                 day: string;
                 count: number;
                 micros: number;
             })[];
+        };
+        DailyUsageByOperation: {
+            /** @example 2026-11-02 */
+            day: string;
+            count: number;
+            micros: number;
+            /**
+             * @description An operation, or `files.storage`: durable storage, charged daily.
+             * @example image.optimize
+             * @enum {string}
+             */
+            operation: "image.optimize" | "image.batch" | "image.transform" | "pdf.compress" | "pdf.analyze" | "xlsx.generate" | "files.storage";
         };
         AccountWebhook: {
             /** @example https://hooks.example.com/pixelpress */
@@ -4707,6 +4729,93 @@ export interface components {
             cells: number;
             output_bytes: number;
         };
+        Origin: {
+            /** @example shop */
+            name: string;
+            /**
+             * @description `http`: a public base URL; `s3`: a private S3-compatible bucket, fetched with signed requests.
+             * @enum {string}
+             */
+            kind: "http" | "s3";
+            /**
+             * @description Transform paths are appended to this (for S3, the endpoint and bucket, path-style).
+             * @example https://cdn.example.com/images/
+             */
+            base_url: string;
+            /** @description For an S3 origin, its region and access key id; the secret is sealed at rest and never shown again. */
+            s3: {
+                region: string;
+                access_key_id: string;
+            } | null;
+            /** @example 2026-11-25T09:30:00.000Z */
+            created_at: string;
+        };
+        CreateOriginRequest: {
+            /**
+             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
+             * @example shop
+             */
+            name: string;
+            /**
+             * @description https only (http only where loopback URLs are allowed, for local development). No query or fragment.
+             * @example https://cdn.example.com/images/
+             */
+            base_url: string;
+        } | {
+            /**
+             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
+             * @example shop
+             */
+            name: string;
+            s3: {
+                /** @example https://<account>.r2.cloudflarestorage.com */
+                endpoint: string;
+                /** @example product-photos */
+                bucket: string;
+                /**
+                 * @description Defaults to `auto` (R2).
+                 * @example auto
+                 */
+                region?: string;
+                access_key_id: string;
+                /** @description Sealed at rest; never shown again. */
+                secret_access_key: string;
+            };
+        };
+        PurgeCounts: {
+            /** @description Originals fetched from an origin and kept in R2, dropped. */
+            originals: number;
+            /** @description Derivatives kept in R2 (every version), dropped. */
+            derivatives: number;
+            /** @description Entries dropped from the edge cache of the data centre that ran the call. */
+            edge_entries: number;
+        };
+        PurgeRequest: {
+            /**
+             * @example [
+             *       "file_8kT2bQ7xLw3mZr9Xc1Vd"
+             *     ]
+             */
+            files: string[];
+        } | {
+            /** @example shop */
+            origin: string;
+            /**
+             * @description Paths as they appear in transform URLs, starting with `/`.
+             * @example [
+             *       "/products/a.jpg"
+             *     ]
+             */
+            paths: string[];
+        } | {
+            /** @example shop */
+            origin: string;
+            /**
+             * @description Every path that starts with this.
+             * @example /products/
+             */
+            prefix: string;
+        };
         JobAccepted: {
             /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */
             job_id: string;
@@ -4903,93 +5012,6 @@ export interface components {
              */
             mode?: "sync" | "async";
             webhook?: components["schemas"]["WebhookTarget"];
-        };
-        Origin: {
-            /** @example shop */
-            name: string;
-            /**
-             * @description `http`: a public base URL; `s3`: a private S3-compatible bucket, fetched with signed requests.
-             * @enum {string}
-             */
-            kind: "http" | "s3";
-            /**
-             * @description Transform paths are appended to this (for S3, the endpoint and bucket, path-style).
-             * @example https://cdn.example.com/images/
-             */
-            base_url: string;
-            /** @description For an S3 origin, its region and access key id; the secret is sealed at rest and never shown again. */
-            s3: {
-                region: string;
-                access_key_id: string;
-            } | null;
-            /** @example 2026-11-25T09:30:00.000Z */
-            created_at: string;
-        };
-        CreateOriginRequest: {
-            /**
-             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
-             * @example shop
-             */
-            name: string;
-            /**
-             * @description https only (http only where loopback URLs are allowed, for local development). No query or fragment.
-             * @example https://cdn.example.com/images/
-             */
-            base_url: string;
-        } | {
-            /**
-             * @description Lower-case letters, digits and `-`, 1 to 32 characters; the transform URL's segment after the transform.
-             * @example shop
-             */
-            name: string;
-            s3: {
-                /** @example https://<account>.r2.cloudflarestorage.com */
-                endpoint: string;
-                /** @example product-photos */
-                bucket: string;
-                /**
-                 * @description Defaults to `auto` (R2).
-                 * @example auto
-                 */
-                region?: string;
-                access_key_id: string;
-                /** @description Sealed at rest; never shown again. */
-                secret_access_key: string;
-            };
-        };
-        PurgeCounts: {
-            /** @description Originals fetched from an origin and kept in R2, dropped. */
-            originals: number;
-            /** @description Derivatives kept in R2 (every version), dropped. */
-            derivatives: number;
-            /** @description Entries dropped from the edge cache of the data centre that ran the call. */
-            edge_entries: number;
-        };
-        PurgeRequest: {
-            /**
-             * @example [
-             *       "file_8kT2bQ7xLw3mZr9Xc1Vd"
-             *     ]
-             */
-            files: string[];
-        } | {
-            /** @example shop */
-            origin: string;
-            /**
-             * @description Paths as they appear in transform URLs, starting with `/`.
-             * @example [
-             *       "/products/a.jpg"
-             *     ]
-             */
-            paths: string[];
-        } | {
-            /** @example shop */
-            origin: string;
-            /**
-             * @description Every path that starts with this.
-             * @example /products/
-             */
-            prefix: string;
         };
         /**
          * @description A workbook built from JSON. Excel's limits (sheet names, 1048576 rows, 16384 columns, 32767 characters per cell) are checked before any work: 422 `xlsx_limits` with a pointer per field, not charged. Workbooks of up to 200000 cells (header and data rows times columns, plus explicit cells) may run synchronously.
