@@ -7,6 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAccount } from "../workers/billing/open-account.ts";
+import { transformChargeKey } from "../workers/billing/charge-key.ts";
+import { chargeOnce, topUp } from "../workers/billing/charge-once.ts";
+import { deleteFile } from "../workers/files/file-lifecycle.ts";
+import { storeFile } from "../workers/files/file-store.ts";
+import { storeDerivative } from "../workers/transform/derivative-store.ts";
+import { recordDelivery } from "../workers/webhooks/delivery-store.ts";
 import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
 import { problemBody } from "../contracts/problems/catalogue.ts";
 import { optimizedImageResult } from "../workers/test-support/job-results.ts";
@@ -19,6 +25,8 @@ let platform: Awaited<ReturnType<typeof openPlatform>>;
 beforeAll(async () => {
   execFileSync("node_modules/.bin/wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { stdio: "ignore" });
   platform = await openPlatform({ persistTo });
+  // An ack purges the edge cache after deleting rows and objects; in Node that is wrangler's stand-in.
+  Object.assign(globalThis, { caches: platform.caches });
 });
 
 afterAll(async () => {
@@ -63,5 +71,82 @@ describe("reconciling a failed job", () => {
     expect(books.jobs).toMatchObject({ total: 1, failed: 1 });
     expect(books.jobs.failures).toEqual([expect.stringMatching(new RegExp(`^${job.id} pdf\\.compress: .*origin_unavailable.*The origin did not answer`))]);
     expect(platformFailures(books)).toEqual([]);
+  });
+});
+
+// Ordinary use must balance: ack deletes a file's derivatives on purpose, and a 410 from the
+// endpoint is the documented way to stop a webhook's retries. Only a true loss is reported.
+describe("reconciling deliberate deletions and documented stops", () => {
+  const transformPrice = 800;
+
+  async function fundedAccount(name: string) {
+    const db = platform.env.DB;
+    const account = await openAccount(db, { name, plan: "pro", balanceMicros: 0 });
+    await topUp(db, account.id, 10_000, `reconcile-${name}`);
+    return account;
+  }
+
+  async function sourceFile(accountId: string) {
+    const body = new Uint8Array([1, 2, 3, 4]);
+    return storeFile(platform.env, { accountId, kind: "source", body, size: body.length, contentType: "image/png", expiresAt: Date.now() + 3_600_000 });
+  }
+
+  async function chargedDerivative(accountId: string, fileId: string, canonical: string, bytes: Uint8Array, etag: string) {
+    const id = { accountId, fileId, canonical, formatClass: "" };
+    const charge = () => chargeOnce(platform.env.DB, { accountId, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
+    await storeDerivative(platform.env, id, { body: bytes, size: bytes.length, contentType: "image/webp", etag }, charge);
+  }
+
+  it("balances after an ack deleted a file's derivatives, those of equal bytes included", async () => {
+    const since = Date.now();
+    const account = await fundedAccount("ack");
+    const file = await sourceFile(account.id);
+    await chargedDerivative(account.id, file.id, "w_20", new Uint8Array([7, 7]), '"same"');
+    await chargedDerivative(account.id, file.id, "w_20,anim_false", new Uint8Array([7, 7]), '"same"');
+    await chargedDerivative(account.id, file.id, "w_30", new Uint8Array([8]), '"other"');
+    const before = await reconcilePlatform(platform.env.DB, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(before.charges.rows).toBeGreaterThanOrEqual(3);
+    expect(platformFailures(before)).toEqual([]);
+
+    await deleteFile(platform.env, account.id, file.id);
+    const after = await reconcilePlatform(platform.env.DB, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(after.charges.withoutOutput).toEqual([]);
+    expect(after.charges.deletedOutputs).toEqual(expect.arrayContaining([`transform:${file.id}:w_20`, `transform:${file.id}:w_30`]));
+    expect(platformFailures(after)).toEqual([]);
+  });
+
+  it("counts a webhook stopped by the endpoint's 410 as stopped, not lost", async () => {
+    const db = platform.env.DB;
+    const since = Date.now();
+    const account = await openAccount(db, { name: "reconcile-410", plan: "free", balanceMicros: 0 });
+    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/gone" });
+    await claimJob(db, job.id, Date.now(), 60_000);
+    await succeedJob(db, job.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });
+    const attempt = { messageId: `msg_${job.id}`, jobId: job.id, url: "https://hooks.example/gone", attemptedAt: Date.now() };
+    await recordDelivery(db, { ...attempt, attempt: 1, outcome: "failed", responseStatus: 503, nextAttemptAt: Date.now() + 1000 });
+    await recordDelivery(db, { ...attempt, attempt: 2, outcome: "disabled", responseStatus: 410, nextAttemptAt: null });
+
+    const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(books.webhooks).toMatchObject({ endedWithWebhook: 1, stopped: 1, lost: [] });
+    expect(platformFailures(books)).toEqual([]);
+  });
+
+  // Last: a true loss stays in the shared books for good.
+  it("still reports a charge whose output is missing while its file lives, and a webhook that just failed", async () => {
+    const db = platform.env.DB;
+    const since = Date.now();
+    const account = await fundedAccount("lost");
+    const file = await sourceFile(account.id);
+    const id = { accountId: account.id, fileId: file.id, canonical: "w_40", formatClass: "" };
+    await chargeOnce(db, { accountId: account.id, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
+    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/down" });
+    await claimJob(db, job.id, Date.now(), 60_000);
+    await succeedJob(db, job.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });
+    await recordDelivery(db, { messageId: `msg_${job.id}`, jobId: job.id, url: "https://hooks.example/down", attemptedAt: Date.now(), attempt: 1, outcome: "failed", responseStatus: 500, nextAttemptAt: null });
+
+    const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(books.charges.withoutOutput).toEqual([`transform:${file.id}:w_40`]);
+    expect(books.webhooks.lost).toEqual([`${job.id} (attempt 1 failed)`]);
+    expect(platformFailures(books)).toEqual([expect.stringMatching(/^charges without an output: 1/), expect.stringMatching(/^webhooks lost: 1/)]);
   });
 });

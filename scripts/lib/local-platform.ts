@@ -44,6 +44,8 @@ export async function openPlatform(options: { persistTo?: string; remote?: boole
     });
     return {
       env: proxy.env,
+      /** wrangler's stand-in for the Cache API outside workerd (it keeps nothing), for code that purges the edge cache. */
+      caches: proxy.caches,
       dispose: async () => {
         await proxy.dispose();
         rmSync(configDir, { recursive: true, force: true });

@@ -5,7 +5,10 @@
 //     charge (a derivative of the same bytes as a charged one of its file needs none); failed and
 //     cancelled jobs carry no charge;
 //   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
-//   - every ended job with a webhook was delivered, or its next attempt is scheduled;
+//   - every ended job with a webhook was delivered, or its next attempt is scheduled, or the
+//     endpoint stopped it with a 410 (the documented stop);
+//   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry) is a
+//     deliberate deletion, not a charge without an output;
 //   - no R2 object without its row, no ready row without its object (pending uploads excepted).
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
 // their side of the books is checked against client logs (soak-ledger.ts).
@@ -43,13 +46,16 @@ export interface PlatformReconciliation {
     rows: number;
     /** job:/transform: charges with no delivered output, or charged for a job that did not succeed. */
     withoutOutput: string[];
+    /** transform: charges whose output went with its file (ack, DELETE or expiry): deleted on purpose, not lost. */
+    deletedOutputs: string[];
     /** Delivered billable outputs (succeeded jobs, derivatives) with no charge, or a charge of another amount. */
     outputsWithoutCharge: string[];
     /** The ledger's unique index should make this impossible: (account, charge_key) seen twice. */
     duplicateKeys: string[];
   };
   balances: { accounts: number; mismatched: { account_id: string; balance: number; ledger: number }[] };
-  webhooks: { endedWithWebhook: number; delivered: number; retryScheduled: number; awaitingFirst: number; lost: string[]; deliveredIds: string[] };
+  /** `stopped`: the endpoint answered 410, the documented way to stop the retries. */
+  webhooks: { endedWithWebhook: number; delivered: number; retryScheduled: number; awaitingFirst: number; stopped: number; lost: string[]; deliveredIds: string[] };
   storage: { objects: number; objectsWithoutRow: string[]; rowsWithoutObject: string[]; forbiddenObjects: string[] };
   /** Every `req:` charge, for the client-log side of the books. */
   requestCharges: LedgerRow[];
@@ -129,7 +135,9 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const derivativeKey = (d: (typeof derivatives)[number]) =>
     `${d.account_id} ${transformChargeKey({ fileId: d.file_id, canonical: d.canonical, formatClass: d.format_class })}`;
   const derivativeKeys = new Set(derivatives.map(derivativeKey));
+  const fileStatus = new Map(files.map((f) => [f.id, f.status]));
   const withoutOutput: string[] = [];
+  const deletedOutputs: string[] = [];
   const jobCharged = new Map<string, number>();
   for (const row of ledger) {
     const jobMatch = /^job:(job_[A-Za-z0-9]+)/.exec(row.charge_key);
@@ -139,10 +147,12 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       if (!job || job.status !== "succeeded") withoutOutput.push(`${row.charge_key} (job ${job?.status ?? "missing"})`);
       jobCharged.set(jobMatch[1]!, (jobCharged.get(jobMatch[1]!) ?? 0) + row.amount_micros);
     } else if (row.charge_key.startsWith("transform:") && !derivativeKeys.has(`${row.account_id} ${row.charge_key}`)) {
-      withoutOutput.push(row.charge_key);
+      // A deleted file takes its derivatives with it; the charge paid for an output that was served.
+      const fileId = row.charge_key.split(":")[1]!;
+      if (fileStatus.get(fileId) === "deleted") deletedOutputs.push(row.charge_key);
+      else withoutOutput.push(row.charge_key);
     }
   }
-  const fileStatus = new Map(files.map((f) => [f.id, f.status]));
   const outputsWithoutCharge: string[] = [];
   for (const job of jobs.filter((j) => j.status === "succeeded")) {
     const delivered = deliveredByJob(job);
@@ -176,12 +186,13 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     lastAttempt.set(d.job_id, d);
     if (d.outcome === "delivered") deliveredIds.add(d.message_id);
   }
-  const webhooks = { endedWithWebhook: 0, delivered: 0, retryScheduled: 0, awaitingFirst: 0, lost: [] as string[], deliveredIds: [...deliveredIds] };
+  const webhooks = { endedWithWebhook: 0, delivered: 0, retryScheduled: 0, awaitingFirst: 0, stopped: 0, lost: [] as string[], deliveredIds: [...deliveredIds] };
   for (const job of jobs.filter((j) => final.has(j.status) && j.webhook_url)) {
     webhooks.endedWithWebhook++;
     const last = lastAttempt.get(job.id);
     if (last && deliveries.some((d) => d.job_id === job.id && d.outcome === "delivered")) webhooks.delivered++;
     else if (last?.outcome === "failed" && last.next_attempt_at !== null) webhooks.retryScheduled++;
+    else if (last?.outcome === "disabled") webhooks.stopped++;
     else if (!last && job.finished_at !== null && now - job.finished_at < webhookGraceMs) webhooks.awaitingFirst++;
     else webhooks.lost.push(`${job.id} (${last ? `attempt ${last.attempt} ${last.outcome}` : "never attempted"})`);
   }
@@ -230,7 +241,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       stuck,
       overdue,
     },
-    charges: { rows: ledger.length, withoutOutput, outputsWithoutCharge, duplicateKeys },
+    charges: { rows: ledger.length, withoutOutput, deletedOutputs, outputsWithoutCharge, duplicateKeys },
     balances: { accounts: accounts.length, mismatched },
     webhooks,
     storage: { objects: objectKeys.length, objectsWithoutRow: stillWithoutRow, rowsWithoutObject: stillWithoutObject, forbiddenObjects },
