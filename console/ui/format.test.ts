@@ -10,7 +10,7 @@ describe("console number formats", () => {
     expect([0.176, 1, 1.03].map(formatSizeChange)).toEqual(["82.4% smaller", "same size", "3.0% larger"]);
   });
 
-  it("writes micro-dollars to the micro", () => {
-    expect([800, 0, 20_000].map(formatCost)).toEqual(["$0.000800", "$0.000000", "$0.020000"]);
+  it("writes micro-dollars as the API's one money format does, to the last digit that is not zero", () => {
+    expect([800, 0, 20_000, 1_234_567].map(formatCost)).toEqual(["$0.0008", "$0.00", "$0.02", "$1.234567"]);
   });
 });
