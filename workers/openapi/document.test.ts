@@ -18,9 +18,15 @@ describe("OpenAPI 3.1 document", () => {
     const documented = operations.map((o) => `${o.method} ${o.path}`);
     const served = app.routes
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
-      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`)
+      .map((r) => `${r.method.toLowerCase()} ${r.path}`)
       .filter((route) => route !== "get /openapi.json");
-    for (const route of served) expect(documented).toContain(route);
+    for (const route of served) {
+      // A catch-all parameter (`:source{.+}`, a path that holds slashes) is one Hono route that the
+      // document lists as the operations it serves, each beginning where the parameter begins.
+      const catchAll = /^(.*?):\w+\{\.\+\}$/.exec(route);
+      if (catchAll) expect(documented.filter((path) => path.startsWith(catchAll[1]!.replace(/:(\w+)/g, "{$1}"))).length, route).toBeGreaterThan(0);
+      else expect(documented).toContain(route.replace(/:(\w+)/g, "{$1}"));
+    }
     expect(documented.length).toBeGreaterThanOrEqual(15);
   });
 
