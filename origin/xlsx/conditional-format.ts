@@ -2,20 +2,11 @@
 // text matches with a named style (a dxf), and colour scales, data bars and icon sets.
 // Compared values become formula literals: numbers as numbers, strings quoted as text, so a
 // rule's value can never inject a formula.
-import { columnLetters, parseA1Range, XLSX_ICON_SETS, type XlsxCellValueOperator, type XlsxConditionalFormat } from "../../contracts/xlsx-request.ts";
+import { CELL_VALUE_OPERATORS } from "./cell-value-operators.ts";
+import { columnLetters, parseA1Range, XLSX_ICON_SETS, type XlsxConditionalFormat } from "../../contracts/xlsx-request.ts";
 import type { StyleBook } from "./named-styles.ts";
 import { xmlText } from "./xml-text.ts";
 
-const OPERATORS: Record<XlsxCellValueOperator, string> = {
-  greater_than: "greaterThan",
-  greater_than_or_equal: "greaterThanOrEqual",
-  less_than: "lessThan",
-  less_than_or_equal: "lessThanOrEqual",
-  equal: "equal",
-  not_equal: "notEqual",
-  between: "between",
-  not_between: "notBetween",
-};
 
 function formulaLiteral(value: number | string): string {
   return typeof value === "number" ? String(value) : `"${value.replace(/"/g, '""')}"`;
@@ -44,7 +35,7 @@ function ruleXml(format: XlsxConditionalFormat, priority: number, styles: StyleB
   switch (format.type) {
     case "cell_value": {
       const formulas = format.values.map((value) => `<formula>${xmlText(formulaLiteral(value))}</formula>`).join("");
-      return `<cfRule type="cellIs" dxfId="${styles.dxf(format.style)}" priority="${priority}" operator="${OPERATORS[format.operator]}">${formulas}</cfRule>`;
+      return `<cfRule type="cellIs" dxfId="${styles.dxf(format.style)}" priority="${priority}" operator="${CELL_VALUE_OPERATORS[format.operator]}">${formulas}</cfRule>`;
     }
     case "color_scale": {
       const cfvo = format.colors.length === 3 ? '<cfvo type="min"/><cfvo type="percentile" val="50"/><cfvo type="max"/>' : '<cfvo type="min"/><cfvo type="max"/>';

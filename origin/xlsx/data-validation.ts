@@ -1,20 +1,11 @@
 // Data validations: a dropdown list of literal values (the contract keeps them free of commas
 // and quotes, within Excel's 255 characters), comparisons of whole numbers, decimals, dates,
 // times and text lengths, and custom formulas. Dates and times become the serials Excel compares.
-import { parseIsoDateTime, type XlsxCellValueOperator, type XlsxDataValidation } from "../../contracts/xlsx-request.ts";
+import { CELL_VALUE_OPERATORS } from "./cell-value-operators.ts";
+import { parseIsoDateTime, type XlsxDataValidation } from "../../contracts/xlsx-request.ts";
 import { attribute, xmlText } from "./xml-text.ts";
 import { excelSerial, type ZonedClock } from "./zoned-date.ts";
 
-const OPERATORS: Record<XlsxCellValueOperator, string> = {
-  greater_than: "greaterThan",
-  greater_than_or_equal: "greaterThanOrEqual",
-  less_than: "lessThan",
-  less_than_or_equal: "lessThanOrEqual",
-  equal: "equal",
-  not_equal: "notEqual",
-  between: "between",
-  not_between: "notBetween",
-};
 
 const TYPES = { whole: "whole", decimal: "decimal", text_length: "textLength", date: "date", time: "time" } as const;
 
@@ -40,7 +31,7 @@ function formulas(validation: XlsxDataValidation, clock: ZonedClock): string[] {
 
 function validationXml(validation: XlsxDataValidation, clock: ZonedClock): string {
   const type = validation.type === "list" || validation.type === "custom" ? validation.type : TYPES[validation.type];
-  const operator = "operator" in validation && validation.operator !== "between" ? OPERATORS[validation.operator] : undefined;
+  const operator = "operator" in validation && validation.operator !== "between" ? CELL_VALUE_OPERATORS[validation.operator] : undefined;
   const attrs =
     ` type="${type}"` +
     attribute("operator", operator) +
