@@ -12,7 +12,7 @@ import { originCompute } from "../origin/origin-client.ts";
 import { resolveSource, sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
 import type { SourceOperation } from "./operation.ts";
-import { stashSource } from "./stash-source.ts";
+import { stashedSourceRequest } from "./stash-source.ts";
 
 const optimizeBody = z
   .object({
@@ -132,11 +132,7 @@ export const imageOptimize = {
     requestSchema: optimizeJobRequestSchema,
     viewName: "ImageOptimizeJob",
     progressUnit: "stages",
-    request: async (env, accepted) => ({
-      source_file_id: await stashSource(env, accepted.accountId, accepted.input.source),
-      options: accepted.input.body.options,
-      base_url: accepted.baseUrl,
-    }),
+    request: stashedSourceRequest,
     /** Two stages: the stored source read, then the origin's work with its output stored and billed. */
     async run(env, { job, request }, progress) {
       await progress.start(2);

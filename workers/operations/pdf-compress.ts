@@ -12,7 +12,7 @@ import { originCompute } from "../origin/origin-client.ts";
 import { resolveSource, sourceBody, type ResolvedSource } from "../sources/resolve-source.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
 import type { SourceOperation } from "./operation.ts";
-import { stashSource } from "./stash-source.ts";
+import { stashedSourceRequest } from "./stash-source.ts";
 
 /** Inputs at or above this run as a job even when the request asked for sync. */
 export const PDF_SYNC_MAX_BYTES = 10 * 1024 * 1024;
@@ -96,11 +96,7 @@ export const pdfCompress = {
     viewName: "PdfCompressJob",
     progressUnit: "stages",
     forcedBy: ({ source }) => source.size >= PDF_SYNC_MAX_BYTES,
-    request: async (env, accepted) => ({
-      source_file_id: await stashSource(env, accepted.accountId, accepted.input.source),
-      options: accepted.input.body.options,
-      base_url: accepted.baseUrl,
-    }),
+    request: stashedSourceRequest,
     /**
      * Two stages: the stored source read, then the origin's compression with its output stored and
      * billed. The origin answers a compress once, with the whole result, so progress inside that

@@ -19,3 +19,11 @@ export async function stashSource(env: Pick<Bindings, "DB" | "FILES">, accountId
   });
   return record.id;
 }
+
+/** The stored request of a one-source job: its source stashed in R2, its options, the base its links are built on. */
+export async function stashedSourceRequest<Options>(
+  env: Pick<Bindings, "DB" | "FILES">,
+  accepted: { accountId: string; baseUrl: string; input: { source: ResolvedSource; body: { options: Options } } },
+): Promise<{ source_file_id: string; options: Options; base_url: string }> {
+  return { source_file_id: await stashSource(env, accepted.accountId, accepted.input.source), options: accepted.input.body.options, base_url: accepted.baseUrl };
+}
