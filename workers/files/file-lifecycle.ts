@@ -5,7 +5,7 @@
 // processing call never consumes them (releaseSource).
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { deleteDerivativesOf } from "../transform/derivative-store.ts";
+import { deleteDerivativesOf, derivativesOfFiles } from "../transform/derivative-store.ts";
 import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
@@ -27,13 +27,15 @@ function chunked<T>(items: T[], size: number): T[][] {
 
 /**
  * Forgets everything derived from the given files: derivative rows and objects, this data
- * centre's edge-cache entries for them, and the files' mezzanines. Returns how many derivatives went.
+ * centre's edge-cache entries for them, and the files' mezzanines. Returns how many derivatives
+ * and edge-cache entries went.
  */
-export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<number> {
+export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number }> {
   const deleted = await deleteDerivativesOf(env, fileIds);
-  for (const identity of deleted.slice(0, MAX_EDGE_CACHE_PURGES)) await deleteEdgeCache(edgeCacheKey(identity));
+  let edgeEntries = 0;
+  for (const identity of deleted.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(edgeCacheKey(identity))) edgeEntries++;
   await deleteMezzaninesOf(env.FILES, fileIds);
-  return deleted.length;
+  return { derivatives: deleted.length, edgeEntries };
 }
 
 /** Deletes a file of the account with what derives from it: the row first, then the objects. Repeating it is harmless. */
@@ -81,4 +83,12 @@ export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fi
   if (status !== null && status !== "deleted") return false;
   await dropDerivativesOfFiles(env, [fileId]);
   return true;
+}
+
+/** Purge of files: what derives from the caller's own files goes; the files stay. */
+export async function purgeFiles(env: LifecycleEnv, accountId: string, fileIds: string[]) {
+  // Only the caller's own files: the derivative store deletes by file id alone.
+  const owned = [...new Set((await derivativesOfFiles(env.DB, accountId, fileIds)).map((d) => d.fileId))];
+  const { derivatives, edgeEntries } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0 } : await dropDerivativesOfFiles(env, owned);
+  return { originals: 0, derivatives, edge_entries: edgeEntries };
 }

@@ -7,7 +7,7 @@ import { bearerSecurity, jsonContent, problemResponses } from "../openapi/respon
 import { purgeCountsSchema } from "../origins/origin-view.ts";
 import { findOrigin } from "../origins/origin-store.ts";
 import { purgeOrigin } from "../origins/purge-origin.ts";
-import { purgeFiles } from "../transform/purge-files.ts";
+import { purgeFiles } from "../files/file-lifecycle.ts";
 
 // D1 binds at most 100 parameters a statement: the origin's id and the paths.
 export const MAX_PURGE_PATHS = 90;
