@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { TEST_ORIGIN_SECRET } from "./workers/test-support/global-origin.ts";
 
@@ -9,6 +10,9 @@ const exclude = [...configDefaults.exclude, "**/*.corpus.test.ts"];
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores, which on a 2-core CI machine runs every
+    // file one after another while most of them wait on workerd, the origin child or loopback I/O.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         plugins: [
