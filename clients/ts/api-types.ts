@@ -5130,6 +5130,10 @@ export interface components {
                     };
                     /** @example #,##0.00 [$€-x-euro2] */
                     num_format?: string;
+                    /** @description `false` leaves the cell editable when its sheet is protected (cells are locked by default). */
+                    locked?: boolean;
+                    /** @description Hides the cell's formula from the formula bar when its sheet is protected. */
+                    hide_formula?: boolean;
                 };
             };
             sheets: {
@@ -5205,6 +5209,32 @@ export interface components {
                          */
                         type?: "string" | "number" | "integer" | "boolean" | "date" | "datetime" | "percent" | "currency" | "url";
                         /** @example hdr */
+                        style?: string;
+                    } | {
+                        /**
+                         * @description Runs of text, each in its own font.
+                         * @example [
+                         *       {
+                         *         "text": "Total ",
+                         *         "style": "hdr"
+                         *       },
+                         *       {
+                         *         "text": "(net)"
+                         *       }
+                         *     ]
+                         */
+                        rich: {
+                            text: string;
+                            /**
+                             * @description A named style; only its font (bold, italic, underline, strike, color, size, font) applies to the run.
+                             * @example hdr
+                             */
+                            style?: string;
+                        }[];
+                        /**
+                         * @description The cell's style: fill, border, alignment, and the font of runs without a style.
+                         * @example hdr
+                         */
                         style?: string;
                     };
                 };
@@ -5453,6 +5483,171 @@ export interface components {
                         position?: "right" | "left" | "top" | "bottom" | "none";
                     };
                 }[];
+                /** @default [] */
+                images?: {
+                    source: {
+                        /** @description Standard or URL-safe base64 of a PNG or JPEG, up to 5242880 bytes decoded. */
+                        base64: string;
+                    };
+                    /**
+                     * @description The cell the picture's top-left corner sits on.
+                     * @example E2
+                     */
+                    anchor: string;
+                    /**
+                     * @description From the anchor cell's top-left corner, in pixels.
+                     * @default {
+                     *       "x": 0,
+                     *       "y": 0
+                     *     }
+                     */
+                    offset?: {
+                        /** @default 0 */
+                        x?: number;
+                        /** @default 0 */
+                        y?: number;
+                    };
+                    /** @description Shown width in pixels; the picture's own when absent (height scales with it when only one is given). */
+                    width?: number;
+                    height?: number;
+                    alt_text?: string;
+                }[];
+                /** @default [] */
+                comments?: {
+                    /** @example B2 */
+                    cell: string;
+                    /** @example Checked against the ledger */
+                    text: string;
+                    /** @example Finance */
+                    author?: string;
+                    /**
+                     * @description Shown at all times instead of on hover.
+                     * @default false
+                     */
+                    visible?: boolean;
+                }[];
+                /**
+                 * @description Outline levels (Excel's row and column groups) and hidden rows and columns. Spans of one kind may not overlap.
+                 * @default {
+                 *       "rows": [],
+                 *       "columns": []
+                 *     }
+                 */
+                outline?: {
+                    /** @default [] */
+                    rows?: {
+                        /** @example 2:10 */
+                        range: string;
+                        /**
+                         * @description Outline (group) level, 1 to 7; 0 hides without grouping.
+                         * @default 1
+                         */
+                        level?: number;
+                        /** @default false */
+                        hidden?: boolean;
+                    }[];
+                    /** @default [] */
+                    columns?: {
+                        /** @example B:D */
+                        range: string;
+                        /**
+                         * @description Outline (group) level, 1 to 7; 0 hides without grouping.
+                         * @default 1
+                         */
+                        level?: number;
+                        /** @default false */
+                        hidden?: boolean;
+                    }[];
+                };
+                /** @description Protects the sheet's cells, optionally behind a password. */
+                protection?: {
+                    /** @description Plain text in the request; the file stores only Excel's salted SHA-512 hash (100,000 spins), as current Excel writes it. */
+                    password?: string;
+                    /**
+                     * @description What users may still do on the protected sheet; selecting cells is always allowed. Cells whose style sets `locked: false` stay editable.
+                     * @default []
+                     */
+                    allow?: ("format_cells" | "format_columns" | "format_rows" | "insert_columns" | "insert_rows" | "insert_hyperlinks" | "delete_columns" | "delete_rows" | "sort" | "autofilter" | "pivot_tables")[];
+                };
+                /** @description Page setup for printing and PDF export. */
+                print?: {
+                    /**
+                     * @default portrait
+                     * @enum {string}
+                     */
+                    orientation?: "portrait" | "landscape";
+                    /**
+                     * @description Excel's default (the printer's) when absent.
+                     * @enum {string}
+                     */
+                    paper?: "letter" | "tabloid" | "legal" | "executive" | "a3" | "a4" | "a5" | "b4" | "b5";
+                    /** @description In inches. */
+                    margins?: {
+                        /** @default 0.7 */
+                        left?: number;
+                        /** @default 0.7 */
+                        right?: number;
+                        /** @default 0.75 */
+                        top?: number;
+                        /** @default 0.75 */
+                        bottom?: number;
+                        /** @default 0.3 */
+                        header?: number;
+                        /** @default 0.3 */
+                        footer?: number;
+                    };
+                    /** @description Shrinks the print to this many pages across and down; 0 leaves that direction free. */
+                    fit_to?: {
+                        /** @default 1 */
+                        width?: number;
+                        /** @default 0 */
+                        height?: number;
+                    };
+                    /** @description Print scale in percent; not with `fit_to`. */
+                    scale?: number;
+                    /** @example A1:F40 */
+                    print_area?: string;
+                    /**
+                     * @description Rows printed at the top of every page.
+                     * @example 1
+                     */
+                    repeat_rows?: string;
+                    /**
+                     * @description Columns printed at the left of every page.
+                     * @example A
+                     */
+                    repeat_columns?: string;
+                    /**
+                     * @description Text per section; `{page}`, `{pages}`, `{date}`, `{time}`, `{sheet}` and `{file}` are filled in when printing. Excel keeps at most 255 characters over the three sections once coded.
+                     * @example {
+                     *       "left": "{sheet}",
+                     *       "right": "Page {page} of {pages}"
+                     *     }
+                     */
+                    header?: {
+                        left?: string;
+                        center?: string;
+                        right?: string;
+                    };
+                    /**
+                     * @description Text per section; `{page}`, `{pages}`, `{date}`, `{time}`, `{sheet}` and `{file}` are filled in when printing. Excel keeps at most 255 characters over the three sections once coded.
+                     * @example {
+                     *       "left": "{sheet}",
+                     *       "right": "Page {page} of {pages}"
+                     *     }
+                     */
+                    footer?: {
+                        left?: string;
+                        center?: string;
+                        right?: string;
+                    };
+                    /** @default false */
+                    gridlines?: boolean;
+                    /** @default false */
+                    center_horizontally?: boolean;
+                    /** @default false */
+                    center_vertically?: boolean;
+                };
             }[];
             /**
              * @description Document properties.
@@ -5479,6 +5674,11 @@ export interface components {
                  */
                 range: string;
             }[];
+            /** @description Locks the workbook's structure: sheets cannot be added, removed, renamed, moved or unhidden. */
+            protection?: {
+                /** @description Plain text in the request; the file stores only Excel's salted SHA-512 hash (100,000 spins), as current Excel writes it. */
+                password?: string;
+            };
             /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url
