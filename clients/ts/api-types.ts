@@ -3431,7 +3431,34 @@ export interface paths {
         put?: never;
         /**
          * Build an .xlsx workbook from JSON
-         * @description Typed columns, named styles, merges, freeze panes, autofilter, hyperlinks, explicit formulas (a string starting with `=` stays text), data validation and conditional formatting. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to 200000 cells; larger workbooks need `mode: async`.
+         * @description A workbook written by the origin's own streaming SpreadsheetML writer. Everything is checked before any work or charge: a malformed or inconsistent field is a 400 `validation_failed`, what Excel cannot hold a 422 `xlsx_limits`, each with its JSON pointer. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to 200000 cells; larger workbooks need `mode: async`.
+         *
+         *     | field | what it writes |
+         *     |---|---|
+         *     | `filename` | The download's name. |
+         *     | `timezone` | IANA zone that `datetime` values with an offset are shown in. |
+         *     | `styles` | Named styles: font, fill, border, alignment, number format, and `locked`/`hide_formula` for protected sheets; each distinct look is stored once. |
+         *     | `properties` | Document properties (title, subject, creator, keywords, description, category). |
+         *     | `defined_names` | Workbook-level names for ranges, in one namespace with table names. |
+         *     | `protection` | Locks the workbook's structure, optionally behind a password stored as Excel's salted SHA-512 hash. |
+         *     | `output` | A signed download `url`, inline `base64`, or both. |
+         *     | `sheets[].name` | Sheet names as Excel allows them; names Excel or the writer would alter are refused, not rewritten. |
+         *     | `sheets[].columns` | Typed columns (string, number, integer, boolean, date, datetime, percent, currency, url) with header, width or autofit, style and number format. |
+         *     | `sheets[].rows` | Row values as arrays or objects keyed by column; strings starting with `=` stay text. |
+         *     | `sheets[].header_style` | The header row's style. |
+         *     | `sheets[].freeze` | Frozen rows and columns. |
+         *     | `sheets[].autofilter` | Filter buttons over the header row or a range. |
+         *     | `sheets[].merges` | Merged ranges. |
+         *     | `sheets[].cells` | Cells by A1 reference: values, formulas (the only way to write one) and rich text (`rich: [{text, style}]`). |
+         *     | `sheets[].data_validations` | Dropdown lists, whole/decimal/date/time/text-length comparisons and custom formulas, with prompts and error messages. |
+         *     | `sheets[].conditional_formats` | Cell value, colour scale, data bar, icon set, formula, top/bottom, duplicate/unique and text rules. |
+         *     | `sheets[].tables` | Excel tables with header buttons, banding, a style and a totals row. |
+         *     | `sheets[].charts` | Native column, bar, line, pie, doughnut, scatter and area charts (stacked forms too) over ranges of any sheet. |
+         *     | `sheets[].images` | PNG or JPEG pictures (base64) anchored at a cell with an offset and size. |
+         *     | `sheets[].comments` | Notes on cells, with author, hidden until hovered or always shown. |
+         *     | `sheets[].outline` | Row and column outline levels (groups) and hidden rows and columns. |
+         *     | `sheets[].protection` | Sheet protection, optionally behind a password stored as Excel's salted SHA-512 hash, with what users may still do. |
+         *     | `sheets[].print` | Orientation, paper, margins, fit-to-pages or scale, print area, repeated rows and columns, header and footer, gridlines, centring. |
          */
         post: {
             parameters: {
@@ -3530,7 +3557,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `xlsx_limits`: A sheet name, row or column count, cell reference, cell length, number, date, formula, list or hyperlink count is beyond what Excel can hold; `errors` points at each one. Checked before any work. Not charged. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
