@@ -86,3 +86,32 @@ export function qualifiedRange(sheet: string, range: CellRange): string {
 export function rangesOverlap(a: CellRange, b: CellRange): boolean {
   return a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
 }
+
+/** A span of whole rows, `2:10` (or one row, `5`). */
+export const ROW_SPAN = /^([1-9][0-9]{0,6})(?::([1-9][0-9]{0,6}))?$/;
+/** A span of whole columns, `B:D` (or one column, `C`). */
+export const COLUMN_SPAN = /^([A-Z]{1,3})(?::([A-Z]{1,3}))?$/;
+
+/** First and last row or column of a span, in order. */
+export interface Span {
+  first: number;
+  last: number;
+}
+
+/** Parses a span the schema accepted (ROW_SPAN); the numbers may exceed the grid. */
+export function parseRowSpan(ref: string): Span {
+  const m = ROW_SPAN.exec(ref);
+  if (!m) throw new Error(`not a row span: ${ref}`);
+  const a = Number(m[1]);
+  const b = m[2] ? Number(m[2]) : a;
+  return { first: Math.min(a, b), last: Math.max(a, b) };
+}
+
+/** Parses a span the schema accepted (COLUMN_SPAN); the numbers may exceed the grid. */
+export function parseColumnSpan(ref: string): Span {
+  const m = COLUMN_SPAN.exec(ref);
+  if (!m) throw new Error(`not a column span: ${ref}`);
+  const a = columnNumber(m[1]!);
+  const b = m[2] ? columnNumber(m[2]) : a;
+  return { first: Math.min(a, b), last: Math.max(a, b) };
+}

@@ -240,6 +240,7 @@ function checkDefinedNames(errors: FeatureErrors, request: FeatureRequest, workb
   request.defined_names.forEach((defined, d) => {
     const pointer = `/defined_names/${d}`;
     if (CELL_LIKE.test(defined.name)) errors.addInvalid(`${pointer}/name`, `\`${defined.name}\` reads as a cell reference.`);
+    if (/^_xlnm\./i.test(defined.name)) errors.addInvalid(`${pointer}/name`, "Names starting with `_xlnm.` are Excel's own (print area, print titles, filter); set them through `print` and `autofilter`.");
     const folded = defined.name.toLowerCase();
     const clash = workbookNames.get(folded);
     if (clash) errors.addInvalid(`${pointer}/name`, `\`${defined.name}\` is already used by ${clash}.`);

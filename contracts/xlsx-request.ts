@@ -9,6 +9,15 @@ import { ProblemError, type FieldError } from "./problems/catalogue.ts";
 import { A1_CELL, A1_RANGE, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, rangeWithinGrid, type CellRange } from "./xlsx-a1.ts";
 
 import { checkFeatures, xlsxChartSchema, xlsxDefinedNameSchema, xlsxTableSchema } from "./xlsx-features.ts";
+import {
+  checkSheetOptions,
+  xlsxCommentSchema,
+  xlsxImageSchema,
+  xlsxOutlineSchema,
+  xlsxPrintSchema,
+  xlsxSheetProtectionSchema,
+  xlsxWorkbookProtectionSchema,
+} from "./xlsx-sheet-options.ts";
 
 export { columnLetters, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, type CellAddress, type CellRange } from "./xlsx-a1.ts";
 
@@ -86,6 +95,8 @@ export const xlsxStyleSchema = z
     border: borderSchema.optional(),
     alignment: alignmentSchema.optional(),
     num_format: z.string().min(1).max(255).optional().openapi({ example: "#,##0.00 [$€-x-euro2]" }),
+    locked: z.boolean().optional().openapi({ description: "`false` leaves the cell editable when its sheet is protected (cells are locked by default)." }),
+    hide_formula: z.boolean().optional().openapi({ description: "Hides the cell's formula from the formula bar when its sheet is protected." }),
   })
   .strict()
   .openapi({ description: "A named style: font, fill, border, alignment and number format." });
@@ -121,7 +132,24 @@ const valueCellSchema = z
   })
   .strict();
 
-export const xlsxCellSchema = z.union([formulaCellSchema, valueCellSchema]);
+const richCellSchema = z
+  .object({
+    rich: z
+      .array(
+        z
+          .object({
+            text: z.string().min(1),
+            style: styleName.optional().openapi({ description: "A named style; only its font (bold, italic, underline, strike, color, size, font) applies to the run." }),
+          })
+          .strict(),
+      )
+      .min(1)
+      .openapi({ description: "Runs of text, each in its own font.", example: [{ text: "Total ", style: "hdr" }, { text: "(net)" }] }),
+    style: styleName.optional().openapi({ description: "The cell's style: fill, border, alignment, and the font of runs without a style." }),
+  })
+  .strict();
+
+export const xlsxCellSchema = z.union([formulaCellSchema, valueCellSchema, richCellSchema]);
 
 const listValidationSchema = z
   .object({
@@ -248,6 +276,11 @@ const sheetSchema = z
       .default([]),
     tables: z.array(xlsxTableSchema).default([]),
     charts: z.array(xlsxChartSchema).default([]),
+    images: z.array(xlsxImageSchema).default([]),
+    comments: z.array(xlsxCommentSchema).default([]),
+    outline: xlsxOutlineSchema.default({ rows: [], columns: [] }),
+    protection: xlsxSheetProtectionSchema.optional(),
+    print: xlsxPrintSchema.optional(),
   })
   .strict();
 
@@ -270,6 +303,7 @@ export const xlsxRequestSchema = z
       .default({})
       .openapi({ description: "Document properties." }),
     defined_names: z.array(xlsxDefinedNameSchema).default([]).openapi({ description: "Workbook-level names for ranges; they share one namespace with table names." }),
+    protection: xlsxWorkbookProtectionSchema.optional(),
     output: outputModeSchema,
   })
   .strict()
@@ -283,6 +317,7 @@ export type XlsxColumn = XlsxSheet["columns"][number];
 export type XlsxStyle = z.output<typeof xlsxStyleSchema>;
 export type XlsxCell = z.output<typeof xlsxCellSchema>;
 export type XlsxValueCell = z.output<typeof valueCellSchema>;
+export type XlsxRichCell = z.output<typeof richCellSchema>;
 export type XlsxCellValue = z.output<typeof cellValueSchema>;
 export type XlsxRow = XlsxSheet["rows"][number];
 export type XlsxConditionalFormat = XlsxSheet["conditional_formats"][number];
@@ -559,6 +594,10 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
     checkStyleRef(errors, `${pointer}/style`, cell.style, request.styles);
     if ("formula" in cell) {
       if (cell.formula.length > EXCEL_MAX_FORMULA_CHARS) errors.addLimit(`${pointer}/formula`, `A formula has at most ${EXCEL_MAX_FORMULA_CHARS} characters.`);
+    } else if ("rich" in cell) {
+      cell.rich.forEach((run, i) => checkStyleRef(errors, `${pointer}/rich/${i}/style`, run.style, request.styles));
+      const chars = cell.rich.reduce((sum, run) => sum + run.text.length, 0);
+      if (chars > EXCEL_MAX_CELL_CHARS) errors.addLimit(`${pointer}/rich`, `A cell holds at most ${EXCEL_MAX_CELL_CHARS} characters; these runs have ${chars}.`);
     } else {
       checkValue(errors, `${pointer}/value`, cell.value, explicitCellType(cell));
     }
@@ -620,6 +659,7 @@ export function findXlsxRequestErrors(request: XlsxRequest): XlsxRequestErrors {
   const seenNames = new Set<string>();
   request.sheets.forEach((_, s) => checkSheet(errors, request, s, seenNames));
   checkFeatures(errors, request);
+  checkSheetOptions(errors, request);
   return { invalid: errors.invalid, invalidCount: errors.invalidCount, limits: errors.limits, limitsCount: errors.limitsCount };
 }
 

@@ -24,9 +24,36 @@ const sales = {
   ],
 };
 
+// A 4 by 3 PNG (sharp's), so the picture has a real size for LibreOffice to place.
+const PICTURE = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWMwTjsDRww4OQA/XBC9rAe9TAAAAABJRU5ErkJggg==";
+
+const layout = {
+  name: "Layout",
+  columns: [
+    { key: "item", header: "Item" },
+    { key: "qty", header: "Qty", type: "integer", style: "input" },
+    { key: "note", header: "Note" },
+  ],
+  rows: [
+    ["Paper", 10, "a"],
+    ["Ink", 2, "b"],
+    ["Pens", 25, "c"],
+    ["Tape", 4, "d"],
+  ],
+  cells: { E1: { rich: [{ text: "Rich ", style: "hdr" }, { text: "text" }] } },
+  comments: [
+    { cell: "A2", text: "A note", author: "Check" },
+    { cell: "E1", text: "Always shown", visible: true },
+  ],
+  outline: { rows: [{ range: "3:4", level: 1, hidden: true }, { range: "8:9", level: 2 }], columns: [{ range: "C", level: 1, hidden: true }] },
+  protection: { password: "sheet", allow: ["sort"] },
+  print: { orientation: "landscape", paper: "a4", fit_to: { width: 1 }, print_area: "A1:E5", repeat_rows: "1", header: { center: "{sheet}" }, footer: { right: "Page {page} of {pages}" }, gridlines: true },
+  images: [{ source: { base64: PICTURE }, anchor: "G2", width: 120, height: 90, alt_text: "A picture" }],
+};
+
 const everything = {
   filename: "everything.xlsx",
-  styles: { hdr: { bold: true, fill: "#F2F2F2" }, warn: { color: "#9C0006", fill: "#FFC7CE" } },
+  styles: { hdr: { bold: true, fill: "#F2F2F2" }, warn: { color: "#9C0006", fill: "#FFC7CE" }, input: { locked: false } },
   properties: { title: "Every feature", creator: "check-xlsx-libreoffice" },
   sheets: [
     {
@@ -68,8 +95,10 @@ const everything = {
       ],
     },
     { name: "Summary", columns: [{ key: "note", header: "Note" }], rows: [["charts read the other sheet"]], charts: [{ type: "pie", anchor: "C3", series: [{ categories: "'Sales 2025'!A2:A4", values: "'Sales 2025'!B2:B4" }] }] },
+    layout,
   ],
   defined_names: [{ name: "FirstQuarter", range: "'Sales 2025'!B2:B4" }],
+  protection: { password: "structure" },
 };
 
 const outDir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "xlsx-lo-"));

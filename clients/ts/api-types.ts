@@ -3431,7 +3431,34 @@ export interface paths {
         put?: never;
         /**
          * Build an .xlsx workbook from JSON
-         * @description Typed columns, named styles, merges, freeze panes, autofilter, hyperlinks, explicit formulas (a string starting with `=` stays text), data validation and conditional formatting. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to 200000 cells; larger workbooks need `mode: async`.
+         * @description A workbook written by the origin's own streaming SpreadsheetML writer. Everything is checked before any work or charge: a malformed or inconsistent field is a 400 `validation_failed`, what Excel cannot hold a 422 `xlsx_limits`, each with its JSON pointer. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to 200000 cells; larger workbooks need `mode: async`.
+         *
+         *     | field | what it writes |
+         *     |---|---|
+         *     | `filename` | The download's name. |
+         *     | `timezone` | IANA zone that `datetime` values with an offset are shown in. |
+         *     | `styles` | Named styles: font, fill, border, alignment, number format, and `locked`/`hide_formula` for protected sheets; each distinct look is stored once. |
+         *     | `properties` | Document properties (title, subject, creator, keywords, description, category). |
+         *     | `defined_names` | Workbook-level names for ranges, in one namespace with table names. |
+         *     | `protection` | Locks the workbook's structure, optionally behind a password stored as Excel's salted SHA-512 hash. |
+         *     | `output` | A signed download `url`, inline `base64`, or both. |
+         *     | `sheets[].name` | Sheet names as Excel allows them; names Excel or the writer would alter are refused, not rewritten. |
+         *     | `sheets[].columns` | Typed columns (string, number, integer, boolean, date, datetime, percent, currency, url) with header, width or autofit, style and number format. |
+         *     | `sheets[].rows` | Row values as arrays or objects keyed by column; strings starting with `=` stay text. |
+         *     | `sheets[].header_style` | The header row's style. |
+         *     | `sheets[].freeze` | Frozen rows and columns. |
+         *     | `sheets[].autofilter` | Filter buttons over the header row or a range. |
+         *     | `sheets[].merges` | Merged ranges. |
+         *     | `sheets[].cells` | Cells by A1 reference: values, formulas (the only way to write one) and rich text (`rich: [{text, style}]`). |
+         *     | `sheets[].data_validations` | Dropdown lists, whole/decimal/date/time/text-length comparisons and custom formulas, with prompts and error messages. |
+         *     | `sheets[].conditional_formats` | Cell value, colour scale, data bar, icon set, formula, top/bottom, duplicate/unique and text rules. |
+         *     | `sheets[].tables` | Excel tables with header buttons, banding, a style and a totals row. |
+         *     | `sheets[].charts` | Native column, bar, line, pie, doughnut, scatter and area charts (stacked forms too) over ranges of any sheet. |
+         *     | `sheets[].images` | PNG or JPEG pictures (base64) anchored at a cell with an offset and size. |
+         *     | `sheets[].comments` | Notes on cells, with author, hidden until hovered or always shown. |
+         *     | `sheets[].outline` | Row and column outline levels (groups) and hidden rows and columns. |
+         *     | `sheets[].protection` | Sheet protection, optionally behind a password stored as Excel's salted SHA-512 hash, with what users may still do. |
+         *     | `sheets[].print` | Orientation, paper, margins, fit-to-pages or scale, print area, repeated rows and columns, header and footer, gridlines, centring. |
          */
         post: {
             parameters: {
@@ -3530,7 +3557,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `xlsx_limits`: A sheet name, row or column count, cell reference, cell length, number, date, formula, list or hyperlink count is beyond what Excel can hold; `errors` points at each one. Checked before any work. Not charged. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5130,6 +5157,10 @@ export interface components {
                     };
                     /** @example #,##0.00 [$€-x-euro2] */
                     num_format?: string;
+                    /** @description `false` leaves the cell editable when its sheet is protected (cells are locked by default). */
+                    locked?: boolean;
+                    /** @description Hides the cell's formula from the formula bar when its sheet is protected. */
+                    hide_formula?: boolean;
                 };
             };
             sheets: {
@@ -5205,6 +5236,32 @@ export interface components {
                          */
                         type?: "string" | "number" | "integer" | "boolean" | "date" | "datetime" | "percent" | "currency" | "url";
                         /** @example hdr */
+                        style?: string;
+                    } | {
+                        /**
+                         * @description Runs of text, each in its own font.
+                         * @example [
+                         *       {
+                         *         "text": "Total ",
+                         *         "style": "hdr"
+                         *       },
+                         *       {
+                         *         "text": "(net)"
+                         *       }
+                         *     ]
+                         */
+                        rich: {
+                            text: string;
+                            /**
+                             * @description A named style; only its font (bold, italic, underline, strike, color, size, font) applies to the run.
+                             * @example hdr
+                             */
+                            style?: string;
+                        }[];
+                        /**
+                         * @description The cell's style: fill, border, alignment, and the font of runs without a style.
+                         * @example hdr
+                         */
                         style?: string;
                     };
                 };
@@ -5453,6 +5510,171 @@ export interface components {
                         position?: "right" | "left" | "top" | "bottom" | "none";
                     };
                 }[];
+                /** @default [] */
+                images?: {
+                    source: {
+                        /** @description Standard or URL-safe base64 of a PNG or JPEG, up to 5242880 bytes decoded. */
+                        base64: string;
+                    };
+                    /**
+                     * @description The cell the picture's top-left corner sits on.
+                     * @example E2
+                     */
+                    anchor: string;
+                    /**
+                     * @description From the anchor cell's top-left corner, in pixels.
+                     * @default {
+                     *       "x": 0,
+                     *       "y": 0
+                     *     }
+                     */
+                    offset?: {
+                        /** @default 0 */
+                        x?: number;
+                        /** @default 0 */
+                        y?: number;
+                    };
+                    /** @description Shown width in pixels; the picture's own when absent (height scales with it when only one is given). */
+                    width?: number;
+                    height?: number;
+                    alt_text?: string;
+                }[];
+                /** @default [] */
+                comments?: {
+                    /** @example B2 */
+                    cell: string;
+                    /** @example Checked against the ledger */
+                    text: string;
+                    /** @example Finance */
+                    author?: string;
+                    /**
+                     * @description Shown at all times instead of on hover.
+                     * @default false
+                     */
+                    visible?: boolean;
+                }[];
+                /**
+                 * @description Outline levels (Excel's row and column groups) and hidden rows and columns. Spans of one kind may not overlap.
+                 * @default {
+                 *       "rows": [],
+                 *       "columns": []
+                 *     }
+                 */
+                outline?: {
+                    /** @default [] */
+                    rows?: {
+                        /** @example 2:10 */
+                        range: string;
+                        /**
+                         * @description Outline (group) level, 1 to 7; 0 hides without grouping.
+                         * @default 1
+                         */
+                        level?: number;
+                        /** @default false */
+                        hidden?: boolean;
+                    }[];
+                    /** @default [] */
+                    columns?: {
+                        /** @example B:D */
+                        range: string;
+                        /**
+                         * @description Outline (group) level, 1 to 7; 0 hides without grouping.
+                         * @default 1
+                         */
+                        level?: number;
+                        /** @default false */
+                        hidden?: boolean;
+                    }[];
+                };
+                /** @description Protects the sheet's cells, optionally behind a password. */
+                protection?: {
+                    /** @description Plain text in the request; the file stores only Excel's salted SHA-512 hash (100,000 spins), as current Excel writes it. */
+                    password?: string;
+                    /**
+                     * @description What users may still do on the protected sheet; selecting cells is always allowed. Cells whose style sets `locked: false` stay editable.
+                     * @default []
+                     */
+                    allow?: ("format_cells" | "format_columns" | "format_rows" | "insert_columns" | "insert_rows" | "insert_hyperlinks" | "delete_columns" | "delete_rows" | "sort" | "autofilter" | "pivot_tables")[];
+                };
+                /** @description Page setup for printing and PDF export. */
+                print?: {
+                    /**
+                     * @default portrait
+                     * @enum {string}
+                     */
+                    orientation?: "portrait" | "landscape";
+                    /**
+                     * @description Excel's default (the printer's) when absent.
+                     * @enum {string}
+                     */
+                    paper?: "letter" | "tabloid" | "legal" | "executive" | "a3" | "a4" | "a5" | "b4" | "b5";
+                    /** @description In inches. */
+                    margins?: {
+                        /** @default 0.7 */
+                        left?: number;
+                        /** @default 0.7 */
+                        right?: number;
+                        /** @default 0.75 */
+                        top?: number;
+                        /** @default 0.75 */
+                        bottom?: number;
+                        /** @default 0.3 */
+                        header?: number;
+                        /** @default 0.3 */
+                        footer?: number;
+                    };
+                    /** @description Shrinks the print to this many pages across and down; 0 leaves that direction free. */
+                    fit_to?: {
+                        /** @default 1 */
+                        width?: number;
+                        /** @default 0 */
+                        height?: number;
+                    };
+                    /** @description Print scale in percent; not with `fit_to`. */
+                    scale?: number;
+                    /** @example A1:F40 */
+                    print_area?: string;
+                    /**
+                     * @description Rows printed at the top of every page.
+                     * @example 1
+                     */
+                    repeat_rows?: string;
+                    /**
+                     * @description Columns printed at the left of every page.
+                     * @example A
+                     */
+                    repeat_columns?: string;
+                    /**
+                     * @description Text per section; `{page}`, `{pages}`, `{date}`, `{time}`, `{sheet}` and `{file}` are filled in when printing. Excel keeps at most 255 characters over the three sections once coded.
+                     * @example {
+                     *       "left": "{sheet}",
+                     *       "right": "Page {page} of {pages}"
+                     *     }
+                     */
+                    header?: {
+                        left?: string;
+                        center?: string;
+                        right?: string;
+                    };
+                    /**
+                     * @description Text per section; `{page}`, `{pages}`, `{date}`, `{time}`, `{sheet}` and `{file}` are filled in when printing. Excel keeps at most 255 characters over the three sections once coded.
+                     * @example {
+                     *       "left": "{sheet}",
+                     *       "right": "Page {page} of {pages}"
+                     *     }
+                     */
+                    footer?: {
+                        left?: string;
+                        center?: string;
+                        right?: string;
+                    };
+                    /** @default false */
+                    gridlines?: boolean;
+                    /** @default false */
+                    center_horizontally?: boolean;
+                    /** @default false */
+                    center_vertically?: boolean;
+                };
             }[];
             /**
              * @description Document properties.
@@ -5479,6 +5701,11 @@ export interface components {
                  */
                 range: string;
             }[];
+            /** @description Locks the workbook's structure: sheets cannot be added, removed, renamed, moved or unhidden. */
+            protection?: {
+                /** @description Plain text in the request; the file stores only Excel's salted SHA-512 hash (100,000 spins), as current Excel writes it. */
+                password?: string;
+            };
             /**
              * @description How the result is returned: a signed download `url`, inline `base64`, or both.
              * @default url

@@ -6,7 +6,7 @@ import { parseSheetRange, qualifiedRange } from "../../contracts/xlsx-a1.ts";
 import type { XlsxChart } from "../../contracts/xlsx-features.ts";
 import { XML_DECLARATION, xmlText } from "./xml-text.ts";
 
-const EMU_PER_PIXEL = 9525;
+export const EMU_PER_PIXEL = 9525;
 const CAT_AXIS = 500_000_001;
 const VAL_AXIS = 500_000_002;
 const LEGEND_POSITIONS = { right: "r", left: "l", top: "t", bottom: "b" } as const;
@@ -102,9 +102,9 @@ export function chartXml(chart: XlsxChart, ownSheet: string, sheetNames: readonl
   );
 }
 
-/** The sheet's drawing part: each chart anchored at its cell with its size; `relIds[i]` links chart i. */
-export function drawingXml(sheet: XlsxSheet, relIds: readonly string[]): string {
-  const anchors = sheet.charts
+/** Each chart's anchor in the sheet's drawing part, at its cell with its size; `relIds[i]` links chart i. */
+export function chartAnchorsXml(sheet: XlsxSheet, relIds: readonly string[]): string {
+  return sheet.charts
     .map((chart, i) => {
       const { row, col } = parseA1Cell(chart.anchor);
       return (
@@ -117,5 +117,4 @@ export function drawingXml(sheet: XlsxSheet, relIds: readonly string[]): string 
       );
     })
     .join("");
-  return `${XML_DECLARATION}<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${anchors}</xdr:wsDr>`;
 }

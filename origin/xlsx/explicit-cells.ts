@@ -2,6 +2,7 @@
 import { explicitCellType, parseA1Cell, type XlsxCell, type XlsxColumnType, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { cellWriter, formulaCell, styleAttribute, typeNumberFormat, type CellTargets } from "./cell-value.ts";
 import type { CellLook, StyleBook } from "./named-styles.ts";
+import { textElement } from "./xml-text.ts";
 import type { ZonedClock } from "./zoned-date.ts";
 
 export interface ColumnLook {
@@ -28,6 +29,11 @@ function placeCell(cell: XlsxCell, col: number, column: ColumnLook | undefined, 
   if ("formula" in cell) {
     const style = styleAttribute(explicitCellStyle(cell, "formula", column, styles).xf);
     return { col, write: (ref) => formulaCell(cell.formula, ref, style) };
+  }
+  if ("rich" in cell) {
+    const style = styleAttribute(explicitCellStyle(cell, "string", column, styles).xf);
+    const runs = cell.rich.map((run) => `<r>${run.style === undefined ? "" : styles.runProperties(run.style)}${textElement(run.text)}</r>`).join("");
+    return { col, write: (ref) => `<c r="${ref}"${style} t="inlineStr"><is>${runs}</is></c>` };
   }
   const type = explicitCellType(cell);
   const style = styleAttribute(explicitCellStyle(cell, type, column, styles).xf);

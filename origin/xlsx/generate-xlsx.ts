@@ -19,6 +19,8 @@ import {
   workbookXml,
   type DefinedName,
 } from "./package-parts.ts";
+import { printNames } from "./print-setup.ts";
+import { PasswordBook, workbookProtectionXml } from "./protection.ts";
 import { SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
 import { writeSheet } from "./write-sheet.ts";
 import { ZipWriter } from "./zip-writer.ts";
@@ -53,12 +55,13 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
   const parts: [string, string][] = [];
   const context = {
     zip,
-    parts: { tables: 0, charts: 0, drawings: 0, contentTypes: parts },
+    parts: { tables: 0, charts: 0, drawings: 0, images: 0, comments: 0, vmlBlocks: 0, contentTypes: parts },
     sheetNames,
     styles,
     clock: createZonedClock(request.timezone),
     strings,
     sharedStrings: options.sharedStrings ?? "auto",
+    passwords: new PasswordBook(),
   };
   try {
     const definedNames: DefinedName[] = [];
@@ -66,6 +69,7 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
       const written = await writeSheet(sheet, i + 1, context);
       parts.push([`/xl/worksheets/sheet${i + 1}.xml`, CONTENT_TYPES.worksheet]);
       if (written.filter) definedNames.push({ name: "_xlnm._FilterDatabase", localSheet: i, hidden: true, formula: qualifiedRange(sheet.name, parseA1Range(written.filter)) });
+      definedNames.push(...printNames(sheet.print, sheet.name, i));
     }
     for (const defined of request.defined_names) {
       const { sheet, range } = parseSheetRange(defined.range);
@@ -79,7 +83,7 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
     }
     await sst.close();
     await zip.addFile("xl/styles.xml", styles.xml());
-    await zip.addFile("xl/workbook.xml", workbookXml(sheetNames, definedNames));
+    await zip.addFile("xl/workbook.xml", workbookXml(sheetNames, definedNames, workbookProtectionXml(request.protection, context.passwords)));
     await zip.addFile("xl/_rels/workbook.xml.rels", workbookRelationshipsXml(request.sheets.length));
     await zip.addFile("_rels/.rels", ROOT_RELATIONSHIPS);
     await zip.addFile("docProps/core.xml", corePropertiesXml(request.properties, new Date()));

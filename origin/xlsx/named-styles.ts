@@ -79,6 +79,12 @@ function alignmentXml(alignment: XlsxStyle["alignment"]): string {
   return attrs ? `<alignment${attrs}/>` : "";
 }
 
+// Cells are locked and formulas shown by default; only a change is written.
+function protectionXml(style: XlsxStyle): string {
+  const attrs = attribute("locked", style.locked === false ? false : undefined) + attribute("hidden", style.hide_formula || undefined);
+  return attrs ? `<protection${attrs}/>` : "";
+}
+
 /** Interns strings in first-use order: the index is the id the XML refers to. */
 class Table {
   readonly items: string[] = [];
@@ -144,14 +150,16 @@ export function createStyleBook(styles: XlsxRequest["styles"]): StyleBook {
         const fillId = style.fill !== undefined ? fills.id(`<fill><patternFill patternType="solid"><fgColor rgb="${rgb(style.fill)}"/><bgColor indexed="64"/></patternFill></fill>`) : 0;
         const borderId = borders.id(borderXml(style.border));
         const alignment = alignmentXml(style.alignment);
+        const protection = protectionXml(style);
         const applies =
           (numId !== 0 ? ' applyNumberFormat="1"' : "") +
           (fontId !== 0 ? ' applyFont="1"' : "") +
           (fillId !== 0 ? ' applyFill="1"' : "") +
           (borderId !== 0 ? ' applyBorder="1"' : "") +
-          (alignment ? ' applyAlignment="1"' : "");
+          (alignment ? ' applyAlignment="1"' : "") +
+          (protection ? ' applyProtection="1"' : "");
         const head = `<xf numFmtId="${numId}" fontId="${fontId}" fillId="${fillId}" borderId="${borderId}" xfId="0"${applies}`;
-        look = { xf: xfs.id(alignment ? `${head}>${alignment}</xf>` : `${head}/>`), numFmt };
+        look = { xf: xfs.id(alignment || protection ? `${head}>${alignment}${protection}</xf>` : `${head}/>`), numFmt };
         looks.set(key, look);
       }
       return look;

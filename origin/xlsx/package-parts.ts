@@ -19,6 +19,7 @@ export const RELATIONSHIP_TYPES = {
   chart: `${OFFICE_RELS}/chart`,
   comments: `${OFFICE_RELS}/comments`,
   vmlDrawing: `${OFFICE_RELS}/vmlDrawing`,
+  image: `${OFFICE_RELS}/image`,
 } as const;
 
 export const CONTENT_TYPES = {
@@ -74,14 +75,17 @@ export interface DefinedName {
   formula: string;
 }
 
-export function workbookXml(sheetNames: readonly string[], definedNames: readonly DefinedName[]): string {
+/** `protection` is the `<workbookProtection>` element or empty. */
+export function workbookXml(sheetNames: readonly string[], definedNames: readonly DefinedName[], protection: string): string {
   const sheets = sheetNames.map((name, i) => `<sheet name="${xmlText(name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("");
   const names = definedNames
     .map((d) => `<definedName name="${xmlText(d.name)}"${d.localSheet !== undefined ? ` localSheetId="${d.localSheet}"` : ""}${d.hidden ? ' hidden="1"' : ""}>${xmlText(d.formula)}</definedName>`)
     .join("");
   return (
     `${XML_DECLARATION}<workbook xmlns="${MAIN_NS}" xmlns:r="${OFFICE_RELS}">` +
-    '<workbookPr defaultThemeVersion="124226"/><bookViews><workbookView xWindow="0" yWindow="0" windowWidth="28800" windowHeight="12300"/></bookViews>' +
+    '<workbookPr defaultThemeVersion="124226"/>' +
+    protection +
+    '<bookViews><workbookView xWindow="0" yWindow="0" windowWidth="28800" windowHeight="12300"/></bookViews>' +
     `<sheets>${sheets}</sheets>` +
     (names ? `<definedNames>${names}</definedNames>` : "") +
     '<calcPr calcId="191029" fullCalcOnLoad="1"/></workbook>'

@@ -1,40 +1,26 @@
-// Streams one sheet's XML into its zip entry: the views and column widths first, then the
-// header row, the data rows and the explicit cells in row order, then what follows the cells
-// in SpreadsheetML's fixed element order (autofilter, merges, conditional formats,
-// validations, hyperlinks, page setup). Only the hyperlink list grows with the rows.
+// Streams one sheet's XML into its zip entry: the sheet properties, views and column widths
+// first, then the header row, the data rows and the explicit cells in row order (with empty
+// outlined rows where no cell brings them), then what follows the cells in SpreadsheetML's
+// fixed element order (protection, autofilter, merges, conditional formats, validations,
+// hyperlinks, page setup, drawing, notes, tables). Only the hyperlink list grows with the rows.
 import { checkDeadline } from "../worker-pool/deadline.ts";
 import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { AUTOFIT_SAMPLE_ROWS, estimateColumnWidth } from "./autofit.ts";
 import { cellWriter, stringCell, styleAttribute, typeNumberFormat, type CellTargets, type CellWriter } from "./cell-value.ts";
+import { commentsVml, commentsXml, vmlBlocks } from "./comments.ts";
 import { conditionalFormattingXml } from "./conditional-format.ts";
 import { dataValidationsXml } from "./data-validation.ts";
+import { writeDrawing } from "./drawing.ts";
 import { placeExplicitCells, type ColumnLook, type PlacedCell } from "./explicit-cells.ts";
-import type { StyleBook } from "./named-styles.ts";
-import { chartXml, drawingXml } from "./charts.ts";
+import { columnOutline, RowOutline } from "./outline.ts";
 import { CONTENT_TYPES, relationshipsXml, RELATIONSHIP_TYPES, type Relationship } from "./package-parts.ts";
+import { pageSetupProperties, printXml } from "./print-setup.ts";
+import { sheetProtectionXml } from "./protection.ts";
+import type { SheetContext } from "./sheet-context.ts";
 import { tableCells, tableXml } from "./tables.ts";
-import { sharesStrings, type SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
+import { sharesStrings } from "./shared-strings.ts";
 import { XML_DECLARATION } from "./xml-text.ts";
-import { FLUSH_CHARS, type ZipWriter } from "./zip-writer.ts";
-import type { ZonedClock } from "./zoned-date.ts";
-
-/** Numbers of parts that are numbered across the workbook, and the content type of each part written. */
-export interface PackageParts {
-  tables: number;
-  charts: number;
-  drawings: number;
-  contentTypes: [string, string][];
-}
-
-export interface SheetContext {
-  zip: ZipWriter;
-  parts: PackageParts;
-  sheetNames: readonly string[];
-  styles: StyleBook;
-  clock: ZonedClock;
-  strings: SharedStrings;
-  sharedStrings: SharedStringsMode;
-}
+import { FLUSH_CHARS, type ZipEntry } from "./zip-writer.ts";
 
 /** What the workbook part needs to know about a written sheet. */
 export interface WrittenSheet {
@@ -80,9 +66,21 @@ function sheetViewXml(sheet: XlsxSheet, selected: boolean): string {
   return `${open}><pane${split} topLeftCell="${topLeft}" activePane="${pane}" state="frozen"/><selection pane="${pane}" activeCell="${topLeft}" sqref="${topLeft}"/></sheetView></sheetViews>`;
 }
 
-function colsXml(plans: readonly ColumnPlan[], widths: readonly number[]): string {
-  const cols = plans.map((plan, c) => `<col min="${c + 1}" max="${c + 1}" width="${widths[c]}" customWidth="1"${plan.style.xf ? ` style="${plan.style.xf}"` : ""}/>`);
-  return `<cols>${cols.join("")}</cols>`;
+function colsXml(plans: readonly ColumnPlan[], widths: readonly number[], outline: ReturnType<typeof columnOutline>): string {
+  const cols = plans.map((plan, c) => `<col min="${c + 1}" max="${c + 1}" width="${widths[c]}" customWidth="1"${plan.style.xf ? ` style="${plan.style.xf}"` : ""}${outline.attributes[c]}/>`);
+  return `<cols>${cols.join("")}${outline.beyond}</cols>`;
+}
+
+function sheetPropertiesXml(sheet: XlsxSheet): string {
+  const setup = pageSetupProperties(sheet.print);
+  return setup ? `<sheetPr>${setup}</sheetPr>` : "";
+}
+
+async function writeRows(entry: ZipEntry, rows: Iterable<string>): Promise<void> {
+  for (const row of rows) {
+    entry.write(row);
+    if (entry.pending > FLUSH_CHARS) await entry.flush();
+  }
 }
 
 function autofilterRange(sheet: XlsxSheet, lastRow: number): string | undefined {
@@ -104,33 +102,25 @@ function mergedRowXml(rowNumber: number, values: XlsxSheet["rows"][number] | und
   return [...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("");
 }
 
-/** Writes the sheet's chart parts and its drawing part. */
-async function writeCharts(sheet: XlsxSheet, drawing: number, context: SheetContext): Promise<void> {
-  const chartRelationships: Relationship[] = [];
-  for (const chart of sheet.charts) {
-    const number = ++context.parts.charts;
-    await context.zip.addFile(`xl/charts/chart${number}.xml`, chartXml(chart, sheet.name, context.sheetNames));
-    context.parts.contentTypes.push([`/xl/charts/chart${number}.xml`, CONTENT_TYPES.chart]);
-    chartRelationships.push({ id: `rId${chartRelationships.length + 1}`, type: RELATIONSHIP_TYPES.chart, target: `../charts/chart${number}.xml` });
-  }
-  await context.zip.addFile(`xl/drawings/drawing${drawing}.xml`, drawingXml(sheet, chartRelationships.map((rel) => rel.id)));
-  await context.zip.addFile(`xl/drawings/_rels/drawing${drawing}.xml.rels`, relationshipsXml(chartRelationships));
-  context.parts.contentTypes.push([`/xl/drawings/drawing${drawing}.xml`, CONTENT_TYPES.drawing]);
-}
-
 export async function writeSheet(sheet: XlsxSheet, index: number, context: SheetContext): Promise<WrittenSheet> {
   const targets: CellTargets = { strings: context.sharedStrings === "never" ? null : context.strings, hyperlinks: [] };
   const { plans, widths } = planColumns(sheet, context, targets);
   const entry = await context.zip.openEntry(`xl/worksheets/sheet${index}.xml`);
   const relationships: Relationship[] = [];
+  const rowOutline = new RowOutline(sheet.outline);
+  const colOutline = columnOutline(sheet.outline, sheet.columns.length);
+  const outlineLevels = (rowOutline.maxLevel > 0 ? ` outlineLevelRow="${rowOutline.maxLevel}"` : "") + (colOutline.maxLevel > 0 ? ` outlineLevelCol="${colOutline.maxLevel}"` : "");
 
   entry.write(
     `${XML_DECLARATION}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
+      sheetPropertiesXml(sheet) +
       sheetViewXml(sheet, index === 1) +
-      '<sheetFormatPr defaultRowHeight="15"/>' +
-      colsXml(plans, widths) +
+      `<sheetFormatPr defaultRowHeight="15"${outlineLevels}/>` +
+      colsXml(plans, widths, colOutline) +
       "<sheetData>",
   );
+  const outlined = !rowOutline.empty;
+  const rowOpen = (rowNumber: number) => (outlined ? `<row r="${rowNumber}"${rowOutline.attributes(rowNumber)}>` : `<row r="${rowNumber}">`);
 
   const explicitCells = placeExplicitCells(sheet, plans, context.styles, context.clock, targets);
   for (const [row, cells] of tableCells(sheet, context.styles)) {
@@ -149,9 +139,9 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     if (placed) {
       const cells = new Map(header.map((xml, c) => [c + 1, xml]));
       for (const cell of placed) cells.set(cell.col, cell.write(`${columnLetters(cell.col)}1`));
-      entry.write(`<row r="1">${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`);
+      entry.write(`${rowOpen(1)}${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`);
     } else {
-      entry.write(`<row r="1">${header.join("")}</row>`);
+      entry.write(`${rowOpen(1)}${header.join("")}</row>`);
     }
   }
 
@@ -160,7 +150,7 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     const rowNumber = headerRows + r + 1;
     const values = rows[r]!;
     const placed = explicitCells.get(rowNumber);
-    let xml = `<row r="${rowNumber}">`;
+    let xml = rowOpen(rowNumber);
     if (placed) {
       xml += mergedRowXml(rowNumber, values, sheet, plans, letters, placed);
     } else if (Array.isArray(values)) {
@@ -185,10 +175,13 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
 
   const lastDataRow = headerRows + rows.length;
   for (const rowNumber of [...explicitCells.keys()].filter((r) => r > lastDataRow).sort((a, b) => a - b)) {
-    entry.write(`<row r="${rowNumber}">${mergedRowXml(rowNumber, undefined, sheet, plans, letters, explicitCells.get(rowNumber)!)}</row>`);
+    if (outlined) await writeRows(entry, rowOutline.rowsBefore(rowNumber));
+    entry.write(`${rowOpen(rowNumber)}${mergedRowXml(rowNumber, undefined, sheet, plans, letters, explicitCells.get(rowNumber)!)}</row>`);
     if (entry.pending > FLUSH_CHARS) await entry.flush();
   }
+  if (outlined) await writeRows(entry, rowOutline.rowsBefore(Infinity));
   entry.write("</sheetData>");
+  entry.write(sheetProtectionXml(sheet.protection, context.passwords));
 
   const filter = autofilterRange(sheet, lastDataRow);
   if (filter) entry.write(`<autoFilter ref="${filter}"/>`);
@@ -205,15 +198,20 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     }
     entry.write("</hyperlinks>");
   }
-  entry.write('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>');
+  entry.write(printXml(sheet.print));
   const relate = (type: string, target: string): string => {
     const id = `rId${relationships.length + 1}`;
     relationships.push({ id, type, target });
     return id;
   };
   // Parts are numbered here but written after the sheet's entry is closed: zip entries cannot interleave.
-  const drawing = sheet.charts.length > 0 ? ++context.parts.drawings : undefined;
+  const drawing = sheet.charts.length > 0 || sheet.images.length > 0 ? ++context.parts.drawings : undefined;
   if (drawing !== undefined) entry.write(`<drawing r:id="${relate(RELATIONSHIP_TYPES.drawing, `../drawings/drawing${drawing}.xml`)}"/>`);
+  const notes = sheet.comments.length > 0 ? ++context.parts.comments : undefined;
+  if (notes !== undefined) {
+    relate(RELATIONSHIP_TYPES.comments, `../comments${notes}.xml`);
+    entry.write(`<legacyDrawing r:id="${relate(RELATIONSHIP_TYPES.vmlDrawing, `../drawings/vmlDrawing${notes}.vml`)}"/>`);
+  }
   const tableNumbers = sheet.tables.map(() => ++context.parts.tables);
   if (tableNumbers.length > 0) {
     const ids = tableNumbers.map((number) => relate(RELATIONSHIP_TYPES.table, `../tables/table${number}.xml`));
@@ -222,7 +220,13 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
   entry.write("</worksheet>");
   await entry.close();
 
-  if (drawing !== undefined) await writeCharts(sheet, drawing, context);
+  if (drawing !== undefined) await writeDrawing(sheet, drawing, context);
+  if (notes !== undefined) {
+    await context.zip.addFile(`xl/comments${notes}.xml`, commentsXml(sheet.comments));
+    context.parts.contentTypes.push([`/xl/comments${notes}.xml`, CONTENT_TYPES.comments]);
+    await context.zip.addFile(`xl/drawings/vmlDrawing${notes}.vml`, commentsVml(sheet.comments, context.parts.vmlBlocks + 1));
+    context.parts.vmlBlocks += vmlBlocks(sheet.comments.length);
+  }
   for (const [t, number] of tableNumbers.entries()) {
     await context.zip.addFile(`xl/tables/table${number}.xml`, tableXml(sheet.tables[t]!, number, sheet));
     context.parts.contentTypes.push([`/xl/tables/table${number}.xml`, CONTENT_TYPES.table]);

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { billingSchema, modeSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
 import { xlsxPrice } from "../../contracts/pricing.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { xlsxFeatureTableMarkdown } from "../../contracts/xlsx-feature-table.ts";
 import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { XLSX_CONTENT_TYPE, xlsxGenerateEndpoint, xlsxStatsSchema } from "../../contracts/origin/xlsx-generate.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
@@ -39,7 +40,7 @@ const generateBody = xlsxRequestSchema
 
 type GenerateBody = z.output<typeof generateBody>;
 
-/** A workbook checked for what exceljs cannot write, with its cell count (the price's unit). */
+/** A workbook checked for what the writer cannot write, with its cell count (the price's unit). */
 interface PlannedWorkbook {
   workbook: XlsxRequest;
   cells: number;
@@ -100,9 +101,9 @@ export const xlsxGenerate = {
     path: "/v1/xlsx/generate",
     tags: ["Spreadsheets"],
     summary: "Build an .xlsx workbook from JSON",
-    description: `Typed columns, named styles, merges, freeze panes, autofilter, hyperlinks, explicit formulas (a string starting with \`=\` stays text), data validation and conditional formatting. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to ${XLSX_SYNC_CELL_LIMIT} cells; larger workbooks need \`mode: async\`.`,
+    description: `A workbook written by the origin's own streaming SpreadsheetML writer. Everything is checked before any work or charge: a malformed or inconsistent field is a 400 \`validation_failed\`, what Excel cannot hold a 422 \`xlsx_limits\`, each with its JSON pointer. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to ${XLSX_SYNC_CELL_LIMIT} cells; larger workbooks need \`mode: async\`.\n\n${xlsxFeatureTableMarkdown()}`,
     resultDescription: "The workbook",
-    problems: ["validation_failed", "insufficient_balance", "payload_too_large", "unprocessable", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"],
+    problems: ["validation_failed", "insufficient_balance", "payload_too_large", "unprocessable", "xlsx_limits", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"],
   },
   requestSchema: generateBody,
   resultSchema: xlsxResultSchema,

@@ -75,6 +75,53 @@ describe("POST /v1/xlsx/generate", () => {
     expect(ledger!.n).toBe(0);
   });
 
+  it("writes notes, rich text, outline, protection, print setup and a picture through the origin, and bills only cells", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const res = await generate(caller, {
+      styles: { strong: { bold: true } },
+      sheets: [
+        {
+          ...invoices.sheets[0],
+          cells: { D1: { rich: [{ text: "Due ", style: "strong" }, { text: "soon" }] } },
+          comments: [{ cell: "A2", text: "Key account", author: "Sales" }],
+          outline: { rows: [{ range: "3", level: 1, hidden: true }] },
+          protection: { password: "s3cret" },
+          print: { orientation: "landscape", paper: "a4", footer: { right: "{page}/{pages}" } },
+          images: [{ source: { base64: pixel }, anchor: "F2", width: 64, height: 64 }],
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const result = await res.json<{ url: string; stats: { cells: number }; billing: { charged_micros: number } }>();
+    expect(result.stats.cells).toBe(7);
+    expect(result.billing.charged_micros).toBe(5_001);
+    const u = new URL(result.url);
+    const bytes = new Uint8Array(await (await api(u.pathname + u.search)).arrayBuffer());
+    const book = XLSX.read(bytes, { type: "array", bookFiles: true }) as XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
+    const sheet = book.Sheets.Invoices!;
+    expect(sheet.A2!.c).toEqual([expect.objectContaining({ a: "Sales", t: "Key account" })]);
+    expect(sheet.D1!.v).toBe("Due soon");
+    const xml = new TextDecoder().decode(book.files["xl/worksheets/sheet1.xml"]!.content);
+    expect(xml).toMatch(/<row r="3" hidden="1" outlineLevel="1">/);
+    expect(xml).toMatch(/<sheetProtection algorithmName="SHA-512" hashValue="[^"]+" saltValue="[^"]+" spinCount="100000"/);
+    expect(xml).not.toContain("s3cret");
+    expect(xml).toContain('<pageSetup paperSize="9" orientation="landscape"/>');
+    expect(book.files["xl/media/image1.png"]).toBeDefined();
+  });
+
+  it("refuses a picture that is not PNG or JPEG and overlapping outline spans with 400 and pointers, at $0", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const problem = await problemOf(
+      await generate(caller, {
+        sheets: [{ ...invoices.sheets[0], images: [{ source: { base64: btoa("GIF89a not a picture") }, anchor: "F2" }], outline: { columns: [{ range: "A:B" }, { range: "B:C" }] } }],
+      }),
+    );
+    expect(problem.status).toBe(400);
+    expect(problem.errors!.map((e) => e.pointer)).toEqual(["/sheets/0/outline/columns/1/range", "/sheets/0/images/0/source/base64"]);
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+  });
+
   it("sends workbooks over the sync limit to async, and runs them as a job", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
     const columns = Array.from({ length: 10 }, (_, i) => ({ key: `c${i}`, type: "integer" }));
