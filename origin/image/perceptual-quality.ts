@@ -26,17 +26,18 @@
 //
 // The sample search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's
 // score, estimated from the sample's, is below the aim", which holds up to the boundary on an
-// ascending ladder, and a model that starts at the level's typical quality for the format and
-// interpolates the score linearly in quality between probes.
+// ascending ladder, and the model the PDF floors use too (quality/predict-quality.ts), which starts
+// at the level's typical quality for the format and follows the prior curve between probes.
 import sharp, { type Sharp } from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
-import { perceptualScore } from "../quality/perceptual-score.ts";
+import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
+import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
-import { searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.ts";
+import { searchQualityBoundary } from "./fit-to-bytes.ts";
 
 export interface PerceptualOutcome {
   bytes: Uint8Array;
@@ -132,6 +133,9 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const ladder = qualitiesUpTo(ceiling);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
+  // Each reference's side of the metric is computed once for all of this search's scores.
+  const scoreSample = perceptualScorer(sample);
+  const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
 
   const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
     const known = probes.get(chroma)?.get(quality);
@@ -139,7 +143,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true });
     encodes++;
     const decoded = await rawRgb(sharp(bytes), sample.channels);
-    const scored = { bytes, score: estimate(await perceptualScore(sample, decoded)) };
+    const scored = { bytes, score: estimate(await scoreSample(decoded)) };
     if (!probes.has(chroma)) probes.set(chroma, new Map());
     probes.get(chroma)!.set(quality, scored);
     return scored;
@@ -156,7 +160,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       ladder: rungs,
       measure: (quality) => probe(chroma, quality),
       passes: ({ score }) => score < aim,
-      predict: (bracket) => predictQuality(bracket, aim, format),
+      predict: (bracket) => predictQuality(bracket, aim, SCORE_CURVES[format]),
       known,
     });
     return boundary.failing?.quality ?? null;
@@ -172,7 +176,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     } else {
       const bytes = await encodeImage(quality, chroma);
       encodes++;
-      output = { bytes, score: await perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
+      output = { bytes, score: await scoreWhole(await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
     }
     outputs.push(output);
     return output;
@@ -270,30 +274,6 @@ function qualitiesUpTo(ceiling: number): number[] {
   for (let q = ceiling; q >= 1; q -= LADDER_STEP) ladder.unshift(q);
   return ladder;
 }
-
-// Where the score reaches the target. The prior curve gives the shape, each probe how far this
-// image sits from it (its quality minus the prior's quality for its score); the offset at the
-// target is interpolated between the bracket's two probes in score, or taken from the one probe
-// there is. Interpolating the offset, not the score, follows the curve's bend across a wide bracket.
-function predictQuality({ passing, failing }: Bracket<Scored>, target: number, format: LossyFormat): number {
-  const offset = (probe: Probe<Scored>) => probe.quality - curveQuality(format, probe.value.score);
-  const prior = curveQuality(format, target);
-  if (passing !== null && failing !== null) {
-    const rise = failing.value.score - passing.value.score;
-    if (!(rise > 0)) return (passing.quality + failing.quality) / 2;
-    const t = (target - passing.value.score) / rise;
-    const predicted = prior + offset(passing) + t * (offset(failing) - offset(passing));
-    return Math.min(failing.quality, Math.max(passing.quality, predicted));
-  }
-  if (passing !== null) return prior + offset(passing) + OVERSHOOT;
-  if (failing !== null) return prior + offset(failing) - OVERSHOOT;
-  return prior;
-}
-
-// Extrapolating from one side, the prediction goes this many qualities past where the curve puts
-// the target, so the next probe most likely lands on the other side and closes a bracket, inside
-// which interpolation is far more accurate than creeping up one quality at a time.
-const OVERSHOOT = 1.5;
 
 // The sample's size: a few percent of the image's pixels, so that three probes (each an encode,
 // a decode and a score at ~500 ms per megapixel) cost less than two encodes of the whole image at
