@@ -95,6 +95,12 @@ const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 const MAX_WHOLE_OUTPUTS = 5;
+// Qualities above the level's typical one at which a 4:2:0 answer is still taken without trying
+// the other chroma: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they
+// can only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down.
+// AVIF has none: 4:4:4 answered both images of the bench's first run at about half of q76's
+// bytes, where 4:2:0 needed a far higher quality.
+const CHROMA_HEADROOM: Record<LossyFormat, number | null> = { jpeg: 10, webp: 10, avif: null };
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 const BEST_EFFORT_TOLERANCE = 1;
 
@@ -184,11 +190,15 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
 
   // The sample's answer for each chroma; the one costing fewer sample bytes is tried first. Past
   // the first chroma's answer another costs more bytes (both 4:4:4 and sharp YUV cost more at
-  // the same quality), so it is searched only up to there.
+  // the same quality), so it is searched only up to there, and in JPEG and WebP not at all when
+  // 4:2:0 answers near the level's typical quality (CHROMA_HEADROOM): there the chroma is not
+  // what holds the score down.
   const choices = chromaChoices(format, encoder.chroma_subsampling);
   const answers: SampleAnswer[] = [];
+  const headroom = CHROMA_HEADROOM[format];
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
+    if (first !== null && headroom !== null && first <= typicalQuality(format, level) + headroom) break;
     // One probe at the first answer tells whether this chroma can do better: short of the aim there, it cannot.
     if (first !== null && (await probe(chroma, first)).score < target + AIM_MARGIN) {
       answers.push({ chroma, quality: null });
@@ -215,11 +225,11 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const output = await wholeAt(next.chroma, next.quality);
     // Pointed back at an output already made: nothing new to learn.
     if (outputs.length === tried) break;
-    next = nextTry(output);
+    next = await nextTry(output);
   }
 
   /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
-  function nextTry(last: WholeOutput): { chroma: OutputChroma; quality: number } | null {
+  async function nextTry(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
     const { chroma } = last;
     const mine = outputs.filter((output) => output.chroma === chroma);
     const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
@@ -235,7 +245,13 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
     // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
     const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
-    return other ?? null;
+    if (other !== undefined) return other;
+    // A chroma the sample search left out (4:2:0 looked typical there) is searched now.
+    const unsearched = choices.find((choice) => !answers.some((answer) => answer.chroma === choice));
+    if (unsearched === undefined) return null;
+    const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
+    answers.push({ chroma: unsearched, quality });
+    return quality === null ? null : { chroma: unsearched, quality };
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */
