@@ -26,17 +26,18 @@
 //
 // The sample search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's
 // score, estimated from the sample's, is below the aim", which holds up to the boundary on an
-// ascending ladder, and a model that starts at the level's typical quality for the format and
-// interpolates the score linearly in quality between probes.
+// ascending ladder, and the model the PDF floors use too (quality/predict-quality.ts), which starts
+// at the level's typical quality for the format and follows the prior curve between probes.
 import sharp, { type Sharp } from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
-import { perceptualScore } from "../quality/perceptual-score.ts";
+import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
+import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
-import { searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.ts";
+import { searchQualityBoundary } from "./fit-to-bytes.ts";
 
 export interface PerceptualOutcome {
   bytes: Uint8Array;
@@ -94,6 +95,12 @@ const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 const MAX_WHOLE_OUTPUTS = 5;
+// Qualities above the level's typical one at which a 4:2:0 answer is still taken without trying
+// the other chroma: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they
+// can only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down.
+// AVIF has none: 4:4:4 answered both images of the bench's first run at about half of q76's
+// bytes, where 4:2:0 needed a far higher quality.
+const CHROMA_HEADROOM: Record<LossyFormat, number | null> = { jpeg: 10, webp: 10, avif: null };
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 const BEST_EFFORT_TOLERANCE = 1;
 
@@ -132,6 +139,9 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const ladder = qualitiesUpTo(ceiling);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
+  // Each reference's side of the metric is computed once for all of this search's scores.
+  const scoreSample = perceptualScorer(sample);
+  const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
 
   const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
     const known = probes.get(chroma)?.get(quality);
@@ -139,7 +149,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true });
     encodes++;
     const decoded = await rawRgb(sharp(bytes), sample.channels);
-    const scored = { bytes, score: estimate(await perceptualScore(sample, decoded)) };
+    const scored = { bytes, score: estimate(await scoreSample(decoded)) };
     if (!probes.has(chroma)) probes.set(chroma, new Map());
     probes.get(chroma)!.set(quality, scored);
     return scored;
@@ -156,7 +166,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       ladder: rungs,
       measure: (quality) => probe(chroma, quality),
       passes: ({ score }) => score < aim,
-      predict: (bracket) => predictQuality(bracket, aim, format),
+      predict: (bracket) => predictQuality(bracket, aim, SCORE_CURVES[format]),
       known,
     });
     return boundary.failing?.quality ?? null;
@@ -172,7 +182,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     } else {
       const bytes = await encodeImage(quality, chroma);
       encodes++;
-      output = { bytes, score: await perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
+      output = { bytes, score: await scoreWhole(await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
     }
     outputs.push(output);
     return output;
@@ -180,11 +190,15 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
 
   // The sample's answer for each chroma; the one costing fewer sample bytes is tried first. Past
   // the first chroma's answer another costs more bytes (both 4:4:4 and sharp YUV cost more at
-  // the same quality), so it is searched only up to there.
+  // the same quality), so it is searched only up to there, and in JPEG and WebP not at all when
+  // 4:2:0 answers near the level's typical quality (CHROMA_HEADROOM): there the chroma is not
+  // what holds the score down.
   const choices = chromaChoices(format, encoder.chroma_subsampling);
   const answers: SampleAnswer[] = [];
+  const headroom = CHROMA_HEADROOM[format];
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
+    if (first !== null && headroom !== null && first <= typicalQuality(format, level) + headroom) break;
     // One probe at the first answer tells whether this chroma can do better: short of the aim there, it cannot.
     if (first !== null && (await probe(chroma, first)).score < target + AIM_MARGIN) {
       answers.push({ chroma, quality: null });
@@ -211,11 +225,11 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const output = await wholeAt(next.chroma, next.quality);
     // Pointed back at an output already made: nothing new to learn.
     if (outputs.length === tried) break;
-    next = nextTry(output);
+    next = await nextTry(output);
   }
 
   /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
-  function nextTry(last: WholeOutput): { chroma: OutputChroma; quality: number } | null {
+  async function nextTry(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
     const { chroma } = last;
     const mine = outputs.filter((output) => output.chroma === chroma);
     const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
@@ -231,7 +245,13 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
     // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
     const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
-    return other ?? null;
+    if (other !== undefined) return other;
+    // A chroma the sample search left out (4:2:0 looked typical there) is searched now.
+    const unsearched = choices.find((choice) => !answers.some((answer) => answer.chroma === choice));
+    if (unsearched === undefined) return null;
+    const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
+    answers.push({ chroma: unsearched, quality });
+    return quality === null ? null : { chroma: unsearched, quality };
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */
@@ -270,30 +290,6 @@ function qualitiesUpTo(ceiling: number): number[] {
   for (let q = ceiling; q >= 1; q -= LADDER_STEP) ladder.unshift(q);
   return ladder;
 }
-
-// Where the score reaches the target. The prior curve gives the shape, each probe how far this
-// image sits from it (its quality minus the prior's quality for its score); the offset at the
-// target is interpolated between the bracket's two probes in score, or taken from the one probe
-// there is. Interpolating the offset, not the score, follows the curve's bend across a wide bracket.
-function predictQuality({ passing, failing }: Bracket<Scored>, target: number, format: LossyFormat): number {
-  const offset = (probe: Probe<Scored>) => probe.quality - curveQuality(format, probe.value.score);
-  const prior = curveQuality(format, target);
-  if (passing !== null && failing !== null) {
-    const rise = failing.value.score - passing.value.score;
-    if (!(rise > 0)) return (passing.quality + failing.quality) / 2;
-    const t = (target - passing.value.score) / rise;
-    const predicted = prior + offset(passing) + t * (offset(failing) - offset(passing));
-    return Math.min(failing.quality, Math.max(passing.quality, predicted));
-  }
-  if (passing !== null) return prior + offset(passing) + OVERSHOOT;
-  if (failing !== null) return prior + offset(failing) - OVERSHOOT;
-  return prior;
-}
-
-// Extrapolating from one side, the prediction goes this many qualities past where the curve puts
-// the target, so the next probe most likely lands on the other side and closes a bracket, inside
-// which interpolation is far more accurate than creeping up one quality at a time.
-const OVERSHOOT = 1.5;
 
 // The sample's size: a few percent of the image's pixels, so that three probes (each an encode,
 // a decode and a score at ~500 ms per megapixel) cost less than two encodes of the whole image at

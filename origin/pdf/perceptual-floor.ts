@@ -16,15 +16,15 @@
 //
 // The search is searchQualityBoundary (origin/image/fit-to-bytes.ts) with the predicate "the
 // estimated score is below the floor", which holds up to the boundary on an ascending ladder, and
-// a model interpolating the score linearly in quality between probes, from a prior curve.
+// the model auto quality uses too (quality/predict-quality.ts) with this engine's prior curve.
 import sharp from "sharp";
 import type { Sharp } from "sharp";
 import { searchQualityBoundary } from "../image/fit-to-bytes.ts";
-import type { Bracket, Probe } from "../image/fit-to-bytes.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample, wholeScoreEstimate } from "../quality/sample-mosaic.ts";
-import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
-import { ssimulacra2 } from "../quality/ssimulacra2.ts";
+import { predictQuality } from "../quality/predict-quality.ts";
+import type { ScoreCurve } from "../quality/score-curve.ts";
+import { prepareReference, scoreAgainst } from "../quality/ssimulacra2.ts";
 import { cmykTiff } from "./cmyk-tiff.ts";
 import type { EncodingChoice } from "./encode-image.ts";
 import { encodeJpeg, rawInput } from "./encode-pixels.ts";
@@ -49,8 +49,6 @@ const MAX_MAGNIFICATION = 4;
 const PRIOR_CURVE: ScoreCurve = [
   [10, 10], [20, 38], [30, 52], [40, 60], [50, 66], [60, 71], [70, 76], [80, 82], [90, 88], [100, 95],
 ];
-
-const priorQuality = (score: number) => qualityAtScore(PRIOR_CURVE, score);
 
 /** How much larger than its pixels an image placed at `placedDpi` is drawn at `targetDpi`; 1 when not enlarged. */
 export function magnificationOf(placedDpi: number | null, targetDpi: number): number {
@@ -91,7 +89,7 @@ export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, fl
     ladder: FLOOR_LADDER,
     measure: async (quality) => ({ score: estimate(await scoreAt(quality)) }),
     passes: ({ score }) => score < floor,
-    predict: (bracket) => predictQuality(bracket, floor),
+    predict: (bracket) => predictQuality(bracket, floor, PRIOR_CURVE),
   });
   const chosen = boundary.failing ?? boundary.passing!;
   return chosen.quality;
@@ -99,30 +97,11 @@ export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, fl
 
 /** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */
 async function scorer(pixels: RawPixels, magnification: number): Promise<(quality: number) => Promise<number>> {
-  const reference = await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification);
+  // Prepared once: the reference's side of the metric is the same for every probe.
+  const reference = prepareReference(await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification));
   return async (quality) => {
     const encoded = await encodeJpeg(pixels, quality);
     const decoded = await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification);
-    return ssimulacra2(reference, decoded);
+    return scoreAgainst(reference, decoded);
   };
-}
-
-// Where the score reaches the target: on the line through the bracket's two probes, or through
-// the two lowest that reach it (an image stored as JPEG already scores high at low qualities,
-// its curve far flatter than the prior), else the prior curve shifted through the one probe there
-// is, else the prior itself.
-function predictQuality({ passing, failing, previousFailing }: Bracket<Scored>, target: number): number {
-  const line = (low: Probe<Scored>, high: Probe<Scored>) => {
-    const rise = high.value.score - low.value.score;
-    if (!(rise > 0)) return null;
-    return low.quality + ((target - low.value.score) * (high.quality - low.quality)) / rise;
-  };
-  if (passing !== null && failing !== null) return line(passing, failing) ?? (passing.quality + failing.quality) / 2;
-  if (failing !== null && previousFailing !== null) {
-    const extrapolated = line(failing, previousFailing);
-    if (extrapolated !== null) return extrapolated;
-  }
-  const probe: Probe<Scored> | null = passing ?? failing;
-  if (probe === null) return priorQuality(target);
-  return probe.quality + priorQuality(target) - priorQuality(probe.value.score);
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
-import { PerceptualScorePool, perceptualScore } from "./perceptual-score.ts";
+import { PerceptualScorePool, perceptualScore, perceptualScorer } from "./perceptual-score.ts";
 import type { RawImage } from "./raw-image.ts";
 import { ssimulacra2 } from "./ssimulacra2.ts";
 import { jpegRoundTrip } from "./test-support/distortions.ts";
@@ -21,6 +21,20 @@ describe("perceptual score in worker threads", () => {
     expect(direct[0]).toBeGreaterThan(direct[1]!);
   });
 
+  it("scores candidates against a kept reference exactly as the direct call does, on either worker", async () => {
+    const scorer = pool.referenceScorer(reference);
+    const direct = decodedJpegs.map((candidate) => ssimulacra2(reference, candidate));
+    expect(await Promise.all(decodedJpegs.map((candidate) => scorer(candidate)))).toEqual(direct);
+    // Twice over, now from the kept reference, interleaved with another search's reference.
+    const other = await jpegRoundTrip(decodedJpegs[0]!, 40);
+    const otherScorer = pool.referenceScorer(other);
+    for (const candidate of decodedJpegs) {
+      expect(await scorer(candidate)).toBe(ssimulacra2(reference, candidate));
+      expect(await otherScorer(candidate)).toBe(ssimulacra2(other, candidate));
+    }
+    expect(await perceptualScorer(reference)(decodedJpegs[1]!)).toBe(direct[1]);
+  });
+
   it("leaves the event loop free while it scores", async () => {
     let turnsWhileScoring = 0;
     let scoring = true;
@@ -39,5 +53,6 @@ describe("perceptual score in worker threads", () => {
     const smaller: RawImage = { ...reference, height: height - 1, data: reference.data.subarray(0, width * (height - 1) * 3) };
     await expect(pool.score(reference, smaller)).rejects.toThrow(/differ in size/);
     expect(await pool.score(reference, reference)).toBe(100);
+    await expect(pool.referenceScorer(reference)(smaller)).rejects.toThrow(/differ in size/);
   });
 });

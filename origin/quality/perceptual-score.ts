@@ -1,7 +1,9 @@
 // SSIMULACRA 2 off the event loop: a few worker threads, each scoring one pair at a time.
 // Memory per running job is the two inputs (copied to the worker, 3 or 4 bytes a pixel each)
-// plus the metric's own ~6 bytes a pixel (see ssimulacra2.ts); with `size` workers that is the
-// bound. Idle workers do not keep the process alive.
+// plus the metric's own: about 33 bytes a pixel for the prepared reference and a few rows for
+// the candidate (see ssimulacra2.ts). A search scores through `referenceScorer`, whose
+// reference the worker prepares once and keeps (up to 3 MP of kept references a worker,
+// score-worker.ts). Idle workers do not keep the process alive.
 import { z } from "@hono/zod-openapi";
 import type { RawImage } from "./raw-image.ts";
 import type { ScoreRequest } from "./score-worker.ts";
@@ -13,6 +15,11 @@ const scoreReplySchema = z.union([
   z.object({ id: z.number(), score: z.number() }),
   z.object({ id: z.number(), error: z.string() }),
 ]);
+
+/** SSIMULACRA 2 of a candidate against the scorer's reference. */
+export type ReferenceScorer = (candidate: RawImage) => Promise<number>;
+
+let referenceSerial = 0;
 
 export class PerceptualScorePool {
   readonly #pool: WorkerPool<Omit<ScoreRequest, "id">, z.infer<typeof scoreReplySchema>>;
@@ -34,6 +41,20 @@ export class PerceptualScorePool {
     return reply.score;
   }
 
+  /**
+   * Scores candidates against one reference, its side of the metric computed once in the worker
+   * and kept there for the scorer's later candidates (prepared again if the worker dropped it or
+   * another worker takes the job).
+   */
+  referenceScorer(reference: RawImage): ReferenceScorer {
+    const referenceKey = `reference-${++referenceSerial}`;
+    return async (candidate) => {
+      const reply = await this.#pool.run({ reference, candidate, referenceKey });
+      if ("error" in reply) throw new RangeError(reply.error);
+      return reply.score;
+    };
+  }
+
   close(): Promise<void> {
     return this.#pool.close();
   }
@@ -45,4 +66,10 @@ let sharedPool: PerceptualScorePool | null = null;
 export function perceptualScore(reference: RawImage, candidate: RawImage): Promise<number> {
   sharedPool ??= new PerceptualScorePool();
   return sharedPool.score(reference, candidate);
+}
+
+/** A scorer of candidates against one reference on the process-wide pool (see PerceptualScorePool.referenceScorer). */
+export function perceptualScorer(reference: RawImage): ReferenceScorer {
+  sharedPool ??= new PerceptualScorePool();
+  return sharedPool.referenceScorer(reference);
 }

@@ -6,11 +6,12 @@
 // The weights and the final mapping are those of version 2.0, which the npm package
 // calc-s2-rust (the reference this module was validated against) computes; 2.1 retuned them.
 //
-// Memory: nothing is held at full size. Rows stream through the Gaussian (its recursive form
-// needs the 2r+1 rows around the output row, r = 5), so one scale costs O(width) floats and
-// the only planes are the next scale's linear RGB (a quarter of the pixels, 6 floats each for
-// the two images, while the one after it fills): about 7.5 bytes per input pixel beyond the
-// inputs themselves (bench:quality measured 95 MB at 12 MP).
+// A quality search scores many candidates against one reference, so the reference side is
+// computed once (`prepareReference`): per scale and weighted channel its XYB plane, its local
+// mean and its local mean of squares, about 33 bytes per input pixel over all scales (66 MB at
+// 2 MP). A candidate then streams through the blur (its recursive form needs the 2r+1 rows
+// around the output row, r = 5) with three quantities (b, b*b, a*b) instead of five, so scoring
+// one costs O(width) floats plus the next scale's linear RGB (a quarter of the pixels).
 import type { RawImage } from "./raw-image.ts";
 
 const SCALES = 6;
@@ -100,20 +101,79 @@ interface LinearImage {
   readRow: LinearRowReader;
 }
 
-/** SSIMULACRA 2 of `candidate` against `reference`: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
+type Planes = [Float32Array, Float32Array, Float32Array];
+
+/** The reference's side of one XYB channel at one scale: its values, their local mean and the local mean of their squares. */
+interface ReferenceChannel {
+  xyb: Float32Array;
+  mean: Float32Array;
+  square: Float32Array;
+}
+
+interface ReferenceScale {
+  width: number;
+  height: number;
+  /** Per XYB channel; null where the channel's weights at this scale are all zero (B at the two finest scales). */
+  channels: (ReferenceChannel | null)[];
+}
+
+/** A reference image with its side of the metric computed, to score any number of candidates of its size against. */
+export class Ssimulacra2Reference {
+  readonly width: number;
+  readonly height: number;
+  readonly #image: RawImage;
+  readonly #transparent: boolean;
+  // By background (0 dark, 1 light page); an opaque reference has one.
+  readonly #pages: (ReferenceScale[] | undefined)[] = [];
+
+  constructor(image: RawImage) {
+    if (image.width < 8 || image.height < 8) throw new RangeError("SSIMULACRA 2 needs images of at least 8x8 pixels");
+    this.width = image.width;
+    this.height = image.height;
+    this.#image = image;
+    this.#transparent = hasTransparency(image);
+    this.#pages[0] = referenceScales(bytesReader(image, 0));
+  }
+
+  get transparent(): boolean {
+    return this.#transparent;
+  }
+
+  /** The reference's scales over a dark (0) or light (1) page, computed on first use. */
+  over(background: 0 | 1): ReferenceScale[] {
+    if (!this.#transparent) return this.#pages[0]!;
+    return (this.#pages[background] ??= referenceScales(bytesReader(this.#image, background)));
+  }
+
+  /** Bytes held beyond the reference's own pixels. */
+  get retainedBytes(): number {
+    let bytes = 0;
+    for (const page of this.#pages) for (const scale of page ?? []) for (const channel of scale.channels) if (channel !== null) bytes += 3 * channel.xyb.byteLength;
+    return bytes;
+  }
+}
+
+/** Computes the reference's side of the metric once, for `scoreAgainst`. */
+export function prepareReference(reference: RawImage): Ssimulacra2Reference {
+  return new Ssimulacra2Reference(reference);
+}
+
+/** SSIMULACRA 2 of `candidate` against a prepared reference: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
+export function scoreAgainst(reference: Ssimulacra2Reference, candidate: RawImage): number {
+  if (reference.width !== candidate.width || reference.height !== candidate.height) {
+    throw new RangeError(`images differ in size: ${reference.width}x${reference.height} against ${candidate.width}x${candidate.height}`);
+  }
+  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), bytesReader(candidate, 0));
+  // Transparency is judged as it would be seen: over a dark and over a light page, the worse of the two.
+  return Math.min(scoreLinear(reference.over(0), bytesReader(candidate, 0)), scoreLinear(reference.over(1), bytesReader(candidate, 1)));
+}
+
+/** SSIMULACRA 2 of one pair; a search scoring several candidates against one reference prepares it once instead. */
 export function ssimulacra2(reference: RawImage, candidate: RawImage): number {
   if (reference.width !== candidate.width || reference.height !== candidate.height) {
     throw new RangeError(`images differ in size: ${reference.width}x${reference.height} against ${candidate.width}x${candidate.height}`);
   }
-  if (reference.width < 8 || reference.height < 8) throw new RangeError("SSIMULACRA 2 needs images of at least 8x8 pixels");
-  if (!hasTransparency(reference) && !hasTransparency(candidate)) {
-    return scoreLinear(bytesReader(reference, 0), bytesReader(candidate, 0));
-  }
-  // Transparency is judged as it would be seen: over a dark and over a light page, the worse of the two.
-  return Math.min(
-    scoreLinear(bytesReader(reference, 0), bytesReader(candidate, 0)),
-    scoreLinear(bytesReader(reference, 1), bytesReader(candidate, 1)),
-  );
+  return scoreAgainst(prepareReference(reference), candidate);
 }
 
 function hasTransparency(image: RawImage): boolean {
@@ -147,7 +207,7 @@ function bytesReader(image: RawImage, background: number): LinearImage {
   };
 }
 
-function planesReader(planes: [Float32Array, Float32Array, Float32Array], width: number, height: number): LinearImage {
+function planesReader(planes: Planes, width: number, height: number): LinearImage {
   return {
     width,
     height,
@@ -160,31 +220,6 @@ function planesReader(planes: [Float32Array, Float32Array, Float32Array], width:
   };
 }
 
-function scoreLinear(reference: LinearImage, candidate: LinearImage): number {
-  const scales = scaleCount(reference.width, reference.height);
-  // The weights run over the scales computed (fewer for small images), channel by channel.
-  const weightsOf = (channel: number, scale: number) => WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
-  let sum = 0;
-  let images: [LinearImage, LinearImage] = [reference, candidate];
-  for (let scale = 0; scale < scales; scale++) {
-    const { width, height } = images[0];
-    const next = scale + 1 < scales ? [halfSizePlanes(width, height), halfSizePlanes(width, height)] as const : null;
-    // A channel whose six weights at this scale are all zero is not computed (B at the two finest scales).
-    const weighted = [0, 1, 2].map((channel) => weightsOf(channel, scale).some((weight) => weight !== 0));
-    const stats = scaleStatistics(images, next, weighted);
-    for (let channel = 0; channel < 3; channel++) {
-      const weights = weightsOf(channel, scale);
-      stats[channel]!.forEach((value, i) => (sum += weights[i]! * Math.abs(value)));
-    }
-    if (next === null) break;
-    const halfWidth = (width + 1) >> 1;
-    const halfHeight = (height + 1) >> 1;
-    images = [planesReader(next[0], halfWidth, halfHeight), planesReader(next[1], halfWidth, halfHeight)];
-  }
-  const distortion = sum * 17.829717797575952 - 1.634169143917183;
-  return distortion > 0 ? 100 - 10 * distortion ** 0.5453261009510213 : 100;
-}
-
 /** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
 function scaleCount(width: number, height: number): number {
   let count = 1;
@@ -192,7 +227,14 @@ function scaleCount(width: number, height: number): number {
   return count;
 }
 
-function halfSizePlanes(width: number, height: number): [Float32Array, Float32Array, Float32Array] {
+/** The weights run over the scales computed (fewer for small images), channel by channel. */
+function weightsOf(scales: number, channel: number, scale: number): number[] {
+  return WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
+}
+
+const isWeighted = (scales: number, channel: number, scale: number) => weightsOf(scales, channel, scale).some((weight) => weight !== 0);
+
+function halfSizePlanes(width: number, height: number): Planes {
   const size = ((width + 1) >> 1) * ((height + 1) >> 1);
   return [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
 }
@@ -205,56 +247,31 @@ function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width
   if ((width & 1) === 1) plane[start + (width >> 1)]! += row[width - 1]! * weight;
 }
 
-/**
- * One scale: streams rows top to bottom, converting each to XYB, blurring the five local
- * quantities of each channel (a, b, a*a, b*b, a*b; a the reference, b the candidate)
- * horizontally into a ring of 2r+1 rows, then vertically, accumulating the SSIM and edge terms
- * of each output row as soon as it is complete.
- */
-function scaleStatistics(images: readonly [LinearImage, LinearImage], next: readonly [Float32Array[], Float32Array[]] | null, weighted: boolean[]): number[][] {
-  const { width, height } = images[0];
-  const { radius } = gaussian;
-  const ringRows = 2 * radius + 1;
-  const linear = [0, 1].map(() => [new Float32Array(width), new Float32Array(width), new Float32Array(width)] as const);
-  // xyb[image][channel] and blurred[channel]: rings of rows; a blurred row holds the five quantities of each pixel side by side.
-  const xyb = [0, 1].map(() => [0, 1, 2].map(() => new Float32Array(ringRows * width)));
-  const blurred = [0, 1, 2].map(() => new Float32Array(ringRows * width * 5));
-  // Per channel and column, the vertical filters' last two outputs for each quantity (5 quantities x 3 filters x 2).
-  const columnState = [0, 1, 2].map(() => new Float32Array(width * 30));
-  const rowState = new Float32Array(30);
-  const zeros = new Float32Array(width * 5);
-  const sums = [0, 1, 2].map(() => new Float64Array(6));
+/** Reads linear row y into the three rows, adding it to the next scale's planes when there is one. */
+function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes | null): void {
+  const [red, green, blue] = rows;
+  image.readRow(y, red, green, blue);
+  if (next === null) return;
+  accumulateHalf(next[0], red, y, image.width, image.height);
+  accumulateHalf(next[1], green, y, image.width, image.height);
+  accumulateHalf(next[2], blue, y, image.width, image.height);
+}
 
-  for (let n = 1 - radius; n < height; n++) {
-    const bottom = n + radius - 1;
-    if (bottom < height) {
-      const slot = (bottom % ringRows) * width;
-      for (let i = 0; i < 2; i++) {
-        const [red, green, blue] = linear[i]!;
-        images[i]!.readRow(bottom, red, green, blue);
-        const planes = next?.[i];
-        if (planes !== undefined) {
-          accumulateHalf(planes[0]!, red, bottom, width, height);
-          accumulateHalf(planes[1]!, green, bottom, width, height);
-          accumulateHalf(planes[2]!, blue, bottom, width, height);
-        }
-        const [x, y, b] = xyb[i]!;
-        toPositiveXyb(red, green, blue, x!, y!, b!, slot, width);
-      }
-      for (let c = 0; c < 3; c++) if (weighted[c]) blurRowHorizontally(xyb[0]![c]!, xyb[1]![c]!, slot, width, blurred[c]!, rowState);
-    }
-    const top = n - radius - 1;
-    for (let c = 0; c < 3; c++) {
-      if (!weighted[c]) continue;
-      const rows = blurred[c]!;
-      const upper = top >= 0 ? rows.subarray((top % ringRows) * width * 5) : zeros;
-      const lower = bottom < height ? rows.subarray((bottom % ringRows) * width * 5) : zeros;
-      const slot = (n % ringRows) * width;
-      blurColumnsAndAccumulate(upper, lower, columnState[c]!, width, n >= 0 ? sums[c]! : null, xyb[0]![c]!, xyb[1]![c]!, slot);
-    }
-  }
-  const pixels = width * height;
-  return sums.map((s) => [s[0]! / pixels, s[2]! / pixels, s[4]! / pixels, (s[1]! / pixels) ** 0.25, (s[3]! / pixels) ** 0.25, (s[5]! / pixels) ** 0.25]);
+// Math.cbrt is a library call and three a pixel made the colour conversion the largest single
+// cost of a score. The cube root here starts from a table over the range the opsin mixes can
+// take (bias to 1 + bias), linearly interpolated, and takes one Halley step, which brings the
+// table's worst relative error (about 1e-4 at the bias) to under 1e-11, far below the single
+// precision the XYB planes are stored in.
+const CBRT_STEPS = 4096;
+const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
+
+function cubeRoot(value: number): number {
+  const position = value * CBRT_STEPS;
+  const index = Math.min(CBRT_STEPS, Math.floor(position));
+  const low = CBRT_TABLE[index]!;
+  const guess = low + (position - index) * (CBRT_TABLE[index + 1]! - low);
+  const cube = guess * guess * guess;
+  return (guess * (cube + 2 * value)) / (2 * cube + value);
 }
 
 function toPositiveXyb(red: Float32Array, green: Float32Array, blue: Float32Array, x: Float32Array, y: Float32Array, b: Float32Array, offset: number, width: number): void {
@@ -262,9 +279,9 @@ function toPositiveXyb(red: Float32Array, green: Float32Array, blue: Float32Arra
     const r = red[i]!;
     const g = green[i]!;
     const bl = blue[i]!;
-    const long = Math.cbrt(0.3 * r + 0.622 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
-    const medium = Math.cbrt(0.23 * r + 0.692 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
-    const short = Math.cbrt(M20 * r + M21 * g + M22 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
+    const long = cubeRoot(0.3 * r + 0.622 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
+    const medium = cubeRoot(0.23 * r + 0.692 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
+    const short = cubeRoot(M20 * r + M21 * g + M22 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
     const luma = 0.5 * (long + medium);
     // Shifted so every channel is positive, which the SSIM terms assume.
     x[offset + i] = 0.5 * (long - medium) + 0.5;
@@ -278,92 +295,277 @@ function toPositiveXyb(red: Float32Array, green: Float32Array, blue: Float32Arra
 // up along a row, and the SSIM terms (local variances are differences of blurred squares) are
 // sensitive to it. Computing in double precision moved scores by up to 1.6 from both.
 const f32 = Math.fround;
+const RADIUS = gaussian.radius;
+const RING = 2 * RADIUS + 1;
 const [N1, N3, N5] = gaussian.n2.map(f32) as [number, number, number];
 const [D1, D3, D5] = gaussian.d1.map(f32) as [number, number, number];
 
-/** Keeps each filter's last two outputs in `state[at..at+5]` and returns the three filters' sum. */
-function pushOutputs(state: Float32Array, at: number, out1: number, out3: number, out5: number): number {
-  state[at + 1] = state[at]!;
-  state[at] = out1;
-  state[at + 3] = state[at + 2]!;
-  state[at + 2] = out3;
-  state[at + 5] = state[at + 4]!;
-  state[at + 4] = out5;
-  return f32(f32(out1 + out3) + out5);
-}
-
-/** One horizontal step of the three filters for one quantity; `state[at..at+5]` holds their last two outputs. */
-function horizontalStep(sum: number, state: Float32Array, at: number): number {
-  const out1 = f32(f32(f32(N1 * sum) - state[at + 1]!) - D1 * state[at]!);
-  const out3 = f32(f32(f32(N3 * sum) - state[at + 3]!) - D3 * state[at + 2]!);
-  const out5 = f32(f32(f32(N5 * sum) - state[at + 5]!) - D5 * state[at + 4]!);
-  return pushOutputs(state, at, out1, out3, out5);
-}
-
-/** The same for the vertical pass, where the published order of operations differs. */
-function verticalStep(sum: number, state: Float32Array, at: number): number {
-  const out1 = f32(N1 * sum - f32(D1 * state[at]! + state[at + 1]!));
-  const out3 = f32(N3 * sum - f32(D3 * state[at + 2]! + state[at + 3]!));
-  const out5 = f32(N5 * sum - f32(D5 * state[at + 4]! + state[at + 5]!));
-  return pushOutputs(state, at, out1, out3, out5);
-}
-
-/** Blurs the five quantities of one row of one channel (`a` and `b` rings, row at `offset`) into `out`, five values a pixel. */
-function blurRowHorizontally(a: Float32Array, b: Float32Array, offset: number, width: number, out: Float32Array, state: Float32Array): void {
-  const { radius } = gaussian;
-  const sums = new Float64Array(5);
-  state.fill(0);
-  let at = offset * 5;
-  for (let n = 1 - radius; n < width; n++) {
-    const left = n - radius - 1;
-    const right = n + radius - 1;
-    const aLeft = left >= 0 ? a[offset + left]! : 0;
-    const bLeft = left >= 0 ? b[offset + left]! : 0;
-    const aRight = right < width ? a[offset + right]! : 0;
-    const bRight = right < width ? b[offset + right]! : 0;
-    sums[0] = f32(aLeft + aRight);
-    sums[1] = f32(bLeft + bRight);
-    sums[2] = f32(f32(aLeft * aLeft) + f32(aRight * aRight));
-    sums[3] = f32(f32(bLeft * bLeft) + f32(bRight * bRight));
-    sums[4] = f32(f32(aLeft * bLeft) + f32(aRight * bRight));
-    // One call site in a loop, so the engine inlines the step.
-    for (let q = 0; q < 5; q++) {
-      const value = horizontalStep(sums[q]!, state, q * 6);
-      if (n >= 0) out[at + q] = value;
-    }
-    if (n >= 0) at += 5;
+/** The horizontal pass of the Gaussian over one row (`width` values from `inAt`) into `output` from `outAt`. */
+function blurRow(input: Float32Array, inAt: number, output: Float32Array, outAt: number, width: number): void {
+  // Each filter's last output and the one before it.
+  let last1 = 0, before1 = 0, last3 = 0, before3 = 0, last5 = 0, before5 = 0;
+  for (let n = 1 - RADIUS; n < width; n++) {
+    const left = n - RADIUS - 1;
+    const right = n + RADIUS - 1;
+    const sum = f32((left >= 0 ? input[inAt + left]! : 0) + (right < width ? input[inAt + right]! : 0));
+    const out1 = f32(f32(f32(N1 * sum) - before1) - D1 * last1);
+    const out3 = f32(f32(f32(N3 * sum) - before3) - D3 * last3);
+    const out5 = f32(f32(f32(N5 * sum) - before5) - D5 * last5);
+    before1 = last1;
+    last1 = out1;
+    before3 = last3;
+    last3 = out3;
+    before5 = last5;
+    last5 = out5;
+    if (n >= 0) output[outAt + n] = f32(f32(out1 + out3) + out5);
   }
 }
 
-const C2 = 0.0009;
+/**
+ * One step of the vertical pass: the output row from the horizontally blurred rows r + 1 above
+ * it and r - 1 below it (zeros outside the image); `state` holds each column's filters' last two
+ * outputs (six values a column). The published order of operations differs from the horizontal pass.
+ */
+function blurColumnsStep(upper: Float32Array, upperAt: number, lower: Float32Array, lowerAt: number, state: Float32Array, output: Float32Array, outAt: number, width: number): void {
+  for (let x = 0, s = 0; x < width; x++, s += 6) {
+    const sum = f32(upper[upperAt + x]! + lower[lowerAt + x]!);
+    const last1 = state[s]!, before1 = state[s + 1]!, last3 = state[s + 2]!, before3 = state[s + 3]!, last5 = state[s + 4]!, before5 = state[s + 5]!;
+    const out1 = f32(N1 * sum - f32(D1 * last1 + before1));
+    const out3 = f32(N3 * sum - f32(D3 * last3 + before3));
+    const out5 = f32(N5 * sum - f32(D5 * last5 + before5));
+    state[s] = out1;
+    state[s + 1] = last1;
+    state[s + 2] = out3;
+    state[s + 3] = last3;
+    state[s + 4] = out5;
+    state[s + 5] = last5;
+    output[outAt + x] = f32(f32(out1 + out3) + out5);
+  }
+}
+
+/** The Gaussian of a whole plane. */
+function blurPlane(plane: Float32Array, width: number, height: number): Float32Array {
+  const across = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) blurRow(plane, y * width, across, y * width, width);
+  const out = new Float32Array(width * height);
+  const zeros = new Float32Array(width);
+  const discarded = new Float32Array(width);
+  const state = new Float32Array(width * 6);
+  for (let n = 1 - RADIUS; n < height; n++) {
+    const top = n - RADIUS - 1;
+    const bottom = n + RADIUS - 1;
+    blurColumnsStep(top >= 0 ? across : zeros, top >= 0 ? top * width : 0, bottom < height ? across : zeros, bottom < height ? bottom * width : 0, state, n >= 0 ? out : discarded, n >= 0 ? n * width : 0, width);
+  }
+  return out;
+}
+
+function squares(plane: Float32Array): Float32Array {
+  const out = new Float32Array(plane.length);
+  for (let i = 0; i < plane.length; i++) out[i] = plane[i]! * plane[i]!;
+  return out;
+}
+
+/** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels. */
+function referenceScales(image: LinearImage): ReferenceScale[] {
+  const scales = scaleCount(image.width, image.height);
+  const result: ReferenceScale[] = [];
+  let current = image;
+  for (let scale = 0; scale < scales; scale++) {
+    const { width, height } = current;
+    const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
+    const weighted = [0, 1, 2].map((channel) => isWeighted(scales, channel, scale));
+    const xyb = weighted.map((on) => (on ? new Float32Array(width * height) : null));
+    const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+    const converted: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+    for (let y = 0; y < height; y++) {
+      readLinearRow(current, y, rows, next);
+      toPositiveXyb(rows[0], rows[1], rows[2], converted[0], converted[1], converted[2], 0, width);
+      for (let c = 0; c < 3; c++) xyb[c]?.set(converted[c]!, y * width);
+    }
+    result.push({
+      width,
+      height,
+      channels: xyb.map((plane) => (plane === null ? null : { xyb: plane, mean: blurPlane(plane, width, height), square: blurPlane(squares(plane), width, height) })),
+    });
+    if (next === null) break;
+    current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
+  }
+  return result;
+}
+
+function scoreLinear(reference: ReferenceScale[], candidate: LinearImage): number {
+  const scales = reference.length;
+  let sum = 0;
+  let image = candidate;
+  for (let scale = 0; scale < scales; scale++) {
+    const { width, height } = image;
+    const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
+    const stats = scaleStatistics(reference[scale]!, image, next);
+    for (let channel = 0; channel < 3; channel++) {
+      const weights = weightsOf(scales, channel, scale);
+      stats[channel]?.forEach((value, i) => (sum += weights[i]! * Math.abs(value)));
+    }
+    if (next === null) break;
+    image = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
+  }
+  const distortion = sum * 17.829717797575952 - 1.634169143917183;
+  return distortion > 0 ? 100 - 10 * distortion ** 0.5453261009510213 : 100;
+}
 
 /**
- * One output row of the vertical blur of one channel, from the horizontally blurred rows r + 1
- * above and r - 1 below it; when `sums` is given (the row is inside the image), adds the row's
- * SSIM error and edge differences, each with its fourth power, to it.
+ * One scale of the candidate: streams its rows top to bottom, converting each to XYB in a ring of
+ * 2r+1 rows, blurring b, b*b and a*b horizontally into rings, then vertically, and accumulating
+ * the SSIM and edge terms of each output row against the reference's cached side as soon as the
+ * row is complete. Per weighted channel: [SSIM mean, artifact mean, detail-lost mean, and their 4-norms].
+ * The three quantities run through one loop each way: their filters are independent chains, so
+ * the processor overlaps them.
  */
-function blurColumnsAndAccumulate(upper: Float32Array, lower: Float32Array, state: Float32Array, width: number, sums: Float64Array | null, a: Float32Array, b: Float32Array, offset: number): void {
-  const blurred = new Float64Array(5);
+function scaleStatistics(reference: ReferenceScale, candidate: LinearImage, next: Planes | null): (number[] | null)[] {
+  const { width, height } = reference;
+  const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+  const xyb: Planes = [new Float32Array(RING * width), new Float32Array(RING * width), new Float32Array(RING * width)];
+  const channels = reference.channels.map((channel) =>
+    channel === null
+      ? null
+      : {
+          reference: channel,
+          // Horizontally blurred rings of b, b*b and a*b, and per column the vertical filters' last two outputs of each.
+          across: [new Float32Array(RING * width), new Float32Array(RING * width), new Float32Array(RING * width)] as Planes,
+          state: new Float32Array(width * 18),
+          sums: new Float64Array(6),
+        },
+  );
+  const zeros: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+
+  for (let n = 1 - RADIUS; n < height; n++) {
+    const bottom = n + RADIUS - 1;
+    if (bottom < height) {
+      const slot = (bottom % RING) * width;
+      readLinearRow(candidate, bottom, rows, next);
+      toPositiveXyb(rows[0], rows[1], rows[2], xyb[0], xyb[1], xyb[2], slot, width);
+      channels.forEach((channel, c) => {
+        if (channel !== null) blurCandidateRow(channel.reference.xyb, bottom * width, xyb[c]!, slot, channel.across, slot, width);
+      });
+    }
+    const top = n - RADIUS - 1;
+    channels.forEach((channel, c) => {
+      if (channel === null) return;
+      const upper = top >= 0 ? channel.across : zeros;
+      const lower = bottom < height ? channel.across : zeros;
+      const upperAt = top >= 0 ? (top % RING) * width : 0;
+      const lowerAt = bottom < height ? (bottom % RING) * width : 0;
+      blurCandidateColumns(upper, upperAt, lower, lowerAt, channel.state, width, channel.reference, n * width, xyb[c]!, (n % RING) * width, n >= 0 ? channel.sums : null);
+    });
+  }
+  const pixels = width * height;
+  return channels.map((channel) => {
+    if (channel === null) return null;
+    const s = channel.sums;
+    return [s[0]! / pixels, s[2]! / pixels, s[4]! / pixels, (s[1]! / pixels) ** 0.25, (s[3]! / pixels) ** 0.25, (s[5]! / pixels) ** 0.25];
+  });
+}
+
+/** The horizontal pass for b, b*b and a*b of one row (as blurRow, products rounded to single precision as a plane of them would be). */
+function blurCandidateRow(a: Float32Array, aAt: number, b: Float32Array, bAt: number, [means, squares, crosses]: Planes, outAt: number, width: number): void {
+  let lastM1 = 0, beforeM1 = 0, lastM3 = 0, beforeM3 = 0, lastM5 = 0, beforeM5 = 0;
+  let lastS1 = 0, beforeS1 = 0, lastS3 = 0, beforeS3 = 0, lastS5 = 0, beforeS5 = 0;
+  let lastC1 = 0, beforeC1 = 0, lastC3 = 0, beforeC3 = 0, lastC5 = 0, beforeC5 = 0;
+  for (let n = 1 - RADIUS; n < width; n++) {
+    const left = n - RADIUS - 1;
+    const right = n + RADIUS - 1;
+    const bLeft = left >= 0 ? b[bAt + left]! : 0;
+    const aLeft = left >= 0 ? a[aAt + left]! : 0;
+    const bRight = right < width ? b[bAt + right]! : 0;
+    const aRight = right < width ? a[aAt + right]! : 0;
+    const mean = f32(bLeft + bRight);
+    const square = f32(f32(bLeft * bLeft) + f32(bRight * bRight));
+    const cross = f32(f32(aLeft * bLeft) + f32(aRight * bRight));
+    const m1 = f32(f32(f32(N1 * mean) - beforeM1) - D1 * lastM1);
+    const m3 = f32(f32(f32(N3 * mean) - beforeM3) - D3 * lastM3);
+    const m5 = f32(f32(f32(N5 * mean) - beforeM5) - D5 * lastM5);
+    const s1 = f32(f32(f32(N1 * square) - beforeS1) - D1 * lastS1);
+    const s3 = f32(f32(f32(N3 * square) - beforeS3) - D3 * lastS3);
+    const s5 = f32(f32(f32(N5 * square) - beforeS5) - D5 * lastS5);
+    const c1 = f32(f32(f32(N1 * cross) - beforeC1) - D1 * lastC1);
+    const c3 = f32(f32(f32(N3 * cross) - beforeC3) - D3 * lastC3);
+    const c5 = f32(f32(f32(N5 * cross) - beforeC5) - D5 * lastC5);
+    beforeM1 = lastM1; lastM1 = m1; beforeM3 = lastM3; lastM3 = m3; beforeM5 = lastM5; lastM5 = m5;
+    beforeS1 = lastS1; lastS1 = s1; beforeS3 = lastS3; lastS3 = s3; beforeS5 = lastS5; lastS5 = s5;
+    beforeC1 = lastC1; lastC1 = c1; beforeC3 = lastC3; lastC3 = c3; beforeC5 = lastC5; lastC5 = c5;
+    if (n >= 0) {
+      means[outAt + n] = f32(f32(m1 + m3) + m5);
+      squares[outAt + n] = f32(f32(s1 + s3) + s5);
+      crosses[outAt + n] = f32(f32(c1 + c3) + c5);
+    }
+  }
+}
+
+/**
+ * The vertical pass for b, b*b and a*b (as blurColumnsStep) of one output row, and when `sums`
+ * is given (the row is inside the image) its SSIM error and edge differences against the
+ * reference, each with its fourth power, added to `sums`. `state` holds per column, for each
+ * quantity, its filters' last two outputs.
+ */
+function blurCandidateColumns(upper: Planes, upperAt: number, lower: Planes, lowerAt: number, state: Float32Array, width: number, reference: ReferenceChannel, at: number, b: Float32Array, offset: number, sums: Float64Array | null): void {
+  const [upperMeans, upperSquares, upperCrosses] = upper;
+  const [lowerMeans, lowerSquares, lowerCrosses] = lower;
+  const { xyb: a, mean: means, square: squares } = reference;
   let ssim = 0, ssim4 = 0, artifact = 0, artifact4 = 0, detail = 0, detail4 = 0;
-  for (let x = 0, q = 0, s = 0; x < width; x++, q += 5, s += 30) {
-    for (let i = 0; i < 5; i++) blurred[i] = verticalStep(f32(upper[q + i]! + lower[q + i]!), state, s + 6 * i);
-    const m1 = blurred[0]!;
-    const m2 = blurred[1]!;
-    const s11 = blurred[2]!;
-    const s22 = blurred[3]!;
-    const s12 = blurred[4]!;
+  for (let x = 0, s = 0; x < width; x++, s += 18) {
+    const mean = f32(upperMeans[upperAt + x]! + lowerMeans[lowerAt + x]!);
+    const square = f32(upperSquares[upperAt + x]! + lowerSquares[lowerAt + x]!);
+    const cross = f32(upperCrosses[upperAt + x]! + lowerCrosses[lowerAt + x]!);
+    const lastM1 = state[s]!, beforeM1 = state[s + 1]!, lastM3 = state[s + 2]!, beforeM3 = state[s + 3]!, lastM5 = state[s + 4]!, beforeM5 = state[s + 5]!;
+    const lastS1 = state[s + 6]!, beforeS1 = state[s + 7]!, lastS3 = state[s + 8]!, beforeS3 = state[s + 9]!, lastS5 = state[s + 10]!, beforeS5 = state[s + 11]!;
+    const lastC1 = state[s + 12]!, beforeC1 = state[s + 13]!, lastC3 = state[s + 14]!, beforeC3 = state[s + 15]!, lastC5 = state[s + 16]!, beforeC5 = state[s + 17]!;
+    const m1 = f32(N1 * mean - f32(D1 * lastM1 + beforeM1));
+    const m3 = f32(N3 * mean - f32(D3 * lastM3 + beforeM3));
+    const m5 = f32(N5 * mean - f32(D5 * lastM5 + beforeM5));
+    const s1 = f32(N1 * square - f32(D1 * lastS1 + beforeS1));
+    const s3 = f32(N3 * square - f32(D3 * lastS3 + beforeS3));
+    const s5 = f32(N5 * square - f32(D5 * lastS5 + beforeS5));
+    const c1 = f32(N1 * cross - f32(D1 * lastC1 + beforeC1));
+    const c3 = f32(N3 * cross - f32(D3 * lastC3 + beforeC3));
+    const c5 = f32(N5 * cross - f32(D5 * lastC5 + beforeC5));
+    state[s] = m1;
+    state[s + 1] = lastM1;
+    state[s + 2] = m3;
+    state[s + 3] = lastM3;
+    state[s + 4] = m5;
+    state[s + 5] = lastM5;
+    state[s + 6] = s1;
+    state[s + 7] = lastS1;
+    state[s + 8] = s3;
+    state[s + 9] = lastS3;
+    state[s + 10] = s5;
+    state[s + 11] = lastS5;
+    state[s + 12] = c1;
+    state[s + 13] = lastC1;
+    state[s + 14] = c3;
+    state[s + 15] = lastC3;
+    state[s + 16] = c5;
+    state[s + 17] = lastC5;
     if (sums === null) continue;
-    const diff = m1 - m2;
-    const numerator = (1 - diff * diff) * (2 * (s12 - m1 * m2) + C2);
-    const denominator = s11 - m1 * m1 + (s22 - m2 * m2) + C2;
-    const error = 1 - numerator / denominator;
+    // mu and sigma: 1 the reference (cached), 2 the candidate.
+    const mu1 = means[at + x]!;
+    const mu2 = f32(f32(m1 + m3) + m5);
+    const sigma11 = squares[at + x]!;
+    const sigma22 = f32(f32(s1 + s3) + s5);
+    const sigma12 = f32(f32(c1 + c3) + c5);
+    const diff = mu1 - mu2;
+    const numerator = (1 - diff * diff) * (2 * (sigma12 - mu1 * mu2) + C2);
+    const denominator = sigma11 - mu1 * mu1 + (sigma22 - mu2 * mu2) + C2;
+    // One division for both ratios: the SSIM's and the edge term's.
+    const referenceEdge = 1 + Math.abs(a[at + x]! - mu1);
+    const inverse = 1 / (denominator * referenceEdge);
+    const error = 1 - numerator * referenceEdge * inverse;
     if (error > 0) {
       ssim += error;
       const squared = error * error;
       ssim4 += squared * squared;
     }
     // > 0: an edge where the reference is smooth (ringing, banding, blocks); < 0: an edge lost (blur).
-    const edge = (1 + Math.abs(b[offset + x]! - m2)) / (1 + Math.abs(a[offset + x]! - m1)) - 1;
+    const edge = (1 + Math.abs(b[offset + x]! - mu2)) * denominator * inverse - 1;
     const squared = edge * edge;
     if (edge > 0) {
       artifact += edge;
@@ -381,3 +583,5 @@ function blurColumnsAndAccumulate(upper: Float32Array, lower: Float32Array, stat
   sums[4]! += detail;
   sums[5]! += detail4;
 }
+
+const C2 = 0.0009;
