@@ -2,7 +2,7 @@
 // decides it. The origin's encoder choice follows this; the CLI uses it to know an output's name
 // before sending, so it can refuse an overwrite before anything is charged.
 // Plain data with no schema import: the browser's URL builder resolves transform formats by it.
-import type { OutputFormat } from "./transform/tokens.ts";
+import type { OutputFormat } from "./transform/token-values.ts";
 
 /** Every format an image source may be in; the origin's reply names one as `original_format`. */
 export const IMAGE_SOURCE_FORMATS = ["jpeg", "png", "webp", "gif", "tiff", "avif", "heic", "jxl", "svg"] as const;
