@@ -70,6 +70,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,
     placeholder: spec.placeholder,
+    page: spec.page,
   };
 }
 

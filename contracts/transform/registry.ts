@@ -19,6 +19,8 @@ import {
   MAX_FRACTION_DIGITS,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
+  PDF_PAGE_DPI,
+  pageRange,
   placeholderValues,
   qualityRange,
   qualityValue,
@@ -57,8 +59,8 @@ export interface TokenDeclaration<Option extends string, Value> {
    * an allow-list, so a token the edge does not name goes to the origin rather than being skipped.
    */
   edge: boolean | ((op: ResolvedTransform) => boolean);
-  /** The origin step that applies it, `encode` for what the encoder decides, null for none. */
-  originStep: TransformStepName | "encode" | null;
+  /** The origin step that applies it: `open` for what the original is read as, `encode` for what the encoder decides, null for none. */
+  originStep: TransformStepName | "open" | "encode" | null;
   /** A transform using the token with a value other than its default: the registry's tests run every derived table over it. */
   example: string;
   /** Its line in the OpenAPI description and the README. */
@@ -204,6 +206,18 @@ export const TRANSFORM_TOKENS = [
     originStep: "encode",
     example: "ph_lqip",
     doc: `placeholder: ${placeholderValues.join(", ")} (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)`,
+  }),
+  token({
+    prefix: "pg",
+    option: "page",
+    parse: (value) => integerIn(value, pageRange),
+    // Always written: a PDF has no page without it, so pg_1 is not the default there.
+    canonical: (op) => spelled(op.page),
+    // Pages are read by MuPDF and libvips at the origin.
+    edge: false,
+    originStep: "open",
+    example: "w_400,pg_2",
+    doc: `page, ${pageRange.min} to ${pageRange.max}: the page of a PDF (drawn on white at the output size, at ${PDF_PAGE_DPI} dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 \`page_out_of_range\``,
   }),
   token({
     prefix: "dpr",

@@ -1,6 +1,7 @@
 // The value sets, ranges and defaults of the transform tokens, and the shape of the operation a
 // transform resolves to. Plain data with no schema import: the registry (registry.ts) declares each
 // token over these, and the browser URL builder, the console and the origin contract read them.
+import { PDF_MAX_PAGES } from "../limits/pdf.ts";
 import { DEFAULT_QUALITY_LEVEL, type AutoQuality, type QualityLevel } from "../perceptual-quality.ts";
 
 export const MAX_OUTPUT_SIDE = 8192;
@@ -37,6 +38,10 @@ export const qualityRange = { min: 1, max: 100 } as const;
 export const blurRange = { min: 0.3, max: 100 } as const;
 export const sharpenRange = { min: 0.3, max: 10 } as const;
 export const dprRange = { min: 1, max: 4 } as const;
+// Pages count from 1, up to the most pages a PDF may have.
+export const pageRange = { min: 1, max: PDF_MAX_PAGES } as const;
+/** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
+export const PDF_PAGE_DPI = 150;
 // Decimal values take at most this many fraction digits, so near-identical sigmas
 // cannot mint unbounded distinct derivatives.
 export const MAX_FRACTION_DIGITS = 2;
@@ -77,6 +82,8 @@ export interface ResolvedTransform {
   animated: boolean;
   // Serve this placeholder of the shaped image instead of the image (its own format and quality).
   placeholder?: PlaceholderKind;
+  // The page of a PDF or multi-page TIFF, from 1.
+  page?: number;
 }
 
 /** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */

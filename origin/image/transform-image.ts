@@ -74,7 +74,7 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
 }
 
 export async function transformImage(original: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
-  const { input, source } = await openOriginal(original, { width: options.width, height: options.height });
+  const { input, source } = await openOriginal(original, { width: options.width, height: options.height }, options.page);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
