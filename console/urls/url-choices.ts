@@ -2,7 +2,7 @@
 // stand for. The token values come from the transform grammar in contracts/, the one the edge parses.
 import type { SrcsetOptions } from "../../clients/ts/images/srcset.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
-import { fitValues, formatTokenValues } from "../../contracts/transform/tokens.ts";
+import { fitValues, formatTokenValues } from "../../contracts/transform/token-values.ts";
 
 export const URL_FITS = fitValues;
 /** `jpg` is only another spelling of `jpeg`, so the control offers one. */

@@ -2,8 +2,8 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/tokens.ts";
-import type { ResolvedTransform } from "../transform/canonical.ts";
+import { blurRange, fitValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality.ts";
 
@@ -27,6 +27,7 @@ export const originTransformSchema = z
     format_auto: z.boolean().default(false),
     animated: z.boolean().default(true),
     placeholder: z.enum(placeholderValues).optional(),
+    page: z.number().int().min(pageRange.min).max(pageRange.max).optional(),
   })
   .strict();
 
@@ -46,6 +47,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, blur, sharpen, animated, placeholder } = op;
-  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder };
+  const { width, height, fit, gravity, quality, rotate, blur, sharpen, animated, placeholder, page } = op;
+  return { width, height, fit, gravity, quality, rotate, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
 }

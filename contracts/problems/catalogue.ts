@@ -157,6 +157,11 @@ export const problemCatalogue = {
     title: "max_bytes cannot be reached",
     description: "Even the lowest quality tried does not fit in `max_bytes`; `smallest_bytes` is the smallest size reached. Lower the dimensions or raise `max_bytes`. Not charged.",
   },
+  page_out_of_range: {
+    status: 422,
+    title: "No such page",
+    description: "The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged.",
+  },
   transform_invalid: {
     status: 400,
     title: "Invalid transform",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTransform, resolveTransform } from "./canonical.ts";
-import { DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, parseTransform } from "./tokens.ts";
+import { DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE } from "./token-values.ts";
+import { parseTransform } from "./tokens.ts";
 
 const canonical = (segment: string) => canonicalTransform(parseTransform(segment));
 

@@ -1,49 +1,18 @@
 // One derivative, one cache entry, one charge: every way of writing the same operation
 // must canonicalize to the same string, so order, aliases, defaults and parameters that
 // cannot change the output are all folded away here.
-import { autoQualityLevel, DEFAULT_QUALITY_LEVEL, type AutoQuality, type QualityLevel } from "../perceptual-quality.ts";
+import { autoQualityLevel, DEFAULT_QUALITY_LEVEL } from "../perceptual-quality.ts";
+import { canonicalTokens, type TransformSpec } from "./registry.ts";
 import {
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
-  type Fit,
   type FormatChoice,
-  type Gravity,
-  type PlaceholderKind,
-  type TransformSpec,
-} from "./tokens.ts";
-
-// A fixed encoder quality, or q_auto's level: the origin searches the lowest quality reaching its score.
-export type TransformQuality = number | { auto: QualityLevel };
-
-// The operation a transform performs, with defaults applied and dpr folded into the size.
-// This is what the compute stage executes and what canonicalTransform serializes.
-export interface ResolvedTransform {
-  width?: number;
-  height?: number;
-  fit: Fit;
-  gravity: Gravity;
-  quality: TransformQuality;
-  // undefined: keep the source's format.
-  format?: FormatChoice;
-  // Clockwise degrees after the EXIF orientation, which is always applied.
-  rotate: 0 | 90 | 180 | 270;
-  blur?: number;
-  sharpen?: number;
-  // false: the first frame of an animated source; a still source ignores it.
-  animated: boolean;
-  // Serve this placeholder of the shaped image instead of the image (its own format and quality).
-  placeholder?: PlaceholderKind;
-}
-
-/** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */
-export type FixedQualityTransform = ResolvedTransform & { quality: number };
-
-export function hasFixedQuality(op: ResolvedTransform): op is FixedQualityTransform {
-  return typeof op.quality === "number";
-}
+  type ResolvedTransform,
+  type TransformQuality,
+} from "./token-values.ts";
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
 // down to the limits instead of refused; explicit w_/h_ beyond them are refused by the parser.
@@ -74,12 +43,6 @@ export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholde
   return { auto: autoQualityLevel(spec.quality) ?? DEFAULT_QUALITY_LEVEL };
 }
 
-/** A quality as q_'s one spelling of it: `auto` for the default level (`auto:good` is its alias), as Cloudinary writes it. */
-export function qualityValue(quality: TransformQuality): number | AutoQuality {
-  if (typeof quality === "number") return quality;
-  return quality.auto === DEFAULT_QUALITY_LEVEL ? "auto" : `auto:${quality.auto}`;
-}
-
 /** The format a spec asks for; a placeholder has its own encoding, so f_ cannot change it. */
 export function resolveFormat(spec: Pick<TransformSpec, "format" | "placeholder">): FormatChoice | undefined {
   return spec.placeholder === undefined ? spec.format : undefined;
@@ -107,24 +70,12 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,
     placeholder: spec.placeholder,
+    page: spec.page,
   };
 }
 
-// Tokens in a fixed order, defaults omitted. The result parses back to the same operation;
+// Tokens in the registry's order, defaults omitted. The result parses back to the same operation;
 // a transform that changes nothing (e.g. "r_auto") canonicalizes to the empty string.
 export function canonicalTransform(spec: TransformSpec): string {
-  const op = resolveTransform(spec);
-  const tokens: string[] = [];
-  if (op.width !== undefined) tokens.push(`w_${op.width}`);
-  if (op.height !== undefined) tokens.push(`h_${op.height}`);
-  if (op.fit !== DEFAULT_FIT) tokens.push(`fit_${op.fit}`);
-  if (op.gravity !== DEFAULT_GRAVITY) tokens.push(`g_${op.gravity}`);
-  if (op.quality !== DEFAULT_QUALITY) tokens.push(`q_${qualityValue(op.quality)}`);
-  if (op.format !== undefined) tokens.push(`f_${op.format}`);
-  if (op.rotate !== 0) tokens.push(`r_${op.rotate}`);
-  if (op.blur !== undefined) tokens.push(`bl_${op.blur}`);
-  if (op.sharpen !== undefined) tokens.push(`sh_${op.sharpen}`);
-  if (!op.animated) tokens.push("anim_false");
-  if (op.placeholder !== undefined) tokens.push(`ph_${op.placeholder}`);
-  return tokens.join(",");
+  return canonicalTokens(resolveTransform(spec)).join(",");
 }

@@ -5,7 +5,8 @@
 // charge are those of the lowered level's own URL.
 import { lowerQualityLevel } from "../perceptual-quality.ts";
 import { resolveFormat, resolveQuality } from "./canonical.ts";
-import type { OutputFormat, TransformSpec } from "./tokens.ts";
+import type { TransformSpec } from "./registry.ts";
+import type { OutputFormat } from "./token-values.ts";
 
 // "legacy" is JPEG, or PNG when the source has alpha; alpha is a property of the file, so
 // one class still maps to exactly one output per file.

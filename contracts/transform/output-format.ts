@@ -2,7 +2,7 @@
 // same choice, so a file served by either tier for one cache key has one format.
 import { SOURCE_FAMILY } from "../image-source-family.ts";
 import type { FormatClass } from "./negotiate.ts";
-import type { FormatChoice, OutputFormat } from "./tokens.ts";
+import type { FormatChoice, OutputFormat } from "./token-values.ts";
 
 // What the URL asked for once Accept is folded in: a fixed format, the legacy class of f_auto
 // (JPEG, or PNG when the source has alpha) or the source's own format.

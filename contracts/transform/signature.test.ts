@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTransform } from "./canonical.ts";
 import { transformSignature, verifyTransformSignature } from "./signature.ts";
-import { SIGNATURE_LENGTH, parseTransform } from "./tokens.ts";
+import { SIGNATURE_LENGTH } from "./token-values.ts";
+import { parseTransform } from "./tokens.ts";
 import { referenceHmacSha256 } from "../webhooks/reference-hmac-sha256.ts";
 
 const secret = "tsk_test_signing_secret";

@@ -3,7 +3,7 @@
 // padding into SIGNATURE_LENGTH characters, short enough to sit in an <img src>. It signs the
 // canonical path, so any spelling of the same transform carries the same signature.
 import { encodeBase64 } from "../encoding/base64.ts";
-import { SIGNATURE_LENGTH } from "./tokens.ts";
+import { SIGNATURE_LENGTH } from "./token-values.ts";
 
 const SIGNATURE_BYTES = 16;
 const encoder = new TextEncoder();

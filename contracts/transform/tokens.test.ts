@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../problems/catalogue.ts";
-import {
-  MAX_TRANSFORM_LENGTH,
-  fitValues,
-  formatTokenValues,
-  gravityValues,
-  parseTransform,
-  placeholderValues,
-  rotateValues,
-  tokenDescriptions,
-} from "./tokens.ts";
+import { TRANSFORM_TOKENS } from "./registry.ts";
+import { MAX_TRANSFORM_LENGTH, fitValues, formatTokenValues, gravityValues, placeholderValues, rotateValues } from "./token-values.ts";
+import { parseTransform } from "./tokens.ts";
 import { QUALITY_LEVELS } from "../perceptual-quality.ts";
 
 function rejection(segment: string): ProblemError {
@@ -136,7 +129,7 @@ describe("parseTransform", () => {
 
   it("names the known prefixes for an unknown token", () => {
     const detail = rejection("crop_10").errors?.[0]?.detail ?? "";
-    for (const prefix of Object.keys(tokenDescriptions)) expect(detail).toContain(`${prefix}_`);
+    for (const { prefix } of TRANSFORM_TOKENS) expect(detail).toContain(`${prefix}_`);
   });
 
   it("refuses explicit sizes beyond 40 MP", () => {

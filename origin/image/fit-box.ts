@@ -4,7 +4,7 @@
 // `padding` around the centred picture. An animation is cropped at the centre for `auto`: libvips
 // has no content-aware crop of stacked frames. The edge/origin pixel tests hold the two tiers to it.
 import sharp from "sharp";
-import type { Fit, Gravity } from "../../contracts/transform/tokens.ts";
+import type { Fit, Gravity } from "../../contracts/transform/token-values.ts";
 import type { ImageStep } from "./image-step.ts";
 
 export interface FitBox {

@@ -10,10 +10,13 @@ export interface OpenedOriginal {
   source: SourceImage;
 }
 
-/** `target` is the box the output is asked to fill: an SVG is drawn at that size, not enlarged after. */
-export async function openOriginal(original: Uint8Array, target: RasterTarget = {}): Promise<OpenedOriginal> {
+/**
+ * `target` is the box the output is asked to fill: an SVG or a PDF page is drawn at that size, not
+ * enlarged after. `page` (from 1) is the page of a PDF or TIFF.
+ */
+export async function openOriginal(original: Uint8Array, target: RasterTarget = {}, page?: number): Promise<OpenedOriginal> {
   checkSourceBytes(original.byteLength);
-  const readable = await readableSource(original, target, IMAGE_INPUT_LIMITS.max_input_pixels);
+  const readable = await readableSource(original, target, IMAGE_INPUT_LIMITS.max_input_pixels, page);
   const source = await inspectSource(readable.bytes, readable.foreign ? { format: readable.foreign, bytes: original.byteLength } : undefined);
   return { input: readable.bytes, source };
 }

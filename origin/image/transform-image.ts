@@ -5,6 +5,7 @@ import sharp, { type Sharp } from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
 import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
+import { TRANSFORM_STEPS, type TransformStepName } from "../../contracts/transform/registry.ts";
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
@@ -34,15 +35,20 @@ const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 // /v1/image/optimize makes at quality 76.
 const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
 
+// The step applying each token's work, by the name its registry declaration gives (TRANSFORM_STEPS
+// orders them): a name without a step here fails to typecheck.
+const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat) => ImageStep> = {
+  rotate: (options) => rotate(options.rotate),
+  fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),
+  blur: (options) => blur(options.blur),
+  sharpen: (options) => sharpen(options.sharpen),
+};
+
 export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat): ImageStep[] {
-  const keepsAlpha = formatHasAlpha(format);
   return [
     autoOrient(true),
     toSrgb,
-    rotate(options.rotate),
-    fitBox(options, keepsAlpha ? TRANSPARENT : WHITE),
-    blur(options.blur),
-    sharpen(options.sharpen),
+    ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format)),
     flatten(source.has_alpha ? "transparent" : "none", format, null),
   ];
 }
@@ -68,7 +74,7 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
 }
 
 export async function transformImage(original: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
-  const { input, source } = await openOriginal(original, { width: options.width, height: options.height });
+  const { input, source } = await openOriginal(original, { width: options.width, height: options.height }, options.page);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {

@@ -19,7 +19,7 @@ import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
 import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
 import webpDecWasm from "@jsquash/webp/codec/dec/webp_dec.wasm?module";
 import webpEncWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm?module";
-import type { OutputFormat } from "../../contracts/transform/tokens.ts";
+import type { OutputFormat } from "../../contracts/transform/token-values.ts";
 import type { EdgeSourceFormat } from "../../contracts/limits/edge-budget.ts";
 
 export interface Pixels {

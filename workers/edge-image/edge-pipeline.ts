@@ -2,8 +2,9 @@
 // enough that the codecs' WASM memory plus the JS pixel buffers stay inside the edge budget
 // (proven in edge-pipeline.test.ts). Everything else is the origin's.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/canonical.ts";
-import type { OutputFormat } from "../../contracts/transform/tokens.ts";
+import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
+import type { OutputFormat } from "../../contracts/transform/token-values.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";
 import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/limits/edge-budget.ts";
 import { geometryOnDownscale, type Region, type Size } from "./geometry.ts";
@@ -11,26 +12,22 @@ import type { ImageHeader } from "./image-header.ts";
 import { oneAtATime } from "./one-at-a-time.ts";
 
 /**
- * Whether the jSquash pipeline can make `op` from this source. It has downscaling, cover crops
- * at a compass gravity and encoding; blur, sharpen, rotation, EXIF orientation, CMYK, padding
- * and content-aware crops are sharp's. `frame` is the original's upright size when the source
- * is its mezzanine (the geometry refers to the original); by default the source itself.
+ * Whether the jSquash pipeline can make `op` from this source: every token on the registry's edge
+ * allow-list (contracts/transform/registry.ts: downscaling, cover crops at a compass gravity,
+ * encoding at a fixed quality), from a source it reads upright (EXIF orientation and CMYK are
+ * sharp's). `frame` is the original's upright size when the source is its mezzanine (the geometry
+ * refers to the original); by default the source itself.
  */
 export function edgeCanTransform(header: ImageHeader | null, op: ResolvedTransform, frame?: Size): header is ImageHeader {
   if (header === null || header.orientation !== null || header.cmyk) return false;
   if (header.width * header.height > EDGE_MAX_SOURCE_PIXELS) return false;
-  if (!edgeHasOperation(op)) return false;
+  if (!edgeAppliesAll(op)) return false;
   const out = geometryOnDownscale(header, frame ?? header, op);
   // Enlarging grows the persistent resize instance past what the budget test measured, and
   // from a mezzanine it would lose detail the original has.
   const kept = out.crop ?? header;
   if (out.width > kept.width || out.height > kept.height) return false;
   return out.width * out.height <= EDGE_MAX_OUTPUT_PIXELS;
-}
-
-function edgeHasOperation(op: ResolvedTransform): boolean {
-  if (op.blur !== undefined || op.sharpen !== undefined || op.rotate !== 0) return false;
-  return op.fit !== "contain" && op.gravity !== "auto";
 }
 
 export interface EdgeOutput {

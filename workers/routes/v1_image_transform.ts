@@ -14,7 +14,7 @@ import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
 import type { TransformEnv } from "../transform/transform-request.ts";
 import { serveTransform } from "../transform/serve-transform.ts";
-import { tokenDescriptions } from "../../contracts/transform/tokens.ts";
+import { tokenTable } from "../../contracts/transform/registry.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { MAX_FRESH_SECONDS, MIN_FRESH_SECONDS, MISSING_SECONDS } from "../origins/freshness.ts";
 
@@ -27,10 +27,6 @@ function problem(slugs: ProblemType[]) {
 }
 
 const image = { schema: z.string().openapi({ type: "string", format: "binary" }) };
-
-const tokenTable = Object.entries(tokenDescriptions)
-  .map(([prefix, text]) => `- \`${prefix}_\`: ${text}`)
-  .join("\n");
 
 const tiers = `Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. A strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data\`, and \`Save-Data: on\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.`;
 

@@ -25,13 +25,13 @@ import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { edgeCanTransform, transformAtEdge, type EdgeOutput } from "../edge-image/edge-pipeline.ts";
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import { hasFixedQuality, type FixedQualityTransform, type ResolvedTransform } from "../../contracts/transform/canonical.ts";
 import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
-import type { OutputFormat } from "../../contracts/transform/tokens.ts";
+import type { FixedQualityTransform, OutputFormat, ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 
 export interface ComputedDerivative {
   /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */
@@ -63,8 +63,9 @@ const HEADER_READ_BYTES = 256 * 1024;
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
 export async function computeDerivative(env: ComputeEnv, file: DerivativeSource, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
-  // The placeholder engine (ThumbHash's ≤100 px render, the LQIP encode) and q_auto's search live only at the origin.
-  if (op.placeholder !== undefined || !hasFixedQuality(op)) return atOrigin(env, await file.stream(), op, choice);
+  // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
+  // origin's whatever the source: decided once here, before any mezzanine or header is read.
+  if (!edgeAppliesAll(op)) return atOrigin(env, await file.stream(), op, choice);
   const stored = await findMezzanine(env.FILES, file.fileId);
   if (stored && mezzanineServes(stored.meta, op)) {
     const mezzanine = await stored.read();

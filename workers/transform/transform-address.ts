@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { validationProblem } from "../../contracts/problems/validation-problem.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { FILE_ID_PREFIX, MAX_ORIGIN_PATH_LENGTH, ORIGIN_NAME_PATTERN, originPathProblem } from "../../contracts/transform/origin-path.ts";
-import { MAX_TRANSFORM_LENGTH } from "../../contracts/transform/tokens.ts";
+import { MAX_TRANSFORM_LENGTH } from "../../contracts/transform/token-values.ts";
 import type { TransformTarget } from "./transform-request.ts";
 
 const keyId = z.string().max(64).openapi({ example: "key_3kT9bQ7xLw3mZr9X", description: "The public id of an active API key." });

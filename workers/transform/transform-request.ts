@@ -3,7 +3,7 @@
 // environment (hono-env.ts) does not depend on the transform path.
 import type { Bindings } from "../env.ts";
 import type { AppEnv } from "../hono-env.ts";
-import type { TransformSpec } from "../../contracts/transform/tokens.ts";
+import type { TransformSpec } from "../../contracts/transform/registry.ts";
 import type { VaryHeader } from "./derivative-response.ts";
 import type { TransformKey } from "./transform-key.ts";
 

@@ -2,7 +2,8 @@
 // exports. `transform` is a TransformerFunction, what @unpic/core's transformBaseImageProps and
 // getSrcSet take (and so every unpic framework component built on them).
 import type { Operations, TransformerFunction } from "unpic";
-import { qualityValue, resolveTransform } from "../../../contracts/transform/canonical.ts";
+import { resolveTransform } from "../../../contracts/transform/canonical.ts";
+import { qualityValue } from "../../../contracts/transform/token-values.ts";
 import { transformPath } from "../../../contracts/transform/path.ts";
 import { parseTransform } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "../images/transform-error.ts";

@@ -5,7 +5,7 @@
 import { resolveTransform } from "../../../contracts/transform/canonical.ts";
 import { contentTypes } from "../../../contracts/transform/output-format.ts";
 import { outputSize, type PixelSize } from "../../../contracts/transform/output-size.ts";
-import type { OutputFormat } from "../../../contracts/transform/tokens.ts";
+import type { OutputFormat } from "../../../contracts/transform/token-values.ts";
 import { srcsetCandidates, writeSrcset, type Candidate, type SrcsetOptions } from "./srcset.ts";
 import { transformInvalid } from "./transform-error.ts";
 import { canonicalOf, specOf } from "./transform-tokens.ts";

@@ -1,7 +1,8 @@
 // Transform options by name, turned into the edge's own token grammar and canonical form: the
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
 import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
-import { parseTransform, type TransformSpec } from "../../../contracts/transform/tokens.ts";
+import { TRANSFORM_TOKENS, type TransformOptionName, type TransformSpec } from "../../../contracts/transform/registry.ts";
+import { parseTransform } from "../../../contracts/transform/tokens.ts";
 import { asClientError, transformInvalid } from "./transform-error.ts";
 
 /** The edge's transform by name; signing (`s_`) is the server entry point's, and `jpg` is accepted for `jpeg`. */
@@ -10,25 +11,17 @@ export type TransformOptions = Omit<TransformSpec, "signature" | "format"> & { f
 /** Options by name, or tokens as the URL spells them (`"w_400,f_auto"`). */
 export type Transform = TransformOptions | string;
 
-const prefixes: Record<keyof TransformOptions, string> = {
-  width: "w",
-  height: "h",
-  quality: "q",
-  format: "f",
-  fit: "fit",
-  gravity: "g",
-  blur: "bl",
-  sharpen: "sh",
-  rotate: "r",
-  dpr: "dpr",
-  animated: "anim",
-  placeholder: "ph",
-};
+type OptionName = keyof TransformOptions;
 
-/** Every transform option's name, from the one token table above: adapters tell options from HTML attributes by it. */
-export const transformOptionNames = Object.keys(prefixes) as (keyof TransformOptions)[];
+// Every registry token but the signature, by its option name.
+const prefixes = Object.fromEntries(
+  TRANSFORM_TOKENS.filter((declaration) => declaration.option !== "signature").map((declaration) => [declaration.option, declaration.prefix]),
+) as Record<Exclude<TransformOptionName, "signature">, string>;
 
-function isOption(name: string): name is keyof TransformOptions {
+/** Every transform option's name, from the token registry: adapters tell options from HTML attributes by it. */
+export const transformOptionNames = Object.keys(prefixes) as OptionName[];
+
+function isOption(name: string): name is OptionName {
   return Object.hasOwn(prefixes, name);
 }
 

@@ -1,12 +1,14 @@
 // The step before every image pipeline: sharp reads JPEG, PNG, WebP, AVIF, GIF and TIFF itself;
-// HEIC, JPEG XL and SVG are turned into a lossless PNG here first (at the asked size, for SVG),
-// and the pipeline is told what the original was, so its output format and stats follow that.
+// HEIC, JPEG XL and SVG are turned into a lossless PNG here first (at the asked size, for SVG), as
+// are a PDF's page and a TIFF's page other than the first (page.ts), and the pipeline is told what
+// the original was, so its output format and stats follow that.
 import { sniffContentType } from "../../../contracts/sniff.ts";
 import { heicToPng } from "./heic.ts";
 import { jxlToPng } from "./jxl.ts";
+import { checkSinglePage, pageRequired, pdfPageToPng, tiffPageToPng } from "./page.ts";
 import { svgToPng, type RasterTarget } from "./svg.ts";
 
-export type ForeignFormat = "heic" | "jxl" | "svg";
+export type ForeignFormat = "heic" | "jxl" | "svg" | "pdf" | "tiff";
 
 export interface ReadableSource {
   /** Bytes sharp reads. */
@@ -15,8 +17,15 @@ export interface ReadableSource {
   foreign: ForeignFormat | null;
 }
 
-export async function readableSource(input: Uint8Array, target: RasterTarget, maxPixels: number): Promise<ReadableSource> {
+/** `page` (from 1): the page of a PDF (required) or TIFF to read; any other source has page 1 only. */
+export async function readableSource(input: Uint8Array, target: RasterTarget, maxPixels: number, page?: number): Promise<ReadableSource> {
   const format = sniffContentType(input)?.format;
+  if (format === "pdf") {
+    if (page === undefined) throw pageRequired();
+    return { bytes: pdfPageToPng(input, page, target, maxPixels), foreign: format };
+  }
+  if (format === "tiff" && page !== undefined && page > 1) return { bytes: await tiffPageToPng(input, page, maxPixels), foreign: format };
+  if (page !== undefined && format !== "tiff") checkSinglePage(page);
   switch (format) {
     case "heic":
       return { bytes: await heicToPng(input, maxPixels), foreign: format };

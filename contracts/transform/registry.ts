@@ -1,0 +1,283 @@
+// The transform token registry: every `prefix_value` token of GET /v1/image/t/{key_id}/{transform}/...
+// declared once, as plain data. The parser (tokens.ts), the canonical form (canonical.ts), the
+// edge/origin decision (edgeAppliesAll below), the origin's step list (origin/image/transform-image.ts),
+// the OpenAPI description (tokenTable) and the typed client's options (clients/ts/images/) are all
+// read from TRANSFORM_TOKENS, and registry.test.ts fails when a declared token is missing from one.
+// No schema library is imported on this path: the browser URL builder loads it as is.
+import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
+import { decimalIn, integerIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
+import {
+  animValues,
+  blurRange,
+  DEFAULT_FIT,
+  DEFAULT_GRAVITY,
+  DEFAULT_QUALITY,
+  dprRange,
+  fitValues,
+  formatTokenValues,
+  gravityValues,
+  MAX_FRACTION_DIGITS,
+  MAX_OUTPUT_PIXELS,
+  MAX_OUTPUT_SIDE,
+  PDF_PAGE_DPI,
+  pageRange,
+  placeholderValues,
+  qualityRange,
+  qualityValue,
+  rotateValues,
+  sharpenRange,
+  SIGNATURE_LENGTH,
+  sizeRange,
+  type FixedQualityTransform,
+  type FormatChoice,
+  type ResolvedTransform,
+  type Rotation,
+} from "./token-values.ts";
+
+/**
+ * The origin's token-driven steps, in the order it runs them (between auto-orient and colour
+ * conversion before, and flattening after). A token names the step that applies it; the origin
+ * maps each name to its step function, so a step named here without one fails to typecheck.
+ */
+export const TRANSFORM_STEPS = ["rotate", "fit", "blur", "sharpen"] as const;
+export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
+
+export interface TokenDeclaration<Option extends string, Value> {
+  prefix: string;
+  /** The option's name: the parsed spec's field and the typed client's option. */
+  option: Option;
+  /** The value grammar: the value as written (after `prefix_`), or a TokenError naming what it must be. */
+  parse(value: string): Value;
+  /**
+   * The token's value in the canonical transform, read from the resolved operation; undefined when
+   * it changes nothing (its default, or folded away by another token). Null for a token that never
+   * appears there (dpr is folded into the size, the signature signs the rest).
+   */
+  canonical: ((op: ResolvedTransform) => string | undefined) | null;
+  /**
+   * Whether the edge's jSquash pipeline applies the token when it is in the canonical transform:
+   * an allow-list, so a token the edge does not name goes to the origin rather than being skipped.
+   */
+  edge: boolean | ((op: ResolvedTransform) => boolean);
+  /** The origin step that applies it: `open` for what the original is read as, `encode` for what the encoder decides, null for none. */
+  originStep: TransformStepName | "open" | "encode" | null;
+  /** A transform using the token with a value other than its default: the registry's tests run every derived table over it. */
+  example: string;
+  /** Its line in the OpenAPI description and the README. */
+  doc: string;
+}
+
+function token<Option extends string, Value>(declaration: TokenDeclaration<Option, Value>): TokenDeclaration<Option, Value> {
+  return declaration;
+}
+
+const SIGNATURE = new RegExp(`^[A-Za-z0-9_-]{${SIGNATURE_LENGTH}}$`);
+
+function qualityIn(value: string): number | AutoQuality {
+  if (autoQualityLevel(value) !== null) return value as AutoQuality;
+  if (isIntegerSpelling(value)) return integerIn(value, qualityRange);
+  throw new TokenError(`must be a whole number from ${qualityRange.min} to ${qualityRange.max}, or one of ${AUTO_QUALITY_VALUES.join(", ")}`);
+}
+
+const spelled = (value: number | string | undefined) => (value === undefined ? undefined : String(value));
+
+// Canonical order is this list's order; it must stay as it is, or every cached URL changes.
+export const TRANSFORM_TOKENS = [
+  token({
+    prefix: "w",
+    option: "width",
+    parse: (value) => integerIn(value, sizeRange),
+    canonical: (op) => spelled(op.width),
+    edge: true,
+    originStep: "fit",
+    example: "w_400",
+    doc: `width in pixels, ${sizeRange.min} to ${sizeRange.max}`,
+  }),
+  token({
+    prefix: "h",
+    option: "height",
+    parse: (value) => integerIn(value, sizeRange),
+    canonical: (op) => spelled(op.height),
+    edge: true,
+    originStep: "fit",
+    example: "h_300",
+    doc: `height in pixels, ${sizeRange.min} to ${sizeRange.max}`,
+  }),
+  token({
+    prefix: "fit",
+    option: "fit",
+    parse: (value) => oneOf(value, fitValues),
+    canonical: (op) => (op.fit === DEFAULT_FIT ? undefined : op.fit),
+    // Padding is sharp's.
+    edge: (op) => op.fit !== "contain",
+    originStep: "fit",
+    example: "w_400,h_300,fit_cover",
+    doc: `fit when both w and h are given: ${fitValues.join(", ")} (default ${DEFAULT_FIT})`,
+  }),
+  token({
+    prefix: "g",
+    option: "gravity",
+    parse: (value) => oneOf(value, gravityValues),
+    canonical: (op) => (op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
+    // A content-aware crop is sharp's attention strategy.
+    edge: (op) => op.gravity !== "auto",
+    originStep: "fit",
+    example: "w_400,h_300,fit_cover,g_north",
+    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop)`,
+  }),
+  token({
+    prefix: "q",
+    option: "quality",
+    parse: qualityIn,
+    canonical: (op) => (op.quality === DEFAULT_QUALITY ? undefined : String(qualityValue(op.quality))),
+    // q_auto's search needs the perceptual metric and several encodes: the origin's CPU.
+    edge: (op) => typeof op.quality === "number",
+    originStep: "encode",
+    example: "q_60",
+    doc: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data`,
+  }),
+  token({
+    prefix: "f",
+    option: "format",
+    parse: (value): FormatChoice => {
+      const format = oneOf(value, formatTokenValues);
+      return format === "jpg" ? "jpeg" : format;
+    },
+    canonical: (op) => op.format,
+    edge: true,
+    originStep: "encode",
+    example: "f_webp",
+    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)`,
+  }),
+  token({
+    prefix: "r",
+    option: "rotate",
+    parse: (value): Rotation | "auto" => {
+      const rotate = oneOf(value, rotateValues);
+      return rotate === "auto" ? "auto" : (Number(rotate) as Rotation);
+    },
+    canonical: (op) => (op.rotate === 0 ? undefined : String(op.rotate)),
+    edge: false,
+    originStep: "rotate",
+    example: "r_90",
+    doc: `rotation: ${rotateValues.join(", ")} (default auto = EXIF orientation; angles turn clockwise after it)`,
+  }),
+  token({
+    prefix: "bl",
+    option: "blur",
+    parse: (value) => decimalIn(value, blurRange),
+    canonical: (op) => spelled(op.blur),
+    edge: false,
+    originStep: "blur",
+    example: "bl_2.5",
+    doc: `Gaussian blur sigma, ${blurRange.min} to ${blurRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
+  }),
+  token({
+    prefix: "sh",
+    option: "sharpen",
+    parse: (value) => decimalIn(value, sharpenRange),
+    canonical: (op) => spelled(op.sharpen),
+    edge: false,
+    originStep: "sharpen",
+    example: "sh_1",
+    doc: `sharpen sigma, ${sharpenRange.min} to ${sharpenRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
+  }),
+  token({
+    prefix: "anim",
+    option: "animated",
+    parse: (value) => {
+      oneOf(value, animValues);
+      return false as const;
+    },
+    canonical: (op) => (op.animated ? undefined : "false"),
+    // The edge never reads an animation (an animated source goes to the origin whole), so on what it does read the token changes nothing.
+    edge: true,
+    originStep: "encode",
+    example: "anim_false",
+    doc: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)`,
+  }),
+  token({
+    prefix: "ph",
+    option: "placeholder",
+    parse: (value) => oneOf(value, placeholderValues),
+    canonical: (op) => op.placeholder,
+    // ThumbHash's render and the LQIP encode live only at the origin.
+    edge: false,
+    originStep: "encode",
+    example: "ph_lqip",
+    doc: `placeholder: ${placeholderValues.join(", ")} (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)`,
+  }),
+  token({
+    prefix: "pg",
+    option: "page",
+    parse: (value) => integerIn(value, pageRange),
+    // Always written: a PDF has no page without it, so pg_1 is not the default there.
+    canonical: (op) => spelled(op.page),
+    // Pages are read by MuPDF and libvips at the origin.
+    edge: false,
+    originStep: "open",
+    example: "w_400,pg_2",
+    doc: `page, ${pageRange.min} to ${pageRange.max}: the page of a PDF (drawn on white at the output size, at ${PDF_PAGE_DPI} dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 \`page_out_of_range\``,
+  }),
+  token({
+    prefix: "dpr",
+    option: "dpr",
+    parse: (value) => decimalIn(value, dprRange),
+    canonical: null,
+    edge: true,
+    originStep: null,
+    example: "w_400,dpr_2",
+    doc: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals; multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
+  }),
+  token({
+    prefix: "s",
+    option: "signature",
+    parse: (value) => matching(value, SIGNATURE, `${SIGNATURE_LENGTH} base64url characters`),
+    canonical: null,
+    edge: true,
+    originStep: null,
+    example: "w_400,s_AAAAAAAAAAAAAAAAAAAAAA",
+    doc: `signature: ${SIGNATURE_LENGTH} base64url characters, HMAC-SHA256 of the canonical path`,
+  }),
+] as const;
+
+export type TransformToken = (typeof TRANSFORM_TOKENS)[number];
+
+// What a transform segment asked for, exactly as written (aliases resolved, nothing folded): one
+// optional field per token, typed by what its grammar parses. canonicalTransform applies the defaults.
+export type TransformSpec = { -readonly [T in TransformToken as T["option"]]?: ReturnType<T["parse"]> };
+
+export type TransformOptionName = TransformToken["option"];
+
+const byPrefix = new Map<string, TransformToken>(TRANSFORM_TOKENS.map((declaration) => [declaration.prefix, declaration]));
+
+/** The declaration a token's prefix names, or undefined for a prefix no token has. */
+export function tokenOfPrefix(prefix: string): TransformToken | undefined {
+  return byPrefix.get(prefix);
+}
+
+/** The canonical tokens of a resolved operation, in registry order. */
+export function canonicalTokens(op: ResolvedTransform): string[] {
+  const tokens: string[] = [];
+  for (const declaration of TRANSFORM_TOKENS) {
+    const value = declaration.canonical?.(op);
+    if (value !== undefined) tokens.push(`${declaration.prefix}_${value}`);
+  }
+  return tokens;
+}
+
+function edgeApplies(declaration: TransformToken, op: ResolvedTransform): boolean {
+  return typeof declaration.edge === "boolean" ? declaration.edge : declaration.edge(op);
+}
+
+/**
+ * Whether the edge's pipeline has every operation `op` asks for: each token in its canonical form
+ * must be on the edge's allow-list. Whether the source and output fit the edge's budget is the
+ * edge's own question (workers/edge-image/edge-pipeline.ts).
+ */
+export function edgeAppliesAll(op: ResolvedTransform): op is FixedQualityTransform {
+  return TRANSFORM_TOKENS.every((declaration) => declaration.canonical?.(op) === undefined || edgeApplies(declaration, op));
+}
+
+/** One Markdown line per token, `- \`w_\`: width in pixels, ...`, for the OpenAPI description. */
+export const tokenTable = TRANSFORM_TOKENS.map((declaration) => `- \`${declaration.prefix}_\`: ${declaration.doc}`).join("\n");

@@ -1,0 +1,40 @@
+// The value grammars a token declaration parses with: each throws TokenError with the sentence
+// the parser puts after the token's prefix (`w_ must be a whole number from 1 to 8192`).
+import { MAX_FRACTION_DIGITS } from "./token-values.ts";
+
+export class TokenError extends Error {}
+
+const INTEGER = /^\d{1,6}$/;
+const DECIMAL = new RegExp(`^\\d{1,4}(\\.\\d{1,${MAX_FRACTION_DIGITS}})?$`);
+
+export function isIntegerSpelling(value: string): boolean {
+  return INTEGER.test(value);
+}
+
+export function integerIn(value: string, range: { min: number; max: number }): number {
+  const n = INTEGER.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    throw new TokenError(`must be a whole number from ${range.min} to ${range.max}`);
+  }
+  return n;
+}
+
+export function decimalIn(value: string, range: { min: number; max: number }): number {
+  const n = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    throw new TokenError(`must be a number from ${range.min} to ${range.max} with at most ${MAX_FRACTION_DIGITS} decimals`);
+  }
+  return n;
+}
+
+export function oneOf<T extends string>(value: string, values: readonly T[]): T {
+  if (!(values as readonly string[]).includes(value)) {
+    throw new TokenError(`must be one of ${values.join(", ")}`);
+  }
+  return value as T;
+}
+
+export function matching(value: string, pattern: RegExp, expected: string): string {
+  if (!pattern.test(value)) throw new TokenError(`must be ${expected}`);
+  return value;
+}
