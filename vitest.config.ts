@@ -26,6 +26,8 @@ export default defineConfig({
                 TEST_GENERATED_FILES_URL: inject("testGeneratedFilesUrl"),
                 SIGNING_SECRET: "test-signing-secret",
                 PUBLIC_BASE_URL: "http://api.test",
+                // Without CF_ZONE_ID and CF_API_TOKEN (a test sets its own) nothing is sent there.
+                CF_API_BASE_URL: inject("testCloudflareApiUrl"),
                 ENVIRONMENT: "development",
               },
             },

@@ -120,7 +120,7 @@ describe("remote origins against a server on loopback", () => {
   it("after the bytes change and a purge, serves the new bytes as a new version, billed anew", async () => {
     photo = { bytes: await solid(30, 40, 220), etag: '"v2"' };
     const purge = await fetch(`${edge}/v1/purge`, { method: "POST", headers: auth, body: JSON.stringify({ origin, paths: ["/products/photo.jpg"] }) });
-    expect(await purge.json()).toEqual({ originals: 1, derivatives: 2, edge_entries: 2 });
+    expect(await purge.json()).toEqual({ originals: 1, derivatives: 2, edge_entries: 2, cdn: { status: "not_configured", urls_purged: 0, urls_not_purged: 2, error: null } });
     const fresh = await fetch(url("w_64,f_webp", "/products/photo.jpg"));
     expect(fresh.headers.get("X-Cache")).toBe("MISS");
     expect(await redOf(new Uint8Array(await fresh.arrayBuffer()))).toBeLessThan(80);

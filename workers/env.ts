@@ -12,7 +12,7 @@ export interface Bindings {
   ORIGIN_CONTAINER?: DurableObjectNamespace<OriginContainer>;
   ORIGIN_SECRET: string;
   SIGNING_SECRET: string;
-  /** Scheme and host of every absolute link handed out (never the request's Host). */
+  /** Scheme and host of every absolute link handed out (never the request's Host), and of the edge cache's keys. */
   PUBLIC_BASE_URL: string;
   IMAGE_ALIAS_HOSTS: string;
   PDF_ALIAS_HOSTS: string;
@@ -22,4 +22,9 @@ export interface Bindings {
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;
+  /** The Cloudflare zone PUBLIC_BASE_URL's host is in and a token with Cache Purge on it (secrets): purge then reaches every data centre. */
+  CF_ZONE_ID?: string;
+  CF_API_TOKEN?: string;
+  /** Cloudflare's API, up to and including `/client/v4`. */
+  CF_API_BASE_URL: string;
 }

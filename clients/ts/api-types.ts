@@ -4816,6 +4816,21 @@ export interface components {
             derivatives: number;
             /** @description Entries dropped from the edge cache of the data centre that ran the call. */
             edge_entries: number;
+            cdn: components["schemas"]["CdnPurge"];
+        };
+        /** @description The same entries purged by URL in every data centre through Cloudflare's API, when the service has a zone token. */
+        CdnPurge: {
+            /**
+             * @description `not_configured`: the service has no Cloudflare zone token, so only the data centre that ran the call was purged. `purged`: Cloudflare accepted every URL. `failed`: Cloudflare refused or could not be reached for some or all of them (see `error`); those stay cached elsewhere until they expire.
+             * @enum {string}
+             */
+            status: "not_configured" | "purged" | "failed";
+            /** @description Cache URLs Cloudflare accepted for purging in every data centre. */
+            urls_purged: number;
+            /** @description Cache URLs that were not purged beyond this data centre. */
+            urls_not_purged: number;
+            /** @description Why Cloudflare's purge failed; null otherwise. */
+            error: string | null;
         };
         PurgeRequest: {
             /**

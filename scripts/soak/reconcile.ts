@@ -7,20 +7,25 @@
 //   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
 //   - every ended job with a webhook was delivered, or its next attempt is scheduled, or the
 //     endpoint stopped it with a 410 (the documented stop);
-//   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry) is a
-//     deliberate deletion, not a charge without an output;
-//   - no R2 object without its row, no ready row without its object (pending uploads excepted).
+//   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry), or with
+//     an origin path's version that is no longer current (new bytes, a purge, the path gone
+//     upstream, the origin deleted), is a deliberate deletion, not a charge without an output;
+//   - no R2 object without its row, no ready row without its object (pending uploads excepted):
+//     files, derivatives, originals kept from origins (`accounts/*/origins/…`, one per ready
+//     origin path) and mezzanines (of a live file, or of an origin path's current version).
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
 import { balances } from "../../workers/accounts/account-store.ts";
-import { transformChargeKey } from "../../workers/billing/charge-key.ts";
+import { transformChargeKey, transformChargeSource } from "../../workers/billing/charge-key.ts";
 import { ledgerRows } from "../../workers/billing/charge-once.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
 import { bodyObjectKey, idempotencyScopes } from "../../workers/idempotency/idempotency-store.ts";
 import { jobsSince } from "../../workers/jobs/job-store.ts";
 import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
+import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
+import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
 import { derivativeAt, derivativeRows } from "../../workers/transform/derivative-store.ts";
 import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";
 
@@ -46,7 +51,7 @@ export interface PlatformReconciliation {
     rows: number;
     /** job:/transform: charges with no delivered output, or charged for a job that did not succeed. */
     withoutOutput: string[];
-    /** transform: charges whose output went with its file (ack, DELETE or expiry): deleted on purpose, not lost. */
+    /** transform: charges whose output went with its file (ack, DELETE or expiry) or with its origin path's version (superseded, purged, gone upstream, origin deleted): deleted on purpose, not lost. */
     deletedOutputs: string[];
     /** Delivered billable outputs (succeeded jobs, derivatives) with no charge, or a charge of another amount. */
     outputsWithoutCharge: string[];
@@ -72,7 +77,10 @@ async function listAllKeys(bucket: R2Bucket): Promise<string[]> {
   return keys;
 }
 
-/** The keys among `keys` that still disagree when read again (files and derivatives; other kinds are kept as found). */
+// Where an original kept from an origin lives (workers/origins/origin-original.ts).
+const ORIGIN_ORIGINAL = /^accounts\/[^/]+\/origins\//;
+
+/** The keys among `keys` that still disagree when read again (files, derivatives and origin originals; mezzanines and idempotency bodies are kept as found). */
 async function stillDisagreeing(db: D1Database, bucket: R2Bucket, keys: string[], kind: "object without row" | "row without object"): Promise<string[]> {
   const disagreeing: string[] = [];
   for (const key of keys) {
@@ -81,8 +89,8 @@ async function stillDisagreeing(db: D1Database, bucket: R2Bucket, keys: string[]
       continue;
     }
     const object = await bucket.head(key);
-    const [liveFiles, derivativesAtKey] = await orm(db).batch([liveFileAt(db, key), derivativeAt(db, key)]);
-    const hasRow = liveFiles.length + derivativesAtKey.length > 0;
+    const [liveFiles, derivativesAtKey, originalsAtKey] = await orm(db).batch([liveFileAt(db, key), derivativeAt(db, key), originObjectAt(db, key)]);
+    const hasRow = liveFiles.length + derivativesAtKey.length + originalsAtKey.length > 0;
     const disagrees = kind === "object without row" ? object !== null && !hasRow : hasRow && object === null;
     if (disagrees) disagreeing.push(key);
   }
@@ -108,7 +116,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const webhookGraceMs = options.webhookGraceMs ?? 60_000;
 
   // One batch is one transaction: the ledger, the balances and the rows are read as of one moment.
-  const [jobs, ledger, files, derivatives, deliveries, accounts, idempotencyRecords] = await orm(db).batch([
+  const [jobs, ledger, files, derivatives, deliveries, accounts, idempotencyRecords, originPaths] = await orm(db).batch([
     jobsSince(db, since),
     ledgerRows(db),
     fileRows(db),
@@ -116,7 +124,11 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     deliveryRows(db),
     balances(db),
     idempotencyScopes(db),
+    originObjectRows(db),
   ]);
+  // An origin path's current version, as the source id its derivatives, charges and mezzanine carry.
+  const readyPaths = originPaths.flatMap((p) => (p.status === "ready" && p.version !== null && p.r2_key !== null ? [{ ...p, version: p.version, r2_key: p.r2_key }] : []));
+  const currentOriginSources = new Set(await Promise.all(readyPaths.map((p) => originSourceId(p.origin_id, p.path, p.version))));
 
   const final = new Set(["succeeded", "failed", "cancelled"]);
   const stuck = jobs.filter((j) => !final.has(j.status)).map((j) => `${j.id} (${j.status})`);
@@ -147,10 +159,11 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       if (!job || job.status !== "succeeded") withoutOutput.push(`${row.charge_key} (job ${job?.status ?? "missing"})`);
       jobCharged.set(jobMatch[1]!, (jobCharged.get(jobMatch[1]!) ?? 0) + row.amount_micros);
     } else if (row.charge_key.startsWith("transform:") && !derivativeKeys.has(`${row.account_id} ${row.charge_key}`)) {
-      // A deleted file takes its derivatives with it; the charge paid for an output that was served.
-      const fileId = row.charge_key.split(":")[1]!;
-      if (fileStatus.get(fileId) === "deleted") deletedOutputs.push(row.charge_key);
-      else withoutOutput.push(row.charge_key);
+      // The charge paid for an output that was served. A deleted file takes its derivatives with it;
+      // an origin path's derivatives go with their version once it is no longer the current one.
+      const source = transformChargeSource(row.charge_key) ?? "";
+      const deliberate = fileStatus.has(source) ? fileStatus.get(source) === "deleted" : isOriginSourceId(source) && !currentOriginSources.has(source);
+      (deliberate ? deletedOutputs : withoutOutput).push(row.charge_key);
     }
   }
   const outputsWithoutCharge: string[] = [];
@@ -204,17 +217,23 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const liveFileIds = new Set(files.filter((f) => f.status === "ready").map((f) => f.id));
   const idempotencyKeys = new Set(await Promise.all(idempotencyRecords.map(bodyObjectKey)));
   const derivativeObjects = new Set(derivatives.map((d) => d.r2_key));
+  const originalObjects = new Set(readyPaths.map((p) => p.r2_key));
   const objectsWithoutRow = objectKeys.filter((key) => {
     if (key === "healthz") return false;
-    if (key.startsWith("mezzanine/")) return !liveFileIds.has(key.slice("mezzanine/".length));
+    if (key.startsWith("mezzanine/")) {
+      const source = key.slice("mezzanine/".length);
+      return !liveFileIds.has(source) && !currentOriginSources.has(source);
+    }
     if (key.startsWith("idempotency/")) return !idempotencyKeys.has(key);
     if (key.includes("/derivatives/")) return !derivativeObjects.has(key);
+    if (ORIGIN_ORIGINAL.test(key)) return !originalObjects.has(key);
     return !liveFileKeys.has(key);
   });
   const rowsWithoutObject = [
     ...files.filter((f) => f.status === "ready" && !objects.has(f.r2_key)).map((f) => f.r2_key),
     ...files.filter((f) => f.status === "pending" && f.kind === "result" && !objects.has(f.r2_key)).map((f) => f.r2_key),
     ...derivatives.filter((d) => !objects.has(d.r2_key)).map((d) => d.r2_key),
+    ...readyPaths.filter((p) => !objects.has(p.r2_key)).map((p) => p.r2_key),
   ];
   // On a live service a row and its object change between the snapshot and the listing (an ack
   // deletes both, a store writes both): a pair is reported only if it still disagrees when looked at again.

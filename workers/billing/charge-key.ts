@@ -17,9 +17,23 @@ export function itemChargeKey(parent: string, ref: string): string {
   return `${parent}:${ref}`;
 }
 
-/** A URL-transform derivative: billed once per file, canonical transform and format class. */
+const TRANSFORM = "transform:";
+
+/**
+ * A URL-transform derivative: billed once per source, canonical transform and format class. The
+ * source is a file id, or an origin path's version (`{origin id}/{path digest}/{version}`,
+ * workers/origins/origin-source-id.ts); neither holds `:`, so transformChargeSource reads the
+ * source back as what comes before the first `:` after the prefix (a canonical may hold `:`).
+ */
 export function transformChargeKey(identity: { fileId: string; canonical: string; formatClass: string }): string {
-  return `transform:${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
+  return `${TRANSFORM}${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
+}
+
+/** The source (file id or origin source id) a transform charge key names; null for any other key. */
+export function transformChargeSource(chargeKey: string): string | null {
+  if (!chargeKey.startsWith(TRANSFORM)) return null;
+  const end = chargeKey.indexOf(":", TRANSFORM.length);
+  return end < 0 ? null : chargeKey.slice(TRANSFORM.length, end);
 }
 
 /** An operator's top-up, by the payment reference it records. */

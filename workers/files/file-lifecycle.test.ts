@@ -72,7 +72,7 @@ async function fileWithDerivatives(expiresAt: number) {
   for (const id of ids) {
     await storeDerivative(env, id, { body: new Uint8Array([9, 9]), size: 2, contentType: "image/webp", etag: `"${id.canonical}"` });
     // Cached while the file was live, as a transform served before the file expired would have.
-    await putEdgeCache(edgeCacheKey(id), new Uint8Array([9, 9]), { etag: `"${id.canonical}"`, contentType: "image/webp", bytes: 2, vary: [] }, Date.now() + 3_600_000);
+    await putEdgeCache(edgeCacheKey(env, id), new Uint8Array([9, 9]), { etag: `"${id.canonical}"`, contentType: "image/webp", bytes: 2, vary: [] }, Date.now() + 3_600_000);
   }
   const original = { width: 4000, height: 3000, format: "jpeg", hasAlpha: false };
   await storeMezzanine(env.FILES, file.id, new Uint8Array([7, 7]), { format: "jpeg", width: 1154, height: 865, original });
@@ -94,11 +94,11 @@ describe("derivatives follow their file", () => {
 
   it("are deleted when the expiry sweep removes the file, edge cache included", async () => {
     const { caller, file, ids, keys } = await fileWithDerivatives(Date.now() - 1_000);
-    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(id), [])).not.toBeNull();
+    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).not.toBeNull();
     await sweepExpiredFiles(env, Date.now());
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
-    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(id), [])).toBeNull();
+    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).toBeNull();
   });
 
   it("are deleted when they land after their file's deletion, edge cache included", async () => {
@@ -109,7 +109,7 @@ describe("derivatives follow their file", () => {
     await deleteFile(env, caller.accountId, file.id);
     // A transform that was computing meanwhile stores its derivative and caches it afterwards.
     const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: "" };
-    const cacheKey = edgeCacheKey(late);
+    const cacheKey = edgeCacheKey(env, late);
     await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"' });
     await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, vary: [] }, file.expires_at);
     await storeMezzanine(env.FILES, file.id, new Uint8Array([7]), { format: "jpeg", width: 1, height: 1, original: { width: 1, height: 1, format: "jpeg", hasAlpha: false } });

@@ -6,11 +6,12 @@
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { deleteDerivativesOf, derivativesOfFiles } from "../transform/derivative-store.ts";
-import { deleteEdgeCache, edgeCacheKey } from "../transform/edge-cache.ts";
+import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
+import { deleteEdgeCache, fileCacheKeyUrl, type CacheKeyEnv } from "../transform/edge-cache.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
 
-type LifecycleEnv = Pick<Bindings, "DB" | "FILES">;
+type LifecycleEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
@@ -28,14 +29,16 @@ function chunked<T>(items: T[], size: number): T[][] {
 /**
  * Forgets everything derived from the given files: derivative rows and objects, this data
  * centre's edge-cache entries for them, and the files' mezzanines. Returns how many derivatives
- * and edge-cache entries went.
+ * and edge-cache entries went, and the cache URLs of every derivative (for a purge beyond this
+ * data centre).
  */
-export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number }> {
+export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
   const deleted = await deleteDerivativesOf(env, fileIds);
+  const cacheUrls = deleted.map((identity) => fileCacheKeyUrl(env, identity));
   let edgeEntries = 0;
-  for (const identity of deleted.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(edgeCacheKey(identity))) edgeEntries++;
+  for (const url of cacheUrls.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(url)) edgeEntries++;
   await deleteMezzaninesOf(env.FILES, fileIds);
-  return { derivatives: deleted.length, edgeEntries };
+  return { derivatives: deleted.length, edgeEntries, cacheUrls };
 }
 
 /** Deletes a file of the account with what derives from it: the row first, then the objects. Repeating it is harmless. */
@@ -85,10 +88,13 @@ export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fi
   return true;
 }
 
-/** Purge of files: what derives from the caller's own files goes; the files stay. */
-export async function purgeFiles(env: LifecycleEnv, accountId: string, fileIds: string[]) {
+/**
+ * Purge of files: what derives from the caller's own files goes; the files stay. Their cache URLs
+ * are purged in every data centre too when the zone is configured.
+ */
+export async function purgeFiles(env: LifecycleEnv & ZonePurgeEnv, accountId: string, fileIds: string[]) {
   // Only the caller's own files: the derivative store deletes by file id alone.
   const owned = [...new Set((await derivativesOfFiles(env.DB, accountId, fileIds)).map((d) => d.fileId))];
-  const { derivatives, edgeEntries } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0 } : await dropDerivativesOfFiles(env, owned);
-  return { originals: 0, derivatives, edge_entries: edgeEntries };
+  const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, owned);
+  return { originals: 0, derivatives, edge_entries: edgeEntries, cdn: await purgeZoneUrls(env, cacheUrls) };
 }

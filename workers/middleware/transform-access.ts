@@ -33,8 +33,8 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
   const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   const cacheKey =
     target.kind === "file"
-      ? edgeCacheKey({ accountId: key.accountId, fileId: target.fileId, canonical, formatClass })
-      : originEdgeCacheKey(key.accountId, target.name, target.path, canonical, formatClass);
+      ? edgeCacheKey(c.env, { accountId: key.accountId, fileId: target.fileId, canonical, formatClass })
+      : originEdgeCacheKey(c.env, key.accountId, target.name, target.path, canonical, formatClass);
   c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });
   c.set("transform", { key, target, spec, canonical, formatClass, cacheKey, vary, ifNoneMatch: c.req.header("If-None-Match") });
   await next();

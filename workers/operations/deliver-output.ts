@@ -20,7 +20,7 @@ export const deliveredOutputSchema = z.object({
 
 export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
 
-type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET">;
+type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 /**
  * Stores a result for download and/or inlines it, as the request's `output` asks, and charges for

@@ -56,7 +56,7 @@ export const xlsxResultSchema = deliveredOutputSchema
 
 export type XlsxResult = z.infer<typeof xlsxResultSchema>;
 
-type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
 /** One workbook built by the origin's streaming writer, stored and billed by its cell count. */
 async function generateWorkbook(

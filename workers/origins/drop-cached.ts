@@ -4,21 +4,23 @@
 import type { Bindings } from "../env.ts";
 import { MAX_EDGE_CACHE_PURGES } from "../files/file-lifecycle.ts";
 import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
-import { deleteEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
+import { deleteEdgeCache, originCacheKeyUrl, type CacheKeyEnv } from "../transform/edge-cache.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import type { DroppedObject } from "./origin-object-store.ts";
 import { originSourceId, pathPrefix } from "./origin-source-id.ts";
 
-type DropEnv = Pick<Bindings, "DB" | "FILES">;
+type DropEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;
 
 export interface DropCounts {
   originals: number;
   derivatives: number;
   edge_entries: number;
+  /** The cache URL of every derivative dropped (one per path, transform and class), for a purge beyond this data centre. */
+  cacheUrls: string[];
 }
 
 export async function dropCachedPaths(env: DropEnv, origin: { id: string; name: string; account_id: string }, objects: DroppedObject[]): Promise<DropCounts> {
-  const counts: DropCounts = { originals: 0, derivatives: 0, edge_entries: 0 };
+  const counts: DropCounts = { originals: 0, derivatives: 0, edge_entries: 0, cacheUrls: [] };
   const originals = objects.flatMap((object) => (object.r2_key ? [object.r2_key] : []));
   for (let i = 0; i < originals.length; i += 1000) await env.FILES.delete(originals.slice(i, i + 1000));
   counts.originals = originals.length;
@@ -30,9 +32,10 @@ export async function dropCachedPaths(env: DropEnv, origin: { id: string; name: 
     // One entry per transform and class, whatever version it was made from.
     const entries = new Set(dropped.map((d) => `${d.canonical}\n${d.formatClass}`));
     for (const entry of entries) {
-      if (counts.edge_entries >= MAX_EDGE_CACHE_PURGES) break;
       const [canonical, formatClass] = entry.split("\n") as [string, string];
-      if (await deleteEdgeCache(originEdgeCacheKey(origin.account_id, origin.name, path, canonical, formatClass))) counts.edge_entries++;
+      const url = originCacheKeyUrl(env, origin.account_id, origin.name, path, canonical, formatClass);
+      counts.cacheUrls.push(url);
+      if (counts.edge_entries < MAX_EDGE_CACHE_PURGES && (await deleteEdgeCache(url))) counts.edge_entries++;
     }
   }
   return counts;

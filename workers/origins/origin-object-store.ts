@@ -122,3 +122,15 @@ export async function deleteOriginObjects(db: D1Database, originId: string, whic
       : eq(originObjects.originId, originId);
   return orm(db).delete(originObjects).where(where).returning({ path: originObjects.path, r2_key: originObjects.r2Key, version: originObjects.version }).all();
 }
+
+/** Every origin path's row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it joins the one batch the books are read in. */
+export function originObjectRows(db: D1Database) {
+  return orm(db)
+    .select({ origin_id: originObjects.originId, account_id: originObjects.accountId, path: originObjects.path, status: originObjects.status, version: originObjects.version, r2_key: originObjects.r2Key })
+    .from(originObjects);
+}
+
+/** The origin path whose original is `r2Key`, if any: a query, so the books can batch it. */
+export function originObjectAt(db: D1Database, r2Key: string) {
+  return orm(db).select({ origin_id: originObjects.originId }).from(originObjects).where(eq(originObjects.r2Key, r2Key)).limit(1);
+}

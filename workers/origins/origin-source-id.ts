@@ -5,6 +5,13 @@
 // twice), and everything derived from a path, or from an origin, shares a prefix.
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 
+// `{origin id}/{24 hex}/{20 hex}`: what originSourceId makes, and nothing a file id can be.
+const ORIGIN_SOURCE_ID = /^orig_[^/]+\/[0-9a-f]{24}\/[0-9a-f]{20}$/;
+
+export function isOriginSourceId(sourceId: string): boolean {
+  return ORIGIN_SOURCE_ID.test(sourceId);
+}
+
 export function originPrefix(originId: string): string {
   return `${originId}/`;
 }

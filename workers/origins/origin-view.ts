@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { cdnPurgeSchema } from "../cdn/zone-purge.ts";
 import type { OriginRecord } from "./origin-store.ts";
 
 export const originSchema = z
@@ -29,5 +30,6 @@ export const purgeCountsSchema = z
     originals: z.number().int().openapi({ description: "Originals fetched from an origin and kept in R2, dropped." }),
     derivatives: z.number().int().openapi({ description: "Derivatives kept in R2 (every version), dropped." }),
     edge_entries: z.number().int().openapi({ description: "Entries dropped from the edge cache of the data centre that ran the call." }),
+    cdn: cdnPurgeSchema.openapi({ description: "The same entries purged by URL in every data centre through Cloudflare's API, when the service has a zone token." }),
   })
   .openapi("PurgeCounts");

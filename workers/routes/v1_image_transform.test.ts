@@ -98,7 +98,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     const transform = "w_20,f_jpeg";
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
-    const cacheKey = edgeCacheKey(identity);
+    const cacheKey = edgeCacheKey(env, identity);
     const tiers: string[] = [];
     const get = async () => {
       const res = await api(transformUrl(caller, transform, fileId));
@@ -131,7 +131,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
       const res = await api(transformUrl(caller, transform, fileId));
       expect(res.status).toBe(200);
       served.push({ tier: res.headers.get("X-Cache-Tier"), bytes: new Uint8Array(await res.arrayBuffer()), etag: res.headers.get("ETag"), length: res.headers.get("Content-Length") });
-      if (i === 1) await deleteEdgeCache(edgeCacheKey(identity));
+      if (i === 1) await deleteEdgeCache(edgeCacheKey(env, identity));
     }
     expect(served.map((s) => s.tier)).toEqual(["compute", "edge", "r2"]);
     const [first] = served;
@@ -196,7 +196,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     await res.arrayBuffer();
     const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_14")), formatClass: "" };
-    const stored = (await caches.default.match(edgeCacheKey(identity)))!.headers.get("Cache-Control");
+    const stored = (await caches.default.match(edgeCacheKey(env, identity)))!.headers.get("Cache-Control");
     const maxAge = Number(/^public, max-age=(\d+)$/.exec(stored ?? "")?.[1]);
     expect(maxAge).toBeLessThanOrEqual(Math.floor((expires_at - before) / 1000));
     expect(maxAge).toBeGreaterThan(Math.floor((expires_at - before) / 1000) - 60);

@@ -4,6 +4,11 @@ import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../test-support/origin-requests.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import type { RecordedPurge } from "../test-support/cloudflare-api-standin.ts";
+
+// Without CF_ZONE_ID and CF_API_TOKEN a purge reaches only this data centre, and says so.
+const localOnly = (urls: number) => ({ status: "not_configured", urls_purged: 0, urls_not_purged: urls, error: null });
 
 async function served(path: string): Promise<string | null> {
   const res = await loopbackApi(path);
@@ -29,7 +34,7 @@ describe("POST /v1/purge", () => {
 
     const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", paths: ["/photo.png"] } });
     expect(purged.status).toBe(200);
-    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1, cdn: localOnly(1) });
     expect(await keptOriginals(caller.accountId)).toBe(1);
     // Fetched and computed again; the same bytes are the same version, so not charged again.
     expect(await served(url)).toBe("compute");
@@ -43,7 +48,7 @@ describe("POST /v1/purge", () => {
     expect(await served(originTransformUrl(caller, "w_30", "shop", "/photo.png"))).toBe("compute");
     expect(await served(originTransformUrl(caller, "w_30", "shop", "/rgb.png"))).toBe("compute");
     const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", prefix: "/photo" } });
-    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect(await purged.json()).toEqual({ originals: 1, derivatives: 1, edge_entries: 1, cdn: localOnly(1) });
     expect(await served(originTransformUrl(caller, "w_30", "shop", "/rgb.png"))).toBe("edge");
   });
 
@@ -53,11 +58,11 @@ describe("POST /v1/purge", () => {
     expect(await served(transformUrl(caller, "w_10", fileId))).toBe("compute");
     const stranger = await seedCaller();
     const refused = await api("/v1/purge", { key: stranger, json: { files: [fileId] } });
-    expect(await refused.json()).toEqual({ originals: 0, derivatives: 0, edge_entries: 0 });
+    expect(await refused.json()).toEqual({ originals: 0, derivatives: 0, edge_entries: 0, cdn: localOnly(0) });
     expect(await served(transformUrl(caller, "w_10", fileId))).toBe("edge");
 
     const purged = await api("/v1/purge", { key: caller, json: { files: [fileId] } });
-    expect(await purged.json()).toEqual({ originals: 0, derivatives: 1, edge_entries: 1 });
+    expect(await purged.json()).toEqual({ originals: 0, derivatives: 1, edge_entries: 1, cdn: localOnly(1) });
     expect(await served(transformUrl(caller, "w_10", fileId))).toBe("compute");
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
   });
@@ -67,9 +72,58 @@ describe("POST /v1/purge", () => {
     await registerGeneratedOrigin(caller);
     expect(await served(originTransformUrl(caller, "w_30", "shop", "/photo.png"))).toBe("compute");
     const deleted = await api("/v1/origins/shop", { key: caller, method: "DELETE" });
-    expect((await deleted.json<{ purged: unknown }>()).purged).toEqual({ originals: 1, derivatives: 1, edge_entries: 1 });
+    expect((await deleted.json<{ purged: unknown }>()).purged).toEqual({ originals: 1, derivatives: 1, edge_entries: 1, cdn: localOnly(1) });
     expect(await keptOriginals(caller.accountId)).toBe(0);
     expect((await problemOf(await loopbackApi(originTransformUrl(caller, "w_30", "shop", "/photo.png")))).status).toBe(404);
+  });
+
+  it("with a zone token, purges the edge cache's own URLs (under PUBLIC_BASE_URL) in every data centre through Cloudflare's API", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    const fileId = await seedSource(caller, await generatedBytes("rgb.png"), "image/png");
+    expect(await served(transformUrl(caller, "w_10", fileId))).toBe("compute");
+    expect(await served(originTransformUrl(caller, "w_30", "shop", "/photo.png"))).toBe("compute");
+    expect(await served(originTransformUrl(caller, "w_40", "shop", "/photo.png"))).toBe("compute");
+    // The keys the hit path reads are these real URLs on the public host.
+    const fileEntry = `http://api.test/v1/image/t/~cache/${caller.accountId}/${fileId}/w_10`;
+    const originEntries = ["w_30", "w_40"].map((t) => `http://api.test/v1/image/t/~cache/${caller.accountId}/o/shop/%2Fphoto.png/${t}`);
+    for (const url of [fileEntry, ...originEntries]) expect(await caches.default.match(url)).toBeDefined();
+
+    const zoneId = `ok-purge-${caller.accountId}`;
+    const zoneEnv = { CF_ZONE_ID: zoneId, CF_API_TOKEN: "zone-token" };
+    const purge = (json: unknown) =>
+      fetchWithEnv(zoneEnv, new Request("http://api.test/v1/purge", { method: "POST", headers: { Authorization: `Bearer ${caller.secret}`, "Content-Type": "application/json" }, body: JSON.stringify(json) }));
+    const files = await purge({ files: [fileId] });
+    expect(files.status).toBe(200);
+    expect(await files.json()).toEqual({ originals: 0, derivatives: 1, edge_entries: 1, cdn: { status: "purged", urls_purged: 1, urls_not_purged: 0, error: null } });
+    const paths = await purge({ origin: "shop", paths: ["/photo.png"] });
+    expect(await paths.json()).toEqual({ originals: 1, derivatives: 2, edge_entries: 2, cdn: { status: "purged", urls_purged: 2, urls_not_purged: 0, error: null } });
+
+    const standIn = env.CF_API_BASE_URL.replace(/\/client\/v4$/, "");
+    const calls = await (await fetch(`${standIn}/recorded/${zoneId}`)).json<RecordedPurge[]>();
+    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization, body: call.body }))).toEqual([
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: [fileEntry] } },
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: expect.arrayContaining(originEntries) } },
+    ]);
+    for (const url of [fileEntry, ...originEntries]) expect(await caches.default.match(url)).toBeUndefined();
+  });
+
+  it("says so in the reply when Cloudflare refuses the purge; what was dropped here stays dropped", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generatedBytes("rgb.png"), "image/png");
+    expect(await served(transformUrl(caller, "w_12", fileId))).toBe("compute");
+    const res = await fetchWithEnv(
+      { CF_ZONE_ID: `denied-${caller.accountId}`, CF_API_TOKEN: "revoked" },
+      new Request("http://api.test/v1/purge", { method: "POST", headers: { Authorization: `Bearer ${caller.secret}`, "Content-Type": "application/json" }, body: JSON.stringify({ files: [fileId] }) }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      originals: 0,
+      derivatives: 1,
+      edge_entries: 1,
+      cdn: { status: "failed", urls_purged: 0, urls_not_purged: 1, error: "Cloudflare's API answered 403: 10000 Authentication error." },
+    });
+    expect(await served(transformUrl(caller, "w_12", fileId))).toBe("compute");
   });
 
   it("refuses an unknown origin, a path that leaves the base, and a key without the images scope", async () => {

@@ -3,11 +3,13 @@ import { spawn } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { generatedFile, isGeneratedFileName } from "../../test/fixtures/generated-files.ts";
+import { cloudflareApiStandIn } from "./cloudflare-api-standin.ts";
 
 // The edge tests run inside workerd; their origin is the real Node origin (origin/server.ts as a
 // child process, exactly as it runs in production) on an ephemeral loopback port that
 // vitest.config.ts hands to the worker. Beside it, the runner's process serves the generated test
-// inputs (test/fixtures/) by name, since workerd cannot run sharp or mupdf or read the host's files.
+// inputs (test/fixtures/) by name, since workerd cannot run sharp or mupdf or read the host's files,
+// and a stand-in for Cloudflare's purge API (cloudflare-api-standin.ts).
 export const TEST_ORIGIN_SECRET = "test-origin-secret";
 
 declare module "vitest" {
@@ -16,6 +18,8 @@ declare module "vitest" {
     testGeneratedFilesUrl: string;
     /** The same origin with every deadline shortened to about nothing: each call ends processing_timeout. */
     testDeadlineBoundOriginUrl: string;
+    /** The Cloudflare API stand-in, up to and including `/client/v4`, as CF_API_BASE_URL names the real one. */
+    testCloudflareApiUrl: string;
   }
 }
 
@@ -50,15 +54,16 @@ function startOrigin(extraEnv: Record<string, string> = {}) {
 export default async function setup(project: TestProject) {
   const origin = startOrigin();
   const deadlineBound = startOrigin({ ORIGIN_DEADLINE_SCALE: "0.000001" });
-  const [originUrl, deadlineBoundUrl, files] = await Promise.all([origin.url, deadlineBound.url, listen(generatedFileResponse)]);
+  const [originUrl, deadlineBoundUrl, files, cloudflareApi] = await Promise.all([origin.url, deadlineBound.url, listen(generatedFileResponse), listen(cloudflareApiStandIn)]);
   project.provide("testOriginUrl", originUrl);
   project.provide("testDeadlineBoundOriginUrl", deadlineBoundUrl);
   project.provide("testGeneratedFilesUrl", files.url);
+  project.provide("testCloudflareApiUrl", `${cloudflareApi.url}/client/v4`);
   return async () => {
     for (const { child } of [origin, deadlineBound]) {
       child.removeAllListeners("exit");
       child.kill("SIGTERM");
     }
-    await new Promise<void>((done) => files.server.close(() => done()));
+    for (const { server } of [files, cloudflareApi]) await new Promise<void>((done) => server.close(() => done()));
   };
 }

@@ -1,6 +1,6 @@
 // The first tier: the data centre's Cache API. The key is the derivative's identity (account,
 // source, canonical transform with q_auto's level after Save-Data, negotiated format class) under
-// one fixed origin, never the raw Accept or Save-Data header, the spelling of the transform, the key id or the hostname the request came in on, so
+// one origin, PUBLIC_BASE_URL's, never the raw Accept or Save-Data header, the spelling of the transform, the key id or the hostname the request came in on, so
 // every spelling, every key of the account, every browser of one class and every hostname serving
 // the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
 // entry can be named again from the derivative's row when its file is deleted or its origin path
@@ -10,11 +10,32 @@
 // The source is a file id, or an origin name and path: the original's version is not in the key,
 // since a hit must be answered without reading D1, so an origin path's entry lives only as long
 // as its original is fresh, and a miss after that revalidates it.
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import type { Bindings } from "../env.ts";
 import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
 
-// Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
-const CACHE_KEY_ORIGIN = "https://derivative-cache.pixelpress.invalid";
+// The keys are URLs on the public host, though nothing is ever fetched from them (a Worker runs
+// before the cache, so a visitor asking for one reaches the Worker, which has no such route): the
+// Cache API stores them in that host's zone, and Cloudflare's purge-by-URL of the zone can then
+// name them (workers/cdn/zone-purge.ts) to drop them in every data centre.
 const FRESH_UNTIL = "X-Fresh-Until";
+
+export type CacheKeyEnv = Pick<Bindings, "PUBLIC_BASE_URL">;
+
+// One parse per isolate (the hit path builds a key on every request).
+let parsedBase: { configured: string; origin: string } | null = null;
+
+function cacheKeyOrigin(env: CacheKeyEnv): string {
+  if (parsedBase?.configured === env.PUBLIC_BASE_URL) return parsedBase.origin;
+  let origin: string;
+  try {
+    origin = new URL(env.PUBLIC_BASE_URL).origin;
+  } catch {
+    throw new ProblemError("internal_error", "PUBLIC_BASE_URL is not set to an absolute URL, so no edge-cache key can be named.");
+  }
+  parsedBase = { configured: env.PUBLIC_BASE_URL, origin };
+  return origin;
+}
 
 export interface EdgeCacheAddress {
   accountId: string;
@@ -24,10 +45,10 @@ export interface EdgeCacheAddress {
   formatClass: string;
 }
 
-export function cacheKeyUrl(address: EdgeCacheAddress): string {
+export function cacheKeyUrl(env: CacheKeyEnv, address: EdgeCacheAddress): string {
   const canonical = address.canonical === "" ? "-" : encodeURIComponent(address.canonical);
   const query = address.formatClass ? `?fc=${address.formatClass}` : "";
-  return `${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${address.accountId}/${address.source}/${canonical}${query}`;
+  return `${cacheKeyOrigin(env)}/v1/image/t/~cache/${address.accountId}/${address.source}/${canonical}${query}`;
 }
 
 /** The source part of an origin path's cache key (also the start of every key under a path prefix). */
@@ -35,12 +56,22 @@ export function originCacheSource(originName: string, path: string): string {
   return `o/${originName}/${encodeURIComponent(path)}`;
 }
 
-export function edgeCacheKey(id: { accountId: string; fileId: string; canonical: string; formatClass: string }): Request {
-  return new Request(cacheKeyUrl({ accountId: id.accountId, source: id.fileId, canonical: id.canonical, formatClass: id.formatClass }), { method: "GET" });
+/** The key URL of a file's derivative. */
+export function fileCacheKeyUrl(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: string }): string {
+  return cacheKeyUrl(env, { accountId: id.accountId, source: id.fileId, canonical: id.canonical, formatClass: id.formatClass });
 }
 
-export function originEdgeCacheKey(accountId: string, originName: string, path: string, canonical: string, formatClass: string): Request {
-  return new Request(cacheKeyUrl({ accountId, source: originCacheSource(originName, path), canonical, formatClass }), { method: "GET" });
+/** The key URL of an origin path's derivative. */
+export function originCacheKeyUrl(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: string): string {
+  return cacheKeyUrl(env, { accountId, source: originCacheSource(originName, path), canonical, formatClass });
+}
+
+export function edgeCacheKey(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: string }): Request {
+  return new Request(fileCacheKeyUrl(env, id), { method: "GET" });
+}
+
+export function originEdgeCacheKey(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: string): Request {
+  return new Request(originCacheKeyUrl(env, accountId, originName, path, canonical, formatClass), { method: "GET" });
 }
 
 export async function matchEdgeCache(key: Request, vary: readonly VaryHeader[]): Promise<{ body: ReadableStream | null; meta: DerivativeMeta } | null> {
@@ -75,6 +106,6 @@ export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uin
   return caches.default.put(key, new Response(body, { headers }));
 }
 
-export function deleteEdgeCache(key: Request): Promise<boolean> {
+export function deleteEdgeCache(key: Request | string): Promise<boolean> {
   return caches.default.delete(key);
 }

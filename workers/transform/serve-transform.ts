@@ -16,7 +16,7 @@ import { putEdgeCache } from "./edge-cache.ts";
 import type { TransformRequest } from "./transform-request.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
-type ServeEnv = Pick<Bindings, "DB" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET">;
+type ServeEnv = Pick<Bindings, "DB" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export async function serveTransform(env: ServeEnv, request: TransformRequest): Promise<Response> {
   const source = await resolveTransformSource(env, request);

@@ -17,7 +17,7 @@ import { deleteEdgeCache } from "./edge-cache.ts";
 import { storedOriginal } from "./stored-original.ts";
 import type { TransformRequest } from "./transform-request.ts";
 
-type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET">;
+type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export interface TransformSource {
   identity: DerivativeIdentity;
