@@ -1,7 +1,12 @@
 // The tier boundary (docs/architecture.md): contracts/ is the only code the edge and the origin
 // share; the client and the CLI see the service only through contracts/ and the generated types.
 // `npm run check:boundaries` (run by .ci/run) fails on any import that crosses it.
+import { builtinModules } from "node:module";
+
 const tiers = "^(contracts|workers|origin|clients|cli|console)/";
+// The checker names a Node built-in without its `node:` prefix (`crypto`, `fs/promises`).
+const nodeBuiltin = `^(node:)?(${builtinModules.join("|")})$`;
+const zod = "^(zod|@hono/zod-openapi)$|node_modules/(zod|@hono/zod-openapi|@asteasolutions/zod-to-openapi)/";
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
@@ -52,8 +57,15 @@ export default {
       name: "browser-client-never-signs",
       comment: "Signing URLs and verifying webhooks need a secret: only the server entry point (clients/ts/server.ts) may reach that code, never the browser one.",
       severity: "error",
-      from: { path: "^clients/ts/index[.]ts$" },
+      from: { path: "^clients/ts/(index|images)[.]ts$" },
       to: { path: "^contracts/(transform|webhooks)/signature[.]ts$", reachable: true },
+    },
+    {
+      name: "browser-images-entry-plain",
+      comment: "The browser entry (@pixelpress/client/images) must stay small and run anywhere: nothing it reaches may import zod (or the OpenAPI layer over it) or a Node built-in.",
+      severity: "error",
+      from: { path: "^clients/ts/images[.]ts$" },
+      to: { path: `${zod}|${nodeBuiltin}`, reachable: true },
     },
     {
       name: "no-circular",

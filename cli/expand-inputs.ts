@@ -1,4 +1,5 @@
-import { glob, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { glob } from "tinyglobby";
 import { CliError } from "./cli-error.ts";
 
 const GLOB_CHARACTERS = /[*?[\]{}]/;
@@ -13,8 +14,9 @@ export async function expandInputs(patterns: string[]): Promise<string[]> {
       files.push(pattern);
       continue;
     }
-    const matched: string[] = [];
-    for await (const file of glob(pattern)) if ((await stat(file)).isFile()) matched.push(file);
+    // tinyglobby rather than node:fs/promises' glob, which Node 20 lacks; it matches files only and
+    // answers relative to the working directory, as the shell would.
+    const matched = await glob(pattern, { onlyFiles: true, expandDirectories: false });
     if (matched.length === 0) throw new CliError(`${pattern}: matched no files`);
     files.push(...matched.sort());
   }

@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-// pixelpress: the command-line client (`npm run cli -- ...`, or `pixelpress` through the bin entry).
+// pixelpress: the command-line client's commands and usage; bin.ts runs it.
 import { parseArgs } from "node:util";
 import { PixelPressError } from "../clients/ts/index.ts";
 import { PDF_PROFILES } from "../contracts/pdf-options.ts";
@@ -71,17 +70,4 @@ export function describeFailure(error: unknown): string {
   if (error instanceof CliError) return error.message;
   if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return `${error.message}\n\n${USAGE}`;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-if (import.meta.main) {
-  // `npm run cli` runs this in the repository; paths on its command line are the user's, relative
-  // to where they typed it, which npm passes as INIT_CWD. Only for that script: INIT_CWD is
-  // inherited by every process an npm script starts.
-  if (process.env.npm_lifecycle_event === "cli" && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`pixelpress: ${describeFailure(error)}\n`);
-    process.exitCode = 1;
-  }
 }

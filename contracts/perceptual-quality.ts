@@ -5,8 +5,8 @@
 // and WebP, so auto never looks worse than the documented default does on a hard image. AVIF's
 // quality scale runs higher (its q76 looks like JPEG's q88-94) and one number serves every
 // format, so an AVIF `good` is JPEG-q76-good, not AVIF-q76-good.
-import { z } from "@hono/zod-openapi";
-
+// Plain data: the transform URL builder in the browser reaches this file, so its zod schema lives
+// in perceptual-quality-schema.ts, which only the API side imports.
 export const QUALITY_LEVELS = ["low", "eco", "good", "best"] as const;
 export type QualityLevel = (typeof QUALITY_LEVELS)[number];
 
@@ -35,5 +35,3 @@ export function autoQualityLevel(value: string): QualityLevel | null {
   const level = value.startsWith("auto:") ? value.slice("auto:".length) : "";
   return (QUALITY_LEVELS as readonly string[]).includes(level) ? (level as QualityLevel) : null;
 }
-
-export const qualityLevelSchema = z.enum(QUALITY_LEVELS);

@@ -6,10 +6,12 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import XLSX from "xlsx";
 import { prices } from "../contracts/pricing.ts";
+import { bundleCli } from "../scripts/build-packages.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";
 import { startLoopbackServer } from "./support/loopback-server.ts";
 
-const CLI = resolve("cli/main.ts");
+// The built bin, as `npx pixelpress` runs it (packages/cli), bundled from the source under test.
+let CLI: string;
 const env = { ...process.env, API_KEY: inject("apiKey"), API_URL: inject("edgeUrl"), TERM: "xterm", COLUMNS: "120" };
 
 interface Run {
@@ -42,6 +44,8 @@ function runPiped(args: string[], cwd: string): Promise<Run> {
 let work: string;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "pixelpress-cli-"));
+  CLI = join(mkdtempSync(join(tmpdir(), "pixelpress-bin-")), "pixelpress.js");
+  await bundleCli(CLI);
   mkdirSync(join(work, "src"));
   for (const name of ["landscape-1.jpg", "portrait-6.jpg", "rgb.png"] as const) writeFileSync(join(work, "src", name), await generatedFile(name));
   writeFileSync(join(work, "src", "truncated.jpg"), (await generatedFile("landscape-2.jpg")).subarray(0, 3000));

@@ -76,4 +76,17 @@ describe("the tier boundary check", () => {
       expect(run.output).toContain(violation);
     }
   });
+
+  it("fails on a browser images entry that reaches zod or a Node built-in through contracts/, naming the rule", () => {
+    const planted = plant({
+      "clients/ts/images.ts": 'export { level } from "../../contracts/quality.ts";\nexport { digest } from "../../contracts/digest.ts";\n',
+      "contracts/quality.ts": 'import { z } from "@hono/zod-openapi";\nexport const level = z.enum(["low", "good"]);\n',
+      "contracts/digest.ts": 'import { createHash } from "node:crypto";\nexport const digest = createHash;\n',
+    });
+    const run = checkBoundaries(planted, ["contracts", "clients"]);
+    expect(run.status).not.toBe(0);
+    for (const violation of ["browser-images-entry-plain: clients/ts/images.ts → @hono/zod-openapi", "browser-images-entry-plain: clients/ts/images.ts → crypto"]) {
+      expect(run.output).toContain(violation);
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
 import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema, OUTPUT_CHROMA } from "../image-options.ts";
 import { IMAGE_SOURCE_FORMATS } from "../image-source-family.ts";
 import { imagePlaceholderSchema } from "./image-placeholder.ts";
-import { qualityLevelSchema } from "../perceptual-quality.ts";
+import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
 
 export const IMAGE_PROCESS_PATH = "/image/process";
 

@@ -5,7 +5,7 @@ import { z } from "@hono/zod-openapi";
 import { blurRange, fitValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
-import { qualityLevelSchema } from "../perceptual-quality.ts";
+import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 

@@ -164,3 +164,6 @@ export const astroImageService: AstroExternalImageService<ImageUrlConfig> = {
     return { ...attributes, width: options.width, height: options.height, loading: options.loading ?? "lazy", decoding: options.decoding ?? "async" };
   },
 };
+
+// `image.service.entrypoint: "@pixelpress/astro"` reads the module's default export.
+export default astroImageService;
