@@ -62,9 +62,24 @@ const HEADER_READ_BYTES = 256 * 1024;
 
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
-export async function computeDerivative(env: ComputeEnv, file: DerivativeSource, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
+/**
+ * `accountId` is whose work this is: the origin queues its calls per account and takes turns, so
+ * one account's burst of misses cannot hold every slot while another's waits.
+ */
+export async function computeDerivative(
+  env: ComputeEnv,
+  accountId: string,
+  file: DerivativeSource,
+  op: ResolvedTransform,
+  choice: OutputChoice,
+): Promise<ComputedDerivative> {
+  const atOrigin = async (original: Uint8Array | ReadableStream<Uint8Array>): Promise<ComputedDerivative> => {
+    const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice), accountId });
+    const { size, sha256, format, width, height } = frame.meta;
+    return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
+  };
   // The placeholder engine (ThumbHash's ≤100 px render, the LQIP encode) and q_auto's search live only at the origin.
-  if (op.placeholder !== undefined || !hasFixedQuality(op)) return atOrigin(env, await file.stream(), op, choice);
+  if (op.placeholder !== undefined || !hasFixedQuality(op)) return atOrigin(await file.stream());
   const stored = await findMezzanine(env.FILES, file.fileId);
   if (stored && mezzanineServes(stored.meta, op)) {
     const mezzanine = await stored.read();
@@ -75,15 +90,15 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
   const start = await file.readStart(held ? file.size : HEADER_READ_BYTES);
   const header = readImageHeader(start, held ? "whole" : "start");
   const original: OriginalBody = held ? async () => start : () => file.stream();
-  if (header?.animated) return atOrigin(env, await original(), op, choice);
+  if (header?.animated) return atOrigin(await original());
   if (held && edgeCanTransform(header, op)) {
     const atEdge = await fromOriginalAtEdge(start, header, op, choice);
     if (atEdge) return atEdge;
   }
   if (!stored && header && mezzanineWouldServe(header, op)) {
-    return fromMezzanine(await makeMezzanine(env, file.fileId, original), op, choice);
+    return fromMezzanine(await makeMezzanine(env, accountId, file.fileId, original), op, choice);
   }
-  return atOrigin(env, await original(), op, choice);
+  return atOrigin(await original());
 }
 
 /**
@@ -111,10 +126,4 @@ async function fromMezzanine(mezzanine: Mezzanine, op: FixedQualityTransform, ch
 async function madeAtEdge(out: EdgeOutput, source: ComputedDerivative["source"]): Promise<ComputedDerivative> {
   const { bytes, format, width, height } = out;
   return { body: bytes, size: bytes.byteLength, sha256: await sha256Hex(bytes), format, width, height, engine: "edge", source };
-}
-
-async function atOrigin(env: ComputeEnv, original: Uint8Array | ReadableStream<Uint8Array>, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
-  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice) });
-  const { size, sha256, format, width, height } = frame.meta;
-  return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
 }
