@@ -26,8 +26,9 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { file_id } = c.req.valid("param");
-  const source = await resolveSource(c.env, c.get("caller").accountId, { file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
-  const frame = await originCompute(c.env, imagePlaceholderEndpoint, { body: await sourceBody(source), options: {}, requestId: c.get("requestId") });
+  const { accountId } = c.get("caller");
+  const source = await resolveSource(c.env, accountId, { file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
+  const frame = await originCompute(c.env, imagePlaceholderEndpoint, { body: await sourceBody(source), options: {}, requestId: c.get("requestId"), accountId });
   // The payload is empty, but its end is where the reply's length and digest are checked.
   await frame.payload.pipeTo(new WritableStream());
   return c.json(frame.meta, 200);

@@ -29,9 +29,9 @@ describe("computeDerivative", () => {
     expect(withChunk.byteLength).toBeLessThanOrEqual(EDGE_MAX_SOURCE_BYTES);
     await expect(decodePixels("png", withChunk)).rejects.toThrow();
 
-    const derivative = await computeDerivative(env, await stored(withChunk, "file_chunky"), resolveTransform(parseTransform("w_400")), "png");
+    const derivative = await computeDerivative(env, "acct_test", await stored(withChunk, "file_chunky"), resolveTransform(parseTransform("w_400")), "png");
     expect(derivative).toMatchObject({ engine: "edge", source: "mezzanine", format: "png", width: 400, height: 266 });
-    const [made, reference] = await Promise.all([decodePixels("png", await bytesOf(derivative)), computeDerivative(env, await stored(photoPng, "file_plain"), resolveTransform(parseTransform("w_400")), "png")]);
+    const [made, reference] = await Promise.all([decodePixels("png", await bytesOf(derivative)), computeDerivative(env, "acct_test", await stored(photoPng, "file_plain"), resolveTransform(parseTransform("w_400")), "png")]);
     expect(reference.engine).toBe("edge");
     const edge = await decodePixels("png", await bytesOf(reference));
     let difference = 0;

@@ -62,10 +62,21 @@ const HEADER_READ_BYTES = 256 * 1024;
 
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
-export async function computeDerivative(env: ComputeEnv, file: DerivativeSource, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
+/**
+ * `accountId` is whose work this is: the origin queues its calls per account and takes turns, so
+ * one account's burst of misses cannot hold every slot while another's waits.
+ */
+export async function computeDerivative(
+  env: ComputeEnv,
+  accountId: string,
+  file: DerivativeSource,
+  op: ResolvedTransform,
+  choice: OutputChoice,
+): Promise<ComputedDerivative> {
+  const atOrigin = (original: Uint8Array | ReadableStream<Uint8Array>) => computeAtOrigin(env, accountId, original, op, choice);
   // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
   // origin's whatever the source: decided once here, before any mezzanine or header is read.
-  if (!edgeAppliesAll(op)) return atOrigin(env, await file.stream(), op, choice);
+  if (!edgeAppliesAll(op)) return atOrigin(await file.stream());
   const stored = await findMezzanine(env.FILES, file.fileId);
   if (stored && mezzanineServes(stored.meta, op)) {
     const mezzanine = await stored.read();
@@ -76,15 +87,15 @@ export async function computeDerivative(env: ComputeEnv, file: DerivativeSource,
   const start = await file.readStart(held ? file.size : HEADER_READ_BYTES);
   const header = readImageHeader(start, held ? "whole" : "start");
   const original: OriginalBody = held ? async () => start : () => file.stream();
-  if (header?.animated) return atOrigin(env, await original(), op, choice);
+  if (header?.animated) return atOrigin(await original());
   if (held && edgeCanTransform(header, op)) {
     const atEdge = await fromOriginalAtEdge(start, header, op, choice);
     if (atEdge) return atEdge;
   }
   if (!stored && header && mezzanineWouldServe(header, op)) {
-    return fromMezzanine(await makeMezzanine(env, file.fileId, original), op, choice);
+    return fromMezzanine(await makeMezzanine(env, accountId, file.fileId, original), op, choice);
   }
-  return atOrigin(env, await original(), op, choice);
+  return atOrigin(await original());
 }
 
 /**
@@ -114,8 +125,14 @@ async function madeAtEdge(out: EdgeOutput, source: ComputedDerivative["source"])
   return { body: bytes, size: bytes.byteLength, sha256: await sha256Hex(bytes), format, width, height, engine: "edge", source };
 }
 
-async function atOrigin(env: ComputeEnv, original: Uint8Array | ReadableStream<Uint8Array>, op: ResolvedTransform, choice: OutputChoice): Promise<ComputedDerivative> {
-  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice) });
+async function computeAtOrigin(
+  env: ComputeEnv,
+  accountId: string,
+  original: Uint8Array | ReadableStream<Uint8Array>,
+  op: ResolvedTransform,
+  choice: OutputChoice,
+): Promise<ComputedDerivative> {
+  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice), accountId });
   const { size, sha256, format, width, height } = frame.meta;
   return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
 }

@@ -18,17 +18,18 @@ const inFlight = new Map<string, Promise<Mezzanine>>();
 /** The original's bytes, opened only by the call that sends them (a stream from R2 is read once). */
 export type OriginalBody = () => Promise<Uint8Array | ReadableStream<Uint8Array>>;
 
-export function makeMezzanine(env: MezzanineEnv, fileId: string, original: OriginalBody): Promise<Mezzanine> {
+/** `accountId` owns the file: the origin takes the call in that account's turn. */
+export function makeMezzanine(env: MezzanineEnv, accountId: string, fileId: string, original: OriginalBody): Promise<Mezzanine> {
   let pending = inFlight.get(fileId);
   if (!pending) {
-    pending = deriveAndStore(env, fileId, original).finally(() => inFlight.delete(fileId));
+    pending = deriveAndStore(env, accountId, fileId, original).finally(() => inFlight.delete(fileId));
     inFlight.set(fileId, pending);
   }
   return pending;
 }
 
-async function deriveAndStore(env: MezzanineEnv, fileId: string, original: OriginalBody): Promise<Mezzanine> {
-  const frame = await originCompute(env, imageMezzanineEndpoint, { body: await original(), options: {} });
+async function deriveAndStore(env: MezzanineEnv, accountId: string, fileId: string, original: OriginalBody): Promise<Mezzanine> {
+  const frame = await originCompute(env, imageMezzanineEndpoint, { body: await original(), options: {}, accountId });
   const bytes = new Uint8Array(await new Response(frame.payload).arrayBuffer());
   const header = readImageHeader(bytes);
   if (!header || header.width !== frame.meta.width || header.height !== frame.meta.height) {
