@@ -163,7 +163,7 @@ const calcS2Cpu = cpuMilliseconds(() => calcS2Rust(first, firstCandidate)).ms;
 const firstMegapixels = (first.width * first.height) / 1e6;
 console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height}): ${calcS2Cpu.toFixed(0)} ms CPU, ${(calcS2Cpu / firstMegapixels).toFixed(0)} ms per megapixel`);
 
-console.log("\n4. Peak memory of one score (child process: max RSS during the score minus RSS with both inputs loaded)");
+console.log("\n4. Peak memory of a search's scores: one reference prepared and kept, three candidates against it (child process: max RSS during the scores minus RSS with the inputs loaded)");
 for (const size of ["1600x1067", "4000x3000"]) {
   const child = spawnSync(process.execPath, [fileURLToPath(new URL("./bench-quality/score-peak.ts", import.meta.url)), size], { encoding: "utf8" });
   if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);

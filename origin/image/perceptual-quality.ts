@@ -82,9 +82,14 @@ function curveQuality(format: LossyFormat, score: number): number {
   return qualityAtScore(SCORE_CURVES[format], score);
 }
 
-/** The chroma settings the search may use: the named one only, else the format's two. */
+/**
+ * The chroma settings the search may use, the one searched first first: the named one only, else
+ * the format's two. AVIF starts at 4:4:4, which answered both images of the bench at about half
+ * of q76's bytes (4:2:0 needed far higher qualities there); JPEG and WebP at 4:2:0.
+ */
 export function chromaChoices(format: LossyFormat, named: OutputChroma | null): OutputChroma[] {
   if (named !== null) return [named];
+  if (format === "avif") return ["4:4:4", "4:2:0"];
   return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
 }
 
@@ -95,12 +100,11 @@ const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 const MAX_WHOLE_OUTPUTS = 5;
-// Qualities above the level's typical one at which a 4:2:0 answer is still taken without trying
-// the other chroma: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they
-// can only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down.
-// AVIF has none: 4:4:4 answered both images of the bench's first run at about half of q76's
-// bytes, where 4:2:0 needed a far higher quality.
-const CHROMA_HEADROOM: Record<LossyFormat, number | null> = { jpeg: 10, webp: 10, avif: null };
+// Qualities above the level's typical one at which the first chroma's answer is taken without
+// trying the other: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they can
+// only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down;
+// AVIF 4:2:0 scores lower than 4:4:4 at the same quality and needs far more of it near the usual.
+const CHROMA_HEADROOM = 10;
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 const BEST_EFFORT_TOLERANCE = 1;
 
@@ -188,23 +192,23 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     return output;
   };
 
-  // The sample's answer for each chroma; the one costing fewer sample bytes is tried first. Past
-  // the first chroma's answer another costs more bytes (both 4:4:4 and sharp YUV cost more at
-  // the same quality), so it is searched only up to there, and in JPEG and WebP not at all when
-  // 4:2:0 answers near the level's typical quality (CHROMA_HEADROOM): there the chroma is not
-  // what holds the score down.
+  // The sample's answer for each chroma in chromaChoices' order; the second is not searched when
+  // the first answers near the level's typical quality (CHROMA_HEADROOM). Past the first's answer
+  // 4:4:4 and sharp YUV cost more bytes than 4:2:0 (at the same quality), so after 4:2:0 they are
+  // searched only up to there; 4:2:0 after AVIF's 4:4:4 costs less at the same quality and is
+  // searched over the whole ladder. The chroma whose sample answer costs fewer bytes goes whole first.
   const choices = chromaChoices(format, encoder.chroma_subsampling);
   const answers: SampleAnswer[] = [];
-  const headroom = CHROMA_HEADROOM[format];
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
-    if (first !== null && headroom !== null && first <= typicalQuality(format, level) + headroom) break;
-    // One probe at the first answer tells whether this chroma can do better: short of the aim there, it cannot.
-    if (first !== null && (await probe(chroma, first)).score < target + AIM_MARGIN) {
+    if (first !== null && first <= typicalQuality(format, level) + CHROMA_HEADROOM) break;
+    const richer = chroma !== "4:2:0";
+    // One probe at the first answer tells whether a richer chroma can do better: short of the aim there, it cannot.
+    if (first !== null && richer && (await probe(chroma, first)).score < target + AIM_MARGIN) {
       answers.push({ chroma, quality: null });
       continue;
     }
-    const rungs = first === null ? ladder : ladder.filter((quality) => quality <= first);
+    const rungs = first === null || !richer ? ladder : ladder.filter((quality) => quality <= first);
     answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, rungs) });
   }
   const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);

@@ -500,6 +500,9 @@ function blurCandidateRow(a: Float32Array, aAt: number, b: Float32Array, bAt: nu
   }
 }
 
+// The SSIM's stabilising constant in its (co)variance term; the mean term, 1 - (mu1 - mu2)^2, needs none.
+const C2 = 0.0009;
+
 /**
  * The vertical pass for b, b*b and a*b (as blurColumnsStep) of one output row, and when `sums`
  * is given (the row is inside the image) its SSIM error and edge differences against the
@@ -584,4 +587,3 @@ function blurCandidateColumns(upper: Planes, upperAt: number, lower: Planes, low
   sums[5]! += detail4;
 }
 
-const C2 = 0.0009;

@@ -4,6 +4,11 @@
 // a process's peak RSS counts everything it ever loaded: run inside bench-quality.ts, whose module
 // graph brings in the image engine and mupdf's WASM, the same 1600x1067 score measured 383 MB
 // above its inputs instead of the metric's own 13.
+//
+// The peak is the kernel's high-water mark of this process's own memory (VmHWM), not
+// getrusage's maxRSS: Linux hands a child the parent's peak at fork and keeps it across exec, so
+// maxRSS here read the bench process's peak (459-479 MB at 1600x1067) whatever the score used.
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { photoLikePixels } from "../../origin/image/test-support/synthetic-images.ts";
 import type { RawImage } from "../../origin/quality/raw-image.ts";
@@ -27,9 +32,20 @@ const prepared = prepareReference(reference);
 const scores = candidates.map((candidate) => scoreAgainst(prepared, candidate));
 const cpu = process.cpuUsage(start);
 const ms = (cpu.user + cpu.system) / 1000;
-const peak = process.resourceUsage().maxRSS * 1024;
+const peak = peakResidentBytes();
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const inputs = reference.data.length + candidates.reduce((sum, candidate) => sum + candidate.data.length, 0);
 console.log(
   `${width}x${height}: inputs ${megabytes(inputs)} MB; peak above them ${megabytes(Math.max(0, peak - before))} MB (${((peak - before) / (width * height)).toFixed(1)} bytes a pixel); reference kept ${megabytes(prepared.retainedBytes)} MB; scores ${scores.map((score) => score.toFixed(2)).join(", ")} in ${ms.toFixed(0)} ms CPU`,
 );
+
+/** This process's peak resident memory since exec, from /proc/self/status (Linux); getrusage's maxRSS elsewhere. */
+function peakResidentBytes(): number {
+  try {
+    const line = readFileSync("/proc/self/status", "utf8").split("\n").find((entry) => entry.startsWith("VmHWM:"));
+    if (line !== undefined) return Number(line.replace(/\D+/g, "")) * 1024;
+  } catch {
+    // Not Linux: getrusage's figure, which may include a parent's peak.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
