@@ -28,7 +28,7 @@ export const XLSX_FEATURES: readonly XlsxFeature[] = [
   { field: "sheets[].conditional_formats", feature: "Cell value, colour scale, data bar, icon set, formula, top/bottom, duplicate/unique and text rules." },
   { field: "sheets[].tables", feature: "Excel tables with header buttons, banding, a style and a totals row." },
   { field: "sheets[].charts", feature: "Native column, bar, line, pie, doughnut, scatter and area charts (stacked forms too) over ranges of any sheet." },
-  { field: "sheets[].images", feature: "PNG or JPEG pictures (base64) anchored at a cell with an offset and size." },
+  { field: "sheets[].images", feature: "PNG or JPEG pictures (`base64`, `file_id` or `url` sources) anchored at a cell with an offset and size." },
   { field: "sheets[].comments", feature: "Notes on cells, with author, hidden until hovered or always shown." },
   { field: "sheets[].outline", feature: "Row and column outline levels (groups) and hidden rows and columns." },
   { field: "sheets[].protection", feature: "Sheet protection, optionally behind a password stored as Excel's salted SHA-512 hash, with what users may still do." },

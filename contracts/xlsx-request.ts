@@ -17,6 +17,7 @@ import {
   xlsxPrintSchema,
   xlsxSheetProtectionSchema,
   xlsxWorkbookProtectionSchema,
+  type XlsxImageSources,
 } from "./xlsx-sheet-options.ts";
 
 export { columnLetters, EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, parseA1Cell, parseA1Range, type CellAddress, type CellRange } from "./xlsx-a1.ts";
@@ -653,19 +654,19 @@ export interface XlsxRequestErrors {
   limitsCount: number;
 }
 
-/** Every check that needs the whole request, each error with a JSON pointer into it. */
-export function findXlsxRequestErrors(request: XlsxRequest): XlsxRequestErrors {
+/** Every check that needs the whole request, each error with a JSON pointer into it; `sources` says which picture sources are taken. */
+export function findXlsxRequestErrors(request: XlsxRequest, sources: XlsxImageSources = "any"): XlsxRequestErrors {
   const errors = new ErrorList();
   const seenNames = new Set<string>();
   request.sheets.forEach((_, s) => checkSheet(errors, request, s, seenNames));
   checkFeatures(errors, request);
-  checkSheetOptions(errors, request);
+  checkSheetOptions(errors, request, sources);
   return { invalid: errors.invalid, invalidCount: errors.invalidCount, limits: errors.limits, limitsCount: errors.limitsCount };
 }
 
 /** Throws 400 validation_failed for inconsistent values, else 422 xlsx_limits for what Excel cannot hold. */
-export function assertXlsxWritable(request: XlsxRequest): void {
-  const { invalid, invalidCount, limits, limitsCount } = findXlsxRequestErrors(request);
+export function assertXlsxWritable(request: XlsxRequest, sources: XlsxImageSources = "any"): void {
+  const { invalid, invalidCount, limits, limitsCount } = findXlsxRequestErrors(request, sources);
   if (invalidCount > 0) {
     throw new ProblemError("validation_failed", `${invalidCount} field${invalidCount === 1 ? " is" : "s are"} invalid.`, { errors: invalid });
   }

@@ -3,6 +3,7 @@
 // request schema in xlsx-request.ts; `checkSheetOptions` runs with the other whole-request
 // checks, before any work or charge, each refusal with its JSON pointer.
 import { z } from "@hono/zod-openapi";
+import { sourceSchema } from "./envelope.ts";
 import { Base64Error, decodeBase64, measureBase64 } from "./encoding/base64.ts";
 import {
   A1_CELL,
@@ -143,9 +144,7 @@ export const xlsxPrintSchema = z
 
 export const xlsxImageSchema = z
   .object({
-    source: z
-      .object({ base64: z.string().min(1).openapi({ description: `Standard or URL-safe base64 of a PNG or JPEG, up to ${XLSX_MAX_IMAGE_BYTES} bytes decoded.` }) })
-      .strict(),
+    source: sourceSchema.openapi({ description: `A PNG or JPEG of up to ${XLSX_MAX_IMAGE_BYTES} bytes: \`{base64}\`, \`{file_id}\` or \`{url}\` as in every envelope.` }),
     anchor: a1Cell.openapi({ description: "The cell the picture's top-left corner sits on.", example: "E2" }),
     offset: z
       .object({ x: z.number().int().min(0).max(XLSX_MAX_IMAGE_PIXELS).default(0), y: z.number().int().min(0).max(XLSX_MAX_IMAGE_PIXELS).default(0) })
@@ -199,6 +198,12 @@ export interface SheetOptionsRequest {
   protection?: XlsxWorkbookProtection | undefined;
 }
 
+/**
+ * Where picture sources may point: the public API takes any source, the origin only inline
+ * bytes (the edge resolves `file_id` and `url` into base64 before it calls the origin).
+ */
+export type XlsxImageSources = "any" | "inline";
+
 export interface SheetOptionsErrors {
   addInvalid(pointer: string, detail: string): void;
   addLimit(pointer: string, detail: string): void;
@@ -249,8 +254,12 @@ function checkPrint(errors: SheetOptionsErrors, base: string, print: XlsxPrint):
   }
 }
 
-function checkImage(errors: SheetOptionsErrors, pointer: string, image: XlsxImage): void {
+function checkImage(errors: SheetOptionsErrors, pointer: string, image: XlsxImage, sources: XlsxImageSources): void {
   checkCell(errors, `${pointer}/anchor`, image.anchor);
+  if (!("base64" in image.source)) {
+    if (sources === "inline") errors.addInvalid(`${pointer}/source`, "The origin takes pictures as base64; the edge resolves `file_id` and `url` sources first.");
+    return;
+  }
   const at = `${pointer}/source/base64`;
   let bytes: Uint8Array;
   try {
@@ -269,7 +278,7 @@ function checkImage(errors: SheetOptionsErrors, pointer: string, image: XlsxImag
 }
 
 /** Notes, outlines, print setup and pictures of every sheet, each error with its JSON pointer. */
-export function checkSheetOptions(errors: SheetOptionsErrors, request: SheetOptionsRequest): void {
+export function checkSheetOptions(errors: SheetOptionsErrors, request: SheetOptionsRequest, sources: XlsxImageSources): void {
   request.sheets.forEach((sheet, s) => {
     const base = `/sheets/${s}`;
     checkComments(errors, `${base}/comments`, sheet.comments);
@@ -277,7 +286,7 @@ export function checkSheetOptions(errors: SheetOptionsErrors, request: SheetOpti
     checkSpans(errors, `${base}/outline/columns`, sheet.outline.columns, parseColumnSpan, EXCEL_MAX_COLUMNS, "columns");
     if (sheet.print) checkPrint(errors, `${base}/print`, sheet.print);
     if (sheet.images.length > XLSX_MAX_IMAGES_PER_SHEET) errors.addLimit(`${base}/images`, `A sheet holds at most ${XLSX_MAX_IMAGES_PER_SHEET} pictures here.`);
-    sheet.images.forEach((image, i) => checkImage(errors, `${base}/images/${i}`, image));
+    sheet.images.forEach((image, i) => checkImage(errors, `${base}/images/${i}`, image, sources));
   });
   const passwords = new Set([request.protection?.password, ...request.sheets.map((sheet) => sheet.protection?.password)].filter((p) => p !== undefined));
   if (passwords.size > XLSX_MAX_PASSWORDS) errors.addLimit("/sheets", `A workbook uses at most ${XLSX_MAX_PASSWORDS} different passwords here; this one has ${passwords.size}.`);

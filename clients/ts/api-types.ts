@@ -3454,7 +3454,7 @@ export interface paths {
          *     | `sheets[].conditional_formats` | Cell value, colour scale, data bar, icon set, formula, top/bottom, duplicate/unique and text rules. |
          *     | `sheets[].tables` | Excel tables with header buttons, banding, a style and a totals row. |
          *     | `sheets[].charts` | Native column, bar, line, pie, doughnut, scatter and area charts (stacked forms too) over ranges of any sheet. |
-         *     | `sheets[].images` | PNG or JPEG pictures (base64) anchored at a cell with an offset and size. |
+         *     | `sheets[].images` | PNG or JPEG pictures (`base64`, `file_id` or `url` sources) anchored at a cell with an offset and size. |
          *     | `sheets[].comments` | Notes on cells, with author, hidden until hovered or always shown. |
          *     | `sheets[].outline` | Row and column outline levels (groups) and hidden rows and columns. |
          *     | `sheets[].protection` | Sheet protection, optionally behind a password stored as Excel's salted SHA-512 hash, with what users may still do. |
@@ -3494,7 +3494,7 @@ export interface paths {
                         "application/json": components["schemas"]["JobAccepted"];
                     };
                 };
-                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. */
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. `source_invalid_url`: `source.url` must be an absolute http or https URL without credentials, on port 80, 443 or 1024 and above. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3530,7 +3530,16 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `upload_incomplete`: The file is still pending: PUT its bytes to the presigned URL (exact Content-Length and Content-Type), then POST /v1/uploads/{file_id}/complete. `idempotency_conflict`: Retry after the first request has finished. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3539,7 +3548,16 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                /** @description `gone`: The resource expired or was deleted. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. `source_too_large`: The source exceeds the byte limit (`max_bytes`); the download stops at the limit. Use POST /v1/uploads for larger files. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3557,7 +3575,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `xlsx_limits`: A sheet name, row or column count, cell reference, cell length, number, date, formula, list or hyperlink count is beyond what Excel can hold; `errors` points at each one. Checked before any work. Not charged. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `xlsx_limits`: A sheet name, row or column count, cell reference, cell length, number, date, formula, list or hyperlink count is beyond what Excel can hold; `errors` points at each one. Checked before any work. Not charged. `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. `source_unreachable`: The source URL failed: network error, timeout, too many redirects or a non-2xx answer; `reason` says which and `upstream_status` gives the status it answered. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5527,10 +5545,7 @@ export interface components {
                 }[];
                 /** @default [] */
                 images?: {
-                    source: {
-                        /** @description Standard or URL-safe base64 of a PNG or JPEG, up to 5242880 bytes decoded. */
-                        base64: string;
-                    };
+                    source: components["schemas"]["Source"] & unknown;
                     /**
                      * @description The cell the picture's top-left corner sits on.
                      * @example E2

@@ -43,9 +43,9 @@ export async function writeDrawing(sheet: XlsxSheet, drawing: number, context: S
   }
   let pictures = "";
   for (const [i, image] of sheet.images.entries()) {
-    const bytes = decodeBase64(image.source.base64);
-    const facts = readImageFacts(bytes);
-    if (!facts) throw new Error(`unchecked picture ${i} on sheet ${sheet.name}`);
+    const bytes = "base64" in image.source ? decodeBase64(image.source.base64) : undefined;
+    const facts = bytes && readImageFacts(bytes);
+    if (!bytes || !facts) throw new Error(`unchecked picture ${i} on sheet ${sheet.name}`);
     const number = ++context.parts.images;
     const path = `media/image${number}.${facts.format === "png" ? "png" : "jpeg"}`;
     await context.zip.addFile(`xl/${path}`, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

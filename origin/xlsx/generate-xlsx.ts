@@ -39,7 +39,7 @@ export interface XlsxWriterOptions {
  * then streams the workbook into `sink` and resolves once the sink has finished.
  */
 export async function generateXlsx(request: XlsxRequest, sink: Writable, options: XlsxWriterOptions = {}): Promise<XlsxStats> {
-  assertXlsxWritable(request);
+  assertXlsxWritable(request, "inline");
   const counter = new ByteCounter();
   const delivered = pipeline(counter, sink);
   const aborted = delivered.then(

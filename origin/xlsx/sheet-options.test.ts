@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
+import { findXlsxRequestErrors, xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { generateXlsx } from "./generate-xlsx.ts";
 
 type Book = XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
@@ -319,6 +319,16 @@ describe("generateXlsx: pictures", () => {
     const limits = await refusal({ sheets: [{ name: "S", columns, rows, images: [{ source: { base64: big.toString("base64") }, anchor: "E2" }] }] });
     expect(limits).toMatchObject({ slug: "xlsx_limits", status: 422 });
     expect(limits.errors?.map((e) => e.pointer)).toEqual(["/sheets/0/images/0/source/base64"]);
+  });
+});
+
+describe("picture sources", () => {
+  it("are any envelope source in the public request, but only base64 at the origin, which the edge feeds resolved bytes", async () => {
+    const input = { sheets: [{ name: "S", columns, rows, images: [{ source: { file_id: "file_abc" }, anchor: "E2" }, { source: { url: "https://example.com/logo.png" }, anchor: "E9" }] }] };
+    expect(findXlsxRequestErrors(xlsxRequestSchema.parse(input)).invalidCount).toBe(0);
+    const error = await refusal(input);
+    expect(error).toMatchObject({ slug: "validation_failed", status: 400 });
+    expect(error.errors?.map((e) => e.pointer)).toEqual(["/sheets/0/images/0/source", "/sheets/0/images/1/source"]);
   });
 });
 

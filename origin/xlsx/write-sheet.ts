@@ -76,10 +76,14 @@ function sheetPropertiesXml(sheet: XlsxSheet): string {
   return setup ? `<sheetPr>${setup}</sheetPr>` : "";
 }
 
+/** Empty outlined rows: a span may reach the grid's last row, so these flush and meet the deadline like data rows. */
 async function writeRows(entry: ZipEntry, rows: Iterable<string>): Promise<void> {
   for (const row of rows) {
     entry.write(row);
-    if (entry.pending > FLUSH_CHARS) await entry.flush();
+    if (entry.pending > FLUSH_CHARS) {
+      checkDeadline("The workbook");
+      await entry.flush();
+    }
   }
 }
 

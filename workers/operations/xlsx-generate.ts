@@ -12,6 +12,7 @@ import { deleteFile } from "../files/file-lifecycle.ts";
 import { openFile, storeFile } from "../files/file-store.ts";
 import { originCompute } from "../origin/origin-client.ts";
 import { deliverOutput, deliveredOutputSchema } from "./deliver-output.ts";
+import { inlineImageSources } from "./xlsx-image-sources.ts";
 import type { PlannedOperation } from "./operation.ts";
 
 const generateBody = xlsxRequestSchema
@@ -56,15 +57,16 @@ export const xlsxResultSchema = deliveredOutputSchema
 
 export type XlsxResult = z.infer<typeof xlsxResultSchema>;
 
-type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS">;
 
 /** One workbook built by the origin's streaming writer, stored and billed by its cell count. */
 async function generateWorkbook(
   env: XlsxEnv,
   request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string; requestId?: string },
 ): Promise<XlsxResult> {
+  const workbook = await inlineImageSources(env, request.accountId, request.workbook);
   const frame = await originCompute(env, xlsxGenerateEndpoint, {
-    body: JSON.stringify(request.workbook),
+    body: JSON.stringify(workbook),
     contentType: "application/json",
     options: {},
     requestId: request.requestId,
@@ -103,7 +105,25 @@ export const xlsxGenerate = {
     summary: "Build an .xlsx workbook from JSON",
     description: `A workbook written by the origin's own streaming SpreadsheetML writer. Everything is checked before any work or charge: a malformed or inconsistent field is a 400 \`validation_failed\`, what Excel cannot hold a 422 \`xlsx_limits\`, each with its JSON pointer. $0.005 per file plus $0.00002 per 1,000 cells, rounded up to the micro. Synchronous up to ${XLSX_SYNC_CELL_LIMIT} cells; larger workbooks need \`mode: async\`.\n\n${xlsxFeatureTableMarkdown()}`,
     resultDescription: "The workbook",
-    problems: ["validation_failed", "insufficient_balance", "payload_too_large", "unprocessable", "xlsx_limits", "idempotency_key_reused", "idempotency_conflict", "origin_unavailable"],
+    problems: [
+      "validation_failed",
+      "insufficient_balance",
+      "payload_too_large",
+      "unprocessable",
+      "xlsx_limits",
+      // A picture by file_id or url that cannot be read.
+      "not_found",
+      "gone",
+      "upload_incomplete",
+      "unsupported_media_type",
+      "source_invalid_url",
+      "source_forbidden_address",
+      "source_unreachable",
+      "source_too_large",
+      "idempotency_key_reused",
+      "idempotency_conflict",
+      "origin_unavailable",
+    ],
   },
   requestSchema: generateBody,
   resultSchema: xlsxResultSchema,

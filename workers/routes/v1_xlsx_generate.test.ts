@@ -122,6 +122,23 @@ describe("POST /v1/xlsx/generate", () => {
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
   });
 
+  it("reads a picture given by file_id at the edge, and names a picture whose file does not exist", async () => {
+    const caller = await seedCaller({ balanceMicros: 100_000 });
+    const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const stored = await (await api("/v1/files", { key: caller, json: { source: { base64: pixel }, expires_at: null } })).json<{ file_id: string }>();
+    const res = await generate(caller, { sheets: [{ ...invoices.sheets[0], images: [{ source: { file_id: stored.file_id }, anchor: "F2" }] }] });
+    expect(res.status).toBe(200);
+    const u = new URL((await res.json<{ url: string }>()).url);
+    const book = XLSX.read(new Uint8Array(await (await api(u.pathname + u.search)).arrayBuffer()), { type: "array", bookFiles: true }) as XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
+    expect(btoa(String.fromCharCode(...book.files["xl/media/image1.png"]!.content))).toBe(pixel);
+
+    const before = (await findAccount(env.DB, caller.accountId))!.balance_micros;
+    const missing = await problemOf(await generate(caller, { sheets: [{ ...invoices.sheets[0], images: [{ source: { base64: pixel }, anchor: "F2" }, { source: { file_id: "file_doesnotexist0000000" }, anchor: "F9" }] }] }));
+    expect(missing.status).toBe(404);
+    expect(missing.detail).toContain("/sheets/0/images/1/source");
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(before);
+  });
+
   it("sends workbooks over the sync limit to async, and runs them as a job", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
     const columns = Array.from({ length: 10 }, (_, i) => ({ key: `c${i}`, type: "integer" }));
