@@ -2881,7 +2881,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a remote origin
-         * @description Its transform URLs answer 404 from now on, and what was cached from it is dropped: originals and derivatives in R2, and the edge-cache entries of the data centre that runs the call (elsewhere cached replies expire with their freshness).
+         * @description Its transform URLs answer 404 from now on, and what was cached from it is dropped: originals and derivatives in R2, and the edge-cache entries of the data centre that runs the call; with the service's Cloudflare zone token also in every other data centre (`purged.cdn` says how that went), otherwise cached replies elsewhere expire with their freshness.
          */
         delete: {
             parameters: {
@@ -2969,7 +2969,7 @@ export interface paths {
         put?: never;
         /**
          * Purge cached images
-         * @description Drops what is cached for some files (their derivatives and mezzanines; the files stay), some paths of an origin, or every path of an origin under a prefix: originals kept from the origin, derivatives in R2, and edge-cache entries in the data centre that runs the call. The next request fetches and computes again; an unchanged original makes the same derivatives, which are not charged again. Free; the key's rate limit applies. Other data centres: see the README (origin-backed replies expire with their freshness; file-backed ones live until their cache evicts them).
+         * @description Drops what is cached for some files (their derivatives and mezzanines; the files stay), some paths of an origin, or every path of an origin under a prefix: originals kept from the origin, derivatives in R2, and edge-cache entries in the data centre that runs the call. The next request fetches and computes again; an unchanged original makes the same derivatives, which are not charged again. Free; the key's rate limit applies. When the service has a Cloudflare zone token, the same cache entries are purged by URL in every data centre too, and `cdn` reports how that went (a failure there never undoes the rest); without one, other data centres keep their copies: origin-backed replies expire with their freshness, file-backed ones live until their cache evicts them.
          */
         post: {
             parameters: {

@@ -13,7 +13,7 @@ export const route = createRoute({
   tags: ["Images"],
   summary: "Delete a remote origin",
   description:
-    "Its transform URLs answer 404 from now on, and what was cached from it is dropped: originals and derivatives in R2, and the edge-cache entries of the data centre that runs the call (elsewhere cached replies expire with their freshness).",
+    "Its transform URLs answer 404 from now on, and what was cached from it is dropped: originals and derivatives in R2, and the edge-cache entries of the data centre that runs the call; with the service's Cloudflare zone token also in every other data centre (`purged.cdn` says how that went), otherwise cached replies elsewhere expire with their freshness.",
   security: bearerSecurity,
   middleware: [requireScope("images")] as const,
   request: { params: z.object({ name: z.string().regex(ORIGIN_NAME_PATTERN).openapi({ example: "shop" }) }) },

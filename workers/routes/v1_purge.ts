@@ -45,7 +45,7 @@ export const route = createRoute({
   tags: ["Images"],
   summary: "Purge cached images",
   description:
-    "Drops what is cached for some files (their derivatives and mezzanines; the files stay), some paths of an origin, or every path of an origin under a prefix: originals kept from the origin, derivatives in R2, and edge-cache entries in the data centre that runs the call. The next request fetches and computes again; an unchanged original makes the same derivatives, which are not charged again. Free; the key's rate limit applies. Other data centres: see the README (origin-backed replies expire with their freshness; file-backed ones live until their cache evicts them).",
+    "Drops what is cached for some files (their derivatives and mezzanines; the files stay), some paths of an origin, or every path of an origin under a prefix: originals kept from the origin, derivatives in R2, and edge-cache entries in the data centre that runs the call. The next request fetches and computes again; an unchanged original makes the same derivatives, which are not charged again. Free; the key's rate limit applies. When the service has a Cloudflare zone token, the same cache entries are purged by URL in every data centre too, and `cdn` reports how that went (a failure there never undoes the rest); without one, other data centres keep their copies: origin-backed replies expire with their freshness, file-backed ones live until their cache evicts them.",
   security: bearerSecurity,
   middleware: [requireScope("images")] as const,
   request: { headers: idempotencyHeaders, body: { required: true, content: { "application/json": { schema: purgeBody } } } },
