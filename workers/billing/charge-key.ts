@@ -1,6 +1,7 @@
 // Charge keys: what a ledger row pays for. The ledger's unique (account_id, charge_key) index is
 // what stops double billing, so every caller builds its key here and two spellings of one thing
 // can never both be charged.
+import type { DerivativeIdentity } from "../transform/derivative-identity.ts";
 
 /** A synchronous request: a retry with a new request id is a new charge, so idempotency keys matter. */
 export function requestChargeKey(requestId: string): string {
@@ -18,8 +19,8 @@ export function itemChargeKey(parent: string, ref: string): string {
 }
 
 /** A URL-transform derivative: billed once per file, canonical transform and format class. */
-export function transformChargeKey(identity: { fileId: string; canonical: string; formatClass: string }): string {
-  return `transform:${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
+export function transformChargeKey(identity: Omit<DerivativeIdentity, "accountId">): string {
+  return `transform:${identity.fileId}:${identity.canonical}${identity.formatClass === null ? "" : `@${identity.formatClass}`}`;
 }
 
 /** An operator's top-up, by the payment reference it records. */

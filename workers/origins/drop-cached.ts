@@ -28,10 +28,9 @@ export async function dropCachedPaths(env: DropEnv, origin: { id: string; name: 
     await deleteMezzaninesOf(env.FILES, [...versions]);
     counts.derivatives += dropped.length;
     // One entry per transform and class, whatever version it was made from.
-    const entries = new Set(dropped.map((d) => `${d.canonical}\n${d.formatClass}`));
-    for (const entry of entries) {
+    const entries = new Map(dropped.map((d) => [`${d.canonical}\n${d.formatClass}`, d]));
+    for (const { canonical, formatClass } of entries.values()) {
       if (counts.edge_entries >= MAX_EDGE_CACHE_PURGES) break;
-      const [canonical, formatClass] = entry.split("\n") as [string, string];
       if (await deleteEdgeCache(originEdgeCacheKey(origin.account_id, origin.name, path, canonical, formatClass))) counts.edge_entries++;
     }
   }

@@ -10,7 +10,9 @@
 // The source is a file id, or an origin name and path: the original's version is not in the key,
 // since a hit must be answered without reading D1, so an origin path's entry lives only as long
 // as its original is fresh, and a miss after that revalidates it.
+import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
+import type { DerivativeIdentity } from "./derivative-identity.ts";
 
 // Only a name: the Cache API takes any http(s) URL as a key, and nothing is ever fetched from it.
 const CACHE_KEY_ORIGIN = "https://derivative-cache.pixelpress.invalid";
@@ -21,12 +23,12 @@ export interface EdgeCacheAddress {
   /** `file_...`, or `o/{origin name}/{path}` with the path encoded as one segment. */
   source: string;
   canonical: string;
-  formatClass: string;
+  formatClass: FormatClass | null;
 }
 
 export function cacheKeyUrl(address: EdgeCacheAddress): string {
   const canonical = address.canonical === "" ? "-" : encodeURIComponent(address.canonical);
-  const query = address.formatClass ? `?fc=${address.formatClass}` : "";
+  const query = address.formatClass === null ? "" : `?fc=${address.formatClass}`;
   return `${CACHE_KEY_ORIGIN}/v1/image/t/~cache/${address.accountId}/${address.source}/${canonical}${query}`;
 }
 
@@ -35,11 +37,11 @@ export function originCacheSource(originName: string, path: string): string {
   return `o/${originName}/${encodeURIComponent(path)}`;
 }
 
-export function edgeCacheKey(id: { accountId: string; fileId: string; canonical: string; formatClass: string }): Request {
+export function edgeCacheKey(id: DerivativeIdentity): Request {
   return new Request(cacheKeyUrl({ accountId: id.accountId, source: id.fileId, canonical: id.canonical, formatClass: id.formatClass }), { method: "GET" });
 }
 
-export function originEdgeCacheKey(accountId: string, originName: string, path: string, canonical: string, formatClass: string): Request {
+export function originEdgeCacheKey(accountId: string, originName: string, path: string, canonical: string, formatClass: FormatClass | null): Request {
   return new Request(cacheKeyUrl({ accountId, source: originCacheSource(originName, path), canonical, formatClass }), { method: "GET" });
 }
 
