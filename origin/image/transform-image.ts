@@ -4,7 +4,7 @@
 import sharp, { type Sharp } from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
-import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
+import { askedFormat, keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
@@ -49,7 +49,7 @@ export function transformSteps(options: TransformOptions, source: SourceImage, f
 
 function animates(options: TransformOptions, source: SourceImage): boolean {
   // A placeholder is one still preview: of the first frame.
-  return options.placeholder === undefined && options.animated && source.animation !== null && keepsAnimation(options.output, options.format_auto);
+  return options.placeholder === undefined && options.animated && source.animation !== null && keepsAnimation(askedFormat(options.output, options.format_auto));
 }
 
 function outputFormat(options: TransformOptions, source: SourceImage): ImageOutputFormat {
