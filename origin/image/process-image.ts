@@ -7,7 +7,7 @@ import { autoQualityLevel, QUALITY_LEVEL_TARGETS, type QualityLevel } from "../.
 import type { ImageProcessReply, ImageStats } from "../../contracts/origin/image-process.ts";
 import { autoCandidates, chooseSmallest, profileContent, requestedTarget, type ContentProfile, type EncodedCandidate } from "./choose-format.ts";
 import { keepsAnimation } from "../../contracts/transform/output-format.ts";
-import type { SourceFormat, SourceImage } from "./decode-limits.ts";
+import type { SourceImage } from "./decode-limits.ts";
 import { openOriginal } from "./open-original.ts";
 import { encode, outputChroma, paletteLadder, type EncodeTarget } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";

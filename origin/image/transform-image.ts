@@ -75,7 +75,7 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
     const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
     const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
-    return { bytes, format, width: width!, height: height! };
+    return { bytes, format, width, height };
   } catch (error) {
     throw decodeFailure(error);
   }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
-import { insertPendingFile, storeFile } from "../files/file-store.ts";
+import { insertPendingFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
