@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
+import { wasmModuleImports } from "./test/support/wasm-module-imports.ts";
 import { TEST_ORIGIN_SECRET } from "./workers/test-support/global-origin.ts";
 
 const migrations = await readD1Migrations("migrations");
@@ -77,11 +78,23 @@ export default defineConfig({
         },
       },
       {
+        // Both tiers' engines side by side in one Node process, to hold them to the same output;
+        // the edge's WASM imports are compiled as wrangler would.
+        plugins: [wasmModuleImports()],
+        test: {
+          name: "tiers",
+          environment: "node",
+          include: ["test/tiers/**/*.test.ts"],
+          exclude,
+          testTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: "e2e",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude,
+          exclude: [...exclude, "test/tiers/**"],
           globalSetup: ["test/support/global-pair.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -181,7 +181,7 @@ export const pdfCompressOptionsSchema = z
     jbig2: z.enum(["auto", "off", "lossless"]).default("auto").openapi({
       example: "auto",
       description:
-        "Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. 1-bit images placed above the profile's 1-bit resolution (see \`profile\`) are first brought down to it (box filter, ink where a third of the footprint is). `auto` uses JBIG2 where it is smaller than the current encoding, `lossless` for every such image, `off` never (and then 1-bit images keep their resolution). Counts, bytes and CPU time are in `stats.jbig2`.",
+        "Lossless JBIG2 (a shared symbol dictionary of repeated glyphs plus generic coding, decoded bit for bit as the source) for bilevel images: 1-bit gray images, stencil masks, and losslessly stored images holding exactly two colours, which become 1-bit. 1-bit images placed above the profile's 1-bit resolution (see `profile`) are first brought down to it (box filter, ink where a third of the footprint is). `auto` uses JBIG2 where it is smaller than the current encoding, `lossless` for every such image, `off` never (and then 1-bit images keep their resolution). Counts, bytes and CPU time are in `stats.jbig2`.",
     }),
     linearize: z.boolean().default(false).openapi({
       example: false,

@@ -39,14 +39,13 @@ const server = serve({ fetch: drain.guard(createOriginApp({ secret, pdfPool, dea
 drain.watch(server);
 
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`origin draining ${drain.inFlight} request(s) on ${signal}`);
-    const outcome = await drain.drain(DRAIN_TIMEOUT_MS);
-    if (outcome === "timed_out") console.error(`origin stopped with ${drain.inFlight} request(s) still running`);
-    server.close();
-    process.exit(0);
-  });
+async function stop(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`origin draining ${drain.inFlight} request(s) on ${signal}`);
+  const outcome = await drain.drain(DRAIN_TIMEOUT_MS);
+  if (outcome === "timed_out") console.error(`origin stopped with ${drain.inFlight} request(s) still running`);
+  server.close();
+  process.exit(0);
 }
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop(signal));

@@ -126,7 +126,7 @@ async function upload(edgeUrl: string, apiKey: string, bytes: Uint8Array, conten
     headers: { ...auth, "Content-Type": "application/json" },
     body: JSON.stringify({ filename: "bench.jpg", content_type: contentType, size_bytes: bytes.length }),
   });
-  const { file_id, upload: target } = (await created.json()) as { file_id: string; upload: { method: string; url: string } };
+  const { file_id, upload: target } = await created.json<{ file_id: string; upload: { method: string; url: string } }>();
   await fetch(target.url, { method: target.method, headers: { "Content-Type": contentType }, body: bytes });
   await fetch(`${edgeUrl}/v1/uploads/${file_id}/complete`, { method: "POST", headers: auth });
   return file_id;
@@ -166,7 +166,7 @@ const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
 let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
 let customer: Awaited<ReturnType<typeof startStaticOrigin>> | undefined;
 try {
-  const keys = (await (await fetch(`${pair.edgeUrl}/v1/keys`, { headers: { Authorization: `Bearer ${pair.apiKey}` } })).json()) as { data: { key_id: string }[] };
+  const keys = await (await fetch(`${pair.edgeUrl}/v1/keys`, { headers: { Authorization: `Bearer ${pair.apiKey}` } })).json<{ data: { key_id: string }[] }>();
   const keyId = keys.data[0]!.key_id;
   const fileId = await upload(pair.edgeUrl, pair.apiKey, source, "image/jpeg");
   const transformUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/${fileId}`;
@@ -180,7 +180,7 @@ try {
   if (registered.status !== 201) throw new Error(`registering the origin: ${registered.status} ${await registered.text()}`);
   const originUrl = (t: string) => `${pair.edgeUrl}/v1/image/t/${keyId}/${t}/bench/photos/source.jpg`;
 
-  console.log(`\nEdge miss: ${width}x${height} (${((width! * height!) / 1e6).toFixed(2)} MP) JPEG -> 400 px WebP, ${MISSES} distinct derivatives each`);
+  console.log(`\nEdge miss: ${width}x${height} (${((width * height) / 1e6).toFixed(2)} MP) JPEG -> 400 px WebP, ${MISSES} distinct derivatives each`);
   await measureMisses("file", transformUrl);
   // Its first warm-up miss fetches the original; the measured ones find it kept and fresh.
   await measureMisses("origin", originUrl);

@@ -80,7 +80,7 @@ function requestBody(bytes: Uint8Array, options: ImageOptionsInput): string {
 async function viaService(body: string) {
   const res = await fetch(`${pair.edgeUrl}/v1/image/optimize`, { method: "POST", headers, body });
   if (res.status !== 200) throw new Error(`service answered ${res.status}: ${await res.text()}`);
-  return res.json() as Promise<{ stats: { output_bytes: number; encodes: number; quality: number | null } }>;
+  return res.json<{ stats: { output_bytes: number; encodes: number; quality: number | null } }>();
 }
 
 try {
@@ -142,7 +142,7 @@ try {
 
   console.log("\nOrigin RSS across 200 sequential images through the service (1 MP photo -> 800 px WebP)");
   const small = requestBody(await photo(1200, 900), { width: 800, format: "webp" });
-  const rss = async () => ((await (await fetch(`${pair.originUrl}/healthz`)).json()) as { rss_bytes: number }).rss_bytes;
+  const rss = async () => (await (await fetch(`${pair.originUrl}/healthz`)).json<{ rss_bytes: number }>()).rss_bytes;
   const samples: number[] = [await rss()];
   for (let i = 1; i <= 200; i++) {
     await viaService(small);

@@ -19,7 +19,7 @@ const reference: RawImage = { data: new Uint8Array(pixels), width, height, chann
 
 async function post(path: string, body: unknown) {
   const res = await fetch(`${edge}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, body: await res.json<Record<string, unknown>>() };
 }
 
 async function decoded(base64: string): Promise<RawImage> {

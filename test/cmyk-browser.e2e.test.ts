@@ -38,7 +38,7 @@ async function optimized(fileId: string): Promise<Uint8Array> {
     body: JSON.stringify({ source: { file_id: fileId }, options: { format: "png" } }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  const { url } = (await res.json()) as { url: string };
+  const { url } = await res.json<{ url: string }>();
   return new Uint8Array(await (await fetch(url)).arrayBuffer());
 }
 

@@ -145,9 +145,9 @@ describe("the console at /", () => {
   it("draws the usage chart's bars from the account's real usage", async () => {
     await page.getByRole("button", { name: "Account" }).click();
     const today = new Date().toISOString().slice(0, 10);
-    const usage = (await (
+    const usage = await (
       await fetch(`${edge}/v1/usage?from=${today}&to=${today}&group_by=day_operation`, { headers: { Authorization: `Bearer ${apiKey}` } })
-    ).json()) as { data: { day: string; operation: string; count: number; micros: number }[] };
+    ).json<{ data: { day: string; operation: string; count: number; micros: number }[] }>();
     const optimized = usage.data.find((row) => row.operation === "image.optimize")!;
     expect(optimized.count).toBeGreaterThanOrEqual(1);
     const countBar = page.locator(`#usage-count rect[data-day="${today}"][data-operation="image.optimize"]`);

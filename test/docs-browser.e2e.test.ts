@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 describe("/docs in headless Chromium", () => {
   it("renders every path of the live OpenAPI document, with nothing fetched from elsewhere", async () => {
-    const spec = (await (await fetch(`${edge}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const spec = await (await fetch(`${edge}/openapi.json`)).json<{ paths: Record<string, unknown> }>();
     await page.getByText("Problem types").first().waitFor();
     const text = await page.locator("body").innerText();
     const missing = Object.keys(spec.paths).filter((path) => !text.includes(path));

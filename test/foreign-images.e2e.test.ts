@@ -25,7 +25,7 @@ async function optimize(bytes: Uint8Array, options: Record<string, unknown> = {}
     headers: auth,
     body: JSON.stringify({ source: { base64: Buffer.from(bytes).toString("base64") }, options: { output: "base64", ...options } }),
   });
-  return { status: res.status, body: (await res.json()) as Optimized & { detail?: string } };
+  return { status: res.status, body: await res.json<Optimized & { detail?: string }>() };
 }
 
 describe("optimize through the real pair", () => {

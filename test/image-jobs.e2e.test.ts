@@ -27,12 +27,12 @@ describe("async image job through the running pair", () => {
       }),
     });
     expect(submitted.status).toBe(202);
-    const accepted = (await submitted.json()) as { job_id: string; webhook_secret: string };
+    const accepted = await submitted.json<{ job_id: string; webhook_secret: string }>();
 
     const job = await waitFor(
       async () => {
         const res = await fetch(`${edge}/v1/jobs/${accepted.job_id}`, { headers: auth });
-        const body = (await res.json()) as { status: string; result?: { url: string; width: number; height: number; stats: { orientation_applied: number } } };
+        const body = await res.json<{ status: string; result?: { url: string; width: number; height: number; stats: { orientation_applied: number } } }>();
         return ["succeeded", "failed"].includes(body.status) ? body : undefined;
       },
       90_000,
@@ -44,7 +44,7 @@ describe("async image job through the running pair", () => {
     const output = new Uint8Array(await (await fetch(job.result!.url)).arrayBuffer());
     const meta = await sharp(output).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["webp", 240, job.result!.height]);
-    expect(meta.height!).toBeGreaterThan(meta.width!);
+    expect(meta.height).toBeGreaterThan(meta.width);
 
     const deliveries = await waitFor(() => (customer.received.length >= 2 ? customer.received : undefined), 60_000, "two webhook attempts");
     expect(deliveries[0]!.headers["webhook-id"]).toBe(deliveries[1]!.headers["webhook-id"]);
@@ -52,9 +52,9 @@ describe("async image job through the running pair", () => {
     await verifyWebhook({ headers: last.headers, body: last.body, secret: accepted.webhook_secret });
     expect(JSON.parse(last.body)).toMatchObject({ type: "job.succeeded", data: { job_id: accepted.job_id, status: "succeeded" } });
 
-    const seen = (await (await fetch(`${edge}/v1/jobs/${accepted.job_id}`, { headers: auth })).json()) as {
+    const seen = await (await fetch(`${edge}/v1/jobs/${accepted.job_id}`, { headers: auth })).json<{
       webhook: { deliveries: { outcome: string; response_status: number }[] };
-    };
+    }>();
     expect(seen.webhook.deliveries.map((d) => [d.outcome, d.response_status])).toEqual([["failed", 500], ["delivered", 200]]);
   });
 });

@@ -103,7 +103,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
   }
 
   async function chargedDerivative(accountId: string, fileId: string, canonical: string, bytes: Uint8Array, etag: string) {
-    const id = { accountId, fileId, canonical, formatClass: "" };
+    const id = { accountId, fileId, canonical, formatClass: null };
     const charge = () => chargeOnce(platform.env.DB, { accountId, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
     await storeDerivative(platform.env, id, { body: bytes, size: bytes.length, contentType: "image/webp", etag }, charge);
   }
@@ -193,7 +193,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
     const since = Date.now();
     const account = await fundedAccount("lost");
     const file = await sourceFile(account.id);
-    const id = { accountId: account.id, fileId: file.id, canonical: "w_40", formatClass: "" };
+    const id = { accountId: account.id, fileId: file.id, canonical: "w_40", formatClass: null };
     await chargeOnce(db, { accountId: account.id, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
     const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/down" });
     await claimJob(db, job.id, Date.now(), 60_000);

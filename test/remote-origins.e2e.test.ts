@@ -34,7 +34,7 @@ beforeAll(async () => {
   photo = { bytes: await solid(220, 40, 40), etag: '"v1"' };
   server = createServer((req, res) => {
     const path = req.url ?? "";
-    seen.push({ path, ifNoneMatch: req.headers["if-none-match"] as string | undefined });
+    seen.push({ path, ifNoneMatch: req.headers["if-none-match"] });
     if (down) {
       res.writeHead(503).end("maintenance");
     } else if (path === "/products/photo.jpg") {
@@ -156,7 +156,7 @@ describe("remote origins against a server on loopback", () => {
   it("refuses a redirect to a private address and an HTML page with status 200, keeping nothing", async () => {
     const inward = await fetch(url("w_64", "/inward.jpg"));
     expect(inward.status).toBe(422);
-    expect(((await inward.json()) as { type: string }).type).toMatch(/source_forbidden_address/);
+    expect((await inward.json<{ type: string }>()).type).toMatch(/source_forbidden_address/);
     const page = await fetch(url("w_64", "/error-page.jpg"));
     expect(page.status).toBe(415);
     await page.arrayBuffer();
@@ -180,7 +180,7 @@ describe("remote origins against a server on loopback", () => {
     expect(data[1]!).toBeGreaterThan(150);
     const refused = await fetch(`${edge}/v1/image/t/${keyId}/w_48,f_png/${origin}-bad/e2e-s3/${origin}/photo.jpg`);
     expect(refused.status).toBe(502);
-    expect(((await refused.json()) as { upstream_status: number }).upstream_status).toBe(403);
+    expect((await refused.json<{ upstream_status: number }>()).upstream_status).toBe(403);
   });
 
   it("refuses another account's key id", async () => {

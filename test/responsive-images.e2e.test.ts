@@ -125,7 +125,7 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
   it("serves the server helpers' signed URLs and refuses one signed with another secret", async () => {
     const issued = await fetch(`${edge}/v1/keys/${keyId}/signing-secret`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}` } });
     expect(issued.status).toBe(200);
-    const { signing_secret } = (await issued.json()) as { signing_secret: string };
+    const { signing_secret } = await issued.json<{ signing_secret: string }>();
     const signed = createSignedImageUrls({ baseUrl: edge, keyId, signingSecret: signing_secret });
     const img = await signed.imgAttributes(fileId, { width: 120, format: "webp", intrinsic: SOURCE });
     const candidates = candidatesOf(img.srcset);
@@ -140,6 +140,6 @@ describe("srcset and sizes from the client's helpers in a real browser", () => {
     const forged = await createSignedImageUrls({ baseUrl: edge, keyId, signingSecret: "not the key's secret" }).transformUrl(fileId, { width: 120, format: "webp" });
     const refused = await fetch(forged);
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { type: string }).type).toContain("transform_signature_invalid");
+    expect((await refused.json<{ type: string }>()).type).toContain("transform_signature_invalid");
   });
 });

@@ -11,7 +11,7 @@ type CreatedUpload = components["schemas"]["CreatedUpload"];
 async function createUpload(body: Record<string, unknown>): Promise<CreatedUpload> {
   const res = await fetch(`${edge}/v1/uploads`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as CreatedUpload;
+  return await res.json<CreatedUpload>();
 }
 
 function put(upload: CreatedUpload["upload"], body: Uint8Array, headers: Record<string, string> = upload.headers): Promise<Response> {
@@ -34,10 +34,10 @@ describe("presigned uploads through the running pair (npm start)", () => {
     expect(stored.status, await stored.text()).toBe(200);
     const completed = await complete(file_id);
     expect(completed.status, await completed.clone().text()).toBe(200);
-    expect(((await completed.json()) as { status: string }).status).toBe("ready");
+    expect((await completed.json<{ status: string }>()).status).toBe("ready");
 
     const meta = await fetch(`${edge}/v1/files/${file_id}`, { headers: auth });
-    const file = (await meta.json()) as { status: string; size_bytes: number; download_url: string };
+    const file = await meta.json<{ status: string; size_bytes: number; download_url: string }>();
     expect(file).toMatchObject({ status: "ready", size_bytes: bytes.length });
     expect(file.download_url.startsWith(`${edge}/v1/files/${file_id}/content?`)).toBe(true);
 
@@ -97,7 +97,7 @@ describe("an uploaded file processed by file_id (npm start)", () => {
       body: JSON.stringify({ source: { file_id: sourceId }, options: { width: 320, format: "png" } }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const result = (await res.json()) as { file_id: string; url: string; width: number; height: number };
+    const result = await res.json<{ file_id: string; url: string; width: number; height: number }>();
     expect(result.url.startsWith(`${edge}/v1/files/${result.file_id}/content?`)).toBe(true);
 
     const output = new Uint8Array(await (await fetch(result.url)).arrayBuffer());

@@ -18,12 +18,12 @@ afterAll(() => customer.close());
 
 async function post(path: string, body: unknown) {
   const res = await fetch(`${edge}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, body: await res.json<Record<string, unknown>>() };
 }
 
 async function storedName(fileId: string): Promise<string> {
   const res = await fetch(`${edge}/v1/files/${fileId}`, { headers: auth });
-  return ((await res.json()) as { filename: string }).filename;
+  return (await res.json<{ filename: string }>()).filename;
 }
 
 describe("URL sources whose path does not percent-decode", () => {
@@ -56,7 +56,7 @@ describe("URL sources whose path does not percent-decode", () => {
     const job = await waitFor(
       async () => {
         const res = await fetch(`${edge}/v1/jobs/${answer.body.job_id as string}`, { headers: auth });
-        const body = (await res.json()) as { status: string; result?: { file_id: string } };
+        const body = await res.json<{ status: string; result?: { file_id: string } }>();
         return ["succeeded", "failed"].includes(body.status) ? body : undefined;
       },
       90_000,

@@ -77,7 +77,7 @@ export function createPixelPress(options: ClientOptions): PixelPressClient & Pro
       return unwrap(await http.GET("/v1/jobs/{job_id}", { params: { path: { job_id: jobId } } }));
     },
     waitForJob(jobId, pollOptions = {}) {
-      return pollJob(base.job, jobId, { ...options.poll, ...pollOptions });
+      return pollJob((id) => base.job(id), jobId, { ...options.poll, ...pollOptions });
     },
     async account() {
       return unwrap(await http.GET("/v1/account"));

@@ -28,7 +28,7 @@ export function daysEnding(lastDay: string, count: number): string[] {
 }
 
 export function usageSeries(rows: readonly DayOperationRow[], days: readonly string[], operationOrder: readonly string[]): UsageSeries {
-  const values = new Map(days.map((day) => [day, {} as Record<string, { count: number; micros: number }>]));
+  const values = new Map<string, Record<string, { count: number; micros: number }>>(days.map((day) => [day, {}]));
   for (const row of rows) {
     const day = values.get(row.day);
     if (day) day[row.operation] = { count: row.count, micros: row.micros };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTransform, resolveTransform } from "./canonical.ts";
 import { originTransformOptions } from "../origin/image-transform.ts";
-import { keepsAnimation } from "./output-format.ts";
+import { askedFormat, keepsAnimation } from "./output-format.ts";
 import { parseTransform } from "./tokens.ts";
 
 const canonical = (segment: string) => canonicalTransform(parseTransform(segment));
@@ -29,9 +29,15 @@ describe("anim_false", () => {
 
 describe("keepsAnimation", () => {
   it("keeps it for f_auto of any class, no f_ and f_webp; a named still format takes the first frame", () => {
-    expect(["avif", "webp", "legacy"].every((choice) => keepsAnimation(choice as "avif", true))).toBe(true);
-    expect(keepsAnimation("source", false)).toBe(true);
-    expect(keepsAnimation("webp", false)).toBe(true);
-    expect(["jpeg", "png", "avif"].some((choice) => keepsAnimation(choice as "avif", false))).toBe(false);
+    const keeps = (choice: Parameters<typeof askedFormat>[0], formatAuto: boolean) => keepsAnimation(askedFormat(choice, formatAuto));
+    expect((["avif", "webp", "legacy"] as const).every((choice) => keeps(choice, true))).toBe(true);
+    expect(keeps("source", false)).toBe(true);
+    expect(keeps("webp", false)).toBe(true);
+    expect((["jpeg", "png", "avif"] as const).some((choice) => keeps(choice, false))).toBe(false);
+  });
+
+  it("answers optimize's format option by the same rule", () => {
+    expect((["auto", "source", "webp"] as const).every(keepsAnimation)).toBe(true);
+    expect((["jpeg", "png", "avif"] as const).some(keepsAnimation)).toBe(false);
   });
 });

@@ -26,14 +26,25 @@ export function resolveOutputFormat(choice: OutputChoice, sourceFormat: string, 
   return choice;
 }
 
+/** The one output format that holds an animation (libvips writes no AVIF sequence). */
+export const ANIMATED_FORMAT = "webp" satisfies OutputFormat;
+
+/** What was asked of the output format: a named one, `auto` (f_auto, or /v1/image/optimize's `format: "auto"`) or the source's own. */
+export type AskedFormat = OutputFormat | "auto" | "source";
+
 /**
- * Whether an animated source keeps its frames (as WebP, the one animated output) for this choice.
- * f_auto never drops an animation, whatever Accept says (every browser that plays animated GIF
- * plays animated WebP); no f_ keeps it too; a named still format (jpeg, png, avif: libvips writes
- * no AVIF sequence) takes the first frame.
+ * Whether an animated source keeps its frames (as WebP) for what was asked, for every operation
+ * that outputs an image. `auto` never drops an animation, whatever Accept says (every browser that
+ * plays animated GIF plays animated WebP); the source's own format keeps it too; a named still
+ * format (jpeg, png, avif) takes the first frame.
  */
-export function keepsAnimation(choice: OutputChoice, formatAuto: boolean): boolean {
-  return formatAuto || choice === "source" || choice === "legacy" || choice === "webp";
+export function keepsAnimation(asked: AskedFormat): boolean {
+  return asked === "auto" || asked === "source" || asked === ANIMATED_FORMAT;
+}
+
+/** A transform's output choice as asked: f_auto, of whichever class (legacy only comes from it), asked for `auto`. */
+export function askedFormat(choice: OutputChoice, formatAuto: boolean): AskedFormat {
+  return formatAuto || choice === "legacy" ? "auto" : choice;
 }
 
 export const contentTypes: Record<OutputFormat, string> = {

@@ -52,7 +52,7 @@ export function parseWebhookSecret(secret: string): Uint8Array<ArrayBuffer> {
     key = decodeBase64(encoded);
   } catch (error) {
     if (!(error instanceof Base64Error)) throw error;
-    throw new TypeError(`the webhook secret is not whsec_ followed by base64: ${error.message}`);
+    throw new TypeError(`the webhook secret is not whsec_ followed by base64: ${error.message}`, { cause: error });
   }
   if (key.length < MIN_WEBHOOK_SECRET_BYTES || key.length > MAX_WEBHOOK_SECRET_BYTES) {
     throw new TypeError(`the webhook secret must hold ${MIN_WEBHOOK_SECRET_BYTES} to ${MAX_WEBHOOK_SECRET_BYTES} bytes, not ${key.length}`);

@@ -6,6 +6,7 @@
 // format that holds it here, WebP: a GIF source becomes animated WebP, and `auto` tries only WebP.
 import type { ImageOptions, ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
+import { ANIMATED_FORMAT } from "../../contracts/transform/output-format.ts";
 import type { SourceFormat } from "./decode-limits.ts";
 import type { EncodeTarget } from "./encode.ts";
 import type { RenderedPixels } from "./pipeline.ts";
@@ -82,14 +83,6 @@ function sourceFamily(source: SourceFormat, profile: ContentProfile, animated: b
 export function autoCandidates(profile: ContentProfile, quality: number, animated: boolean): EncodeTarget[] {
   const candidates = stillCandidates(profile, quality);
   return animated ? candidates.filter((target) => target.format === ANIMATED_FORMAT) : candidates;
-}
-
-/** The one output format that keeps an animation. */
-export const ANIMATED_FORMAT = "webp";
-
-/** Whether a requested format keeps an animated source animated; a named still format takes its first frame. */
-export function keepsAnimation(format: ImageOptions["format"]): boolean {
-  return format === "source" || format === "auto" || format === ANIMATED_FORMAT;
 }
 
 function stillCandidates(profile: ContentProfile, quality: number): EncodeTarget[] {

@@ -41,8 +41,8 @@ export async function deriveMezzanine(original: Uint8Array): Promise<Mezzanine> 
     return {
       bytes,
       format: lossless ? "png" : "jpeg",
-      width: width!,
-      height: height!,
+      width,
+      height,
       original: { ...upright, format: source.format, hasAlpha: source.has_alpha },
     };
   } catch (error) {

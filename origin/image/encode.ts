@@ -2,6 +2,7 @@
 // from sharp's presets: its `mozjpeg: true` preset also switches progressive
 // on, and the contract says baseline unless `progressive` is asked for.
 import type { Sharp } from "sharp";
+import { encoderQuality } from "../../contracts/encoder-quality.ts";
 import type { ImageOptions, ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Animation } from "./decode-limits.ts";
@@ -10,6 +11,7 @@ export interface EncodeTarget {
   format: ImageOutputFormat;
   /** Lossless WebP, or full-colour lossless PNG; `quality` is then ignored. */
   lossless: boolean;
+  /** As requested; contracts/encoder-quality.ts says what it means to sharp's encoders. */
   quality: number;
 }
 
@@ -46,11 +48,10 @@ export async function encode(image: Sharp, target: EncodeTarget, options: Encode
 }
 
 function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOptions, animation: Animation | null): void {
-  const { quality } = target;
   switch (target.format) {
     case "jpeg":
       image.jpeg({
-        quality,
+        quality: encoderQuality("sharp", target.format, target.quality),
         progressive: options.progressive,
         chromaSubsampling: subsampling(options.chroma_subsampling),
         optimiseCoding: true,
@@ -68,7 +69,7 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
       return;
     case "webp":
       image.webp({
-        ...(target.lossless ? { lossless: true, effort: 4 } : { quality, effort: 4, smartSubsample: options.chroma_subsampling === "sharp_yuv" }),
+        ...(target.lossless ? { lossless: true, effort: 4 } : { quality: encoderQuality("sharp", target.format, target.quality), effort: 4, smartSubsample: options.chroma_subsampling === "sharp_yuv" }),
         ...(animation === null ? {} : { delay: animation.delay, loop: animation.loop }),
       });
       return;
@@ -76,13 +77,13 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
       // Effort 2, not sharp's default 4: on a 1600x1200 photo effort 4 cost
       // 5 s of CPU against 0.4 s (it is also about 2 times smaller at the same
       // quality number; the speed matters more for a request/response API).
-      image.avif({ quality, effort: 2, chromaSubsampling: subsampling(options.chroma_subsampling) });
+      image.avif({ quality: encoderQuality("sharp", target.format, target.quality), effort: 2, chromaSubsampling: subsampling(options.chroma_subsampling) });
       return;
     case "png":
       image.png(
         target.lossless
           ? { compressionLevel: 9, adaptiveFiltering: true }
-          : { palette: true, colours: paletteColours(quality), effort: 3, dither: 1, compressionLevel: 9 },
+          : { palette: true, colours: paletteColours(target.quality), effort: 3, dither: 1, compressionLevel: 9 },
       );
       return;
   }

@@ -53,8 +53,8 @@ describe("computePlaceholder", () => {
     const meta = await sharp(bytes).metadata();
     expect(meta.format).toBe("webp");
     expect(bytes.byteLength).toBeLessThan(300);
-    expect(Math.max(meta.width!, meta.height!)).toBe(LQIP_MAX_SIDE);
-    expect(meta.width! / meta.height!).toBeCloseTo(width / height, 1);
+    expect(Math.max(meta.width, meta.height)).toBe(LQIP_MAX_SIDE);
+    expect(meta.width / meta.height).toBeCloseTo(width / height, 1);
     expectClose(await meanColour(bytes), await meanColour(photo), 10);
   });
 
@@ -111,7 +111,7 @@ describe("the ph_lqip transform", () => {
     const out = await transformImage(gif, originTransformSchema.parse({ quality: 76, output: "source", placeholder: "lqip" }));
     const meta = await sharp(out.bytes).metadata();
     expect([out.format, meta.pages ?? 1, meta.width, meta.height]).toEqual(["webp", 1, LQIP_MAX_SIDE, 12]);
-    expectClose(await meanColour(out.bytes), [...FRAME_COLOURS[0]!], 12);
+    expectClose(await meanColour(out.bytes), [...FRAME_COLOURS[0]], 12);
   });
 });
 
@@ -133,6 +133,6 @@ describe("placeholder: true on optimize", () => {
     const out = await processImage(gif, imageOptionsSchema.parse({ format: "webp", placeholder: true }));
     expect(out.stats.frames).toBe(3);
     expect(out.placeholder).toMatchObject({ width: 40, height: 30 });
-    expectClose(meanOfRgba(blurhashDecode(out.placeholder!.blurhash, 8, 6)), [...FRAME_COLOURS[0]!], 12);
+    expectClose(meanOfRgba(blurhashDecode(out.placeholder!.blurhash, 8, 6)), [...FRAME_COLOURS[0]], 12);
   });
 });

@@ -38,7 +38,7 @@ describe("transformImage", () => {
 
   it("encodes JPEG derivatives as baseline with 4:2:0 chroma, like the optimize endpoint", async () => {
     const out = await run(await generatedFile("landscape-1.jpg"), { width: 200 });
-    const frame = readJpegSegments(out.bytes).frame!;
+    const frame = readJpegSegments(out.bytes).frame;
     expect(frame.sofMarker).toBe(0xc0);
     expect(frame.sampling[0]).toEqual({ h: 2, v: 2 });
   });

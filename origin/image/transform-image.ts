@@ -4,7 +4,7 @@
 import sharp, { type Sharp } from "sharp";
 import type { z } from "@hono/zod-openapi";
 import type { originTransformSchema, OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
-import { keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
+import { askedFormat, keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
 import { TRANSFORM_STEPS, type TransformStepName } from "../../contracts/transform/registry.ts";
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
@@ -55,7 +55,7 @@ export function transformSteps(options: TransformOptions, source: SourceImage, f
 
 function animates(options: TransformOptions, source: SourceImage): boolean {
   // A placeholder is one still preview: of the first frame.
-  return options.placeholder === undefined && options.animated && source.animation !== null && keepsAnimation(options.output, options.format_auto);
+  return options.placeholder === undefined && options.animated && source.animation !== null && keepsAnimation(askedFormat(options.output, options.format_auto));
 }
 
 function outputFormat(options: TransformOptions, source: SourceImage): ImageOutputFormat {
@@ -81,7 +81,7 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
     const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
     const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
-    return { bytes, format, width: width!, height: height! };
+    return { bytes, format, width, height };
   } catch (error) {
     throw decodeFailure(error);
   }

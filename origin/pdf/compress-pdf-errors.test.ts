@@ -10,7 +10,7 @@ const planted = vi.hoisted(() => ({ error: null as Error | null }));
 
 vi.mock("./linearize.ts", () => ({
   linearizePdf: async () => {
-    throw planted.error;
+    throw planted.error ?? new Error("no failure planted");
   },
 }));
 

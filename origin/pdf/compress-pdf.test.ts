@@ -5,7 +5,6 @@ import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
-import { forEachObject } from "./pdf-objects.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
 import { buildPdf, editPdf, jpegImage, photoPixels, withPdfaClaim } from "./test-support/generate-pdf.ts";
 import type { TestImage } from "./test-support/generate-pdf.ts";

@@ -1,7 +1,6 @@
 // Properties of a document that decide what compress may do to it.
 import type * as mupdf from "mupdf";
 import { conformanceClaims } from "./conformance.ts";
-import type { ConformanceClaim } from "./conformance.ts";
 import { catalogOf, forEachObject, latin1, nameOf } from "./pdf-objects.ts";
 import { signedFieldNames } from "./signatures.ts";
 import type { PdfDocumentFlags } from "../../contracts/origin/pdf-analyze.ts";

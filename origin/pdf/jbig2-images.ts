@@ -93,7 +93,6 @@ function readTwoColourImage(doc: mupdf.PDFDocument, image: ImageFacts): Candidat
   const pixels = decodeImagePixels(doc, image.objectNumber, false);
   const { data, width, height, channels } = pixels;
   const colours: number[] = [0, 0];
-  let distinct = 0;
   const key = (offset: number): number => {
     let value = 0;
     for (let c = 0; c < channels; c++) value = value * 256 + (data[offset + c] as number);
@@ -101,7 +100,7 @@ function readTwoColourImage(doc: mupdf.PDFDocument, image: ImageFacts): Candidat
   };
   const firstColour = key(0);
   colours[0] = firstColour;
-  distinct = 1;
+  let distinct = 1;
   let firstCount = 0;
   for (let offset = 0; offset < data.length; offset += channels) {
     const colour = key(offset);

@@ -26,8 +26,12 @@ function transferablesOf(outcome: PdfJobOutcome): ArrayBuffer[] {
   return buffer instanceof ArrayBuffer ? [buffer] : [];
 }
 
-parentPort?.on("message", async (request: PdfWorkerRequest) => {
+async function answer(request: PdfWorkerRequest): Promise<void> {
   const outcome = await runPdfJob(request.job);
   const response: PdfWorkerResponse = { id: request.id, outcome, wasmHeapBytes: wasmModule.HEAPU8?.buffer.byteLength ?? 0 };
   parentPort?.postMessage(response, transferablesOf(outcome));
-});
+}
+
+// runPdfJob answers every failure as an outcome; anything that still rejects is a bug, left
+// unhandled so the worker dies and its pool replaces it.
+parentPort?.on("message", (request: PdfWorkerRequest) => void answer(request));

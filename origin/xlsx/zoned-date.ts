@@ -29,7 +29,7 @@ export function createZonedClock(timeZone: string): ZonedClock {
     const wholeSecond = Math.floor(epochMs / 1000) * 1000;
     const field: Record<string, number> = {};
     for (const part of format.formatToParts(wholeSecond)) if (part.type !== "literal") field[part.type] = Number(part.value);
-    return Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!) - wholeSecond;
+    return Date.UTC(field.year!, field.month! - 1, field.day, field.hour, field.minute, field.second) - wholeSecond;
   };
   // formatToParts costs microseconds; offsets change at most once an hour, so an hour whose
   // two ends agree has one offset throughout and is cached.

@@ -46,38 +46,39 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const forward = () => {
       const upstream = request(
         { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: { ...req.headers, host: targetUrl.host }, agent: false },
-        async (reply) => {
-          const framed = reply.statusCode === 200 && reply.headers["content-type"] === FRAMED_CONTENT_TYPE;
-          if (!framed || (applied !== "corrupt" && applied !== "truncate")) {
-            res.writeHead(reply.statusCode ?? 502, reply.headers);
-            reply.pipe(res);
-            return;
-          }
-          let body: Buffer;
-          try {
-            body = await readAll(reply);
-          } catch {
-            res.destroy();
-            return;
-          }
-          res.writeHead(200, reply.headers);
-          const payloadStart = 4 + body.readUInt32BE(0);
-          if (applied === "truncate") {
-            injected.truncate++;
-            res.write(body.subarray(0, payloadStart + Math.floor((body.length - payloadStart) / 2)));
-            res.destroy();
-            return;
-          }
-          if (body.length > payloadStart) {
-            const corrupted = Buffer.from(body);
-            const at = payloadStart + Math.floor((body.length - payloadStart) / 2);
-            corrupted[at] = corrupted[at]! ^ 0x5a;
-            injected.corrupt++;
-            corruptedPayloads.add(createHash("sha256").update(corrupted.subarray(payloadStart)).digest("hex"));
-            body = corrupted;
-          }
-          res.end(body);
-        },
+        (reply) =>
+          void (async () => {
+            const framed = reply.statusCode === 200 && reply.headers["content-type"] === FRAMED_CONTENT_TYPE;
+            if (!framed || (applied !== "corrupt" && applied !== "truncate")) {
+              res.writeHead(reply.statusCode ?? 502, reply.headers);
+              reply.pipe(res);
+              return;
+            }
+            let body: Buffer;
+            try {
+              body = await readAll(reply);
+            } catch {
+              res.destroy();
+              return;
+            }
+            res.writeHead(200, reply.headers);
+            const payloadStart = 4 + body.readUInt32BE(0);
+            if (applied === "truncate") {
+              injected.truncate++;
+              res.write(body.subarray(0, payloadStart + Math.floor((body.length - payloadStart) / 2)));
+              res.destroy();
+              return;
+            }
+            if (body.length > payloadStart) {
+              const corrupted = Buffer.from(body);
+              const at = payloadStart + Math.floor((body.length - payloadStart) / 2);
+              corrupted[at] = corrupted[at]! ^ 0x5a;
+              injected.corrupt++;
+              corruptedPayloads.add(createHash("sha256").update(corrupted.subarray(payloadStart)).digest("hex"));
+              body = corrupted;
+            }
+            res.end(body);
+          })(),
       );
       // The origin is down or died mid-reply: the edge sees its connection cut, as it would.
       upstream.once("error", () => res.destroy());

@@ -27,6 +27,7 @@ import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
 import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
 import { derivativeAt, derivativeRows } from "../../workers/transform/derivative-store.ts";
+import { formatClassOf } from "../../workers/transform/derivative-identity.ts";
 import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";
 
 export interface ReconcileOptions {
@@ -145,7 +146,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const duplicateKeys = [...chargesByKey].filter(([, rows]) => rows.length > 1).map(([key]) => key);
   const jobsById = new Map(jobs.map((j) => [j.id, j]));
   const derivativeKey = (d: (typeof derivatives)[number]) =>
-    `${d.account_id} ${transformChargeKey({ fileId: d.file_id, canonical: d.canonical, formatClass: d.format_class })}`;
+    `${d.account_id} ${transformChargeKey({ fileId: d.file_id, canonical: d.canonical, formatClass: formatClassOf(d.format_class) })}`;
   const derivativeKeys = new Set(derivatives.map(derivativeKey));
   const fileStatus = new Map(files.map((f) => [f.id, f.status]));
   const withoutOutput: string[] = [];

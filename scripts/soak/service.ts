@@ -53,8 +53,8 @@ export class OriginProcess {
     this.child = child;
     await waitForLine(child, "origin listening", 30_000, []);
     // Keep draining its output so a chatty origin never blocks on a full pipe.
-    child.stdout!.resume();
-    child.stderr!.resume();
+    child.stdout.resume();
+    child.stderr.resume();
   }
 
   /** Stops it with `signal` and waits for the exit (a SIGTERM drains first). */
@@ -78,7 +78,7 @@ export class OriginProcess {
     try {
       const res = await fetch(`${this.url}/healthz`, { signal: AbortSignal.timeout(2_000) });
       if (!res.ok) return null;
-      const body = (await res.json()) as { rss_bytes?: unknown };
+      const body = await res.json<{ rss_bytes?: unknown }>();
       return typeof body.rss_bytes === "number" ? body.rss_bytes : null;
     } catch {
       return null;
@@ -126,8 +126,8 @@ export async function startSoakService(timeoutMs = 180_000): Promise<SoakService
     await stop();
     throw error;
   }
-  dev.stdout!.resume();
-  dev.stderr!.resume();
+  dev.stdout.resume();
+  dev.stderr.resume();
   const credentials = JSON.parse(readFileSync(join(persistTo, "dev-key.json"), "utf8")) as { secret: string; account_id: string };
   return { edgeUrl: `http://127.0.0.1:${edgePort}`, apiKey: credentials.secret, accountId: credentials.account_id, persistTo, origin, proxy, stop };
 }

@@ -31,31 +31,33 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.once("end", async () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      try {
-        await verifyWebhook({ headers: req.headers as Record<string, string>, body, secret });
-      } catch {
-        receiver.badSignatures++;
-        res.writeHead(400).end();
-        return;
-      }
-      const webhookId = String(req.headers["webhook-id"]);
-      const payload = JSON.parse(body) as { type: string; data: { job_id: string } };
-      let event = events.get(webhookId);
-      if (!event) {
-        event = { webhookId, jobId: payload.data.job_id, type: payload.type, deliveries: 0, processed: 0 };
-        events.set(webhookId, event);
-        if (++firstDeliveries % FAIL_FIRST_DELIVERY_EVERY === 0) {
-          event.deliveries++;
-          res.writeHead(503).end();
+    req.once("end", () =>
+      void (async () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        try {
+          await verifyWebhook({ headers: req.headers, body, secret });
+        } catch {
+          receiver.badSignatures++;
+          res.writeHead(400).end();
           return;
         }
-      }
-      event.deliveries++;
-      if (event.processed === 0) event.processed++;
-      res.writeHead(204).end();
-    });
+        const webhookId = String(req.headers["webhook-id"]);
+        const payload = JSON.parse(body) as { type: string; data: { job_id: string } };
+        let event = events.get(webhookId);
+        if (!event) {
+          event = { webhookId, jobId: payload.data.job_id, type: payload.type, deliveries: 0, processed: 0 };
+          events.set(webhookId, event);
+          if (++firstDeliveries % FAIL_FIRST_DELIVERY_EVERY === 0) {
+            event.deliveries++;
+            res.writeHead(503).end();
+            return;
+          }
+        }
+        event.deliveries++;
+        if (event.processed === 0) event.processed++;
+        res.writeHead(204).end();
+      })(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;

@@ -30,7 +30,7 @@ const POLL_TIMEOUT_MS = 15 * 60_000;
 
 async function json<T>(res: Response, expected: number, what: string): Promise<T> {
   if (res.status !== expected) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+  return (await res.json());
 }
 
 /** Uploads the file (streamed from disk) and returns its file_id once the upload is complete. */

@@ -1,6 +1,7 @@
 // Charge keys: what a ledger row pays for. The ledger's unique (account_id, charge_key) index is
 // what stops double billing, so every caller builds its key here and two spellings of one thing
 // can never both be charged.
+import type { DerivativeIdentity } from "../transform/derivative-identity.ts";
 
 /** A synchronous request: a retry with a new request id is a new charge, so idempotency keys matter. */
 export function requestChargeKey(requestId: string): string {
@@ -25,8 +26,8 @@ const TRANSFORM = "transform:";
  * workers/origins/origin-source-id.ts); neither holds `:`, so transformChargeSource reads the
  * source back as what comes before the first `:` after the prefix (a canonical may hold `:`).
  */
-export function transformChargeKey(identity: { fileId: string; canonical: string; formatClass: string }): string {
-  return `${TRANSFORM}${identity.fileId}:${identity.canonical}${identity.formatClass ? `@${identity.formatClass}` : ""}`;
+export function transformChargeKey(identity: Omit<DerivativeIdentity, "accountId">): string {
+  return `${TRANSFORM}${identity.fileId}:${identity.canonical}${identity.formatClass === null ? "" : `@${identity.formatClass}`}`;
 }
 
 /** The source (file id or origin source id) a transform charge key names; null for any other key. */

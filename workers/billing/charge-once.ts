@@ -62,7 +62,7 @@ export function topUpCharge(accountId: string, micros: number, reference: string
 /** Whether `error` (or what it wraps: drizzle wraps D1's errors) names the constraint. */
 function violates(error: unknown, constraint: string): boolean {
   for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if (String(cause).includes(constraint)) return true;
+    if ((cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "").includes(constraint)) return true;
   }
   return false;
 }

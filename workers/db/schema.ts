@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { jobOperations } from "../../contracts/operations.ts";
 import { chargeables } from "../../contracts/pricing.ts";
 import type { Scope } from "../auth/scopes.ts";
+import type { StoredFormatClass } from "../transform/derivative-identity.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
@@ -178,7 +179,8 @@ export const webhookDeliveries = sqliteTable(
 
 // URL-transform derivatives kept in R2: the tier between the edge cache and computing again.
 // One row per (account, file, canonical transform, format class); `format_class` is "" unless
-// the transform is f_auto, so the unique index also caps races to one row.
+// the transform is f_auto (workers/transform/derivative-identity.ts), so the unique index also
+// caps races to one row.
 export const derivatives = sqliteTable(
   "derivatives",
   {
@@ -187,7 +189,7 @@ export const derivatives = sqliteTable(
       .references(() => accounts.id),
     fileId: text("file_id").notNull(),
     canonical: text("canonical").notNull(),
-    formatClass: text("format_class").notNull(),
+    formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
     r2Key: text("r2_key").notNull(),
     etag: text("etag").notNull(),
     bytes: integer("bytes").notNull(),

@@ -19,6 +19,7 @@ import pngWasm from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm?module";
 import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?module";
 import webpDecWasm from "@jsquash/webp/codec/dec/webp_dec.wasm?module";
 import webpEncWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm?module";
+import { encoderQuality } from "../../contracts/encoder-quality.ts";
 import type { OutputFormat } from "../../contracts/transform/token-values.ts";
 import type { EdgeSourceFormat } from "../../contracts/limits/edge-budget.ts";
 
@@ -52,26 +53,26 @@ export async function resizePixels(pixels: Pixels, width: number, height: number
   return resize(pixels as Parameters<typeof resize>[0], { width, height, method: "triangle", premultiply: false, linearRGB: false, fitMethod: "stretch" });
 }
 
+/** `quality` is the requested one; contracts/encoder-quality.ts says what it means to each codec. */
 export async function encodePixels(format: OutputFormat, pixels: Pixels, quality: number): Promise<Uint8Array> {
   // jSquash types the encoders for the DOM ImageData; they read only data, width and height.
   const image = pixels as Parameters<typeof encodeJpeg>[0];
   switch (format) {
     case "jpeg":
       await initJpegEncode(jpegEncWasm);
-      return new Uint8Array(await encodeJpeg(image, { quality, progressive: false, baseline: true }));
+      // 4:2:0 at every quality, as the origin encodes: jSquash's auto_subsample switches to 4:4:4
+      // from q90, which nearly doubled the bytes of a q90 photo against the origin's.
+      return new Uint8Array(
+        await encodeJpeg(image, { quality: encoderQuality("jsquash", format, quality), progressive: false, baseline: true, auto_subsample: false, chroma_subsample: 2 }),
+      );
     case "webp":
       await initWebpEncode(webpEncWasm);
-      return new Uint8Array(await encodeWebp(image, { quality }));
+      return new Uint8Array(await encodeWebp(image, { quality: encoderQuality("jsquash", format, quality) }));
     case "avif":
       await initAvifEncode(avifEncWasm);
-      return new Uint8Array(await encodeAvif(image, { quality: avifQuality(quality), speed: 8 }));
+      return new Uint8Array(await encodeAvif(image, { quality: encoderQuality("jsquash", format, quality), speed: 8 }));
     case "png":
       await initPng(pngWasm);
       return new Uint8Array(await encodePng(image));
   }
-}
-
-// libavif's quality scale sits lower than JPEG's for the same look; q_76 maps to about 60.
-function avifQuality(quality: number): number {
-  return Math.max(1, Math.round(quality * 0.8));
 }

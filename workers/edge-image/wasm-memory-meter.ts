@@ -38,8 +38,8 @@ export function installWasmMemoryMeter(): WasmMemoryMeter {
   MeteredInstance.prototype = OriginalInstance.prototype;
 
   const meteredInstantiate = (async (source: WebAssembly.Module | BufferSource, imports?: WebAssembly.Imports) => {
-    const result = await originalInstantiate(source as WebAssembly.Module, imports);
-    if (result instanceof OriginalInstance) record(source as WebAssembly.Module, result, imports);
+    const result = await originalInstantiate(source, imports);
+    if (result instanceof OriginalInstance) record(source, result, imports);
     else {
       const { module, instance } = result as unknown as { module: WebAssembly.Module; instance: WebAssembly.Instance };
       record(module, instance, imports);

@@ -68,7 +68,7 @@ describe("sweepExpiredFiles", () => {
 async function fileWithDerivatives(expiresAt: number) {
   const caller = await seedCaller();
   const file = await storeFile(env, { accountId: caller.accountId, kind: "source", body: new Uint8Array([1, 2, 3]), size: 3, contentType: "image/png", expiresAt });
-  const ids = ["w_100", "w_200"].map((canonical) => ({ accountId: caller.accountId, fileId: file.id, canonical, formatClass: "" }));
+  const ids = ["w_100", "w_200"].map((canonical) => ({ accountId: caller.accountId, fileId: file.id, canonical, formatClass: null }));
   for (const id of ids) {
     await storeDerivative(env, id, { body: new Uint8Array([9, 9]), size: 2, contentType: "image/webp", etag: `"${id.canonical}"` });
     // Cached while the file was live, as a transform served before the file expired would have.
@@ -108,7 +108,7 @@ describe("derivatives follow their file", () => {
 
     await deleteFile(env, caller.accountId, file.id);
     // A transform that was computing meanwhile stores its derivative and caches it afterwards.
-    const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: "" };
+    const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: null };
     const cacheKey = edgeCacheKey(env, late);
     await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"' });
     await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, vary: [] }, file.expires_at);

@@ -33,10 +33,6 @@ async function problemSlug(promise: Promise<unknown>): Promise<string> {
   return `${(error as ProblemError).status} ${(error as ProblemError).slug}`;
 }
 
-async function rowOf(fileId: string) {
-  return env.DB.prepare("SELECT status, deleted_at FROM files WHERE id = ?").bind(fileId).first<{ status: string; deleted_at: number | null }>();
-}
-
 describe("storeFile", () => {
   it("writes bytes under the account's key and records a ready row", async () => {
     const { accountId } = await seedCaller();

@@ -26,9 +26,8 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
   // The URL is signed as written; the derivative is the one Save-Data negotiates, so q_auto under
   // Save-Data is q_auto:eco's derivative (one cache entry, one stored copy, one charge).
   const { spec, variesOnSaveData } = negotiateQuality(asked, c.req.header("Save-Data"));
-  const negotiatedClass = negotiateFormatClass(spec, c.req.header("Accept"));
-  const variesOnAccept = negotiatedClass !== undefined;
-  const formatClass = negotiatedClass ?? "";
+  const formatClass = negotiateFormatClass(spec, c.req.header("Accept")) ?? null;
+  const variesOnAccept = formatClass !== null;
   const canonical = canonicalTransform(spec);
   const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   const cacheKey =

@@ -98,4 +98,5 @@ export interface PlannedOperation<Name extends ProcessingOperation, Body extends
 
 // `any` stands for each operation's own body, input and job request: the list and the one route
 // hold operations of different types, and each operation's own declaration is what checks them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list's existential type, as said above
 export type AnyOperation = SourceOperation<ProcessingOperation, any, any, any> | PlannedOperation<ProcessingOperation, any, any, any, any>;

@@ -14,7 +14,7 @@ export class OriginContainer extends Container {
   override defaultPort = 8788;
   override sleepAfter = "10m";
 
-  constructor(ctx: DurableObjectState<{}>, env: Cloudflare.Env & OriginContainerEnv) {
+  constructor(ctx: DurableObjectState<Record<string, never>>, env: Cloudflare.Env & OriginContainerEnv) {
     super(ctx, env);
     this.envVars = { ORIGIN_SECRET: env.ORIGIN_SECRET, ENVIRONMENT: "production", PORT: "8788", HOST: "0.0.0.0" };
   }

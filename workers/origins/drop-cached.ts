@@ -30,9 +30,8 @@ export async function dropCachedPaths(env: DropEnv, origin: { id: string; name: 
     await deleteMezzaninesOf(env.FILES, [...versions]);
     counts.derivatives += dropped.length;
     // One entry per transform and class, whatever version it was made from.
-    const entries = new Set(dropped.map((d) => `${d.canonical}\n${d.formatClass}`));
-    for (const entry of entries) {
-      const [canonical, formatClass] = entry.split("\n") as [string, string];
+    const entries = new Map(dropped.map((d) => [`${d.canonical}\n${d.formatClass}`, d]));
+    for (const { canonical, formatClass } of entries.values()) {
       const url = originCacheKeyUrl(env, origin.account_id, origin.name, path, canonical, formatClass);
       counts.cacheUrls.push(url);
       if (counts.edge_entries < MAX_EDGE_CACHE_PURGES && (await deleteEdgeCache(url))) counts.edge_entries++;

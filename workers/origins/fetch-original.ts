@@ -27,9 +27,9 @@ async function signingFetch(env: FetchEnv, origin: OriginRecord): Promise<typeof
     retries: 0,
   });
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const signed = await aws.sign(String(input), { method: "GET", headers: init?.headers });
+    const signed = await aws.sign(input instanceof Request ? input.url : String(input), { method: "GET", headers: init?.headers });
     return fetch(signed, { redirect: "manual", signal: init?.signal });
-  }) as typeof fetch;
+  });
 }
 
 export async function fetchOriginal(env: FetchEnv, origin: OriginRecord, path: string, validators: Validators | null): Promise<RevalidatedSource> {

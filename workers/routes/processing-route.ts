@@ -55,6 +55,7 @@ async function acceptSource<Body extends ProcessingBody & { source: Source }>(
  * The operation's input: its own plan, or its body and source; a mistake in either is a 4xx before
  * any work. Typed as the operation's own input only inside its module, so `any` here.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the operation list's existential type (operation.ts)
 async function acceptInput(env: Bindings, caller: Caller, operation: AnyOperation, body: z.output<AnyOperation["requestSchema"]>): Promise<any> {
   if (operation.input === "source") return acceptSource(env, caller, operation, body);
   const plan = operation.plan(body, caller);

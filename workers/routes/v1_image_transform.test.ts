@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
-import { insertPendingFile, storeFile } from "../files/file-store.ts";
+import { insertPendingFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
@@ -97,7 +97,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller({ balanceMicros: 5_000 });
     const fileId = await seedFile(caller, "rgb.png", "image/png");
     const transform = "w_20,f_jpeg";
-    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: null };
     const cacheKey = edgeCacheKey(env, identity);
     const tiers: string[] = [];
     const get = async () => {
@@ -125,7 +125,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const fileId = await seedFile(caller, "landscape-1.jpg", "image/jpeg");
     // Larger than the source and lossless: the origin's biggest kind of output.
     const transform = "w_1800,f_png";
-    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: "" };
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: null };
     const served: { tier: string | null; bytes: Uint8Array; etag: string | null; length: string | null }[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await api(transformUrl(caller, transform, fileId));
@@ -195,7 +195,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const res = await api(transformUrl(caller, "w_14", fileId));
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     await res.arrayBuffer();
-    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_14")), formatClass: "" };
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_14")), formatClass: null };
     const stored = (await caches.default.match(edgeCacheKey(env, identity)))!.headers.get("Cache-Control");
     const maxAge = Number(/^public, max-age=(\d+)$/.exec(stored ?? "")?.[1]);
     expect(maxAge).toBeLessThanOrEqual(Math.floor((expires_at - before) / 1000));

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";

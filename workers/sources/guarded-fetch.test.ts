@@ -9,7 +9,7 @@ type Route = (url: URL, init: RequestInit | undefined) => Response | Promise<Res
 function network(route: Route) {
   const requests: { url: string; redirect: RequestInit["redirect"] }[] = [];
   const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
+    const url = new URL(input instanceof Request ? input.url : String(input));
     requests.push({ url: url.href, redirect: init?.redirect });
     // A real request yields to the event loop; so does this one, so a regression that loops
     // forever fails on the test timeout instead of starving every timer.

@@ -43,7 +43,7 @@ function startOrigin(extraEnv: Record<string, string> = {}) {
   });
   const url = new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`test origin exited with ${code}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString());
       if (match) resolve(match[1]!);
     });

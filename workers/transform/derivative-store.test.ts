@@ -1,10 +1,57 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "./edge-cache.ts";
+import { seedCaller } from "../test-support/api.ts";
+import { transformChargeKey } from "../billing/charge-key.ts";
+import { derivativeKey, derivativesOfFiles, findDerivative, storeDerivative } from "./derivative-store.ts";
+import { cacheKeyUrl, edgeCacheKey, matchEdgeCache, putEdgeCache } from "./edge-cache.ts";
+
+describe("a derivative stored before the format class was a union", () => {
+  // Rows, objects and keys exactly as the code wrote them while the class was a string with ""
+  // for none: the digests are sha256("w_100\n") and sha256("w_100\navif"), cut to 32 digits.
+  it("is still found, keyed and charged under the spelling it was stored with", async () => {
+    const { accountId } = await seedCaller();
+    const fileId = "file_before_union";
+    const stored = [
+      { formatClass: "", r2Key: `accounts/${accountId}/derivatives/${fileId}/4ff1a0457dfc98346309853a82ac5667` },
+      { formatClass: "avif", r2Key: `accounts/${accountId}/derivatives/${fileId}/79a47a1eaf83b20f7d0c88dbf3a235a7` },
+    ];
+    for (const { formatClass, r2Key } of stored) {
+      await env.DB.prepare(
+        "INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at) VALUES (?, ?, 'w_100', ?, ?, ?, 3, 'image/webp', 1)",
+      )
+        .bind(accountId, fileId, formatClass, r2Key, `"${formatClass}"`)
+        .run();
+      await env.FILES.put(r2Key, new Uint8Array([1, 2, 3]));
+    }
+    const none = { accountId, fileId, canonical: "w_100", formatClass: null };
+    const avif = { accountId, fileId, canonical: "w_100", formatClass: "avif" as const };
+
+    expect(await derivativeKey(none)).toBe(stored[0]!.r2Key);
+    expect(await derivativeKey(avif)).toBe(stored[1]!.r2Key);
+    expect((await findDerivative(env.DB, none))?.r2_key).toBe(stored[0]!.r2Key);
+    expect((await findDerivative(env.DB, avif))?.r2_key).toBe(stored[1]!.r2Key);
+    expect(await env.FILES.head(stored[0]!.r2Key)).not.toBeNull();
+    expect(transformChargeKey(none)).toBe(`transform:${fileId}:w_100`);
+    expect(transformChargeKey(avif)).toBe(`transform:${fileId}:w_100@avif`);
+    const address = { accountId, source: fileId, canonical: "w_100" };
+    expect(cacheKeyUrl(env, { ...address, formatClass: null })).toBe(`http://api.test/v1/image/t/~cache/${accountId}/${fileId}/w_100`);
+    expect(cacheKeyUrl(env, { ...address, formatClass: "avif" })).toBe(`http://api.test/v1/image/t/~cache/${accountId}/${fileId}/w_100?fc=avif`);
+    expect((await derivativesOfFiles(env.DB, accountId, [fileId])).map((d) => d.formatClass).sort()).toEqual(["avif", null]);
+
+    // Storing the same identity again lands on the old row, not beside it.
+    const body = new Uint8Array([4, 5, 6]);
+    await storeDerivative(env, none, { body, size: 3, contentType: "image/webp", etag: '"again"' });
+    const rows = await env.DB.prepare("SELECT format_class, etag FROM derivatives WHERE file_id = ? ORDER BY format_class").bind(fileId).all();
+    expect(rows.results).toEqual([
+      { format_class: "", etag: '"again"' },
+      { format_class: "avif", etag: '"avif"' },
+    ]);
+  });
+});
 
 describe("derivatives in the edge cache", () => {
   it("stay in the edge cache no longer than their file lives", async () => {
-    const id = { accountId: "acct_cache_lifetime", fileId: "file_cache_lifetime", canonical: "w_100", formatClass: "" };
+    const id = { accountId: "acct_cache_lifetime", fileId: "file_cache_lifetime", canonical: "w_100", formatClass: null };
     const meta = { etag: '"w_100"', contentType: "image/webp", bytes: 2, vary: [] };
     const now = Date.now();
     await putEdgeCache(edgeCacheKey(env, id), new Uint8Array([9, 9]), meta, now + 90_500, now);
@@ -16,7 +63,7 @@ describe("derivatives in the edge cache", () => {
   });
 
   it("stay a year when their file is durable (no expiry): deletion purges them", async () => {
-    const id = { accountId: "acct_cache_durable", fileId: "file_cache_durable", canonical: "w_100", formatClass: "" };
+    const id = { accountId: "acct_cache_durable", fileId: "file_cache_durable", canonical: "w_100", formatClass: null };
     await putEdgeCache(edgeCacheKey(env, id), new Uint8Array([9, 9]), { etag: '"w_100"', contentType: "image/webp", bytes: 2, vary: [] }, null);
     expect((await caches.default.match(edgeCacheKey(env, id)))?.headers.get("Cache-Control")).toBe("public, max-age=31536000");
   });

@@ -6,18 +6,12 @@ import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
+import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
+
+export type { DerivativeIdentity } from "./derivative-identity.ts";
 
 // Distinct derivatives a file may have: beyond this a URL-minting loop is refused, not computed.
 export const MAX_DERIVATIVES_PER_FILE = 50;
-
-export interface DerivativeIdentity {
-  accountId: string;
-  // The file, or for an origin path the version of its original (workers/origins/origin-source-id.ts).
-  fileId: string;
-  canonical: string;
-  // "" unless the transform is f_auto.
-  formatClass: string;
-}
 
 export interface DerivativeRecord {
   r2_key: string;
@@ -29,7 +23,7 @@ export interface DerivativeRecord {
 type StoreEnv = Pick<Bindings, "DB" | "FILES">;
 
 export async function derivativeKey(id: DerivativeIdentity): Promise<string> {
-  const name = (await sha256Hex(`${id.canonical}\n${id.formatClass}`)).slice(0, 32);
+  const name = (await sha256Hex(`${id.canonical}\n${storedFormatClass(id.formatClass)}`)).slice(0, 32);
   return `accounts/${id.accountId}/derivatives/${id.fileId}/${name}`;
 }
 
@@ -41,7 +35,7 @@ export async function findDerivative(db: D1Database, id: DerivativeIdentity): Pr
   const row = await orm(db)
     .select({ r2_key: derivatives.r2Key, etag: derivatives.etag, bytes: derivatives.bytes, content_type: derivatives.contentType })
     .from(derivatives)
-    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, id.formatClass)))
+    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))))
     .get();
   return row ?? null;
 }
@@ -97,7 +91,7 @@ export async function storeDerivative(
   }
   await orm(env.DB)
     .insert(derivatives)
-    .values({ ...id, r2Key, etag, bytes: size, contentType, createdAt: now })
+    .values({ ...id, formatClass: storedFormatClass(id.formatClass), r2Key, etag, bytes: size, contentType, createdAt: now })
     .onConflictDoUpdate({
       target: [derivatives.accountId, derivatives.fileId, derivatives.canonical, derivatives.formatClass],
       set: { r2Key: sql`excluded.r2_key`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, contentType: sql`excluded.content_type` },
@@ -123,25 +117,22 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
       .returning({ r2Key: derivatives.r2Key, accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
       .all();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
-    for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass });
+    for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass: formatClassOf(formatClass) });
   }
   return deleted;
 }
 
 /** The account's derivatives of the given files (another account's files yield none). */
-export function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
-  return orm(db)
+export async function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
+  const rows = await orm(db)
     .select({ accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
     .from(derivatives)
     .where(and(eq(derivatives.accountId, accountId), inArray(derivatives.fileId, fileIds)))
     .all();
+  return rows.map((row) => ({ ...row, formatClass: formatClassOf(row.formatClass) }));
 }
 
-export interface DroppedDerivative {
-  fileId: string;
-  canonical: string;
-  formatClass: string;
-}
+export type DroppedDerivative = Omit<DerivativeIdentity, "accountId">;
 
 /**
  * Forgets the derivatives of every origin-backed source whose id starts with `sourcePrefix`
@@ -155,7 +146,7 @@ export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, s
     .returning({ r2Key: derivatives.r2Key, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
     .all();
   for (let j = 0; j < rows.length; j += 1000) await env.FILES.delete(rows.slice(j, j + 1000).map((row) => row.r2Key));
-  return rows.map(({ fileId, canonical, formatClass }) => ({ fileId, canonical, formatClass }));
+  return rows.map(({ fileId, canonical, formatClass }) => ({ fileId, canonical, formatClass: formatClassOf(formatClass) }));
 }
 
 /** Every derivative row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */

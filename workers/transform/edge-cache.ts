@@ -12,7 +12,9 @@
 // as its original is fresh, and a miss after that revalidates it.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
+import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
+import type { DerivativeIdentity } from "./derivative-identity.ts";
 
 // The keys are URLs on the public host, though nothing is ever fetched from them (a Worker runs
 // before the cache, so a visitor asking for one reaches the Worker, which has no such route): the
@@ -42,12 +44,12 @@ export interface EdgeCacheAddress {
   /** `file_...`, or `o/{origin name}/{path}` with the path encoded as one segment. */
   source: string;
   canonical: string;
-  formatClass: string;
+  formatClass: FormatClass | null;
 }
 
 export function cacheKeyUrl(env: CacheKeyEnv, address: EdgeCacheAddress): string {
   const canonical = address.canonical === "" ? "-" : encodeURIComponent(address.canonical);
-  const query = address.formatClass ? `?fc=${address.formatClass}` : "";
+  const query = address.formatClass === null ? "" : `?fc=${address.formatClass}`;
   return `${cacheKeyOrigin(env)}/v1/image/t/~cache/${address.accountId}/${address.source}/${canonical}${query}`;
 }
 
@@ -57,20 +59,20 @@ export function originCacheSource(originName: string, path: string): string {
 }
 
 /** The key URL of a file's derivative. */
-export function fileCacheKeyUrl(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: string }): string {
+export function fileCacheKeyUrl(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: FormatClass | null }): string {
   return cacheKeyUrl(env, { accountId: id.accountId, source: id.fileId, canonical: id.canonical, formatClass: id.formatClass });
 }
 
 /** The key URL of an origin path's derivative. */
-export function originCacheKeyUrl(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: string): string {
+export function originCacheKeyUrl(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: FormatClass | null): string {
   return cacheKeyUrl(env, { accountId, source: originCacheSource(originName, path), canonical, formatClass });
 }
 
-export function edgeCacheKey(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: string }): Request {
+export function edgeCacheKey(env: CacheKeyEnv, id: { accountId: string; fileId: string; canonical: string; formatClass: FormatClass | null }): Request {
   return new Request(fileCacheKeyUrl(env, id), { method: "GET" });
 }
 
-export function originEdgeCacheKey(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: string): Request {
+export function originEdgeCacheKey(env: CacheKeyEnv, accountId: string, originName: string, path: string, canonical: string, formatClass: FormatClass | null): Request {
   return new Request(originCacheKeyUrl(env, accountId, originName, path, canonical, formatClass), { method: "GET" });
 }
 

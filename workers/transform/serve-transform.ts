@@ -44,7 +44,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   }
   const price = transformPrice();
   await requireBalance(env.DB, identity.accountId, price);
-  const choice = outputChoice(request.spec.format, identity.formatClass === "" ? undefined : (identity.formatClass as "avif" | "webp" | "legacy"));
+  const choice = outputChoice(request.spec.format, identity.formatClass ?? undefined);
   const derivative = await computeDerivative(env, identity.accountId, source.original, resolveTransform(request.spec), choice);
   const meta = metaOf(source.etag(derivative.sha256), contentTypes[derivative.format], derivative.size);
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the

@@ -3,6 +3,7 @@
 // environment (hono-env.ts) does not depend on the transform path.
 import type { Bindings } from "../env.ts";
 import type { AppEnv } from "../hono-env.ts";
+import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import type { TransformSpec } from "../../contracts/transform/registry.ts";
 import type { VaryHeader } from "./derivative-response.ts";
 import type { TransformKey } from "./transform-key.ts";
@@ -16,8 +17,8 @@ export interface TransformRequest {
   /** The transform to make: as signed, with q_auto's level lowered under Save-Data. */
   spec: TransformSpec;
   canonical: string;
-  // "" unless the transform is f_auto.
-  formatClass: string;
+  /** f_auto's negotiated class; null for any other transform. */
+  formatClass: FormatClass | null;
   cacheKey: Request;
   vary: VaryHeader[];
   ifNoneMatch: string | undefined;

@@ -18,7 +18,7 @@ interface Received {
 function endpoint(statuses: number[]) {
   const received: Received[] = [];
   const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    received.push({ url: String(input), headers: new Headers(init?.headers), body: String(init?.body) });
+    received.push({ url: input instanceof Request ? input.url : String(input), headers: new Headers(init?.headers), body: await new Response(init?.body).text() });
     return new Response(null, { status: statuses.shift() ?? 200 });
   }) as typeof fetch;
   return { received, fetchImpl };

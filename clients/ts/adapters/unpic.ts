@@ -48,7 +48,7 @@ export function generate(src: string | URL, operations: PixelPressOperations, op
     quality: qualityOf(quality),
     // As unpic's own CDN providers do, the format is negotiated unless one is asked for; unpic's
     // srcset also passes `format: undefined` over the operations' format for every candidate.
-    format: (format ?? "auto") as TransformOptions["format"],
+    format: format ?? "auto",
   };
   const config = { baseUrl, keyId, defaultOrigin, origins };
   return transformUrl(config, sourceOf(config, src.toString(), "unpic"), transform);

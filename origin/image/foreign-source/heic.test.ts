@@ -23,7 +23,7 @@ describe("heicToPng", () => {
     // Lossless in YCbCr 4:4:4: the colour conversion's rounding moves a channel by one at most.
     for (const [[x, y], expected] of [[[8, 8], QUADRANTS.topLeft], [[56, 8], QUADRANTS.topRight], [[8, 40], QUADRANTS.bottomLeft], [[56, 40], QUADRANTS.bottomRight]] as const) {
       const actual = await pixelAt(png, x, y);
-      expect(actual.map((value, i) => Math.abs(value - expected[i]!)).every((difference) => difference <= 1), `${actual} at ${x},${y}`).toBe(true);
+      expect(actual.map((value, i) => Math.abs(value - expected[i]!)).every((difference) => difference <= 1), `${actual.join(",")} at ${x},${y}`).toBe(true);
     }
   });
 
@@ -37,7 +37,7 @@ describe("heicToPng", () => {
     // The file stores sRGB (220,30,30) as P3 samples: read through the profile it is that red
     // again (within the lossy encode); read as if it were sRGB, it is a duller one.
     const shown = await pixelAt(png, 8, 8);
-    expect(shown.map((value, i) => Math.abs(value - QUADRANTS.topLeft[i]!)).every((difference) => difference <= 6), `${shown}`).toBe(true);
+    expect(shown.map((value, i) => Math.abs(value - QUADRANTS.topLeft[i]!)).every((difference) => difference <= 6), shown.join(",")).toBe(true);
     const [storedRed] = await pixelAt(png, 8, 8, true);
     expect(storedRed).toBeLessThan(212);
   });

@@ -73,13 +73,15 @@ export class ReferenceMqDecoder {
       return value;
     };
     const sign = bit();
-    let value: number;
-    if (bit() === 0) value = bits(2);
-    else if (bit() === 0) value = bits(4) + 4;
-    else if (bit() === 0) value = bits(6) + 20;
-    else if (bit() === 0) value = bits(8) + 84;
-    else if (bit() === 0) value = bits(12) + 340;
-    else value = bits(32) + 4436;
+    // Each prefix bit read says whether the value lies in this range or a later one.
+    let value: number | undefined;
+    for (const [width, offset] of [[2, 0], [4, 4], [6, 20], [8, 84], [12, 340]] as const) {
+      if (bit() === 0) {
+        value = bits(width) + offset;
+        break;
+      }
+    }
+    value ??= bits(32) + 4436;
     if (sign === 1 && value === 0) return null;
     return sign === 1 ? -value : value;
   }
