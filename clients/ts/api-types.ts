@@ -3223,7 +3223,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4939,6 +4939,12 @@ export interface components {
              * @example true
              */
             animated?: boolean;
+            /**
+             * @description The page to make the image of, from 1: required for a PDF source (drawn by MuPDF on white at the output size, at 150 dpi when no size is asked, PNG by default), and a multi-page TIFF's page (default its first). Any other image has page 1 only. A page past the last is 422 `page_out_of_range`, a PDF without `page` 415. The `pg_<n>` transform token.
+             * @default null
+             * @example null
+             */
+            page?: number | null;
             /**
              * @description Also return `placeholder`: the output's ThumbHash, BlurHash, dominant colour and LQIP data URL (of the first frame of an animation), computed in the same call. Free.
              * @default false
