@@ -18,6 +18,7 @@ describe("imageOptionsSchema", () => {
       auto_orient: true,
       max_bytes: null,
       animated: true,
+      page: null,
       placeholder: false,
       keep_source: false,
       output: "url",

@@ -3,6 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ANIMATION_LIMITS } from "./limits/animation.ts";
+import { PDF_PAGE_DPI, pageRange } from "./transform/token-values.ts";
 import { AUTO_QUALITY_VALUES, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
@@ -91,6 +92,10 @@ export const imageOptionsSchema = z
       example: true,
       description:
         `Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so \`source\` turns an animated GIF into animated WebP, and \`auto\` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} million pixels across all frames, checked before decoding (413 \`image_too_large\`).`,
+    }),
+    page: z.number().int().min(pageRange.min).max(pageRange.max).nullable().default(null).openapi({
+      example: null,
+      description: `The page to make the image of, from 1: required for a PDF source (drawn by MuPDF on white at the output size, at ${PDF_PAGE_DPI} dpi when no size is asked, PNG by default), and a multi-page TIFF's page (default its first). Any other image has page 1 only. A page past the last is 422 \`page_out_of_range\`, a PDF without \`page\` 415. The \`pg_<n>\` transform token.`,
     }),
     placeholder: z.boolean().default(false).openapi({
       example: false,

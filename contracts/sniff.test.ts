@@ -150,7 +150,9 @@ describe("expectKind", () => {
     expect(png.message).toBe("this is a PNG image; /v1/pdf endpoints take PDF files");
     expect(png.extensions).toEqual({ detected_type: "image/png", expected_kind: "pdf" });
 
-    expect(refusal(pdfs[0]![1], "image").message).toMatch(/^this is a PDF document; \/v1\/image endpoints take JPEG, PNG/);
+    // A PDF reaches the image endpoints, whose origin draws the page `page` names (or refuses without one).
+    expect(expectKind(pdfs[0]![1], "image").format).toBe("pdf");
+    expect(refusal(xlsxFile(), "image").message).toMatch(/^this is an Excel spreadsheet \(xlsx\); \/v1\/image endpoints take JPEG, PNG.*and a PDF's page with `page`$/);
     expect(refusal(xlsxFile(), "pdf").message).toMatch(/^this is an Excel spreadsheet \(xlsx\);/);
     expect(refusal(ascii("<!doctype html>"), "image").message).toMatch(/^this is an HTML page;/);
   });

@@ -161,12 +161,13 @@ export function sniffContentType(bytes: Uint8Array): SniffedType | null {
   return null;
 }
 
-// What each endpoint family decodes: sharp reads the first six, the origin's own steps HEIC, JPEG XL
-// and SVG (origin/image/foreign-source/); nothing reads BMP.
+// What each endpoint family decodes: sharp reads the first six, the origin's own steps HEIC, JPEG XL,
+// SVG and PDF pages (origin/image/foreign-source/); nothing reads BMP.
 const ACCEPTED = {
+  // A PDF is an image one page at a time: the origin refuses one without `page` (415 naming it).
   image: {
-    formats: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic", "jxl", "svg"],
-    takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG images",
+    formats: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic", "jxl", "svg", "pdf"],
+    takes: "/v1/image endpoints take JPEG, PNG, WebP, AVIF, GIF, TIFF, HEIC, JPEG XL or SVG images, and a PDF's page with `page`",
   },
   pdf: { formats: ["pdf"], takes: "/v1/pdf endpoints take PDF files" },
   stored: {

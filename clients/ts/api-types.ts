@@ -2320,6 +2320,7 @@ export interface paths {
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
          *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
          *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
+         *     - `pg_`: page, 1 to 50000: the page of a PDF (drawn on white at the output size, at 150 dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 `page_out_of_range`
          *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
@@ -2431,7 +2432,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2617,7 +2618,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3222,7 +3223,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
+                /** @description `unprocessable`: The request is well formed but cannot be carried out as asked. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. `processing_timeout`: The input needs more work than the operation's deadline allows (deadlines grow with the input's size; see the README), so the work was stopped. Send a smaller or simpler input, or `mode: "async"` where the endpoint has it. Not charged. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4416,7 +4417,7 @@ export interface components {
              * @example jpeg
              * @enum {string}
              */
-            original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif" | "heic" | "jxl" | "svg";
+            original_format: "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif" | "heic" | "jxl" | "svg" | "pdf";
             /** @description Encoder quality used; null for lossless output */
             quality: number | null;
             /**
@@ -4998,6 +4999,12 @@ export interface components {
              * @example true
              */
             animated?: boolean;
+            /**
+             * @description The page to make the image of, from 1: required for a PDF source (drawn by MuPDF on white at the output size, at 150 dpi when no size is asked, PNG by default), and a multi-page TIFF's page (default its first). Any other image has page 1 only. A page past the last is 422 `page_out_of_range`, a PDF without `page` 415. The `pg_<n>` transform token.
+             * @default null
+             * @example null
+             */
+            page?: number | null;
             /**
              * @description Also return `placeholder`: the output's ThumbHash, BlurHash, dominant colour and LQIP data URL (of the first frame of an animation), computed in the same call. Free.
              * @default false

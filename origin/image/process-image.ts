@@ -24,7 +24,7 @@ export interface ProcessedImage extends ImageProcessReply {
 }
 
 export async function processImage(sourceBytes: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
-  const { input, source } = await openOriginal(sourceBytes, { width: options.width ?? undefined, height: options.height ?? undefined });
+  const { input, source } = await openOriginal(sourceBytes, { width: options.width ?? undefined, height: options.height ?? undefined }, options.page ?? undefined);
   const animated = options.animated && source.animation !== null && keepsAnimation(options.format);
   const pixels = await renderPixels(input, source, options, animated);
   const content = profileContent(pixels);

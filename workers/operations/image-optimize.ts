@@ -104,6 +104,7 @@ export const imageOptimize = {
       "payload_too_large",
       "unsupported_media_type",
       "unprocessable",
+      "page_out_of_range",
       "not_found",
       "gone",
       "upload_incomplete",

@@ -1,8 +1,10 @@
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { imageOptionsSchema } from "../../../contracts/image-options.ts";
 import { originTransformSchema, type OriginTransformOptions } from "../../../contracts/origin/image-transform.ts";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
+import { processImage } from "../process-image.ts";
 import { transformImage } from "../transform-image.ts";
 
 const run = (input: Uint8Array, options: Partial<OriginTransformOptions>) =>
@@ -92,5 +94,19 @@ describe("a page of a TIFF", () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0f0" } }).png().toBuffer();
     expect((await problemOf(run(png, { page: 2 }))).slug).toBe("page_out_of_range");
     expect((await run(png, { page: 1 })).width).toBe(8);
+  });
+});
+
+describe("options.page on optimize", () => {
+  it("makes the image of the asked PDF page, as PNG by default", async () => {
+    const out = await processImage(twoPagePdf(), imageOptionsSchema.parse({ page: 2, width: 200 }));
+    expect([out.format, out.stats.original_format, out.width, out.height]).toEqual(["png", "pdf", 200, 259]);
+    expect(near(await pixel(out.bytes, 100, 5), [0, 0, 255])).toBe(true);
+    expect(near(await pixel(out.bytes, 100, 250), [255, 255, 255])).toBe(true);
+  });
+
+  it("refuses a PDF without page (415) and a page past the last (422)", async () => {
+    expect((await problemOf(processImage(twoPagePdf(), imageOptionsSchema.parse({})))).status).toBe(415);
+    expect((await problemOf(processImage(twoPagePdf(), imageOptionsSchema.parse({ page: 5 })))).slug).toBe("page_out_of_range");
   });
 });
