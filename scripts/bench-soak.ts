@@ -30,7 +30,7 @@ const hostileConcurrency = Number(args["hostile-concurrency"]);
 const part = args.part;
 const intIn = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
 if (
-  !["faults", "hostile", "all"].includes(part!) ||
+  !["faults", "hostile", "all"].includes(part) ||
   !(minutes > 0 && minutes <= 60) ||
   !intIn(concurrency, 1, 16) ||
   !intIn(blocks, 2, 40) ||

@@ -27,7 +27,7 @@ const HEAVY_PAGES = 1_500;
  */
 async function expectAnsweredOrStoppedAtDeadline(res: Response, check: (res: Response) => Promise<void>): Promise<void> {
   if (res.status === 200) return check(res);
-  const problem = (await res.json()) as { type: string };
+  const problem = await res.json<{ type: string }>();
   expect([422, 503]).toContain(res.status);
   expect(["https://pixelpress.dev/problems/processing_timeout", "https://pixelpress.dev/problems/origin_unavailable"]).toContain(problem.type);
 }
@@ -113,14 +113,14 @@ describe("fair turns across accounts at the origin", () => {
     );
 
     expect(bRes.status, await bRes.clone().text()).toBe(200);
-    expect(((await bRes.json()) as { composition: { pages: number } }).composition.pages).toBe(1);
+    expect((await bRes.json<{ composition: { pages: number } }>()).composition.pages).toBe(1);
     // B was answered while A's calls still waited for a thread: first in line would have been
     // served only after the last of A's had started, with the queue empty.
     expect(queuedAtB).toBeGreaterThan(0);
     expect(unansweredAtB).toBeGreaterThanOrEqual(size);
     for (const sent of backlog) {
       await expectAnsweredOrStoppedAtDeadline(await sent.res, async (res) => {
-        expect(((await res.json()) as { composition: { pages: number } }).composition.pages).toBe(HEAVY_PAGES);
+        expect((await res.json<{ composition: { pages: number } }>()).composition.pages).toBe(HEAVY_PAGES);
       });
     }
   });

@@ -172,7 +172,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
       const orphanOriginal = `accounts/${account.id}/origins/${origin.id}/%2Fghost.png/${"0".repeat(20)}`;
       const orphanMezzanine = `mezzanine/${origin.id}/${"a".repeat(24)}/${"b".repeat(20)}`;
       for (const key of [orphanOriginal, orphanMezzanine]) await env.FILES.put(key, new Uint8Array([9]));
-      const lost = transformChargeKey({ fileId: sourceId, canonical: "w_99", formatClass: "" });
+      const lost = transformChargeKey({ fileId: sourceId, canonical: "w_99", formatClass: null });
       await chargeOnce(env.DB, { accountId: account.id, chargeKey: lost, operation: "image.transform", amountMicros: transformPrice });
       const planted = await reconcilePlatform(env.DB, env.FILES, { jobDeadlineMs: 60_000, since });
       expect(planted.storage.objectsWithoutRow.sort()).toEqual([orphanOriginal, orphanMezzanine].sort());
@@ -182,7 +182,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
       // A purge takes the version's original, derivative and mezzanine: its charges were for outputs deleted on purpose.
       expect(await purgeOrigin(env, origin, { paths: ["/photo.png"] })).toMatchObject({ originals: 1, derivatives: 1 });
       const purged = await reconcilePlatform(env.DB, env.FILES, { jobDeadlineMs: 60_000, since });
-      expect(purged.charges.deletedOutputs).toEqual(expect.arrayContaining([transformChargeKey({ fileId: sourceId, canonical: "w_30", formatClass: "" }), lost]));
+      expect(purged.charges.deletedOutputs).toEqual(expect.arrayContaining([transformChargeKey({ fileId: sourceId, canonical: "w_30", formatClass: null }), lost]));
       expect(platformFailures(purged)).toEqual([]);
     });
   });

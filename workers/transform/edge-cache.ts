@@ -14,7 +14,6 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import type { DerivativeMeta, VaryHeader } from "./derivative-response.ts";
-import type { DerivativeIdentity } from "./derivative-identity.ts";
 
 // The keys are URLs on the public host, though nothing is ever fetched from them (a Worker runs
 // before the cache, so a visitor asking for one reaches the Worker, which has no such route): the
