@@ -77,15 +77,21 @@ describe("the tier boundary check", () => {
     }
   });
 
-  it("fails on a browser images entry that reaches zod or a Node built-in through contracts/, naming the rule", () => {
+  it("fails on a browser images entry that reaches zod, a Node built-in or the problem catalogue through contracts/, naming the rule", () => {
     const planted = plant({
-      "clients/ts/images.ts": 'export { level } from "../../contracts/quality.ts";\nexport { digest } from "../../contracts/digest.ts";\n',
+      "clients/ts/images.ts":
+        'export { level } from "../../contracts/quality.ts";\nexport { digest } from "../../contracts/digest.ts";\nexport { ProblemError } from "../../contracts/problems/catalogue.ts";\n',
+      "contracts/problems/catalogue.ts": "export class ProblemError extends Error {}\n",
       "contracts/quality.ts": 'import { z } from "@hono/zod-openapi";\nexport const level = z.enum(["low", "good"]);\n',
       "contracts/digest.ts": 'import { createHash } from "node:crypto";\nexport const digest = createHash;\n',
     });
     const run = checkBoundaries(planted, ["contracts", "clients"]);
     expect(run.status).not.toBe(0);
-    for (const violation of ["browser-images-entry-plain: clients/ts/images.ts → @hono/zod-openapi", "browser-images-entry-plain: clients/ts/images.ts → crypto"]) {
+    for (const violation of [
+      "browser-images-entry-plain: clients/ts/images.ts → @hono/zod-openapi",
+      "browser-images-entry-plain: clients/ts/images.ts → crypto",
+      "browser-images-entry-plain: clients/ts/images.ts → contracts/problems/catalogue.ts",
+    ]) {
       expect(run.output).toContain(violation);
     }
   });

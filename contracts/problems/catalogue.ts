@@ -1,13 +1,10 @@
 // The one catalogue of RFC 9457 problem types. Edge and origin both throw
 // ProblemError with a slug from here, so a `type` URI never drifts between them.
 
-export const PROBLEM_TYPE_BASE = "https://pixelpress.dev/problems/";
+import { entryBody, PROBLEM_TYPE_BASE, type FieldError, type ProblemBody, type ProblemEntry } from "./problem-body.ts";
+import { transformInvalidEntry } from "./transform-invalid.ts";
 
-interface CatalogueEntry {
-  status: number;
-  title: string;
-  description: string;
-}
+export { PROBLEM_TYPE_BASE, type FieldError, type ProblemBody } from "./problem-body.ts";
 
 export const problemCatalogue = {
   validation_failed: {
@@ -162,11 +159,7 @@ export const problemCatalogue = {
     title: "No such page",
     description: "The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged.",
   },
-  transform_invalid: {
-    status: 400,
-    title: "Invalid transform",
-    description: "The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed.",
-  },
+  transform_invalid: transformInvalidEntry,
   source_invalid_url: {
     status: 400,
     title: "Invalid source URL",
@@ -242,24 +235,9 @@ export const problemCatalogue = {
     title: "Storage charge owed",
     description: "A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted.",
   },
-} as const satisfies Record<string, CatalogueEntry>;
+} as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;
-
-export interface FieldError {
-  pointer: string;
-  detail: string;
-}
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  request_id?: string;
-  errors?: FieldError[];
-  [extension: string]: unknown;
-}
 
 export class ProblemError extends Error {
   readonly slug: ProblemType;
@@ -307,16 +285,7 @@ export function problemBody(
   detail: string,
   more: { requestId?: string; errors?: FieldError[]; extensions?: Record<string, unknown>; status?: number } = {},
 ): ProblemBody {
-  const entry = problemCatalogue[slug];
-  return {
-    ...more.extensions,
-    type: problemTypeUri(slug),
-    title: entry.title,
-    status: more.status ?? entry.status,
-    detail,
-    ...(more.requestId ? { request_id: more.requestId } : {}),
-    ...(more.errors ? { errors: more.errors } : {}),
-  };
+  return entryBody(slug, problemCatalogue[slug], detail, more);
 }
 
 export function isProblemBody(value: unknown): value is ProblemBody {

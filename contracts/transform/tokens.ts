@@ -1,70 +1,12 @@
-// The transform parser: `{transform}` in GET /v1/image/t/{key_id}/{transform}/{file_id} is a
-// comma-separated list of `prefix_value` tokens, each read by its declaration in registry.ts.
-import { ProblemError, type FieldError } from "../problems/catalogue.ts";
-import { TokenError } from "./token-grammar.ts";
-import { MAX_OUTPUT_PIXELS, MAX_TRANSFORM_LENGTH } from "./token-values.ts";
-import { TRANSFORM_TOKENS, tokenOfPrefix, type TransformSpec } from "./registry.ts";
+// The edge's transform parser: the reading of read-transform.ts, refused as `transform_invalid`.
+import { ProblemError } from "../problems/catalogue.ts";
+import { transformInvalidDetail } from "../problems/transform-invalid.ts";
+import type { TransformSpec } from "./registry.ts";
+import { readTransform } from "./read-transform.ts";
 
-// RFC 6901: a token may hold "~" or a percent-decoded "/".
-function escapePointerSegment(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-function invalid(errors: FieldError[]): ProblemError {
-  const first = errors[0]?.detail ?? "invalid transform";
-  const detail = errors.length === 1 ? first : `${errors.length} transform tokens are invalid; see errors`;
-  return new ProblemError("transform_invalid", detail, { errors });
-}
-
-const knownPrefixes = TRANSFORM_TOKENS.map((declaration) => `${declaration.prefix}_`).join(" ");
-
-// Throws `transform_invalid` listing every bad token (pointer `/transform/<token>`), so a
-// caller fixes them all in one round trip.
+// Throws `transform_invalid` listing every bad token (pointer `/transform/<token>`).
 export function parseTransform(segment: string): TransformSpec {
-  if (segment.length === 0) {
-    throw invalid([{ pointer: "/transform", detail: "the transform is empty; give at least one token such as w_400" }]);
-  }
-  if (segment.length > MAX_TRANSFORM_LENGTH) {
-    throw invalid([{ pointer: "/transform", detail: `the transform is longer than ${MAX_TRANSFORM_LENGTH} characters` }]);
-  }
-  const spec: Record<string, unknown> = {};
-  const seen = new Set<string>();
-  const errors: FieldError[] = [];
-  for (const token of segment.split(",")) {
-    const pointer = `/transform/${escapePointerSegment(token)}`;
-    if (token.length === 0) {
-      errors.push({ pointer: "/transform", detail: "empty token (two commas in a row, or a leading or trailing comma)" });
-      continue;
-    }
-    const cut = token.indexOf("_");
-    const prefix = cut < 0 ? token : token.slice(0, cut);
-    const declaration = tokenOfPrefix(prefix);
-    if (declaration === undefined) {
-      errors.push({ pointer, detail: `unknown token "${token}"; known prefixes: ${knownPrefixes}` });
-      continue;
-    }
-    if (seen.has(prefix)) {
-      errors.push({ pointer, detail: `${prefix}_ is given more than once` });
-      continue;
-    }
-    seen.add(prefix);
-    try {
-      spec[declaration.option] = declaration.parse(cut < 0 ? "" : token.slice(cut + 1));
-    } catch (error) {
-      if (!(error instanceof TokenError)) throw error;
-      errors.push({ pointer, detail: `${prefix}_ ${error.message}` });
-    }
-  }
-  if (errors.length > 0) throw invalid(errors);
-  // Each field was written by its own declaration's parse, so the record has the spec's shape.
-  const parsed = spec as TransformSpec;
-  if (parsed.width !== undefined && parsed.height !== undefined && parsed.width * parsed.height > MAX_OUTPUT_PIXELS) {
-    throw invalid([
-      {
-        pointer: "/transform",
-        detail: `w_${parsed.width} x h_${parsed.height} is more than ${MAX_OUTPUT_PIXELS / 1_000_000} MP of output`,
-      },
-    ]);
-  }
-  return parsed;
+  const reading = readTransform(segment);
+  if (reading.errors) throw new ProblemError("transform_invalid", transformInvalidDetail(reading.errors), { errors: reading.errors });
+  return reading.spec;
 }

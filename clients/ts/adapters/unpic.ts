@@ -5,8 +5,7 @@ import type { Operations, TransformerFunction } from "unpic";
 import { resolveTransform } from "../../../contracts/transform/canonical.ts";
 import { qualityValue } from "../../../contracts/transform/token-values.ts";
 import { transformPath } from "../../../contracts/transform/path.ts";
-import { parseTransform } from "../../../contracts/transform/tokens.ts";
-import { asClientError, transformInvalid } from "../images/transform-error.ts";
+import { clientSpecOf, transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl } from "../images/transform-url.ts";
 import { qualityOf, rounded, sourceOf } from "./framework-values.ts";
@@ -65,7 +64,7 @@ export function extract(url: string | URL): ExtractedPixelPressUrl | null {
   const match = PATH.exec(parsed.pathname);
   if (!match) return null;
   const [, prefix = "", keyId = "", segment = "", fileId = ""] = match;
-  const spec = asClientError(() => parseTransform(decodeURIComponent(segment)));
+  const spec = clientSpecOf(decodeURIComponent(segment));
   // Resolved, so a dpr_ is folded into the size the way the edge folds it.
   const op = resolveTransform(spec);
   // No rotation and a kept animation are left out: the options take only a turn and `animated: false`.

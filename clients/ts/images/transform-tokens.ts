@@ -2,8 +2,7 @@
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
 import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
 import { TRANSFORM_TOKENS, type TransformOptionName, type TransformSpec } from "../../../contracts/transform/registry.ts";
-import { parseTransform } from "../../../contracts/transform/tokens.ts";
-import { asClientError, transformInvalid } from "./transform-error.ts";
+import { clientSpecOf, transformInvalid } from "./transform-error.ts";
 
 /** The edge's transform by name; signing (`s_`) is the server entry point's, and `jpg` is accepted for `jpeg`. */
 export type TransformOptions = Omit<TransformSpec, "signature" | "format"> & { format?: TransformSpec["format"] | "jpg" };
@@ -46,7 +45,7 @@ export function tokensOf(options: TransformOptions): string {
 /** The parsed transform, refused with the edge's own problem when the edge would refuse it. */
 export function specOf(transform: Transform): TransformSpec {
   const segment = typeof transform === "string" ? transform : tokensOf(transform);
-  const spec = asClientError(() => parseTransform(segment));
+  const spec = clientSpecOf(segment);
   if (spec.signature !== undefined) {
     throw transformInvalid([
       { pointer: `/transform/s_${spec.signature}`, detail: "s_ is added when a URL is signed on the server (createSignedImageUrls); leave it out here" },
