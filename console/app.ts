@@ -9,11 +9,14 @@ import { ImagesPanel } from "./images/images-panel.ts";
 import { KeyField } from "./key/key-field.ts";
 import { Busy } from "./ui/busy.ts";
 import { PdfPanel } from "./pdf/pdf-panel.ts";
+import { FilesPanel } from "./files/files-panel.ts";
+import { useTransformAccess } from "./urls/transform-access.ts";
 
 const SECTIONS = [
   { id: "images", label: "Images" },
   { id: "pdf", label: "PDFs" },
   { id: "urls", label: "URLs" },
+  { id: "files", label: "Files" },
   { id: "account", label: "Account" },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]["id"];
@@ -23,6 +26,8 @@ export function App() {
   const [apiKey, setApiKey] = useState(storedApiKey());
   const [section, setSection] = useState<SectionId>("images");
   const api = useMemo(() => (apiKey === null ? null : apiClient(apiKey)), [apiKey]);
+  const [access, setAccess] = useTransformAccess(api, apiKey);
+  const [pickedFileId, setPickedFileId] = useState<string | null>(null);
   // The URL builders bring the transform grammar's zod schemas: that section is fetched when first opened.
   const [UrlsPanel, setUrlsPanel] = useState<UrlsPanelComponent | null>(null);
   useEffect(() => {
@@ -54,7 +59,17 @@ export function App() {
               ? section === "urls"
                 ? html`<${Busy} label="Loading the URL builder" />`
                 : null
-              : html`<${UrlsPanel} key=${apiKey} api=${api} apiKey=${apiKey} hidden=${section !== "urls"} />`}
+              : html`<${UrlsPanel} key=${apiKey} api=${api} access=${access} onAccessChange=${setAccess} pickedFileId=${pickedFileId} hidden=${section !== "urls"} />`}
+            <${FilesPanel}
+              key=${apiKey}
+              api=${api}
+              access=${access}
+              active=${section === "files"}
+              onBuildUrls=${(fileId: string) => {
+                setPickedFileId(fileId);
+                setSection("urls");
+              }}
+            />
             <${AccountPanel} key=${apiKey} api=${api} active=${section === "account"} />
           `}
     </main>

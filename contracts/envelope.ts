@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { SYNC_SOURCE_MAX_BYTES } from "./limits/inline-source.ts";
 import { parseWebhookSecret, WEBHOOK_SECRET_PREFIX } from "./webhooks/signature.ts";
 
 // The parts every processing request shares: where the input comes from, whether to wait for the
 // result, and who to tell when an async job ends.
 
-export const SYNC_SOURCE_MAX_BYTES = 25 * 1024 * 1024;
+export { SYNC_SOURCE_MAX_BYTES };
 
 export const sourceSchema = z
   .union([

@@ -35,6 +35,10 @@ try {
   await page.getByRole("button", { name: "Account" }).click();
   await page.locator("#usage-count rect").first().waitFor();
   await shoot(page, "console-account-1400.png");
+  await page.getByRole("button", { name: "Files", exact: true }).click();
+  await page.getByLabel(/Upload a durable file/).setInputFiles({ name: "hero.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await orientedPhotoJpeg("landscape", 0)) });
+  await page.locator(".file-list tbody tr").first().waitFor({ timeout: 60_000 });
+  await shoot(page, "console-files-1400.png");
   await page.setViewportSize({ width: 400, height: 800 });
   await page.getByRole("button", { name: "Images" }).click();
   await shoot(page, "console-400.png");

@@ -2299,6 +2299,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/image/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign transform URLs without holding the signing secret
+         * @description Returns each transform's URL with its `s_` signature: the HMAC-SHA256 of the canonical path under the key's signing secret, the same check the transform path makes. For callers that should not hold the secret (a browser, the console); the secret itself is never returned. Up to 32 transforms of one source per call, in the order given. The signature covers the path only, so the URL may be served from any of the service's hostnames. The key must belong to this account and have a signing secret (409 `conflict` until POST /v1/keys/{key_id}/signing-secret has issued one); rotating that secret invalidates URLs signed before. A bad transform is a 400 `transform_invalid` pointing at `/transforms/<index>`; a source the transform path would refuse is refused the same way. Free; the key's rate limit applies.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SignTransformsRequest"];
+                };
+            };
+            responses: {
+                /** @description The signed URLs, one per transform */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignedTransforms"];
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. `origin_path_invalid`: The path after the origin name would leave the origin's base URL (a dot segment, an encoded slash, dot or backslash, a backslash) or holds a query string, which is never forwarded. Never fetched, never billed. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `conflict`: The operation is not allowed in the resource's current state. `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/image/t/{key_id}/{transform}/{file_id}": {
         parameters: {
             query?: never;
@@ -4094,6 +4230,8 @@ export interface components {
             plan: "free" | "pro";
             /** @example 24000000 */
             balance_micros: number;
+            /** @description Whether transform URLs must carry an `s_` signature (PATCH /v1/account; POST /v1/image/sign signs them). */
+            require_signed_transforms: boolean;
             usage: {
                 /** @example 2026-11-01T00:00:00.000Z */
                 period_start: string;
@@ -4774,6 +4912,46 @@ export interface components {
             /** @description Header and data rows times columns, plus explicit cells: what is billed */
             cells: number;
             output_bytes: number;
+        };
+        SignedTransforms: {
+            key_id: string;
+            urls: components["schemas"]["SignedTransform"][];
+        };
+        SignedTransform: {
+            /** @description The transform as given. */
+            transform: string;
+            /**
+             * @description Its canonical form, which the signature covers.
+             * @example f_auto,w_800
+             */
+            canonical: string;
+            /**
+             * @description The `s_` token's value.
+             * @example Xq3v9...
+             */
+            signature: string;
+            /** @example https://api.pixelpress.dev/v1/image/t/key_3kT9bQ7xLw3mZr9X/f_auto,w_800,s_Xq3v9.../file_8kT2bQ7xLw3mZr9Xc1Vd */
+            url: string;
+        };
+        SignTransformsRequest: {
+            /**
+             * @description The public id of an active key of this account: the key the URLs name and whose signing secret signs them.
+             * @example key_3kT9bQ7xLw3mZr9X
+             */
+            key_id: string;
+            /**
+             * @description What the URLs name after the transform, as written in a transform URL: a file id, or an origin's name and the path under it (`shop/products/a.jpg`, still percent-encoded).
+             * @example file_8kT2bQ7xLw3mZr9Xc1Vd
+             */
+            source: string;
+            /**
+             * @description Transforms without `s_`, in any spelling the transform path accepts.
+             * @example [
+             *       "w_800,f_auto",
+             *       "w_1600,f_auto"
+             *     ]
+             */
+            transforms: string[];
         };
         Origin: {
             /** @example shop */

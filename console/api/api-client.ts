@@ -5,6 +5,7 @@ import { problemOf } from "./api-problem.ts";
 export interface ApiClient {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
 }
 
@@ -19,6 +20,7 @@ export function apiClient(apiKey: string): ApiClient {
   return {
     get: (path) => call("GET", path),
     post: (path, body) => call("POST", path, body),
+    patch: (path, body) => call("PATCH", path, body),
     delete: (path) => call("DELETE", path),
   };
 }

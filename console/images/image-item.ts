@@ -8,7 +8,8 @@ import { ProblemView } from "../ui/problem-view.ts";
 import { CompareSlider } from "./compare-slider.ts";
 import type { OptimizedImage } from "./optimize-file.ts";
 
-export type CallState<T> = { state: "running" } | { state: "failed"; problem: ApiProblem } | ({ state: "done" } & T);
+/** `uploaded`: the share of the file's presigned upload sent, while a large file goes up first. */
+export type CallState<T> = { state: "running"; uploaded?: number } | { state: "failed"; problem: ApiProblem } | ({ state: "done" } & T);
 
 export interface ImageItemState {
   id: string;
@@ -25,7 +26,11 @@ export function ImageItem({ item, previewPrice, onPreview }: { item: ImageItemSt
   return html`<article class="image-item" aria-labelledby=${`${item.id}-name`}>
     <h3 id=${`${item.id}-name`}>${name}</h3>
     ${item.originalUrl === null ? html`<${PreviewOffer} item=${item} price=${previewPrice} onPreview=${onPreview} />` : null}
-    ${item.optimized.state === "running" ? html`<${Busy} label=${`Optimizing ${name}`} />` : null}
+    ${item.optimized.state === "running"
+      ? item.optimized.uploaded === undefined
+        ? html`<${Busy} label=${`Optimizing ${name}`} />`
+        : html`<${Busy} label=${`Uploading ${name}, ${Math.round(item.optimized.uploaded * 100)}% of ${formatBytes(item.file.size)}`} share=${item.optimized.uploaded} />`
+      : null}
     ${item.optimized.state === "failed" ? html`<${ProblemView} problem=${item.optimized.problem} />` : null}
     ${item.optimized.state === "done"
       ? html`
@@ -44,7 +49,7 @@ function PreviewOffer({ item, price, onPreview }: { item: ImageItemState; price:
   return html`<div class="note">
     <p>This browser cannot show the original. The service can render it as a lossless PNG: an optimize call that costs ${formatCost(price)} when the PNG is smaller than the original, and $0 otherwise.</p>
     ${preview?.state === "running"
-      ? html`<${Busy} label=${`Rendering a preview of ${item.file.name}`} />`
+      ? html`<${Busy} label=${preview.uploaded === undefined ? `Rendering a preview of ${item.file.name}` : `Uploading ${item.file.name}, ${Math.round(preview.uploaded * 100)}%`} share=${preview.uploaded} />`
       : html`<button type="button" onClick=${onPreview}>Show a lossless preview (at most ${formatCost(price)})</button>`}
     ${preview?.state === "failed" ? html`<${ProblemView} problem=${preview.problem} />` : null}
   </div>`;

@@ -1,12 +1,14 @@
 // Images: drop one or more files, set the options, and each result appears beside its original.
-// Calls run one after another, so a large drop does not trip the account's rate limit.
+// Calls run one after another, so a large drop does not trip the account's rate limit. A file past
+// the inline limit (25 MB) goes up through a presigned upload first, its progress shown.
 import { useRef, useState } from "preact/hooks";
 import { prices } from "../../contracts/pricing.ts";
 import type { ApiClient } from "../api/api-client.ts";
 import { asProblem } from "../api/api-problem.ts";
 import type { ImageResult } from "../api/types.ts";
 import { html } from "../html.ts";
-import { base64AsObjectUrl, decodableUrl, fileAsBase64 } from "./file-bytes.ts";
+import { sourceOf } from "../api/large-source.ts";
+import { base64AsObjectUrl, decodableUrl } from "./file-bytes.ts";
 import { DEFAULT_CHOICES, imageRequestOptions, type ImageChoices } from "./image-choices.ts";
 import { ImageChoicesForm } from "./image-choices-form.ts";
 import { ImageItem, type ImageItemState } from "./image-item.ts";
@@ -29,7 +31,8 @@ export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }
     update(item.id, { optimized: { state: "running" } });
     enqueue(async () => {
       try {
-        update(item.id, { optimized: { state: "done", ...(await optimizeFile(api, item.file, imageRequestOptions(current))) } });
+        const onUpload = (sent: number, total: number) => update(item.id, { optimized: { state: "running", uploaded: sent / total } });
+        update(item.id, { optimized: { state: "done", ...(await optimizeFile(api, item.file, imageRequestOptions(current), onUpload)) } });
       } catch (error) {
         update(item.id, { optimized: { state: "failed", problem: asProblem(error) } });
       }
@@ -47,8 +50,8 @@ export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }
     update(item.id, { preview: { state: "running" } });
     enqueue(async () => {
       try {
-        const base64 = await fileAsBase64(item.file);
-        const result = await api.post<ImageResult>("/v1/image/optimize", { source: { base64 }, options: { format: "png", output: "base64" } });
+        const source = await sourceOf(api, item.file, (sent, total) => update(item.id, { preview: { state: "running", uploaded: sent / total } }));
+        const result = await api.post<ImageResult>("/v1/image/optimize", { source, options: { format: "png", output: "base64" } });
         update(item.id, { preview: { state: "done", url: base64AsObjectUrl(result.base64!, "image/png"), chargedMicros: result.billing.charged_micros } });
       } catch (error) {
         update(item.id, { preview: { state: "failed", problem: asProblem(error) } });
@@ -73,7 +76,7 @@ export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }
       onDragLeave=${() => setDragging(false)}
       onDrop=${onDrop}
     >
-      <label for="image-files">Drop images here, or choose files (JPEG, PNG, WebP, GIF, TIFF, AVIF)</label>
+      <label for="image-files">Drop images here, or choose files (JPEG, PNG, WebP, GIF, TIFF, AVIF; large files are uploaded first)</label>
       <input id="image-files" type="file" multiple accept=${ACCEPTED} onChange=${(event: Event) => {
         const input = event.currentTarget as HTMLInputElement;
         add(input.files);

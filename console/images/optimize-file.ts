@@ -1,7 +1,10 @@
 // One dropped file through POST /v1/image/optimize, and its result as something the page shows.
+// The result comes inline or as the signed URL the options ask for, whatever the source's size.
 import type { ApiClient } from "../api/api-client.ts";
+import { sourceOf } from "../api/large-source.ts";
+import type { UploadProgress } from "../api/upload-file.ts";
 import type { ImageOptions, ImageResult } from "../api/types.ts";
-import { base64AsObjectUrl, fileAsBase64 } from "./file-bytes.ts";
+import { base64AsObjectUrl } from "./file-bytes.ts";
 
 const CONTENT_TYPES: Record<ImageResult["format"], string> = { jpeg: "image/jpeg", webp: "image/webp", avif: "image/avif", png: "image/png" };
 const EXTENSIONS: Record<ImageResult["format"], string> = { jpeg: "jpg", webp: "webp", avif: "avif", png: "png" };
@@ -13,9 +16,10 @@ export interface OptimizedImage {
   downloadName: string;
 }
 
-export async function optimizeFile(api: ApiClient, file: File, options: ImageOptions): Promise<OptimizedImage> {
-  const base64 = await fileAsBase64(file);
-  const result = await api.post<ImageResult>("/v1/image/optimize", { source: { base64 }, options });
+/** A file past the inline limit is uploaded first (`onUpload` follows the PUT), then named by its file id. */
+export async function optimizeFile(api: ApiClient, file: File, options: ImageOptions, onUpload: UploadProgress): Promise<OptimizedImage> {
+  const source = await sourceOf(api, file, onUpload);
+  const result = await api.post<ImageResult>("/v1/image/optimize", { source, options });
   const url = result.base64 !== undefined ? base64AsObjectUrl(result.base64, CONTENT_TYPES[result.format]) : result.url!;
   const stem = file.name.replace(/\.[^.]*$/, "") || "image";
   return { result, url, downloadName: `${stem}.${EXTENSIONS[result.format]}` };

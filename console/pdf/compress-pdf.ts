@@ -2,17 +2,20 @@
 // job is polled until it ends, reporting its progress, and its result is the same body.
 import type { ApiClient } from "../api/api-client.ts";
 import { ApiProblem } from "../api/api-problem.ts";
+import type { Source } from "../api/large-source.ts";
 import type { JobAccepted, PdfCompressJob, PdfCompressOptions, PdfCompressResult } from "../api/types.ts";
 
 const POLL_MS = 1000;
 
+/** An uploaded source's result comes back as a signed URL: a large PDF is not sent back inline. */
 export async function compressPdf(
   api: ApiClient,
-  base64: string,
+  source: Source,
   options: PdfCompressOptions,
   onProgress: (share: number | null) => void,
 ): Promise<PdfCompressResult> {
-  const answer = await api.post<PdfCompressResult | JobAccepted>("/v1/pdf/compress", { source: { base64 }, options: { ...options, output: "base64" } });
+  const output = "base64" in source ? "base64" : "url";
+  const answer = await api.post<PdfCompressResult | JobAccepted>("/v1/pdf/compress", { source, options: { ...options, output } });
   if (!("job_id" in answer)) return answer;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

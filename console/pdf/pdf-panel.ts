@@ -6,7 +6,8 @@ import type { ApiClient } from "../api/api-client.ts";
 import { asProblem, type ApiProblem } from "../api/api-problem.ts";
 import { allOf, type PdfAnalysis, type PdfCompressOptions, type PdfCompressResult } from "../api/types.ts";
 import { html } from "../html.ts";
-import { base64AsObjectUrl, fileAsBase64 } from "../images/file-bytes.ts";
+import { needsUpload, sourceOf, type Source } from "../api/large-source.ts";
+import { base64AsObjectUrl } from "../images/file-bytes.ts";
 import { Busy } from "../ui/busy.ts";
 import { formatBytes, formatCost, formatSizeChange } from "../ui/format.ts";
 import { ProblemView } from "../ui/problem-view.ts";
@@ -17,11 +18,13 @@ import { ProfileChart } from "./profile-chart.ts";
 type Profile = NonNullable<PdfCompressOptions["profile"]>;
 const PROFILES = allOf<Profile>()(["auto", "screen", "email", "ebook", "print", "prepress", "custom"]);
 
-type Step<T> = { state: "idle" } | { state: "running"; progress: number | null } | { state: "failed"; problem: ApiProblem } | { state: "done"; value: T };
+/** `uploaded`: the share of a large file's presigned upload sent, before the call itself. */
+type Step<T> = { state: "idle" } | { state: "running"; progress: number | null; uploaded?: number } | { state: "failed"; problem: ApiProblem } | { state: "done"; value: T };
 
 interface Dropped {
   file: File;
-  base64: string;
+  /** Inline bytes, or the uploaded file; null once a compress has used an upload up (it deletes its source). */
+  source: Source | null;
 }
 
 export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
@@ -33,21 +36,28 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
   const open = async (file: File | undefined) => {
     if (file === undefined) return;
     setCompressed({ state: "idle" });
-    setAnalysis({ state: "running", progress: null });
+    setDropped({ file, source: null });
+    setAnalysis({ state: "running", progress: null, uploaded: needsUpload(file) ? 0 : undefined });
     try {
-      const base64 = await fileAsBase64(file);
-      setDropped({ file, base64 });
-      setAnalysis({ state: "done", value: await api.post<PdfAnalysis>("/v1/pdf/analyze", { source: { base64 } }) });
+      const source = await sourceOf(api, file, (sent, total) => setAnalysis({ state: "running", progress: null, uploaded: sent / total }));
+      setDropped({ file, source });
+      setAnalysis({ state: "running", progress: null });
+      setAnalysis({ state: "done", value: await api.post<PdfAnalysis>("/v1/pdf/analyze", { source }) });
     } catch (error) {
       setAnalysis({ state: "failed", problem: asProblem(error) });
     }
   };
   const compress = async () => {
     if (dropped === null) return;
-    setCompressed({ state: "running", progress: null });
+    const { file } = dropped;
+    setCompressed({ state: "running", progress: null, uploaded: dropped.source === null ? 0 : undefined });
     try {
-      const result = await compressPdf(api, dropped.base64, { profile }, (progress) => setCompressed({ state: "running", progress }));
-      setCompressed({ state: "done", value: { result, url: base64AsObjectUrl(result.base64!, "application/pdf") } });
+      const source = dropped.source ?? (await sourceOf(api, file, (sent, total) => setCompressed({ state: "running", progress: null, uploaded: sent / total })));
+      // compress deletes an uploaded source when it is done, so the next compress uploads again.
+      setDropped({ file, source: "file_id" in source ? null : source });
+      setCompressed({ state: "running", progress: null });
+      const result = await compressPdf(api, source, { profile }, (progress) => setCompressed({ state: "running", progress }));
+      setCompressed({ state: "done", value: { result, url: result.base64 === undefined ? result.url! : base64AsObjectUrl(result.base64, "application/pdf") } });
     } catch (error) {
       setCompressed({ state: "failed", problem: asProblem(error) });
     }
@@ -64,14 +74,18 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
         void open(event.dataTransfer?.files[0]);
       }}
     >
-      <label for="pdf-file">Drop a PDF here, or choose one (analysis is free)</label>
+      <label for="pdf-file">Drop a PDF here, or choose one (analysis is free; large files are uploaded first)</label>
       <input id="pdf-file" type="file" accept="application/pdf,.pdf" onChange=${(event: Event) => {
         const input = event.currentTarget as HTMLInputElement;
         void open(input.files?.[0]);
         input.value = "";
       }} />
     </div>
-    ${analysis.state === "running" ? html`<${Busy} label=${`Analyzing ${dropped?.file.name ?? "the PDF"}`} />` : null}
+    ${analysis.state === "running"
+      ? analysis.uploaded === undefined
+        ? html`<${Busy} label=${`Analyzing ${dropped?.file.name ?? "the PDF"}`} />`
+        : html`<${Busy} label=${`Uploading ${dropped?.file.name ?? "the PDF"}, ${Math.round(analysis.uploaded * 100)}% of ${formatBytes(dropped?.file.size ?? 0)}`} share=${analysis.uploaded} />`
+      : null}
     ${analysis.state === "failed" ? html`<${ProblemView} problem=${analysis.problem} />` : null}
     ${analysis.state === "done" && dropped !== null
       ? html`<article class="pdf-item" aria-labelledby="pdf-name">
@@ -90,7 +104,9 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
             </button>
           </div>
           ${compressed.state === "running"
-            ? html`<${Busy} label=${compressed.progress === null ? `Compressing ${dropped.file.name}` : `Compressing ${dropped.file.name}, ${Math.round(compressed.progress * 100)}%`} />`
+            ? compressed.uploaded !== undefined
+              ? html`<${Busy} label=${`Uploading ${dropped.file.name}, ${Math.round(compressed.uploaded * 100)}%`} share=${compressed.uploaded} />`
+              : html`<${Busy} label=${compressed.progress === null ? `Compressing ${dropped.file.name}` : `Compressing ${dropped.file.name}, ${Math.round(compressed.progress * 100)}%`} share=${compressed.progress} />`
             : null}
           ${compressed.state === "failed" ? html`<${ProblemView} problem=${compressed.problem} />` : null}
           ${compressed.state === "done" ? html`<${CompressedFacts} name=${dropped.file.name} result=${compressed.value.result} url=${compressed.value.url} />` : null}

@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
-import { canonicalPath, checkTransformSignature } from "../transform/check-signature.ts";
+import { canonicalPath, checkTransformSignature, signedSource } from "../transform/check-signature.ts";
 import { derivativeResponse, type VaryHeader } from "../transform/derivative-response.ts";
 import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
 import { findTransformKey } from "../transform/transform-key.ts";
@@ -21,8 +21,7 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
   const { keyId, transform, target } = parseTransformAddress(c.req.url);
   const asked = parseTransform(transform);
   const key = await findTransformKey(c.env, keyId);
-  const source = target.kind === "file" ? target.fileId : `${target.name}${target.path}`;
-  await checkTransformSignature(key, canonicalPath(keyId, canonicalTransform(asked), source), asked.signature);
+  await checkTransformSignature(key, canonicalPath(keyId, canonicalTransform(asked), signedSource(target)), asked.signature);
   // The URL is signed as written; the derivative is the one Save-Data negotiates, so q_auto under
   // Save-Data is q_auto:eco's derivative (one cache entry, one stored copy, one charge).
   const { spec, variesOnSaveData } = negotiateQuality(asked, c.req.header("Save-Data"));

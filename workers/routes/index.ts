@@ -13,6 +13,7 @@ import * as filesGet from "./v1_files_get.ts";
 import * as filesList from "./v1_files_list.ts";
 import * as filesPlaceholder from "./v1_files_placeholder.ts";
 import * as filesUpdate from "./v1_files_update.ts";
+import * as imageSign from "./v1_image_sign.ts";
 import { registerTransformRoutes } from "./v1_image_transform.ts";
 import * as jobsCancel from "./v1_jobs_cancel.ts";
 import * as originsCreate from "./v1_origins_create.ts";
@@ -63,6 +64,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(uploadsComplete.route, uploadsComplete.handler);
   app.openapi(jobsGet.route, jobsGet.handler);
   app.openapi(jobsCancel.route, jobsCancel.handler);
+  app.openapi(imageSign.route, imageSign.handler);
   registerTransformRoutes(app);
   app.openapi(originsCreate.route, originsCreate.handler);
   app.openapi(originsList.route, originsList.handler);

@@ -17,7 +17,7 @@ describe("/v1/account and /v1/usage", () => {
       balance_micros: number;
       usage: { count: number; micros: number; by_operation: { operation: string; count: number; micros: number }[] };
     }>();
-    expect(account).toMatchObject({ account_id: caller.accountId, plan: "free", balance_micros: 48_400 });
+    expect(account).toMatchObject({ account_id: caller.accountId, plan: "free", balance_micros: 48_400, require_signed_transforms: false });
     expect(account.usage.count).toBe(3);
     expect(account.usage.micros).toBe(1_600);
     expect(account.usage.by_operation).toEqual([

@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { findAccount } from "../accounts/account-store.ts";
+import { findAccount, findAccountSettings } from "../accounts/account-store.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
 import { owedStorageMicros } from "../billing/storage-charge-store.ts";
 import { monthStart, usageByOperation } from "../billing/usage.ts";
@@ -23,6 +23,7 @@ const accountSchema = z
     name: z.string().openapi({ example: "Acme Photos" }),
     plan: z.enum(["free", "pro"]),
     balance_micros: z.number().int().openapi({ example: 24_000_000 }),
+    require_signed_transforms: z.boolean().openapi({ description: "Whether transform URLs must carry an `s_` signature (PATCH /v1/account; POST /v1/image/sign signs them)." }),
     usage: z.object({
       period_start: z.string().openapi({ example: "2026-11-01T00:00:00.000Z" }),
       count: z.number().int(),
@@ -54,8 +55,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const now = Date.now();
   const start = monthStart(now);
-  const [account, rows, durable, owed] = await Promise.all([
+  const [account, settings, rows, durable, owed] = await Promise.all([
     findAccount(c.env.DB, accountId),
+    findAccountSettings(c.env.DB, accountId),
     usageByOperation(c.env.DB, accountId, start, now + 1),
     durableUsage(c.env.DB, accountId, "ready"),
     owedStorageMicros(c.env.DB, accountId),
@@ -66,6 +68,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       name: account!.name,
       plan: account!.plan,
       balance_micros: account!.balance_micros,
+      require_signed_transforms: settings!.require_signed_transforms,
       usage: {
         period_start: new Date(start).toISOString(),
         count: rows.reduce((sum, r) => sum + r.count, 0),

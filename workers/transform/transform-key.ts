@@ -25,7 +25,8 @@ type KeyEnv = Pick<Bindings, "DB" | "SIGNING_SECRET">;
 
 const memo = new Map<string, { key: TransformKey | null; until: number }>();
 
-async function loadKey(env: KeyEnv, keyId: string): Promise<TransformKey | null> {
+/** The key as stored now, bypassing the memo: null when it is unknown or revoked. */
+export async function loadTransformKey(env: KeyEnv, keyId: string): Promise<TransformKey | null> {
   const row = await findActiveTransformKey(env.DB, keyId);
   if (!row) return null;
   return {
@@ -42,7 +43,7 @@ async function loadKey(env: KeyEnv, keyId: string): Promise<TransformKey | null>
 export async function findTransformKey(env: KeyEnv, keyId: string, now = Date.now()): Promise<TransformKey> {
   let entry = memo.get(keyId);
   if (!entry || entry.until <= now) {
-    entry = { key: await loadKey(env, keyId), until: now + KEY_MEMO_MS };
+    entry = { key: await loadTransformKey(env, keyId), until: now + KEY_MEMO_MS };
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(keyId, entry);
   }
