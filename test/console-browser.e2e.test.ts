@@ -310,12 +310,12 @@ describe("the console at /", () => {
     for (let i = 0; i < 21; i++) {
       const created = await callApi("POST", "/v1/files", { source: { base64: tiny } });
       expect(created.status).toBe(201);
-      stored.push(((await created.json()) as { file_id: string }).file_id);
+      stored.push((await created.json<{ file_id: string }>()).file_id);
     }
     const newest = stored.at(-1)!;
     let listed = 0;
     for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
-      const page = (await (await callApi("GET", `/v1/files?limit=100${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`)).json()) as { data: unknown[]; next_cursor: string | null };
+      const page: { data: unknown[]; next_cursor: string | null } = await (await callApi("GET", `/v1/files?limit=100${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`)).json();
       listed += page.data.length;
       cursor = page.next_cursor;
     }
@@ -331,7 +331,7 @@ describe("the console at /", () => {
     expect(await rows.count()).toBe(listed);
 
     const row = page.locator(`.file-list tr[data-file-id="${newest}"]`);
-    const fileOf = async () => (await (await callApi("GET", `/v1/files/${newest}`)).json()) as { expires_at: string | null; status: string };
+    const fileOf = async () => await (await callApi("GET", `/v1/files/${newest}`)).json<{ expires_at: string | null; status: string }>();
     await row.getByRole("button", { name: `Keep until deleted: ${newest}` }).click();
     await expect.poll(() => row.locator(".kept-until").innerText()).toBe("until deleted");
     expect((await fileOf()).expires_at).toBeNull();
@@ -393,7 +393,7 @@ describe("the console at /", () => {
     await alert.waitFor();
     expect(await alert.innerText()).toContain("answered 403");
     await page.unroute(`**${PRESIGNED_PUT}**`);
-    expect(((await (await callApi("GET", `/v1/files/${fileId}`)).json()) as { status: string }).status).toBe("pending");
+    expect((await (await callApi("GET", `/v1/files/${fileId}`)).json<{ status: string }>()).status).toBe("pending");
     expect(analyzeCalls()).toBe(analyzedBefore);
     // Images still failing from the test before may log their 400s meanwhile; the refused PUT logs one 403.
     expect(consoleErrors.slice(errorsBefore).filter((error) => !error.includes("400"))).toEqual(["Failed to load resource: the server responded with a status of 403 (Forbidden)"]);
@@ -402,7 +402,7 @@ describe("the console at /", () => {
   it("has the service sign the URLs when the account requires signatures, and never holds the secret", async () => {
     const keyId = await activeKeyId(edge, apiKey);
     const issued = await callApi("POST", `/v1/keys/${keyId}/signing-secret`);
-    const { signing_secret: secret } = (await issued.json()) as { signing_secret: string };
+    const { signing_secret: secret } = await issued.json<{ signing_secret: string }>();
     expect((await callApi("PATCH", "/v1/account", { require_signed_transforms: true })).status).toBe(200);
     try {
       // A fresh load reads the setting, as a person opening the console would.

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { MAX_ORIGIN_PATH_LENGTH } from "../../contracts/transform/origin-path.ts";
-import { MAX_TRANSFORM_LENGTH } from "../../contracts/transform/tokens.ts";
+import { MAX_TRANSFORM_LENGTH } from "../../contracts/transform/token-values.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { publicBaseUrl } from "../http/public-base-url.ts";
 import { requireScope } from "../middleware/require-scope.ts";

@@ -6,7 +6,8 @@ import { ProblemError, type FieldError } from "../../contracts/problems/catalogu
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { transformPath } from "../../contracts/transform/path.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
-import { parseTransform, type TransformSpec } from "../../contracts/transform/tokens.ts";
+import type { TransformSpec } from "../../contracts/transform/registry.ts";
+import { parseTransform } from "../../contracts/transform/tokens.ts";
 import type { Bindings } from "../env.ts";
 import { canonicalPath, signedSource } from "./check-signature.ts";
 import { parseTransformAddress } from "./transform-address.ts";
