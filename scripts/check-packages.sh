@@ -3,6 +3,7 @@
 # into a scratch app outside the repository with the stock `node` and `npm` on PATH (Node 20 in
 # CI), then type-check a consumer under strict tsc (nodenext and bundler, no
 # allowImportingTsExtensions, library .d.ts checked too), run every entry point with plain node,
+# run a script with plain node against a running edge + origin pair,
 # bundle the browser images entry with esbuild against its size budget, and run `npx pixelpress --help`.
 # The install reaches only the npm registry (openapi-fetch, and unpic as @pixelpress/unpic's peer).
 set -euo pipefail
@@ -19,7 +20,7 @@ trap 'rm -rf "$tarballs" "$app"' EXIT
 cd "$app"
 echo '{ "name": "pixelpress-scratch-app", "private": true, "type": "module" }' > package.json
 npm install --no-audit --no-fund --loglevel=error "$tarballs"/*.tgz
-cp "$consumer/consumer.ts" "$consumer/smoke.mjs" "$consumer/images-bundle.mjs" .
+cp "$consumer/consumer.ts" "$consumer/smoke.mjs" "$consumer/live.mjs" "$consumer/images-bundle.mjs" .
 
 for resolution in nodenext bundler; do
   module=$([ "$resolution" = nodenext ] && echo nodenext || echo esnext)
@@ -32,6 +33,11 @@ JSON
 done
 
 node smoke.mjs
+# The installed client against the real service: the pair starts on the repository's pinned Node
+# (its scripts and wrangler need Node 22, first on PATH as under `npm run`), the script on the stock
+# `node` this shell found.
+stock_node="$(command -v node)"
+PATH="$repo/node_modules/.bin:$PATH" node "$repo/scripts/with-service-pair.ts" -- "$stock_node" live.mjs
 
 "$repo/node_modules/.bin/esbuild" images-bundle.mjs --bundle --minify --platform=browser --format=esm --log-level=warning --outfile=images-bundle.js
 gzipped=$(node -e 'process.stdout.write(String(require("node:zlib").gzipSync(require("node:fs").readFileSync("images-bundle.js")).byteLength))')

@@ -8,6 +8,8 @@ export interface ServicePair {
   edgeUrl: string;
   originUrl: string;
   apiKey: string;
+  /** The development key's public id, which transform URLs name. */
+  keyId: string;
   accountId: string;
   persistTo: string;
   /** Everything `npm start` printed until it said it was running. */
@@ -44,11 +46,12 @@ export async function startServicePair(
       reject(new Error(`service pair exited with ${code}:\n${log}`));
     });
   });
-  const credentials = JSON.parse(readFileSync(join(persistTo, "dev-key.json"), "utf8")) as { secret: string; account_id: string };
+  const credentials = JSON.parse(readFileSync(join(persistTo, "dev-key.json"), "utf8")) as { secret: string; key_id: string; account_id: string };
   return {
     edgeUrl: `http://127.0.0.1:${ports.edge}`,
     originUrl: `http://127.0.0.1:${ports.origin}`,
     apiKey: credentials.secret,
+    keyId: credentials.key_id,
     accountId: credentials.account_id,
     persistTo,
     startLog: log,
