@@ -1,45 +1,10 @@
 import { createHash } from "node:crypto";
-import { Writable } from "node:stream";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as XLSX from "xlsx";
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { findXlsxRequestErrors, xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
-import { generateXlsx } from "./generate-xlsx.ts";
+import { builtWorkbook, bytesOf, part, attributesOf, refusal } from "./test-support/read-back.ts";
 
-type Book = XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
-
-async function build(input: unknown): Promise<Book> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk);
-      callback();
-    },
-  });
-  await generateXlsx(xlsxRequestSchema.parse(input), sink);
-  return XLSX.read(Buffer.concat(chunks), { type: "buffer", bookFiles: true, cellStyles: true }) as Book;
-}
-
-function bytesOf(book: Book, path: string): Buffer {
-  const file = book.files[path];
-  if (!file) throw new Error(`no ${path} in the zip; have ${Object.keys(book.files).join(", ")}`);
-  return Buffer.from(file.content);
-}
-
-function part(book: Book, path: string): string {
-  return bytesOf(book, path).toString("utf8");
-}
-
-function attributesOf(xml: string, tag: string): Record<string, string>[] {
-  return [...xml.matchAll(new RegExp(`<${tag}\\b([^>]*?)/?>`, "g"))].map((m) => Object.fromEntries([...m[1]!.matchAll(/([\w:]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])));
-}
-
-async function refusal(input: unknown): Promise<ProblemError> {
-  const error = await generateXlsx(xlsxRequestSchema.parse(input), new Writable({ write: (_c, _e, cb) => cb() })).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
-}
+const build = (input: unknown) => builtWorkbook(input, { cellStyles: true });
 
 const columns = [
   { key: "item", header: "Item" },
