@@ -22,7 +22,7 @@ import { SoakClient, type Attempt } from "./client.ts";
 import { identicalOutputTransforms, makeHostileInputs, type HostileRequest } from "./hostile-inputs.ts";
 import { startSoakService } from "./service.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
-import { makeInputs, runLoop, uploadSource } from "./workload.ts";
+import { makeInputs, ordinaryLoopSetup, runLoop, uploadSource } from "./workload.ts";
 
 export interface HostileOptions {
   /** Length of one block; blocks alternate without and with the hostile account, starting without. */
@@ -165,18 +165,7 @@ export async function runHostileSoak(options: HostileOptions): Promise<HostileFi
     }
 
     const admin = new SoakClient(service.edgeUrl, service.apiKey, () => Date.now() + 60_000);
-    const keys: { key_id: string; secret: string }[] = [];
-    for (let i = 0; i < options.concurrency; i++) {
-      const created = await admin.call("keys.create", "/v1/keys", { json: { name: `ordinary-${i}` }, timeoutMs: 30_000 });
-      if (created.status !== 201) throw new Error(`creating key ${i}: ${created.status}`);
-      keys.push(created.body as { key_id: string; secret: string });
-    }
-    const transformFiles: string[] = [];
-    for (let i = 0; i < options.concurrency; i++) {
-      const fileId = await uploadSource(admin, inputs.photoBytes, "image/jpeg", Date.now() + 60_000);
-      if (!fileId) throw new Error("uploading a transform source failed");
-      transformFiles.push(fileId);
-    }
+    const { keys, transformFiles } = await ordinaryLoopSetup(admin, inputs.photoBytes, options.concurrency, "ordinary");
     const hostileClient = new SoakClient(service.edgeUrl, hostileSecrets[0]!, () => Date.now() + 60_000);
     const truncatedFile = await uploadSource(hostileClient, hostileInputs.truncatedGif, "image/gif", Date.now() + 60_000);
     const stillFile = await uploadSource(hostileClient, inputs.photoBytes, "image/jpeg", Date.now() + 60_000);

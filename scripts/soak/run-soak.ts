@@ -11,7 +11,7 @@ import { platformFailures, reconcilePlatform, type PlatformReconciliation } from
 import { judgeRssFlatness, type RssSample, type RssVerdict } from "./rss-flatness.ts";
 import { startSoakService } from "./service.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
-import { makeInputs, runLoop, uploadSource, type LoopLog } from "./workload.ts";
+import { makeInputs, ordinaryLoopSetup, runLoop, type LoopLog } from "./workload.ts";
 
 export interface SoakOptions {
   durationMs: number;
@@ -72,18 +72,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   try {
     const inputs = await makeInputs();
     const admin = new SoakClient(service.edgeUrl, service.apiKey, () => Date.now() + 60_000);
-    const keys: { key_id: string; secret: string }[] = [];
-    for (let i = 0; i < options.concurrency; i++) {
-      const created = await admin.call("keys.create", "/v1/keys", { json: { name: `soak-${i}` }, timeoutMs: 10_000 });
-      if (created.status !== 201) throw new Error(`creating key ${i}: ${created.status}`);
-      keys.push(created.body as { key_id: string; secret: string });
-    }
-    const transformFiles: string[] = [];
-    for (let i = 0; i < options.concurrency; i++) {
-      const fileId = await uploadSource(admin, inputs.photoBytes, "image/jpeg", Date.now() + 60_000);
-      if (!fileId) throw new Error("uploading a transform source failed before any fault");
-      transformFiles.push(fileId);
-    }
+    const { keys, transformFiles } = await ordinaryLoopSetup(admin, inputs.photoBytes, options.concurrency, "soak");
 
     const startedAt = Date.now();
     const stopAt = startedAt + options.durationMs;

@@ -226,3 +226,20 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
   }
   return log;
 }
+
+/** The ordinary loops' keys (one each, so each loop has its own rate limit) and transform sources, made through the API as a client would. */
+export async function ordinaryLoopSetup(admin: SoakClient, photoBytes: Uint8Array, loops: number, keyName: string): Promise<{ keys: { key_id: string; secret: string }[]; transformFiles: string[] }> {
+  const keys: { key_id: string; secret: string }[] = [];
+  for (let i = 0; i < loops; i++) {
+    const created = await admin.call("keys.create", "/v1/keys", { json: { name: `${keyName}-${i}` }, timeoutMs: 30_000 });
+    if (created.status !== 201) throw new Error(`creating key ${i}: ${created.status}`);
+    keys.push(created.body as { key_id: string; secret: string });
+  }
+  const transformFiles: string[] = [];
+  for (let i = 0; i < loops; i++) {
+    const fileId = await uploadSource(admin, photoBytes, "image/jpeg", Date.now() + 60_000);
+    if (!fileId) throw new Error("uploading a transform source failed");
+    transformFiles.push(fileId);
+  }
+  return { keys, transformFiles };
+}
