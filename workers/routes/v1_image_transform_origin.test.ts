@@ -103,15 +103,26 @@ describe("GET /v1/image/t/{key_id}/{transform}/{origin}/{path}", () => {
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
 
-  it("refuses an origin that is not an image with 415", async () => {
+  it("refuses an origin that is not an image with 415, and keeps nothing of it", async () => {
     const caller = await seedCaller();
-    // A PDF where an image should be, as an HTML error page with status 200 would be.
     const registered = await loopbackApi("/v1/origins", { key: caller, json: { name: "self", base_url: `${env.TEST_GENERATED_FILES_URL}/` } });
     expect(registered.status).toBe(201);
-    const problem = await problemOf(await loopbackApi(originTransformUrl(caller, "w_40", "self", "/photo-placed-small.pdf")));
+    const problem = await problemOf(await loopbackApi(originTransformUrl(caller, "w_40", "self", "/error-page.html")));
     expect(problem.status).toBe(415);
-    const row = await objectRow(caller.accountId, "/photo-placed-small.pdf");
-    expect(row).toBeNull();
+    expect(await objectRow(caller.accountId, "/error-page.html")).toBeNull();
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
+  });
+
+  it("draws a PDF's page from an origin with pg_, and names pg_ when the URL has none", async () => {
+    const caller = await seedCaller();
+    const registered = await loopbackApi("/v1/origins", { key: caller, json: { name: "self", base_url: `${env.TEST_GENERATED_FILES_URL}/` } });
+    expect(registered.status).toBe(201);
+    const pageless = await problemOf(await loopbackApi(originTransformUrl(caller, "w_40", "self", "/photo-placed-small.pdf")));
+    expect(pageless.status).toBe(415);
+    expect(pageless.detail).toContain("pg_");
+    const page = await loopbackApi(originTransformUrl(caller, "w_40,pg_1,f_png", "self", "/photo-placed-small.pdf"));
+    expect(page.status).toBe(200);
+    expect((await decodePixels("png", new Uint8Array(await page.arrayBuffer()))).width).toBe(40);
   });
 
   it("signs the origin and the path into the URL", async () => {
