@@ -66,6 +66,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     quality: resolveQuality(spec),
     format: resolveFormat(spec),
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
+    flip: spec.flip,
     blur: spec.blur,
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,

@@ -14,6 +14,7 @@ import {
   DEFAULT_QUALITY,
   dprRange,
   fitValues,
+  flipValues,
   formatTokenValues,
   gravityValues,
   MAX_FRACTION_DIGITS,
@@ -39,7 +40,7 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["rotate", "fit", "blur", "sharpen"] as const;
+export const TRANSFORM_STEPS = ["rotate", "flip", "fit", "blur", "sharpen"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -161,6 +162,16 @@ export const TRANSFORM_TOKENS = [
     originStep: "rotate",
     example: "r_90",
     doc: `rotation: ${rotateValues.join(", ")} (default auto = EXIF orientation; angles turn clockwise after it)`,
+  }),
+  token({
+    prefix: "fl",
+    option: "flip",
+    parse: (value) => oneOf(value, flipValues),
+    canonical: (op) => op.flip,
+    edge: false,
+    originStep: "flip",
+    example: "fl_h",
+    doc: `flip: ${flipValues.join(", ")} mirrors left-right, top-bottom or both, after the rotation`,
   }),
   token({
     prefix: "bl",

@@ -27,6 +27,9 @@ export const gravityValues = [
 // `auto` applies the EXIF orientation; it is also what happens without `r_`. The angles
 // rotate clockwise after the EXIF orientation has been applied.
 export const rotateValues = ["auto", "90", "180", "270"] as const;
+// Mirror left-right (h), top-bottom (v) or both (hv), after the rotation.
+export const flipValues = ["h", "v", "hv"] as const;
+export type Flip = (typeof flipValues)[number];
 // Animation is kept by default; the token exists only to turn it off.
 export const animValues = ["false"] as const;
 // `lqip` serves the image's placeholder preview (a blurred WebP of at most 16 px a side) instead
@@ -76,6 +79,7 @@ export interface ResolvedTransform {
   format?: FormatChoice;
   // Clockwise degrees after the EXIF orientation, which is always applied.
   rotate: 0 | 90 | 180 | 270;
+  flip?: Flip;
   blur?: number;
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.

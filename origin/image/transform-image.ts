@@ -17,6 +17,7 @@ import { runSteps, type ImageStep } from "./image-step.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
+import { flip } from "./flip.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
 import { toSrgb } from "./to-srgb.ts";
@@ -39,6 +40,7 @@ const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampli
 // orders them): a name without a step here fails to typecheck.
 const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat) => ImageStep> = {
   rotate: (options) => rotate(options.rotate),
+  flip: (options) => flip(options.flip, options.rotate),
   fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),
   blur: (options) => blur(options.blur),
   sharpen: (options) => sharpen(options.sharpen),
