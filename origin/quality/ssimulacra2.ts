@@ -13,7 +13,8 @@
 // around the output row, r = 5) with three quantities (b, b*b, a*b) instead of five, so scoring
 // one costs O(width) floats plus the next scale's linear RGB (a quarter of the pixels).
 import type { RawImage } from "./raw-image.ts";
-import { SCALES, WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
+import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 type Planes = [Float32Array, Float32Array, Float32Array];
 
@@ -90,37 +91,6 @@ export function ssimulacra2(reference: RawImage, candidate: RawImage): number {
   return scoreAgainst(prepareReference(reference), candidate);
 }
 
-function hasTransparency(image: RawImage): boolean {
-  if (image.channels !== 4) return false;
-  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] !== 255) return true;
-  return false;
-}
-
-function bytesReader(image: RawImage, background: number): LinearImage {
-  const { data, width, height, channels } = image;
-  if (data.length !== width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes for ${width}x${height}x${channels}, got ${data.length}`);
-  return {
-    width,
-    height,
-    readRow(y, red, green, blue) {
-      let i = y * width * channels;
-      for (let x = 0; x < width; x++, i += channels) {
-        if (channels === 4 && data[i + 3] !== 255) {
-          const alpha = data[i + 3]! / 255;
-          const under = background * (1 - alpha);
-          red[x] = SRGB_TO_LINEAR[data[i]!]! * alpha + under;
-          green[x] = SRGB_TO_LINEAR[data[i + 1]!]! * alpha + under;
-          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]! * alpha + under;
-        } else {
-          red[x] = SRGB_TO_LINEAR[data[i]!]!;
-          green[x] = SRGB_TO_LINEAR[data[i + 1]!]!;
-          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]!;
-        }
-      }
-    },
-  };
-}
-
 function planesReader(planes: Planes, width: number, height: number): LinearImage {
   return {
     width,
@@ -135,12 +105,6 @@ function planesReader(planes: Planes, width: number, height: number): LinearImag
 }
 
 /** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
-function scaleCount(width: number, height: number): number {
-  let count = 1;
-  for (let w = width, h = height; count < SCALES && w >= 8 && h >= 8; w = (w + 1) >> 1, h = (h + 1) >> 1) count++;
-  return count;
-}
-
 /** The weights run over the scales computed (fewer for small images), channel by channel. */
 function weightsOf(scales: number, channel: number, scale: number): number[] {
   return WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
@@ -154,13 +118,6 @@ function halfSizePlanes(width: number, height: number): Planes {
 }
 
 /** Adds row y's quarter share to the next scale's 2x2 box average; an odd last row or column counts twice, as if the edge were repeated. */
-function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width: number, height: number): void {
-  const weight = (height & 1) === 1 && y === height - 1 ? 0.5 : 0.25;
-  const start = (y >> 1) * ((width + 1) >> 1);
-  for (let x = 0; x < width; x++) plane[start + (x >> 1)]! += row[x]! * weight;
-  if ((width & 1) === 1) plane[start + (width >> 1)]! += row[width - 1]! * weight;
-}
-
 /** Reads linear row y into the three rows, adding it to the next scale's planes when there is one. */
 function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes | null): void {
   const [red, green, blue] = rows;

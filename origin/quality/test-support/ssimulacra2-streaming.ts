@@ -17,7 +17,8 @@
 // the two images, while the one after it fills): about 7.5 bytes per input pixel beyond the
 // inputs themselves (bench:quality measured 95 MB at 12 MP).
 import type { RawImage } from "../raw-image.ts";
-import { SCALES, WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, SRGB_TO_LINEAR, gaussian, type LinearImage } from "../ssimulacra2-parameters.ts";
+import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "../ssimulacra2-image.ts";
+import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, gaussian, type LinearImage } from "../ssimulacra2-parameters.ts";
 
 /** SSIMULACRA 2 of `candidate` against `reference`: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
 export function streamingSsimulacra2(reference: RawImage, candidate: RawImage): number {
@@ -33,37 +34,6 @@ export function streamingSsimulacra2(reference: RawImage, candidate: RawImage): 
     scoreLinear(bytesReader(reference, 0), bytesReader(candidate, 0)),
     scoreLinear(bytesReader(reference, 1), bytesReader(candidate, 1)),
   );
-}
-
-function hasTransparency(image: RawImage): boolean {
-  if (image.channels !== 4) return false;
-  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] !== 255) return true;
-  return false;
-}
-
-function bytesReader(image: RawImage, background: number): LinearImage {
-  const { data, width, height, channels } = image;
-  if (data.length !== width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes for ${width}x${height}x${channels}, got ${data.length}`);
-  return {
-    width,
-    height,
-    readRow(y, red, green, blue) {
-      let i = y * width * channels;
-      for (let x = 0; x < width; x++, i += channels) {
-        if (channels === 4 && data[i + 3] !== 255) {
-          const alpha = data[i + 3]! / 255;
-          const under = background * (1 - alpha);
-          red[x] = SRGB_TO_LINEAR[data[i]!]! * alpha + under;
-          green[x] = SRGB_TO_LINEAR[data[i + 1]!]! * alpha + under;
-          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]! * alpha + under;
-        } else {
-          red[x] = SRGB_TO_LINEAR[data[i]!]!;
-          green[x] = SRGB_TO_LINEAR[data[i + 1]!]!;
-          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]!;
-        }
-      }
-    },
-  };
 }
 
 function planesReader(planes: [Float32Array, Float32Array, Float32Array], width: number, height: number): LinearImage {
@@ -105,25 +75,12 @@ function scoreLinear(reference: LinearImage, candidate: LinearImage): number {
 }
 
 /** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
-function scaleCount(width: number, height: number): number {
-  let count = 1;
-  for (let w = width, h = height; count < SCALES && w >= 8 && h >= 8; w = (w + 1) >> 1, h = (h + 1) >> 1) count++;
-  return count;
-}
-
 function halfSizePlanes(width: number, height: number): [Float32Array, Float32Array, Float32Array] {
   const size = ((width + 1) >> 1) * ((height + 1) >> 1);
   return [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
 }
 
 /** Adds row y's quarter share to the next scale's 2x2 box average; an odd last row or column counts twice, as if the edge were repeated. */
-function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width: number, height: number): void {
-  const weight = (height & 1) === 1 && y === height - 1 ? 0.5 : 0.25;
-  const start = (y >> 1) * ((width + 1) >> 1);
-  for (let x = 0; x < width; x++) plane[start + (x >> 1)]! += row[x]! * weight;
-  if ((width & 1) === 1) plane[start + (width >> 1)]! += row[width - 1]! * weight;
-}
-
 /**
  * One scale: streams rows top to bottom, converting each to XYB, blurring the five local
  * quantities of each channel (a, b, a*a, b*b, a*b; a the reference, b the candidate)
