@@ -405,13 +405,14 @@ describe("the console at /", () => {
     const issued = await callApi("POST", `/v1/keys/${keyId}/signing-secret`);
     const { signing_secret: secret } = await issued.json<{ signing_secret: string }>();
     expect((await callApi("PATCH", "/v1/account", { require_signed_transforms: true })).status).toBe(200);
+    let fileId: string | undefined;
     try {
       // A fresh load reads the setting, as a person opening the console would.
       await page.reload();
       await page.getByRole("button", { name: "Files", exact: true }).click();
       const row = page.locator(".file-list tbody tr").filter({ hasText: "image/png" }).first();
       await row.waitFor({ timeout: 20_000 });
-      const fileId = (await row.getAttribute("data-file-id"))!;
+      fileId = (await row.getAttribute("data-file-id"))!;
       await row.getByRole("button", { name: /^Build URLs/ }).click();
       await expect.poll(() => page.getByLabel("File id").inputValue(), { timeout: 20_000 }).toBe(fileId);
       expect(await page.getByRole("checkbox", { name: /Signed URLs/ }).isChecked()).toBe(true);
@@ -434,6 +435,12 @@ describe("the console at /", () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     } finally {
       expect((await callApi("PATCH", "/v1/account", { require_signed_transforms: false })).status).toBe(200);
+      // The setting takes effect within 30 s (the transform path remembers keys that long); the
+      // files after this one share the account and ask for unsigned URLs.
+      if (fileId !== undefined) {
+        const unsigned = createImageUrls({ baseUrl: edge, keyId }).transformUrl(fileId, { width: 6 });
+        await expect.poll(async () => (await fetch(unsigned)).status, { timeout: 45_000, interval: 1_000 }).toBe(200);
+      }
     }
   }, 120_000);
 });
