@@ -4,7 +4,7 @@
 import { entryBody, PROBLEM_TYPE_BASE, type FieldError, type ProblemBody, type ProblemEntry } from "./problem-body.ts";
 import { transformInvalidEntry } from "./transform-invalid.ts";
 
-export { PROBLEM_TYPE_BASE, type FieldError, type ProblemBody } from "./problem-body.ts";
+export { PROBLEM_TYPE_BASE, problemTypeUri, type FieldError, type ProblemBody } from "./problem-body.ts";
 
 export const problemCatalogue = {
   validation_failed: {
@@ -274,10 +274,6 @@ export class ProblemError extends Error {
       status: this.status,
     });
   }
-}
-
-export function problemTypeUri(slug: ProblemType): string {
-  return PROBLEM_TYPE_BASE + slug;
 }
 
 export function problemBody(

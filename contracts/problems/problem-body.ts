@@ -25,6 +25,11 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
+/** A problem's `type`: its slug under the one base, also the address of its documentation page. */
+export function problemTypeUri(slug: string): string {
+  return PROBLEM_TYPE_BASE + slug;
+}
+
 export function entryBody(
   slug: string,
   entry: ProblemEntry,
@@ -33,7 +38,7 @@ export function entryBody(
 ): ProblemBody {
   return {
     ...more.extensions,
-    type: PROBLEM_TYPE_BASE + slug,
+    type: problemTypeUri(slug),
     title: entry.title,
     status: more.status ?? entry.status,
     detail,
