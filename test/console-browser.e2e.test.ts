@@ -435,8 +435,8 @@ describe("the console at /", () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     } finally {
       expect((await callApi("PATCH", "/v1/account", { require_signed_transforms: false })).status).toBe(200);
-      // The setting takes effect within 30 s (the transform path remembers keys that long); the
-      // files after this one share the account and ask for unsigned URLs.
+      // The files after this one share the account and ask for unsigned URLs: wait until the
+      // transform path serves one (at once here, within 30 s wherever another isolate remembers the key).
       if (fileId !== undefined) {
         const unsigned = createImageUrls({ baseUrl: edge, keyId }).transformUrl(fileId, { width: 6 });
         await expect.poll(async () => (await fetch(unsigned)).status, { timeout: 45_000, interval: 1_000 }).toBe(200);

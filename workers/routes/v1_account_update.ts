@@ -2,6 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { findAccountSettings, updateAccountSettings } from "../accounts/account-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
+import { forgetAccountKeys } from "../transform/transform-key.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
 const settingsSchema = z
@@ -28,6 +29,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const body = c.req.valid("json");
   await updateAccountSettings(c.env.DB, accountId, body);
+  forgetAccountKeys(accountId);
   const settings = await findAccountSettings(c.env.DB, accountId);
   return c.json({ require_signed_transforms: settings!.require_signed_transforms }, 200);
 };

@@ -311,6 +311,22 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     await ok.arrayBuffer();
   });
 
+  it("applies a change to require_signed_transforms at once in the isolate that took it", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
+    const before = await api(transformUrl(caller, "w_10,f_png", fileId));
+    expect(before.status).toBe(200);
+    await before.arrayBuffer();
+    expect((await api("/v1/account", { key: caller, method: "PATCH", json: { require_signed_transforms: true } })).status).toBe(200);
+    const refused = await api(transformUrl(caller, "w_10,f_png", fileId));
+    expect(refused.status).toBe(403);
+    await refused.arrayBuffer();
+    expect((await api("/v1/account", { key: caller, method: "PATCH", json: { require_signed_transforms: false } })).status).toBe(200);
+    const again = await api(transformUrl(caller, "w_10,f_png", fileId));
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
+  });
+
   it("caps distinct derivatives per file and refuses without billing", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgb.png", "image/png");

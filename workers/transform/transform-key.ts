@@ -51,6 +51,15 @@ export async function findTransformKey(env: KeyEnv, keyId: string, now = Date.no
   return entry.key;
 }
 
+/**
+ * Drops this isolate's remembered keys of an account, after a change to what they carry (its
+ * signing requirement): the isolate that took the change applies it at once, the others within
+ * KEY_MEMO_MS.
+ */
+export function forgetAccountKeys(accountId: string): void {
+  for (const [keyId, entry] of memo) if (entry.key?.accountId === accountId) memo.delete(keyId);
+}
+
 /** Creates (or replaces) the key's signing secret and returns it; only its sealed form is kept. */
 export async function issueSigningSecret(env: KeyEnv, accountId: string, keyId: string): Promise<string> {
   const secret = `tsk_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)), "url")}`;
