@@ -3,8 +3,8 @@
 // data descriptor, so nothing needs seeking back and no entry is held whole in memory. The
 // central directory goes last. Sizes stay under 4 GiB: the request's JSON cap bounds the XML.
 import { once } from "node:events";
-import type { Writable } from "node:stream";
-import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from "node:zlib";
+import type { TransformOptions, Writable } from "node:stream";
+import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw, type ZlibOptions } from "node:zlib";
 
 const LOCAL_HEADER = 0x04034b50;
 const DATA_DESCRIPTOR = 0x08074b50;
@@ -20,6 +20,10 @@ const DOS_DATE = 0x0021;
 const DOS_TIME = 0;
 /** XML text is handed to zlib in pieces of about this many characters. */
 export const FLUSH_CHARS = 1 << 16;
+// zlib may hold this much XML not yet deflated before a flush waits. Above one piece, so the
+// next rows are turned into XML while zlib deflates the last ones on its thread; with the
+// stream's default (16 KiB) every flush waited for zlib and the two never overlapped.
+const QUEUED_BYTES = 4 * FLUSH_CHARS;
 
 interface EntryRecord {
   name: Buffer;
@@ -116,7 +120,9 @@ export class ZipWriter {
     const record: EntryRecord = { name: Buffer.from(path), flags: STREAMED_FLAGS, crc: 0, compressed: 0, size: 0, offset: this.offset };
     this.entries.push(record);
     await this.emit(localHeader(record.name, STREAMED_FLAGS, 0, 0, 0));
-    const deflate: DeflateRaw = createDeflateRaw({ level: this.level, chunkSize: 1 << 16 });
+    // zlib passes the stream options on; its own options type does not list them.
+    const options: ZlibOptions & TransformOptions = { level: this.level, chunkSize: 1 << 16, writableHighWaterMark: QUEUED_BYTES };
+    const deflate: DeflateRaw = createDeflateRaw(options);
     const output = this.output;
     deflate.on("data", (chunk: Buffer) => {
       record.compressed += chunk.length;
