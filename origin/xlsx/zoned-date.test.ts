@@ -62,4 +62,20 @@ describe("excelSerial", () => {
     expect(fresh).toEqual(first);
     expect(first).toEqual([wallSerial(2026, 3, 8, 1, 59), wallSerial(2026, 3, 8, 3), wallSerial(2026, 3, 8, 3, 30), wallSerial(2026, 11, 1, 1, 59), wallSerial(2026, 11, 1, 1)]);
   });
+
+  it("agrees with the zone's own wall clock minute by minute around each change, for distinct and repeated hours", () => {
+    const zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia"];
+    const days = [Date.UTC(2026, 2, 28), Date.UTC(2026, 3, 4), Date.UTC(2026, 9, 24), Date.UTC(2026, 10, 1), Date.UTC(2011, 11, 29)];
+    for (const timeZone of zones) {
+      const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+      const wallOffset = (ms: number): number => {
+        const field = Object.fromEntries(parts.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+        return Date.UTC(field.year!, field.month! - 1, field.day, field.hour, field.minute, field.second) - ms;
+      };
+      const clock = createZonedClock(timeZone);
+      for (const day of days) {
+        for (let ms = day; ms < day + 3 * 86_400_000; ms += 7 * 60_000) expect(clock.offsetAt(ms), `${timeZone} at ${new Date(ms).toISOString()}`).toBe(wallOffset(ms));
+      }
+    }
+  });
 });

@@ -14,6 +14,22 @@ export interface ZonedClock {
   offsetAt(epochMs: number): number;
 }
 
+/** The numbers in `text` in order: `11/26/2026, 14:05:09` gives 11, 26, 2026, 14, 5, 9. */
+function digitRuns(text: string): number[] {
+  const runs: number[] = [];
+  let n = -1;
+  for (let i = 0; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d >= 0 && d <= 9) n = (n < 0 ? 0 : n * 10) + d;
+    else if (n >= 0) {
+      runs.push(n);
+      n = -1;
+    }
+  }
+  if (n >= 0) runs.push(n);
+  return runs;
+}
+
 export function createZonedClock(timeZone: string): ZonedClock {
   const format = new Intl.DateTimeFormat("en-US", {
     timeZone,
@@ -25,22 +41,32 @@ export function createZonedClock(timeZone: string): ZonedClock {
     minute: "numeric",
     second: "numeric",
   });
+  // `format` and reading its digits costs a quarter of `formatToParts`, which builds an object per field.
   const exactOffset = (epochMs: number): number => {
     const wholeSecond = Math.floor(epochMs / 1000) * 1000;
-    const field: Record<string, number> = {};
-    for (const part of format.formatToParts(wholeSecond)) if (part.type !== "literal") field[part.type] = Number(part.value);
-    return Date.UTC(field.year!, field.month! - 1, field.day, field.hour, field.minute, field.second) - wholeSecond;
+    const [month, day, year, hour, minute, second] = digitRuns(format.format(wholeSecond));
+    return Date.UTC(year!, month! - 1, day, hour, minute, second) - wholeSecond;
   };
-  // formatToParts costs microseconds; offsets change at most once an hour, so an hour whose
-  // two ends agree has one offset throughout and is cached.
+  // Offsets change at most once an hour, so an hour that starts with the offset the next hour
+  // starts with has that offset throughout. Each hour's start is asked once, so a run of
+  // distinct hours costs one lookup per hour; the hour before a change asks its last millisecond.
+  const startOffsets = new Map<number, number>();
+  const startOffset = (hour: number): number => {
+    let offset = startOffsets.get(hour);
+    if (offset === undefined) {
+      offset = exactOffset(hour * MS_PER_HOUR);
+      startOffsets.set(hour, offset);
+    }
+    return offset;
+  };
   const hourOffsets = new Map<number, number>();
   return {
     offsetAt(epochMs) {
       const hour = Math.floor(epochMs / MS_PER_HOUR);
       const cached = hourOffsets.get(hour);
       if (cached !== undefined) return cached;
-      const start = exactOffset(hour * MS_PER_HOUR);
-      if (start !== exactOffset((hour + 1) * MS_PER_HOUR - 1)) return exactOffset(epochMs);
+      const start = startOffset(hour);
+      if (start !== startOffset(hour + 1) && start !== exactOffset((hour + 1) * MS_PER_HOUR - 1)) return exactOffset(epochMs);
       hourOffsets.set(hour, start);
       return start;
     },
