@@ -452,35 +452,37 @@ class ErrorList {
   }
 }
 
-function checkValue(errors: ErrorList, pointer: string, value: XlsxCellValue, type: XlsxColumnType): void {
+// The value's pointer is `${at}/${token}`, joined only when there is something to report: this
+// runs once per cell, and joining every cell's pointer made a string per cell for nothing.
+function checkValue(errors: ErrorList, at: string, token: string | number, value: XlsxCellValue, type: XlsxColumnType): void {
   if (value === null) return;
   if (typeof value === "string" && value.length > EXCEL_MAX_CELL_CHARS) {
-    errors.addLimit(pointer, `A cell holds at most ${EXCEL_MAX_CELL_CHARS} characters; this one has ${value.length}.`);
+    errors.addLimit(`${at}/${token}`, `A cell holds at most ${EXCEL_MAX_CELL_CHARS} characters; this one has ${value.length}.`);
   }
   switch (type) {
     case "string":
     case "url":
-      if (typeof value !== "string") errors.addInvalid(pointer, `A ${type} cell takes a string.`);
+      if (typeof value !== "string") errors.addInvalid(`${at}/${token}`, `A ${type} cell takes a string.`);
       return;
     case "boolean":
-      if (typeof value !== "boolean") errors.addInvalid(pointer, "A boolean cell takes true or false.");
+      if (typeof value !== "boolean") errors.addInvalid(`${at}/${token}`, "A boolean cell takes true or false.");
       return;
     case "integer":
-      if (!Number.isSafeInteger(value)) errors.addInvalid(pointer, "An integer cell takes a whole number within ±9007199254740991.");
+      if (!Number.isSafeInteger(value)) errors.addInvalid(`${at}/${token}`, "An integer cell takes a whole number within ±9007199254740991.");
       return;
     case "number":
     case "percent":
     case "currency":
-      if (typeof value !== "number") errors.addInvalid(pointer, `A ${type} cell takes a number.`);
-      else if (Math.abs(value) > EXCEL_MAX_NUMBER) errors.addLimit(pointer, `Excel numbers stay within ±${EXCEL_MAX_NUMBER}.`);
+      if (typeof value !== "number") errors.addInvalid(`${at}/${token}`, `A ${type} cell takes a number.`);
+      else if (Math.abs(value) > EXCEL_MAX_NUMBER) errors.addLimit(`${at}/${token}`, `Excel numbers stay within ±${EXCEL_MAX_NUMBER}.`);
       return;
     case "date":
     case "datetime": {
       const parsed = typeof value === "string" ? parseIsoDateTime(value, type === "date") : null;
       if (!parsed) {
-        errors.addInvalid(pointer, type === "date" ? "A date cell takes `YYYY-MM-DD`." : "A datetime cell takes ISO 8601 such as `2026-11-01T09:30:00Z`.");
+        errors.addInvalid(`${at}/${token}`, type === "date" ? "A date cell takes `YYYY-MM-DD`." : "A datetime cell takes ISO 8601 such as `2026-11-01T09:30:00Z`.");
       } else if (parsed.year < 1900 || parsed.year > 9999) {
-        errors.addLimit(pointer, "Excel dates lie between the years 1900 and 9999.");
+        errors.addLimit(`${at}/${token}`, "Excel dates lie between the years 1900 and 9999.");
       }
       return;
     }
@@ -541,13 +543,13 @@ function checkRows(errors: ErrorList, base: string, sheet: XlsxSheet): void {
     if (Array.isArray(row)) {
       if (row.length > columns.length) errors.addInvalid(rowPointer, `The row has ${row.length} values but the sheet has ${columns.length} columns.`);
       const n = Math.min(row.length, columns.length);
-      for (let c = 0; c < n; c++) checkValue(errors, `${rowPointer}/${c}`, row[c]!, types[c]!);
+      for (let c = 0; c < n; c++) checkValue(errors, rowPointer, c, row[c]!, types[c]!);
       for (const c of urlColumns) if (typeof row[c] === "string" && hyperlinkTarget(row[c]) !== null) hyperlinks++;
     } else {
       for (const key in row) {
         const c = indexByKey.get(key);
         if (c === undefined) errors.addInvalid(`${rowPointer}/${pointerToken(key)}`, `No column has the key \`${key}\`.`);
-        else checkValue(errors, `${rowPointer}/${pointerToken(key)}`, row[key]!, types[c]!);
+        else checkValue(errors, rowPointer, pointerToken(key), row[key]!, types[c]!);
       }
       for (const c of urlColumns) {
         const value = row[columns[c]!.key];
@@ -600,7 +602,7 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
       const chars = cell.rich.reduce((sum, run) => sum + run.text.length, 0);
       if (chars > EXCEL_MAX_CELL_CHARS) errors.addLimit(`${pointer}/rich`, `A cell holds at most ${EXCEL_MAX_CELL_CHARS} characters; these runs have ${chars}.`);
     } else {
-      checkValue(errors, `${pointer}/value`, cell.value, explicitCellType(cell));
+      checkValue(errors, pointer, "value", cell.value, explicitCellType(cell));
     }
   }
 
