@@ -22,6 +22,7 @@ import {
 import { printNames } from "./print-setup.ts";
 import { PasswordBook, workbookProtectionXml } from "./protection.ts";
 import { SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
+import { THEME_XML } from "./theme.ts";
 import { writeSheet } from "./write-sheet.ts";
 import { ZipWriter } from "./zip-writer.ts";
 import { createZonedClock } from "./zoned-date.ts";
@@ -83,6 +84,7 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
     }
     await sst.close();
     await zip.addFile("xl/styles.xml", styles.xml());
+    await zip.addFile("xl/theme/theme1.xml", THEME_XML);
     await zip.addFile("xl/workbook.xml", workbookXml(sheetNames, definedNames, workbookProtectionXml(request.protection, context.passwords)));
     await zip.addFile("xl/_rels/workbook.xml.rels", workbookRelationshipsXml(request.sheets.length));
     await zip.addFile("_rels/.rels", ROOT_RELATIONSHIPS);
@@ -91,6 +93,7 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
     parts.push(
       ["/xl/workbook.xml", CONTENT_TYPES.workbook],
       ["/xl/styles.xml", CONTENT_TYPES.styles],
+      ["/xl/theme/theme1.xml", CONTENT_TYPES.theme],
       ["/xl/sharedStrings.xml", CONTENT_TYPES.sharedStrings],
       ["/docProps/core.xml", CONTENT_TYPES.core],
       ["/docProps/app.xml", CONTENT_TYPES.app],

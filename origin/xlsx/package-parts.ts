@@ -20,6 +20,7 @@ export const RELATIONSHIP_TYPES = {
   comments: `${OFFICE_RELS}/comments`,
   vmlDrawing: `${OFFICE_RELS}/vmlDrawing`,
   image: `${OFFICE_RELS}/image`,
+  theme: `${OFFICE_RELS}/theme`,
 } as const;
 
 export const CONTENT_TYPES = {
@@ -33,6 +34,7 @@ export const CONTENT_TYPES = {
   drawing: "application/vnd.openxmlformats-officedocument.drawing+xml",
   chart: "application/vnd.openxmlformats-officedocument.drawingml.chart+xml",
   comments: "application/vnd.openxmlformats-officedocument.spreadsheetml.comments+xml",
+  theme: "application/vnd.openxmlformats-officedocument.theme+xml",
 } as const;
 
 export interface Relationship {
@@ -98,6 +100,7 @@ export function workbookRelationshipsXml(sheetCount: number): string {
     ...sheets,
     { id: `rId${sheetCount + 1}`, type: RELATIONSHIP_TYPES.styles, target: "styles.xml" },
     { id: `rId${sheetCount + 2}`, type: RELATIONSHIP_TYPES.sharedStrings, target: "sharedStrings.xml" },
+    { id: `rId${sheetCount + 3}`, type: RELATIONSHIP_TYPES.theme, target: "theme/theme1.xml" },
   ]);
 }
 

@@ -113,6 +113,16 @@ describe("generateXlsx: tables, charts and defined names, read back from the par
     expect(part(book, "xl/drawings/_rels/drawing2.xml.rels").match(/charts\/chart\d\.xml/g)).toEqual(["charts/chart2.xml", "charts/chart3.xml", "charts/chart4.xml", "charts/chart5.xml", "charts/chart6.xml", "charts/chart7.xml"]);
   });
 
+  it("carries a theme, since chart series and table styles take its colours (without one LibreOffice fills no series)", async () => {
+    const book = await builtWorkbook(report, { cellStyles: true });
+    // SheetJS reads the theme (with cellStyles) but its types do not declare it.
+    const { Themes } = book as unknown as { Themes: { themeElements?: { clrScheme?: { name: string; rgb: string }[] } } };
+    const scheme = Themes.themeElements?.clrScheme ?? [];
+    expect(Object.fromEntries(scheme.map((colour) => [colour.name, colour.rgb]))).toMatchObject({ dk1: "000000", lt1: "FFFFFF", accent1: "4472C4", accent2: "ED7D31", accent6: "70AD47" });
+    expect(part(book, "xl/_rels/workbook.xml.rels")).toMatch(/Type="http:\/\/schemas\.openxmlformats\.org\/officeDocument\/2006\/relationships\/theme" Target="theme\/theme1\.xml"/);
+    expect(part(book, "[Content_Types].xml")).toContain('<Override PartName="/xl/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>');
+  });
+
   it("names ranges at the workbook level, on the first sheet when none is given", async () => {
     const book = await build(report);
     const names = Object.fromEntries((book.Workbook?.Names ?? []).map((n) => [n.Name, n.Ref]));
