@@ -291,6 +291,25 @@ describe("generateXlsx: rows", () => {
     expect((await openWithExcelJS(buffer)).getWorksheet("S")!.getCell("A1").value).toBe(expected);
   });
 
+  it("keeps every cell of a sheet many times larger than what zlib may hold queued, multi-byte and escaped text included", async () => {
+    const count = 30_000;
+    const text = (i: number) => (i % 997 === 0 ? `<€ & 数据 😀 ${i}>` : `row ${i}`);
+    const rows = Array.from({ length: count }, (_, i) => [text(i), i * 1.25, `2026-0${1 + (i % 9)}-1${i % 10}T0${i % 10}:30:00Z`, i % 2 === 0]);
+    const { buffer, stats } = await generate({ timezone: "Europe/Berlin", sheets: [{ name: "Big", columns, rows }] });
+    const book = openWithSheetJS(buffer);
+    // Several times the 256 KiB zlib may hold before a flush waits, so the queue fills and drains many times.
+    expect(book.files["xl/worksheets/sheet1.xml"]!.content.length).toBeGreaterThan(2_000_000);
+    expect(stats.rows).toBe(count + 1);
+    const table = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Big!, { header: 1, raw: true });
+    expect(table).toHaveLength(count + 1);
+    for (const i of [0, 1, 996, 997, 14_999, 25_922, count - 1]) {
+      const month = 1 + (i % 9);
+      // Berlin is UTC+1 until 29 March and UTC+2 from April to September.
+      const hour = (i % 10) + (month < 4 ? 1 : 2);
+      expect(table[i + 1], `row ${i}`).toEqual([text(i), i * 1.25, wallSerial(2026, month, 10 + (i % 10), hour, 30), i % 2 === 0]);
+    }
+  });
+
   it("streams many rows through a slow sink and keeps every row", async () => {
     const rows = Array.from({ length: 6_000 }, (_, i) => [`row ${i}`, i]);
     const sink = new CollectingSink(true);
