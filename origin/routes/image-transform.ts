@@ -4,7 +4,7 @@ import { imageTransformEndpoint, splitTransformBody } from "../../contracts/orig
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { OVERLAY_MAX_BYTES } from "../../contracts/limits/overlay.ts";
-import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
+import { inputMaxBytes } from "../image/decode-limits.ts";
 import { transformImage } from "../image/transform-image.ts";
 import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import type { CallClocks } from "./call-ticket.ts";
@@ -14,7 +14,7 @@ export function registerImageTransform(app: Hono, slots: ComputeSlots, clocks: C
   app.post(imageTransformEndpoint.path, async (c) => {
     const clock = clocks(c, imageTransformEndpoint.path);
     const options = inputOptions(c, imageTransformEndpoint.options);
-    const body = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes + (options.overlay === undefined ? 0 : OVERLAY_MAX_BYTES));
+    const body = await inputBytes(c, inputMaxBytes(options.page) + (options.overlay === undefined ? 0 : OVERLAY_MAX_BYTES));
     const { source, overlay } = splitTransformBody(body, options);
     const { bytes, ...meta } = await slots.run(clock.ticket(body.byteLength), "The transform", () => transformImage(source, options, overlay));
     return framedResponse(imageTransformEndpoint, { ...meta, size: bytes.byteLength, sha256: await sha256Hex(bytes) }, bytes);
