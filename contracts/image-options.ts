@@ -3,12 +3,23 @@
 import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ANIMATION_LIMITS } from "./limits/animation.ts";
+import { PDF_MAX_BYTES } from "./limits/pdf.ts";
+import type { SniffedFormat } from "./sniff.ts";
 import { PDF_PAGE_DPI, pageRange } from "./transform/token-values.ts";
 import { AUTO_QUALITY_VALUES, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
 
 export const IMAGE_DIMENSION_MAX = 16_384;
 /** The largest image source, in bytes, any image call takes (a stored upload may be this large; inline sources stop earlier). */
 export const IMAGE_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A source's byte limit where an image is made of it: a PDF, drawn one page at a time (`pg_`,
+ * `options.page`), has the limit the PDF endpoints declare; any other source the image limit.
+ */
+export function imageSourceMaxBytes(format: SniffedFormat | null): number {
+  return format === "pdf" ? PDF_MAX_BYTES : IMAGE_SOURCE_MAX_BYTES;
+}
+
 export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
 export const IMAGE_OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
 

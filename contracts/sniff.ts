@@ -139,6 +139,11 @@ function isJpegXl(bytes: Uint8Array): boolean {
   return startsWith(bytes, [0xff, 0x0a]) || startsWith(bytes, [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a]);
 }
 
+/** The format a stored file's content type names (the type its bytes were sniffed as when stored); null for any other. */
+export function formatOfMime(mime: string): SniffedFormat | null {
+  return Object.values(TYPES).find((type) => type.mime === mime)?.format ?? null;
+}
+
 export function sniffContentType(bytes: Uint8Array): SniffedType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return TYPES.jpeg;
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return TYPES.png;

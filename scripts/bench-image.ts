@@ -1,7 +1,13 @@
-// npm run bench:image — the service path (/v1/image/optimize through edge and origin) against bare
-// sharp in-process on the same inputs, in one run; then the max_bytes search's encode counts and
-// exactness; then origin RSS across 200 sequential images. Prints figures and ratios; asserts none.
+// npm run bench:image [-- --part throughput|foreign|search|rss|all] — the service path (/v1/image/optimize through edge and origin) against bare
+// sharp in-process on the same inputs, in one run; then what a HEIC or SVG input costs beside the
+// JPEG or PNG of the same picture; then the max_bytes search's encode counts and exactness; then
+// origin RSS across 200 sequential images. Prints figures and ratios; asserts none.
+// The HEIC input is encoded at run time by `heif-enc` (Debian's libheif-examples): sharp writes no HEVC.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
 import sharp, { type Sharp } from "sharp";
 import { imageOptionsSchema, type ImageOptionsInput } from "../contracts/image-options.ts";
 import { processImage } from "../origin/image/process-image.ts";
@@ -10,6 +16,10 @@ import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PARTS = ["throughput", "foreign", "search", "rss"] as const;
+const { values: args } = parseArgs({ options: { part: { type: "string", default: "all" } } });
+if (args.part !== "all" && !(PARTS as readonly string[]).includes(args.part)) throw new Error(`bench:image: --part ${PARTS.join("|")}|all`);
+const runs = (part: (typeof PARTS)[number]) => args.part === "all" || args.part === part;
 
 async function photo(width: number, height: number): Promise<Uint8Array> {
   // Photo-like content: smooth gradients under fine noise, as a camera JPEG would carry.
@@ -27,12 +37,31 @@ async function photo(width: number, height: number): Promise<Uint8Array> {
   return new Uint8Array(await sharp(noise, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
 }
 
-async function graphic(width: number, height: number): Promise<Uint8Array> {
+function graphicSvg(width: number, height: number): Uint8Array {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="#f4f1ea"/>
     ${Array.from({ length: 40 }, (_, i) => `<circle cx="${(i * 97) % width}" cy="${(i * 53) % height}" r="${40 + (i % 7) * 20}" fill="hsl(${i * 37},70%,50%)" fill-opacity="0.7"/>`).join("")}
     <text x="50" y="200" font-size="160" font-family="sans-serif" fill="#222">PixelPress bench</text></svg>`;
-  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+  return new TextEncoder().encode(svg);
+}
+
+async function graphic(width: number, height: number): Promise<Uint8Array> {
+  return new Uint8Array(await sharp(graphicSvg(width, height)).png().toBuffer());
+}
+
+/** The JPEG's picture as a phone's HEIC (heif-enc at quality 80); null when heif-enc is not installed. */
+async function heicOf(jpeg: Uint8Array): Promise<Uint8Array | null> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pixelpress-bench-heic-"));
+  try {
+    const png = path.join(dir, "photo.png");
+    const heic = path.join(dir, "photo.heic");
+    await sharp(jpeg).png().toFile(png);
+    const run = spawnSync("heif-enc", ["-q", "80", png, "-o", heic], { encoding: "utf8" });
+    if (run.error || run.status !== 0) return null;
+    return new Uint8Array(fs.readFileSync(heic));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const TARGETS: { name: string; options: ImageOptionsInput; bare: (img: Sharp) => Sharp }[] = [
@@ -59,7 +88,7 @@ const inputs = [
 
 // The generated photo is mostly blurred noise, whose size curves are two to three times steeper
 // than a camera's: the corpus's real photos are searched beside it, and the target is on the mean of all.
-const searchSources = [
+const searchSources = () => [
   inputs[0]!,
   ...["exif-orientation/Landscape_1.jpg", "exif-orientation/Portrait_1.jpg", "avif/kimono.avif", "avif/fox.png"].map((file) => ({
     name: file.split("/")[1]!,
@@ -84,74 +113,109 @@ async function viaService(body: string) {
 }
 
 try {
-  console.log(`\nThroughput, ${ROUNDS} sequential rounds per cell (images/s; ratio = service / bare sharp)\n`);
-  console.log("input                 target      bare sharp   service    ratio");
-  const ratios: number[] = [];
-  for (const input of inputs) {
-    for (const target of TARGETS) {
-      const bare = await timed(() => target.bare(sharp(input.bytes).rotate().resize({ width: 1600, withoutEnlargement: true })).toBuffer(), ROUNDS);
-      const body = requestBody(input.bytes, target.options);
-      const service = await timed(() => viaService(body), ROUNDS);
-      const ratio = bare / service;
-      ratios.push(ratio);
-      console.log(`${input.name.padEnd(21)} ${target.name.padEnd(10)} ${fmt(ROUNDS / bare)} ${fmt(ROUNDS / service)} ${fmt(ratio)}`);
-    }
-  }
-  const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
-  console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
-
-  console.log("\nmax_bytes search (engine in-process, to 1600 px wide, ceiling q76): budgets at 85/60/40/25% of the q76 size");
-  console.log("steps short = how far the best quality that fits (checked at chosen+1..+3) lies above the chosen one; exact = chosen+1 does not fit (or chosen is the ceiling)");
-  const encodeCounts: number[] = [];
-  let worstSteps = 0;
-  let inexact = 0;
-  for (const source of searchSources) {
-    const sourceCounts: number[] = [];
-    for (const format of ["jpeg", "webp", "avif"] as const) {
-      const size = async (quality: number) =>
-        (await processImage(source.bytes, imageOptionsSchema.parse({ format, quality, width: 1600 }))).stats.output_bytes;
-      const full = await size(76);
-      const row: string[] = [];
-      for (const share of [0.85, 0.6, 0.4, 0.25]) {
-        const budget = Math.round(full * share);
-        try {
-          const fitted = await processImage(source.bytes, imageOptionsSchema.parse({ format, quality: 76, width: 1600, max_bytes: budget }));
-          const chosen = fitted.stats.quality ?? 0;
-          let best = chosen;
-          const above: number[] = [];
-          for (let q = chosen + 1; q <= Math.min(76, chosen + 3); q++) {
-            above.push(await size(q));
-            if (above.at(-1)! <= budget) best = q;
-          }
-          const exact = chosen === 76 || above[0]! > budget;
-          if (!exact) inexact++;
-          worstSteps = Math.max(worstSteps, best - chosen);
-          sourceCounts.push(fitted.stats.encodes);
-          row.push(`${Math.round(share * 100)}%: q${chosen} ${fitted.stats.encodes} enc ${best - chosen} short${exact ? "" : " INEXACT"}`);
-        } catch (error) {
-          row.push(`${Math.round(share * 100)}%: unreachable (${(error as Error).message.slice(0, 40)})`);
-        }
+  if (runs("throughput")) {
+    console.log(`\nThroughput, ${ROUNDS} sequential rounds per cell (images/s; ratio = service / bare sharp)\n`);
+    console.log("input                 target      bare sharp   service    ratio");
+    const ratios: number[] = [];
+    for (const input of inputs) {
+      for (const target of TARGETS) {
+        const bare = await timed(() => target.bare(sharp(input.bytes).rotate().resize({ width: 1600, withoutEnlargement: true })).toBuffer(), ROUNDS);
+        const body = requestBody(input.bytes, target.options);
+        const service = await timed(() => viaService(body), ROUNDS);
+        const ratio = bare / service;
+        ratios.push(ratio);
+        console.log(`${input.name.padEnd(21)} ${target.name.padEnd(10)} ${fmt(ROUNDS / bare)} ${fmt(ROUNDS / service)} ${fmt(ratio)}`);
       }
-      console.log(`${source.name.padEnd(22)} ${format.padEnd(5)} ${row.join(" | ")}`);
     }
-    console.log(`${source.name.padEnd(22)} mean encodes ${mean(sourceCounts).toFixed(2)} over ${sourceCounts.length} searches`);
-    encodeCounts.push(...sourceCounts);
+    const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+    console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
   }
-  console.log(`mean encodes over all ${encodeCounts.length} searches: ${mean(encodeCounts).toFixed(2)} (target <= 4.5, the encode at the ceiling included)`);
-  console.log(`exactness: steps short of the best that fits: ${worstSteps} (target 0); searches whose quality+1 also fits: ${inexact} of ${encodeCounts.length} (target 0)`);
+  if (runs("foreign")) {
+    console.log(`\nHEIC and SVG inputs beside the JPEG or PNG of the same picture, to a 1600 px JPEG at q76, ${ROUNDS} sequential rounds`);
+    console.log("(s/image; engine = the origin's pipeline in-process, service = /v1/image/optimize through edge and origin; cost = s/image over the reference's)\n");
+    console.log("input                     bytes     engine  service  engine cost  service cost");
+    const heic = await heicOf(inputs[0]!.bytes);
+    const foreign = [
+      { name: "12 MP photo (HEIC q80)", bytes: heic, reference: inputs[0]! },
+      { name: "3 MP graphic (SVG)", bytes: graphicSvg(2000, 1500), reference: inputs[1]! },
+    ];
+    const perImage = async (bytes: Uint8Array) => {
+      const options: ImageOptionsInput = { width: 1600, format: "jpeg", quality: 76 };
+      const engine = (await timed(() => processImage(bytes, imageOptionsSchema.parse(options)), ROUNDS)) / ROUNDS;
+      const body = requestBody(bytes, options);
+      const service = (await timed(() => viaService(body), ROUNDS)) / ROUNDS;
+      return { engine, service };
+    };
+    const row = (name: string, bytes: number, cost: { engine: number; service: number }, ratio: string) =>
+      console.log(`${name.padEnd(22)} ${String(bytes).padStart(9)} ${fmt(cost.engine, 3)} ${fmt(cost.service, 3)} ${ratio}`);
+    for (const input of foreign) {
+      const reference = await perImage(input.reference.bytes);
+      row(input.reference.name, input.reference.bytes.byteLength, reference, `${fmt(1)}     ${fmt(1)}`);
+      if (input.bytes === null) {
+        console.log(`${input.name.padEnd(22)} not measured: heif-enc (Debian package libheif-examples) is not installed`);
+        continue;
+      }
+      const cost = await perImage(input.bytes);
+      row(input.name, input.bytes.byteLength, cost, `${fmt(cost.engine / reference.engine)}     ${fmt(cost.service / reference.service)}`);
+    }
 
-  console.log("\nOrigin RSS across 200 sequential images through the service (1 MP photo -> 800 px WebP)");
-  const small = requestBody(await photo(1200, 900), { width: 800, format: "webp" });
-  const rss = async () => (await (await fetch(`${pair.originUrl}/healthz`)).json<{ rss_bytes: number }>()).rss_bytes;
-  const samples: number[] = [await rss()];
-  for (let i = 1; i <= 200; i++) {
-    await viaService(small);
-    if (i % 25 === 0) samples.push(await rss());
   }
-  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
-  console.log(`RSS MB every 25 images: ${samples.map(mb).join(" ")}`);
-  const settled = samples.slice(2);
-  console.log(`growth after warm-up (image 50 -> 200): ${mb(settled.at(-1)! - settled[0]!)} MB`);
+  if (runs("search")) {
+    console.log("\nmax_bytes search (engine in-process, to 1600 px wide, ceiling q76): budgets at 85/60/40/25% of the q76 size");
+    console.log("steps short = how far the best quality that fits (checked at chosen+1..+3) lies above the chosen one; exact = chosen+1 does not fit (or chosen is the ceiling)");
+    const encodeCounts: number[] = [];
+    let worstSteps = 0;
+    let inexact = 0;
+    for (const source of searchSources()) {
+      const sourceCounts: number[] = [];
+      for (const format of ["jpeg", "webp", "avif"] as const) {
+        const size = async (quality: number) =>
+          (await processImage(source.bytes, imageOptionsSchema.parse({ format, quality, width: 1600 }))).stats.output_bytes;
+        const full = await size(76);
+        const row: string[] = [];
+        for (const share of [0.85, 0.6, 0.4, 0.25]) {
+          const budget = Math.round(full * share);
+          try {
+            const fitted = await processImage(source.bytes, imageOptionsSchema.parse({ format, quality: 76, width: 1600, max_bytes: budget }));
+            const chosen = fitted.stats.quality ?? 0;
+            let best = chosen;
+            const above: number[] = [];
+            for (let q = chosen + 1; q <= Math.min(76, chosen + 3); q++) {
+              above.push(await size(q));
+              if (above.at(-1)! <= budget) best = q;
+            }
+            const exact = chosen === 76 || above[0]! > budget;
+            if (!exact) inexact++;
+            worstSteps = Math.max(worstSteps, best - chosen);
+            sourceCounts.push(fitted.stats.encodes);
+            row.push(`${Math.round(share * 100)}%: q${chosen} ${fitted.stats.encodes} enc ${best - chosen} short${exact ? "" : " INEXACT"}`);
+          } catch (error) {
+            row.push(`${Math.round(share * 100)}%: unreachable (${(error as Error).message.slice(0, 40)})`);
+          }
+        }
+        console.log(`${source.name.padEnd(22)} ${format.padEnd(5)} ${row.join(" | ")}`);
+      }
+      console.log(`${source.name.padEnd(22)} mean encodes ${mean(sourceCounts).toFixed(2)} over ${sourceCounts.length} searches`);
+      encodeCounts.push(...sourceCounts);
+    }
+    console.log(`mean encodes over all ${encodeCounts.length} searches: ${mean(encodeCounts).toFixed(2)} (target <= 4.5, the encode at the ceiling included)`);
+    console.log(`exactness: steps short of the best that fits: ${worstSteps} (target 0); searches whose quality+1 also fits: ${inexact} of ${encodeCounts.length} (target 0)`);
+
+  }
+  if (runs("rss")) {
+    console.log("\nOrigin RSS across 200 sequential images through the service (1 MP photo -> 800 px WebP)");
+    const small = requestBody(await photo(1200, 900), { width: 800, format: "webp" });
+    const rss = async () => (await (await fetch(`${pair.originUrl}/healthz`)).json<{ rss_bytes: number }>()).rss_bytes;
+    const samples: number[] = [await rss()];
+    for (let i = 1; i <= 200; i++) {
+      await viaService(small);
+      if (i % 25 === 0) samples.push(await rss());
+    }
+    const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+    console.log(`RSS MB every 25 images: ${samples.map(mb).join(" ")}`);
+    const settled = samples.slice(2);
+    console.log(`growth after warm-up (image 50 -> 200): ${mb(settled.at(-1)! - settled[0]!)} MB`);
+  }
 } finally {
   await pair.stop();
 }

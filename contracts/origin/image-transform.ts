@@ -1,8 +1,14 @@
 // The edge-to-origin contract for a transform the edge cannot compute itself (large sources,
-// blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
+// blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, overlays, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
+//
+// The body is the source's bytes. With an overlay (l_) the overlay file's bytes come first and
+// `overlay.bytes` says how many: the source still streams from R2 behind them, unbuffered, and the
+// origin takes both from one read (splitTransformBody).
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
+import { ProblemError } from "../problems/catalogue.ts";
+import { blurRange, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -29,6 +35,18 @@ export const originTransformSchema = z
     animated: z.boolean().default(true),
     placeholder: z.enum(placeholderValues).optional(),
     page: z.number().int().min(pageRange.min).max(pageRange.max).optional(),
+    overlay: z
+      .object({
+        // The file, for the problem that names the token when the overlay cannot be drawn.
+        file_id: z.string().regex(OVERLAY_FILE_ID),
+        // Length of the overlay's bytes at the body's start.
+        bytes: z.number().int().min(1).max(OVERLAY_MAX_BYTES),
+        gravity: z.enum(overlayGravityValues),
+        width: z.number().int().min(overlayWidthRange.min).max(overlayWidthRange.max).optional(),
+        opacity: z.number().int().min(1).max(overlayOpacityRange.max),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -47,7 +65,22 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
-export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
+/** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
+export function originTransformOptions(op: ResolvedTransform, output: OutputChoice, overlayBytes?: number): OriginTransformOptions {
   const { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, animated, placeholder, page } = op;
-  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
+  // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
+  if (op.overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${op.overlay.fileId} is in the transform but its bytes are not sent`);
+  const overlay =
+    op.overlay === undefined || overlayBytes === undefined
+      ? undefined
+      : { file_id: op.overlay.fileId, bytes: overlayBytes, gravity: op.overlay.gravity, width: op.overlay.width, opacity: op.overlay.opacity };
+  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, overlay };
+}
+
+/** The source and the overlay a transform call's body holds, as its options declare them. */
+export function splitTransformBody(body: Uint8Array, options: { overlay?: { bytes: number } | undefined }): { source: Uint8Array; overlay: Uint8Array | null } {
+  if (options.overlay === undefined) return { source: body, overlay: null };
+  const { bytes } = options.overlay;
+  if (body.byteLength <= bytes) throw new ProblemError("validation_failed", `The body has ${body.byteLength} bytes, not an overlay of ${bytes} and a source after it.`);
+  return { overlay: body.subarray(0, bytes), source: body.subarray(bytes) };
 }

@@ -160,6 +160,12 @@ export const problemCatalogue = {
     description: "The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged.",
   },
   transform_invalid: transformInvalidEntry,
+  overlay_unavailable: {
+    status: 422,
+    title: "Overlay cannot be used",
+    description:
+      "The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged.",
+  },
   source_invalid_url: {
     status: 400,
     title: "Invalid source URL",

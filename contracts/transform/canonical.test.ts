@@ -33,6 +33,23 @@ describe("canonicalTransform", () => {
     expect(new Set(distinct.map(canonical)).size).toBe(distinct.length);
   });
 
+  it("writes an overlay as l_, lg_, lw_, lo_ and folds away what cannot draw one", () => {
+    const id = "file_8kT2bQ7xLw3mZr9Xc1Vd";
+    expect(canonical(`lo_40,lw_25,lg_southeast,l_${id},w_400`)).toBe(`w_400,l_${id},lg_southeast,lw_25,lo_40`);
+    // Defaults: centred, fully opaque.
+    expect(canonical(`w_400,l_${id},lg_center,lo_100`)).toBe(`w_400,l_${id}`);
+    // lg_, lw_ and lo_ without l_ describe nothing; an overlay at opacity 0 draws nothing.
+    expect(canonical("w_400,lg_north,lw_20,lo_50")).toBe(canonical("w_400"));
+    expect(canonical(`w_400,l_${id},lo_0`)).toBe(canonical("w_400"));
+    const distinct = [`l_${id}`, `l_${id}x`, `l_${id},lg_north`, `l_${id},lw_20`, `l_${id},lw_21`, `l_${id},lo_50`, "w_1"];
+    expect(new Set(distinct.map(canonical)).size).toBe(distinct.length);
+    expect(resolveTransform(parseTransform(`l_${id},lw_20`)).overlay).toEqual({ fileId: id, gravity: "center", width: 20, opacity: 100 });
+  });
+
+  it("refuses an overlay token that is not a file id, a compass name or in range", () => {
+    for (const segment of ["l_abc", "l_file_", "l_file_a/b", "lg_auto", "lw_0", "lw_101", "lo_101", "lo_-1"]) expect(() => parseTransform(segment), segment).toThrow();
+  });
+
   it("drops fit and gravity where they cannot change the image", () => {
     expect(canonical("w_400,fit_cover,g_north")).toBe(canonical("w_400"));
     expect(canonical("w_400,h_300,g_north")).toBe(canonical("w_400,h_300"));

@@ -6,11 +6,14 @@ import { canonicalTokens, type TransformSpec } from "./registry.ts";
 import {
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
+  DEFAULT_OVERLAY_GRAVITY,
+  DEFAULT_OVERLAY_OPACITY,
   DEFAULT_QUALITY,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
   type FormatChoice,
   type ResolvedTransform,
+  type TransformOverlay,
   type TransformQuality,
 } from "./token-values.ts";
 
@@ -48,6 +51,16 @@ export function resolveFormat(spec: Pick<TransformSpec, "format" | "placeholder"
   return spec.placeholder === undefined ? spec.format : undefined;
 }
 
+/**
+ * The overlay a spec draws. lg_, lw_ and lo_ without l_ describe nothing, and an overlay at
+ * opacity 0 draws nothing: both are the plain image, so they fold away rather than mint a derivative.
+ */
+export function resolveOverlay(spec: Pick<TransformSpec, "overlay" | "overlayGravity" | "overlayWidth" | "overlayOpacity">): TransformOverlay | undefined {
+  const opacity = spec.overlayOpacity ?? DEFAULT_OVERLAY_OPACITY;
+  if (spec.overlay === undefined || opacity === 0) return undefined;
+  return { fileId: spec.overlay, gravity: spec.overlayGravity ?? DEFAULT_OVERLAY_GRAVITY, width: spec.overlayWidth, opacity };
+}
+
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
@@ -72,6 +85,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     animated: spec.animated ?? true,
     placeholder: spec.placeholder,
     page: spec.page,
+    overlay: resolveOverlay(spec),
   };
 }
 

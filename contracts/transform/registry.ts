@@ -5,6 +5,7 @@
 // read from TRANSFORM_TOKENS, and registry.test.ts fails when a declared token is missing from one.
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
+import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { decimalIn, integerIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
 import {
   animValues,
@@ -20,6 +21,12 @@ import {
   MAX_FRACTION_DIGITS,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
+  OVERLAY_FILE_ID,
+  overlayGravityValues,
+  overlayOpacityRange,
+  overlayWidthRange,
+  DEFAULT_OVERLAY_GRAVITY,
+  DEFAULT_OVERLAY_OPACITY,
   PDF_PAGE_DPI,
   pageRange,
   placeholderValues,
@@ -40,7 +47,7 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["rotate", "flip", "fit", "blur", "sharpen"] as const;
+export const TRANSFORM_STEPS = ["rotate", "flip", "fit", "blur", "sharpen", "overlay"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -229,6 +236,47 @@ export const TRANSFORM_TOKENS = [
     originStep: "open",
     example: "w_400,pg_2",
     doc: `page, ${pageRange.min} to ${pageRange.max}: the page of a PDF (drawn on white at the output size, at ${PDF_PAGE_DPI} dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 \`page_out_of_range\``,
+  }),
+  token({
+    prefix: "l",
+    option: "overlay",
+    parse: (value) => matching(value, OVERLAY_FILE_ID, "a file id (file_...)"),
+    canonical: (op) => op.overlay?.fileId,
+    // Its bytes are another file's, read at the origin with the source.
+    edge: false,
+    originStep: "overlay",
+    example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd",
+    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB, or a remote-origin source is 422 \`overlay_unavailable\` naming the token, not charged. Deleting or purging the overlay's file drops every derivative drawn with it`,
+  }),
+  token({
+    prefix: "lg",
+    option: "overlayGravity",
+    parse: (value) => oneOf(value, overlayGravityValues),
+    canonical: (op) => (op.overlay === undefined || op.overlay.gravity === DEFAULT_OVERLAY_GRAVITY ? undefined : op.overlay.gravity),
+    edge: false,
+    originStep: "overlay",
+    example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lg_southeast",
+    doc: `overlay gravity: ${overlayGravityValues.join(", ")} (default ${DEFAULT_OVERLAY_GRAVITY}): the edge or corner of the output the overlay touches; without \`l_\` it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "lw",
+    option: "overlayWidth",
+    parse: (value) => integerIn(value, overlayWidthRange),
+    canonical: (op) => spelled(op.overlay?.width),
+    edge: false,
+    originStep: "overlay",
+    example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lw_25",
+    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); without \`l_\` it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "lo",
+    option: "overlayOpacity",
+    parse: (value) => integerIn(value, overlayOpacityRange),
+    canonical: (op) => (op.overlay === undefined || op.overlay.opacity === DEFAULT_OVERLAY_OPACITY ? undefined : String(op.overlay.opacity)),
+    edge: false,
+    originStep: "overlay",
+    example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lo_40",
+    doc: `overlay opacity in percent, ${overlayOpacityRange.min} to ${overlayOpacityRange.max} (default ${DEFAULT_OVERLAY_OPACITY}; lo_0 draws nothing, so \`l_\` is dropped with it); without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "dpr",

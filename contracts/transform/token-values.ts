@@ -24,6 +24,8 @@ export const gravityValues = [
   "northwest",
   "auto",
 ] as const;
+// Where an overlay (l_) sits on the output: the compass names without `auto`, which only a crop has.
+export const overlayGravityValues = ["center", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"] as const;
 // `auto` applies the EXIF orientation; it is also what happens without `r_`. The angles
 // rotate clockwise after the EXIF orientation has been applied.
 export const rotateValues = ["auto", "90", "180", "270"] as const;
@@ -41,6 +43,11 @@ export const qualityRange = { min: 1, max: 100 } as const;
 export const blurRange = { min: 0.3, max: 100 } as const;
 export const sharpenRange = { min: 0.3, max: 10 } as const;
 export const dprRange = { min: 1, max: 4 } as const;
+// An overlay's width in percent of the output's, and its opacity in percent.
+export const overlayWidthRange = { min: 1, max: 100 } as const;
+export const overlayOpacityRange = { min: 0, max: 100 } as const;
+// The same grammar as a file id (workers/crypto/ids.ts), with room for longer ids.
+export const OVERLAY_FILE_ID = /^file_[A-Za-z0-9]{1,64}$/;
 // Pages count from 1, up to the most pages a PDF may have.
 export const pageRange = { min: 1, max: PDF_MAX_PAGES } as const;
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
@@ -58,11 +65,15 @@ export type Fit = (typeof fitValues)[number];
 export type Gravity = (typeof gravityValues)[number];
 export type Rotation = 90 | 180 | 270;
 export type PlaceholderKind = (typeof placeholderValues)[number];
+export type OverlayGravity = (typeof overlayGravityValues)[number];
 
 // What a transform does without the token; canonicalTransform drops tokens equal to these.
 export const DEFAULT_QUALITY = 76;
 export const DEFAULT_FIT: Fit = "inside";
 export const DEFAULT_GRAVITY: Gravity = "center";
+// Centred, as Cloudinary, imgproxy and Cloudflare place an overlay without a position.
+export const DEFAULT_OVERLAY_GRAVITY: OverlayGravity = "center";
+export const DEFAULT_OVERLAY_OPACITY = 100;
 
 // A fixed encoder quality, or q_auto's level: the origin searches the lowest quality reaching its score.
 export type TransformQuality = number | { auto: QualityLevel };
@@ -88,6 +99,17 @@ export interface ResolvedTransform {
   placeholder?: PlaceholderKind;
   // The page of a PDF or multi-page TIFF, from 1.
   page?: number;
+  // Another image of the same account drawn over the output (a watermark).
+  overlay?: TransformOverlay;
+}
+
+export interface TransformOverlay {
+  fileId: string;
+  gravity: OverlayGravity;
+  /** Percent of the output's width; undefined keeps the overlay's own size (shrunk to fit the output). */
+  width?: number;
+  /** Percent, 1 to 100: an overlay at 0 changes nothing and is folded away. */
+  opacity: number;
 }
 
 /** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */

@@ -1,7 +1,8 @@
 // First step: find out what the bytes really are from the header alone, and
 // refuse anything too big before a single pixel is decoded.
 import sharp, { type Metadata, type Sharp } from "sharp";
-import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { IMAGE_SOURCE_MAX_BYTES, imageSourceMaxBytes } from "../../contracts/image-options.ts";
+import type { SniffedFormat } from "../../contracts/sniff.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { secondsLeft } from "../worker-pool/deadline.ts";
@@ -62,12 +63,21 @@ function acceptedFormat(metadata: Metadata): SourceFormat | null {
   }
 }
 
-/** An empty source is a 415, one over the byte limit a 413: both known before anything is read. */
-export function checkSourceBytes(bytes: number): void {
+/**
+ * What an image call reads of its body before the source is sniffed: a call that asks for a page
+ * may carry a PDF, up to the PDF limit; checkSourceBytes then holds each format to its own.
+ */
+export function inputMaxBytes(page: number | undefined): number {
+  return page === undefined ? IMAGE_INPUT_LIMITS.max_input_bytes : Math.max(IMAGE_INPUT_LIMITS.max_input_bytes, imageSourceMaxBytes("pdf"));
+}
+
+/** An empty source is a 415, one over its format's byte limit a 413: both known before anything is read. */
+export function checkSourceBytes(bytes: number, format: SniffedFormat | null): void {
   if (bytes === 0) throw new ProblemError("unsupported_media_type", "The source is empty.");
-  if (bytes > IMAGE_INPUT_LIMITS.max_input_bytes) {
-    throw new ProblemError("image_too_large", `The source is ${bytes} bytes; the limit is ${IMAGE_INPUT_LIMITS.max_input_bytes}.`, {
-      extensions: { limit_bytes: IMAGE_INPUT_LIMITS.max_input_bytes },
+  const limit = imageSourceMaxBytes(format);
+  if (bytes > limit) {
+    throw new ProblemError("image_too_large", `The source is ${bytes} bytes; the limit is ${limit}.`, {
+      extensions: { limit_bytes: limit },
     });
   }
 }
@@ -78,7 +88,7 @@ export function checkSourceBytes(bytes: number): void {
  */
 export async function inspectSource(input: Uint8Array, original?: { format: ForeignFormat; bytes: number }): Promise<SourceImage> {
   const sourceBytes = original?.bytes ?? input.byteLength;
-  checkSourceBytes(sourceBytes);
+  checkSourceBytes(sourceBytes, original?.format ?? null);
   const truncation = truncationOf(input);
   if (truncation !== null) throw new ProblemError("image_unreadable", `The image is truncated: ${truncation}.`);
   let metadata: Metadata;

@@ -18,6 +18,7 @@ import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts
 import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
 import { flip } from "./flip.ts";
+import { overlay } from "./overlay.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
 import { toSrgb } from "./to-srgb.ts";
@@ -38,19 +39,21 @@ const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampli
 
 // The step applying each token's work, by the name its registry declaration gives (TRANSFORM_STEPS
 // orders them): a name without a step here fails to typecheck.
-const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat) => ImageStep> = {
+const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat, overlayBytes: Uint8Array | null) => ImageStep> = {
   rotate: (options) => rotate(options.rotate),
   flip: (options) => flip(options.flip, options.rotate),
   fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),
   blur: (options) => blur(options.blur),
   sharpen: (options) => sharpen(options.sharpen),
+  overlay: (options, _format, overlayBytes) => overlay(options.overlay, overlayBytes),
 };
 
-export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat): ImageStep[] {
+/** `overlayBytes`: the overlay file's bytes when the options name one (l_). */
+export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat, overlayBytes: Uint8Array | null = null): ImageStep[] {
   return [
     autoOrient(true),
     toSrgb,
-    ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format)),
+    ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format, overlayBytes)),
     flatten(source.has_alpha ? "transparent" : "none", format, null),
   ];
 }
@@ -75,12 +78,12 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
   return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
 }
 
-export async function transformImage(original: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
+export async function transformImage(original: Uint8Array, options: TransformOptions, overlayBytes: Uint8Array | null = null): Promise<TransformedImage> {
   const { input, source } = await openOriginal(original, { width: options.width, height: options.height }, options.page);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
-    const { image, animation } = await runSteps(input, source, transformSteps(options, source, format), { animated: animates(options, source) });
+    const { image, animation } = await runSteps(input, source, transformSteps(options, source, format, overlayBytes), { animated: animates(options, source) });
     const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width, height };

@@ -7,7 +7,8 @@
 //   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
 //   - every ended job with a webhook was delivered, or its next attempt is scheduled, or the
 //     endpoint stopped it with a 410 (the documented stop);
-//   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry), or with
+//   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry) or
+//     overlay file (l_), or with
 //     an origin path's version that is no longer current (new bytes, a purge, the path gone
 //     upstream, the origin deleted), is a deliberate deletion, not a charge without an output;
 //   - no R2 object without its row, no ready row without its object (pending uploads excepted):
@@ -17,7 +18,7 @@
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
 import { balances } from "../../workers/accounts/account-store.ts";
-import { transformChargeKey, transformChargeSource } from "../../workers/billing/charge-key.ts";
+import { transformChargeKey, transformChargeOverlay, transformChargeSource } from "../../workers/billing/charge-key.ts";
 import { ledgerRows } from "../../workers/billing/charge-once.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
@@ -163,7 +164,11 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       // The charge paid for an output that was served. A deleted file takes its derivatives with it;
       // an origin path's derivatives go with their version once it is no longer the current one.
       const source = transformChargeSource(row.charge_key) ?? "";
-      const deliberate = fileStatus.has(source) ? fileStatus.get(source) === "deleted" : isOriginSourceId(source) && !currentOriginSources.has(source);
+      // So does a deleted overlay (l_) take the derivatives drawn with it.
+      const overlay = transformChargeOverlay(row.charge_key);
+      const deliberate =
+        (overlay !== null && fileStatus.get(overlay) === "deleted") ||
+        (fileStatus.has(source) ? fileStatus.get(source) === "deleted" : isOriginSourceId(source) && !currentOriginSources.has(source));
       (deliberate ? deletedOutputs : withoutOutput).push(row.charge_key);
     }
   }

@@ -37,6 +37,16 @@ export function transformChargeSource(chargeKey: string): string | null {
   return end < 0 ? null : chargeKey.slice(TRANSFORM.length, end);
 }
 
+// An overlay's token in the canonical transform (contracts/transform/registry.ts: `l_` and a file id).
+const OVERLAY_TOKEN = /(?:^|,)l_(file_[A-Za-z0-9]+)/;
+
+/** The file a transform charge key's derivative drew as its overlay (`l_`); null without one. */
+export function transformChargeOverlay(chargeKey: string): string | null {
+  const source = transformChargeSource(chargeKey);
+  if (source === null) return null;
+  return OVERLAY_TOKEN.exec(chargeKey.slice(TRANSFORM.length + source.length + 1))?.[1] ?? null;
+}
+
 /** An operator's top-up, by the payment reference it records. */
 export function topUpChargeKey(reference: string): string {
   return `topup:${reference}`;

@@ -181,6 +181,8 @@ export const webhookDeliveries = sqliteTable(
 // One row per (account, file, canonical transform, format class); `format_class` is "" unless
 // the transform is f_auto (workers/transform/derivative-identity.ts), so the unique index also
 // caps races to one row.
+// `overlay_file_id` is the file an `l_` overlay drew over it, so deleting or purging that file
+// finds every derivative that shows it (null without an overlay).
 export const derivatives = sqliteTable(
   "derivatives",
   {
@@ -195,8 +197,9 @@ export const derivatives = sqliteTable(
     bytes: integer("bytes").notNull(),
     contentType: text("content_type").notNull(),
     createdAt: integer("created_at").notNull(),
+    overlayFileId: text("overlay_file_id"),
   },
-  (t) => [uniqueIndex("derivatives_identity").on(t.accountId, t.fileId, t.canonical, t.formatClass)],
+  (t) => [uniqueIndex("derivatives_identity").on(t.accountId, t.fileId, t.canonical, t.formatClass), index("derivatives_overlay").on(t.overlayFileId)],
 );
 
 

@@ -93,8 +93,10 @@ export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fi
  * are purged in every data centre too when the zone is configured.
  */
 export async function purgeFiles(env: LifecycleEnv & ZonePurgeEnv, accountId: string, fileIds: string[]) {
-  // Only the caller's own files: the derivative store deletes by file id alone.
-  const owned = [...new Set((await derivativesOfFiles(env.DB, accountId, fileIds)).map((d) => d.fileId))];
+  // Only the caller's own files: the derivative store deletes by file id alone. A file that is
+  // only some derivative's overlay is the caller's too when the derivative is.
+  const used = await derivativesOfFiles(env.DB, accountId, fileIds);
+  const owned = [...new Set(fileIds)].filter((id) => used.some((d) => d.fileId === id || d.overlayFileId === id));
   const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, owned);
   return { originals: 0, derivatives, edge_entries: edgeEntries, cdn: await purgeZoneUrls(env, cacheUrls) };
 }

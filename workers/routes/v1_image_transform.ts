@@ -5,6 +5,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { createFactory } from "hono/factory";
 import { problemCatalogue, type ProblemType } from "../../contracts/problems/catalogue.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { SYNC_SOURCE_MAX_BYTES } from "../../contracts/envelope.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
@@ -41,7 +42,7 @@ const responses = {
   410: problem(["gone"]),
   413: problem(["image_too_large"]),
   415: problem(["unsupported_media_type"]),
-  422: problem(["derivative_limit", "image_unreadable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address"]),
+  422: problem(["derivative_limit", "image_unreadable", "overlay_unavailable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address"]),
   429: problem(["rate_limited"]),
   500: problem(["internal_error"]),
   502: problem(["origin_invalid_reply", "upstream_unavailable"]),
@@ -54,7 +55,7 @@ export const fileRoute = createRoute({
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
   summary: "A transformed image of a file, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\n${tiers} Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives, its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB, ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file.`,
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\n${tiers} Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives (and those drawn with it as an \`l_\` overlay), its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB (a PDF, whose pages \`pg_\` draws, up to ${PDF_MAX_BYTES / 1024 / 1024} MB, the PDF endpoints' limit), ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file.`,
   security: [],
   request: { params: fileTransformParams },
   responses,

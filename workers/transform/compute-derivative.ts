@@ -32,6 +32,7 @@ import { imageTransformEndpoint, originTransformOptions } from "../../contracts/
 import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { FixedQualityTransform, OutputFormat, ResolvedTransform } from "../../contracts/transform/token-values.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
+import type { OverlayFile } from "./transform-overlay.ts";
 
 export interface ComputedDerivative {
   /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */
@@ -64,7 +65,8 @@ type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
 /**
  * `accountId` is whose work this is: the origin queues its calls per account and takes turns, so
- * one account's burst of misses cannot hold every slot while another's waits.
+ * one account's burst of misses cannot hold every slot while another's waits. `overlay` is the
+ * file `op`'s overlay names, read (transform-overlay.ts); an overlay is drawn only at the origin.
  */
 export async function computeDerivative(
   env: ComputeEnv,
@@ -72,8 +74,9 @@ export async function computeDerivative(
   file: DerivativeSource,
   op: ResolvedTransform,
   choice: OutputChoice,
+  overlay: OverlayFile | null = null,
 ): Promise<ComputedDerivative> {
-  const atOrigin = (original: Uint8Array | ReadableStream<Uint8Array>) => computeAtOrigin(env, accountId, original, op, choice);
+  const atOrigin = (original: Uint8Array | ReadableStream<Uint8Array>) => computeAtOrigin(env, accountId, original, op, choice, overlay);
   // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
   // origin's whatever the source: decided once here, before any mezzanine or header is read.
   if (!edgeAppliesAll(op)) return atOrigin(await file.stream());
@@ -131,8 +134,33 @@ async function computeAtOrigin(
   original: Uint8Array | ReadableStream<Uint8Array>,
   op: ResolvedTransform,
   choice: OutputChoice,
+  overlay: OverlayFile | null,
 ): Promise<ComputedDerivative> {
-  const frame = await originCompute(env, imageTransformEndpoint, { body: original, options: originTransformOptions(op, choice), accountId });
+  const body = overlay === null ? original : overlayAhead(overlay.bytes, original);
+  const options = originTransformOptions(op, choice, overlay?.bytes.byteLength);
+  const frame = await originCompute(env, imageTransformEndpoint, { body, options, accountId });
   const { size, sha256, format, width, height } = frame.meta;
   return { body: frame.payload, size, sha256, format, width, height, engine: "origin", source: "original" };
+}
+
+/** The transform call's body with an overlay: its bytes, then the original's, still streaming (contracts/origin/image-transform.ts). */
+function overlayAhead(overlay: Uint8Array, original: Uint8Array | ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = original instanceof Uint8Array ? null : original.getReader();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(overlay);
+      if (original instanceof Uint8Array) {
+        controller.enqueue(original);
+        controller.close();
+      }
+    },
+    async pull(controller) {
+      const chunk = await reader?.read();
+      if (chunk === undefined || chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      return reader?.cancel(reason);
+    },
+  });
 }

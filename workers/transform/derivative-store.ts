@@ -1,6 +1,6 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
-import { and, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
@@ -48,6 +48,8 @@ export async function countDerivatives(db: D1Database, accountId: string, fileId
 export interface StoredBody extends ObjectBody {
   contentType: string;
   etag: string;
+  /** The file an `l_` overlay drew over it: deleting that file drops this derivative too. */
+  overlayFileId?: string | null;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function storeDerivative(
   }
   await orm(env.DB)
     .insert(derivatives)
-    .values({ ...id, formatClass: storedFormatClass(id.formatClass), r2Key, etag, bytes: size, contentType, createdAt: now })
+    .values({ ...id, formatClass: storedFormatClass(id.formatClass), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null })
     .onConflictDoUpdate({
       target: [derivatives.accountId, derivatives.fileId, derivatives.canonical, derivatives.formatClass],
       set: { r2Key: sql`excluded.r2_key`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, contentType: sql`excluded.content_type` },
@@ -100,12 +102,18 @@ export async function storeDerivative(
   return r2Key;
 }
 
-// D1 binds at most 100 parameters per statement.
-const FILES_PER_DELETE = 99;
+// D1 binds at most 100 parameters per statement; each id is bound twice (source and overlay).
+const FILES_PER_DELETE = 49;
+
+/** Derivatives of the files, or drawn with one of them as their overlay. */
+function madeWith(fileIds: string[]) {
+  return or(inArray(derivatives.fileId, fileIds), inArray(derivatives.overlayFileId, fileIds));
+}
 
 /**
- * Deletes the given files' derivative rows and objects; returns the identities deleted, so the
- * caller (workers/files/file-lifecycle.ts) can purge their edge-cache entries.
+ * Deletes the derivative rows and objects made of the given files or drawn with one of them as
+ * their overlay; returns the identities deleted, so the caller (workers/files/file-lifecycle.ts)
+ * can purge their edge-cache entries.
  */
 export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<DerivativeIdentity[]> {
   const deleted: DerivativeIdentity[] = [];
@@ -113,7 +121,7 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
     const chunk = fileIds.slice(i, i + FILES_PER_DELETE);
     const results = await orm(env.DB)
       .delete(derivatives)
-      .where(inArray(derivatives.fileId, chunk))
+      .where(madeWith(chunk))
       .returning({ r2Key: derivatives.r2Key, accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
       .all();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
@@ -122,12 +130,22 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
   return deleted;
 }
 
-/** The account's derivatives of the given files (another account's files yield none). */
-export async function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
+export interface DerivativeUse extends DerivativeIdentity {
+  overlayFileId: string | null;
+}
+
+/** The account's derivatives of the given files or drawn with one as their overlay (another account's files yield none). */
+export async function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeUse[]> {
   const rows = await orm(db)
-    .select({ accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
+    .select({
+      accountId: derivatives.accountId,
+      fileId: derivatives.fileId,
+      canonical: derivatives.canonical,
+      formatClass: derivatives.formatClass,
+      overlayFileId: derivatives.overlayFileId,
+    })
     .from(derivatives)
-    .where(and(eq(derivatives.accountId, accountId), inArray(derivatives.fileId, fileIds)))
+    .where(and(eq(derivatives.accountId, accountId), madeWith(fileIds)))
     .all();
   return rows.map((row) => ({ ...row, formatClass: formatClassOf(row.formatClass) }));
 }

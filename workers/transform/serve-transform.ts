@@ -9,11 +9,13 @@ import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
+import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
 import { computeDerivative } from "./compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "./derivative-response.ts";
 import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "./derivative-store.ts";
 import { putEdgeCache } from "./edge-cache.ts";
 import type { TransformRequest } from "./transform-request.ts";
+import { readOverlay } from "./transform-overlay.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
 type ServeEnv = Pick<Bindings, "DB" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
@@ -42,10 +44,13 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
       extensions: { limit: MAX_DERIVATIVES_PER_FILE },
     });
   }
+  const op = resolveTransform(request.spec);
+  // A missing or foreign overlay is refused before the balance is asked or anything computed.
+  const overlay = await readOverlay(env, identity.accountId, request.target, op);
   const price = transformPrice();
   await requireBalance(env.DB, identity.accountId, price);
   const choice = outputChoice(request.spec.format, identity.formatClass ?? undefined);
-  const derivative = await computeDerivative(env, identity.accountId, source.original, resolveTransform(request.spec), choice);
+  const derivative = await computeDerivative(env, identity.accountId, source.original, op, choice, overlay);
   const meta = metaOf(source.etag(derivative.sha256), contentTypes[derivative.format], derivative.size);
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again. An origin path's key names the
@@ -55,7 +60,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   const r2Key = await storeDerivative(
     env,
     identity,
-    { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag },
+    { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, overlayFileId: overlay?.fileId ?? null },
     charge,
   );
   // The origin's stream went into R2: the cache reads it back from there.
@@ -63,6 +68,8 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   const body = await cacheDerivative(env, request, source, meta, forCache, r2Key);
   // The response still goes out, as though this request had finished before the source went.
   await source.settle();
+  // Likewise for an overlay deleted while this was computed: its deletion found no row to drop.
+  if (overlay) await dropIfFileDeleted(env, identity.accountId, overlay.fileId);
   const response = derivativeResponse(body, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);

@@ -2,7 +2,8 @@
 // path takes: the derivative's identity (the source id is the file id, or the origin path's
 // version), the original's bytes as the compute step reads them, how long the result may be
 // cached, its ETag, and a last check for a source that went away while it was computed.
-import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { imageSourceMaxBytes } from "../../contracts/image-options.ts";
+import { formatOfMime } from "../../contracts/sniff.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
@@ -36,9 +37,12 @@ export async function resolveTransformSource(env: SourceEnv, request: TransformR
   const { key, target, canonical, formatClass } = request;
   if (target.kind === "file") {
     const file = await findReadyFile(env.DB, key.accountId, target.fileId);
-    if (file.size_bytes > IMAGE_SOURCE_MAX_BYTES) {
-      throw new ProblemError("image_too_large", `File ${file.id} has ${file.size_bytes} bytes; an image source may have at most ${IMAGE_SOURCE_MAX_BYTES}.`, {
-        extensions: { limit_bytes: IMAGE_SOURCE_MAX_BYTES },
+    // A PDF's pages (pg_) are read from a source as large as the PDF endpoints take.
+    const format = formatOfMime(file.content_type);
+    const limit = imageSourceMaxBytes(format);
+    if (file.size_bytes > limit) {
+      throw new ProblemError("image_too_large", `File ${file.id} has ${file.size_bytes} bytes; ${format === "pdf" ? "a PDF" : "an image"} source may have at most ${limit}.`, {
+        extensions: { limit_bytes: limit },
       });
     }
     return {

@@ -1,7 +1,9 @@
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { imageOptionsSchema } from "../../../contracts/image-options.ts";
+import { IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema } from "../../../contracts/image-options.ts";
+import { PDF_MAX_BYTES } from "../../../contracts/limits/pdf.ts";
+import { checkSourceBytes, inputMaxBytes } from "../decode-limits.ts";
 import { originTransformSchema, type OriginTransformOptions } from "../../../contracts/origin/image-transform.ts";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { processImage } from "../process-image.ts";
@@ -18,6 +20,19 @@ function twoPagePdf(): Uint8Array {
       doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, {}, content));
     }
     return doc.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** One page, red on its left half, carrying an undrawn stream of `padBytes` so the file is that much larger. */
+function paddedPdf(padBytes: number): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const page = doc.addPage([0, 0, 612, 792], 0, {}, "1 0 0 rg 0 0 306 792 re f\n");
+    page.put("PieceInfo", doc.addStream(new Uint8Array(padBytes).fill(0x41), {}));
+    doc.insertPage(-1, page);
+    return doc.saveToBuffer("").asUint8Array().slice();
   } finally {
     doc.destroy();
   }
@@ -108,5 +123,32 @@ describe("options.page on optimize", () => {
   it("refuses a PDF without page (415) and a page past the last (422)", async () => {
     expect((await problemOf(processImage(twoPagePdf(), imageOptionsSchema.parse({})))).status).toBe(415);
     expect((await problemOf(processImage(twoPagePdf(), imageOptionsSchema.parse({ page: 5 })))).slug).toBe("page_out_of_range");
+  });
+});
+
+describe("a PDF source's byte limit", () => {
+  it("is the PDF endpoints' limit, not the image limit: a page of a PDF past 64 MB is drawn", async () => {
+    const pdf = paddedPdf(IMAGE_SOURCE_MAX_BYTES);
+    expect(pdf.byteLength).toBeGreaterThan(IMAGE_SOURCE_MAX_BYTES);
+    const out = await run(pdf, { page: 1, width: 100 });
+    expect([out.format, out.width]).toEqual(["png", 100]);
+    expect(near(await pixel(out.bytes, 10, 50), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(out.bytes, 90, 50), [255, 255, 255])).toBe(true);
+  });
+
+  it("holds any other source to the image limit, and a PDF to the PDF limit", async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "red" } }).png().toBuffer();
+    const padded = new Uint8Array(IMAGE_SOURCE_MAX_BYTES + 1);
+    padded.set(png);
+    expect((await problemOf(run(padded, {}))).slug).toBe("image_too_large");
+    expect(() => checkSourceBytes(PDF_MAX_BYTES, "pdf")).not.toThrow();
+    expect(() => checkSourceBytes(PDF_MAX_BYTES + 1, "pdf")).toThrow(ProblemError);
+    expect(() => checkSourceBytes(IMAGE_SOURCE_MAX_BYTES + 1, "tiff")).toThrow(ProblemError);
+    expect(() => checkSourceBytes(IMAGE_SOURCE_MAX_BYTES + 1, null)).toThrow(ProblemError);
+  });
+
+  it("is what the origin reads of a call that asks for a page", () => {
+    expect(inputMaxBytes(undefined)).toBe(IMAGE_SOURCE_MAX_BYTES);
+    expect(inputMaxBytes(1)).toBe(PDF_MAX_BYTES);
   });
 });
