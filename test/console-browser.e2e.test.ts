@@ -506,6 +506,20 @@ describe("the console at /", () => {
         return img.naturalWidth;
       });
       expect(decoded).toBe(6);
+      // A PDF's page pictures are signed by the service too.
+      await page.getByRole("button", { name: "PDFs" }).click();
+      await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "signed-pages.pdf", mimeType: "application/pdf", buffer: Buffer.from(await imagesAtFourDpisPdf()) });
+      const firstPage = page.locator('.page-thumb[data-page="1"]').getByRole("img", { name: "Page 1" });
+      await firstPage.waitFor({ timeout: 60_000 });
+      const signedPage = await firstPage.evaluate(async (element) => {
+        const img = element as unknown as ImageElement & { src: string };
+        await img.decode();
+        return { width: img.naturalWidth, src: img.src };
+      });
+      expect(signedPage.width).toBe(THUMBNAIL_WIDTH);
+      const tokens = new URL(signedPage.src).pathname.split("/")[5]!.split(",");
+      expect(tokens.filter((token) => !token.startsWith("s_")).sort()).toEqual(["pg_1", `w_${THUMBNAIL_WIDTH}`]);
+      expect(tokens.filter((token) => token.startsWith("s_"))).toHaveLength(1);
       expect(requested.filter((request) => request.includes("signing-secret"))).toEqual([]);
       const pageHtml = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { outerHTML: string } } }).document.documentElement.outerHTML);
       expect(pageHtml).not.toContain(secret);
