@@ -3777,7 +3777,7 @@ export interface paths {
         put?: never;
         /**
          * What is in a PDF and what each profile would make of it (free)
-         * @description Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.
+         * @description Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI, each drawing's box on its page in points (`placements`) and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.
          */
         post: {
             parameters: {
