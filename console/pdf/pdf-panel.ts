@@ -114,7 +114,7 @@ export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: Tran
           ${compressed.state === "failed" ? html`<${ProblemView} problem=${compressed.problem} />` : null}
           ${compressed.state === "done" ? html`<${CompressedFacts} name=${dropped.file.name} result=${compressed.value} />` : null}
           ${compressed.state === "done" && compressed.value.file_id !== null
-            ? html`<${PageCompare} api=${api} access=${access} analysis=${analysis.value} beforeFileId=${dropped.stored.file_id} afterFileId=${compressed.value.file_id} />`
+            ? html`<${PageCompare} key=${compressed.value.file_id} api=${api} access=${access} analysis=${analysis.value} beforeFileId=${dropped.stored.file_id} afterFileId=${compressed.value.file_id} />`
             : null}
         </article>`
       : null}
