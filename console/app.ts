@@ -54,7 +54,7 @@ export function App() {
         ? html`<p class="intro">Paste an API key above to optimize images, analyze and compress PDFs, see usage and manage keys. Everything here calls the public API with that key.</p>`
         : html`
             <${ImagesPanel} key=${apiKey} api=${api} hidden=${section !== "images"} />
-            <${PdfPanel} key=${apiKey} api=${api} hidden=${section !== "pdf"} />
+            <${PdfPanel} key=${apiKey} api=${api} access=${access} hidden=${section !== "pdf"} />
             ${UrlsPanel === null
               ? section === "urls"
                 ? html`<${Busy} label="Loading the URL builder" />`

@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { problemCatalogue } from "../contracts/problems/catalogue.ts";
 import { formatBytes, formatCost } from "../console/ui/format.ts";
 import { orientedPhotoJpeg, PHOTO_SIZE } from "./fixtures/images.ts";
-import { photoFullPagePdf } from "./fixtures/pdfs.ts";
+import { FOUR_DPI_PLACEMENTS, imagesAtFourDpisPdf } from "./fixtures/pdfs.ts";
+import { DPI_BANDS } from "../console/pdf/dpi-band.ts";
+import { COMPARE_WIDTH, THUMBNAIL_WIDTH } from "../console/pdf/page-picture-plan.ts";
 import sharp from "sharp";
 import { createImageUrls } from "../clients/ts/images/image-urls.ts";
 import { createSignedImageUrls } from "../clients/ts/server.ts";
@@ -51,8 +53,20 @@ interface ImageElement {
 }
 interface StyledElement {
   style: { clipPath: string };
-  getBoundingClientRect(): { width: number };
+  getBoundingClientRect(): { left: number; top: number; width: number; height: number };
 }
+interface PageWindow {
+  getComputedStyle(element: unknown): { borderTopColor: string };
+}
+
+/** `#047857` as getComputedStyle writes it. */
+function cssRgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Band of each DPI the fixture draws at, as a person reads the legend: 300 print, 150 zoom, 108 screen, 50 soft. */
+const FIXTURE_BANDS: Record<number, string> = { 300: "print", 150: "zoom", 108: "screen", 50: "soft" };
 
 function callApi(method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
@@ -200,12 +214,15 @@ describe("the console at /", () => {
     expect((await call("/v1/keys", secret)).status).toBe(401);
   });
 
-  it("analyzes a dropped PDF into a table and a chart of every profile, then compresses it with the chosen one", async () => {
+  it("analyzes a dropped PDF into a table, its pages with every image's box coloured by DPI, and a chart of every profile, then compresses it and compares a page", async () => {
     await page.getByRole("button", { name: "PDFs" }).click();
     // PDF work runs in the origin's worker threads; on a loaded machine it takes tens of seconds.
     const analyzed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/analyze`, { timeout: 60_000 });
-    await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "photo.pdf", mimeType: "application/pdf", buffer: Buffer.from(await photoFullPagePdf()) });
-    const analysis = (await (await analyzed).json()) as { images: { width: number; height: number }[]; projection: Record<string, { estimated_bytes: number; quality_risk: string }> };
+    await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "dpis.pdf", mimeType: "application/pdf", buffer: Buffer.from(await imagesAtFourDpisPdf()) });
+    const analysis = (await (await analyzed).json()) as {
+      images: { width: number; height: number; placements: { page: number; effective_dpi: number; rect_pt: { x: number; y: number; width: number; height: number } }[] }[];
+      projection: Record<string, { estimated_bytes: number; quality_risk: string }>;
+    };
     await page.getByRole("table", { name: /Images/ }).waitFor();
     const image = analysis.images[0]!;
     expect(await page.getByRole("table", { name: /Images/ }).innerText()).toContain(`${image.width} × ${image.height}`);
@@ -214,6 +231,47 @@ describe("the console at /", () => {
       expect(await row.innerText()).toContain(`${formatBytes(projection.estimated_bytes)}`);
       expect(await row.innerText()).toContain(`quality risk ${projection.quality_risk}`);
     }
+
+    // Each page is the service's own picture of it (pg_), with a box per placement where the fixture drew it, in its band's colour.
+    const placements = analysis.images.flatMap((image) => image.placements);
+    expect(placements.map((placement) => Math.round(placement.effective_dpi)).sort()).toEqual(FOUR_DPI_PLACEMENTS.map((placement) => placement.dpi).sort());
+    const [pageWidth, pageHeight] = [612, 792];
+    for (const pageNumber of [1, 2]) {
+      const thumb = page.locator(`.page-thumb[data-page="${pageNumber}"]`);
+      await thumb.scrollIntoViewIfNeeded();
+      const picture = thumb.getByRole("img", { name: `Page ${pageNumber}` });
+      const decoded = await picture.evaluate(async (element) => {
+        const img = element as unknown as ImageElement;
+        await img.decode();
+        return img.naturalWidth;
+      });
+      expect(decoded).toBe(THUMBNAIL_WIDTH);
+      const sheet = await thumb.locator(".page-sheet").evaluate((element) => (element as unknown as StyledElement).getBoundingClientRect());
+      const boxes = await thumb.locator(".image-box").evaluateAll((elements) =>
+        elements.map((element) => ({
+          band: element.getAttribute("data-dpi-band"),
+          colour: (globalThis as unknown as PageWindow).getComputedStyle(element).borderTopColor,
+          rect: (element as unknown as StyledElement).getBoundingClientRect(),
+          badge: element.textContent,
+        })),
+      );
+      const expected = FOUR_DPI_PLACEMENTS.filter((placement) => placement.page === pageNumber);
+      expect(boxes).toHaveLength(expected.length);
+      for (const { dpi, box } of expected) {
+        const band = DPI_BANDS.find((candidate) => candidate.id === FIXTURE_BANDS[dpi])!;
+        const drawn = boxes.find((candidate) => candidate.badge === String(dpi));
+        expect(drawn, `the ${dpi} dpi box on page ${pageNumber}`).toBeDefined();
+        expect(drawn!.band).toBe(band.id);
+        expect(drawn!.colour).toBe(cssRgb(band.colour));
+        // Where the fixture placed it, as shares of the page: within a CSS pixel of the thumbnail.
+        const scale = sheet.width / pageWidth;
+        expect(Math.abs(drawn!.rect.left - sheet.left - box.x * scale)).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(drawn!.rect.top - sheet.top - box.y * (sheet.height / pageHeight))).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(drawn!.rect.width - box.width * scale)).toBeLessThanOrEqual(1.5);
+      }
+    }
+    expect(new Set((await page.locator(".page-thumb .image-box").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-dpi-band"))))).size).toBe(4);
+
     await page.getByLabel("Profile").selectOption("screen");
     const compressed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/compress`, { timeout: 100_000 });
     await page.getByRole("button", { name: /^Compress/ }).click();
@@ -222,6 +280,25 @@ describe("the console at /", () => {
     await page.locator(".pdf-after").waitFor();
     expect(await page.locator(".pdf-after").innerText()).toBe(formatBytes(result.stats.output_bytes));
     expect(await page.locator(".compressed").innerText()).toContain(formatBytes(result.stats.original_bytes));
+
+    // Page 2 before and after, both drawn by the service: from the original and from the compressed file.
+    await page.getByLabel(/Page to compare/).selectOption("2");
+    const original = page.getByRole("img", { name: "Original of Page 2" });
+    const compressedPage = page.getByRole("img", { name: "Result of Page 2" });
+    await compressedPage.waitFor({ timeout: 60_000 });
+    const widths = await Promise.all(
+      [original, compressedPage].map((picture) =>
+        picture.evaluate(async (element) => {
+          const img = element as unknown as ImageElement & { src: string };
+          await img.decode();
+          return { width: img.naturalWidth, src: img.src };
+        }),
+      ),
+    );
+    expect(widths.map((picture) => picture.width)).toEqual([COMPARE_WIDTH, COMPARE_WIDTH]);
+    expect(widths[0]!.src).toContain(`pg_2,w_${COMPARE_WIDTH}`);
+    expect(widths[1]!.src).toContain(`pg_2,w_${COMPARE_WIDTH}`);
+    expect(widths[0]!.src).not.toBe(widths[1]!.src);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   }, 240_000);
 
@@ -429,6 +506,20 @@ describe("the console at /", () => {
         return img.naturalWidth;
       });
       expect(decoded).toBe(6);
+      // A PDF's page pictures are signed by the service too.
+      await page.getByRole("button", { name: "PDFs" }).click();
+      await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "signed-pages.pdf", mimeType: "application/pdf", buffer: Buffer.from(await imagesAtFourDpisPdf()) });
+      const firstPage = page.locator('.page-thumb[data-page="1"]').getByRole("img", { name: "Page 1" });
+      await firstPage.waitFor({ timeout: 60_000 });
+      const signedPage = await firstPage.evaluate(async (element) => {
+        const img = element as unknown as ImageElement & { src: string };
+        await img.decode();
+        return { width: img.naturalWidth, src: img.src };
+      });
+      expect(signedPage.width).toBe(THUMBNAIL_WIDTH);
+      const tokens = new URL(signedPage.src).pathname.split("/")[5]!.split(",");
+      expect(tokens.filter((token) => !token.startsWith("s_")).sort()).toEqual(["pg_1", `w_${THUMBNAIL_WIDTH}`]);
+      expect(tokens.filter((token) => token.startsWith("s_"))).toHaveLength(1);
       expect(requested.filter((request) => request.includes("signing-secret"))).toEqual([]);
       const pageHtml = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { outerHTML: string } } }).document.documentElement.outerHTML);
       expect(pageHtml).not.toContain(secret);

@@ -3781,7 +3781,7 @@ export interface paths {
         put?: never;
         /**
          * What is in a PDF and what each profile would make of it (free)
-         * @description Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.
+         * @description Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI, each drawing's box on its page in points (`placements`) and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.
          */
         post: {
             parameters: {
@@ -6014,6 +6014,10 @@ export interface components {
             } | null;
             /** @description Pixels per inch at its smallest placement; null when not drawn */
             effective_dpi: number | null;
+            /** @description How many times it is drawn, on every page */
+            placement_count: number;
+            /** @description Each drawing with its box on its page, in page order. At most 5,000 are listed across the document, so a document that draws more lists fewer than `placement_count`. */
+            placements: components["schemas"]["PdfImagePlacement"][];
             /** @description For a JPEG (DCTDecode) image: the quality it was saved at on the IJG scale, fitted from its quantization tables; null otherwise */
             estimated_jpeg_quality: number | null;
             /**
@@ -6039,6 +6043,28 @@ export interface components {
             family: "DeviceGray" | "DeviceRGB" | "DeviceCMYK" | "CalGray" | "CalRGB" | "Lab" | "ICCBased" | "Indexed" | "Separation" | "DeviceN" | "unknown";
             components: number;
             base: components["schemas"]["PdfColorspace"] | null;
+        };
+        /** @description One drawing of an image on a page */
+        PdfImagePlacement: {
+            /** @description The page it is drawn on, from 1 */
+            page: number;
+            /**
+             * @description The box the drawn image covers, in points from the top-left corner of the page as shown (its crop box, after /Rotate), y downward: the space of `composition.page_sizes_pt` and of the page drawn by the `pg_` transform. A rotated or skewed drawing gives the box around it; a drawing past the page's edge is not clipped.
+             * @example {
+             *       "x": 72,
+             *       "y": 200,
+             *       "width": 288,
+             *       "height": 192
+             *     }
+             */
+            rect_pt: {
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+            };
+            /** @description Pixels per inch of this drawing (the lower of the two axes) */
+            effective_dpi: number;
         };
         PdfFontReport: {
             object_number: number;

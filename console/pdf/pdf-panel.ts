@@ -1,17 +1,23 @@
-// PDFs: drop one, see what analyze found and what each profile would make of it, then compress
-// with a chosen profile and compare the sizes. analyze is free; the button says what compress costs.
+// PDFs: drop one, see what analyze found (its pages as pictures with every image's box coloured by
+// its DPI) and what each profile would make of it, then compress with a chosen profile and compare
+// the sizes and the pages. analyze is free; the button says what compress costs. The PDF is stored
+// (expiring) so the service can draw its pages; compress works on a copy, which it deletes.
 import { useState } from "preact/hooks";
 import { pdfCompressPrice } from "../../contracts/pricing.ts";
 import type { ApiClient } from "../api/api-client.ts";
 import { asProblem, type ApiProblem } from "../api/api-problem.ts";
 import { allOf, type PdfAnalysis, type PdfCompressOptions, type PdfCompressResult } from "../api/types.ts";
 import { html } from "../html.ts";
-import { needsUpload, sourceOf, type Source } from "../api/large-source.ts";
-import { base64AsObjectUrl } from "../images/file-bytes.ts";
+import { needsUpload } from "../api/large-source.ts";
+import { copyFile, storeFile } from "../api/store-file.ts";
+import type { StoredFile } from "../api/upload-file.ts";
+import type { TransformAccess } from "../urls/transform-access.ts";
 import { Busy } from "../ui/busy.ts";
 import { formatBytes, formatCost, formatSizeChange } from "../ui/format.ts";
 import { ProblemView } from "../ui/problem-view.ts";
 import { compressPdf } from "./compress-pdf.ts";
+import { PageCompare } from "./page-compare.ts";
+import { PagePicturesView } from "./page-pictures-view.ts";
 import { PdfReport } from "./pdf-report.ts";
 import { ProfileChart } from "./profile-chart.ts";
 
@@ -23,41 +29,39 @@ type Step<T> = { state: "idle" } | { state: "running"; progress: number | null; 
 
 interface Dropped {
   file: File;
-  /** Inline bytes, or the uploaded file; null once a compress has used an upload up (it deletes its source). */
-  source: Source | null;
+  /** The PDF as stored in the account, once it is: analyze reads it and the page pictures draw it. */
+  stored: StoredFile | null;
 }
 
-export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
+export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: TransformAccess; hidden: boolean }) {
   const [dropped, setDropped] = useState<Dropped | null>(null);
   const [analysis, setAnalysis] = useState<Step<PdfAnalysis>>({ state: "idle" });
   const [profile, setProfile] = useState<Profile>("ebook");
-  const [compressed, setCompressed] = useState<Step<{ result: PdfCompressResult; url: string }>>({ state: "idle" });
+  const [compressed, setCompressed] = useState<Step<PdfCompressResult>>({ state: "idle" });
 
   const open = async (file: File | undefined) => {
     if (file === undefined) return;
     setCompressed({ state: "idle" });
-    setDropped({ file, source: null });
+    setDropped({ file, stored: null });
     setAnalysis({ state: "running", progress: null, uploaded: needsUpload(file) ? 0 : undefined });
     try {
-      const source = await sourceOf(api, file, (sent, total) => setAnalysis({ state: "running", progress: null, uploaded: sent / total }));
-      setDropped({ file, source });
+      const stored = await storeFile(api, file, (sent, total) => setAnalysis({ state: "running", progress: null, uploaded: sent / total }));
+      setDropped({ file, stored });
       setAnalysis({ state: "running", progress: null });
-      setAnalysis({ state: "done", value: await api.post<PdfAnalysis>("/v1/pdf/analyze", { source }) });
+      setAnalysis({ state: "done", value: await api.post<PdfAnalysis>("/v1/pdf/analyze", { source: { file_id: stored.file_id } }) });
     } catch (error) {
       setAnalysis({ state: "failed", problem: asProblem(error) });
     }
   };
   const compress = async () => {
-    if (dropped === null) return;
-    const { file } = dropped;
-    setCompressed({ state: "running", progress: null, uploaded: dropped.source === null ? 0 : undefined });
+    if (dropped?.stored == null) return;
+    const { stored } = dropped;
+    setCompressed({ state: "running", progress: null });
     try {
-      const source = dropped.source ?? (await sourceOf(api, file, (sent, total) => setCompressed({ state: "running", progress: null, uploaded: sent / total })));
-      // compress deletes an uploaded source when it is done, so the next compress uploads again.
-      setDropped({ file, source: "file_id" in source ? null : source });
-      setCompressed({ state: "running", progress: null });
-      const result = await compressPdf(api, source, { profile }, (progress) => setCompressed({ state: "running", progress }));
-      setCompressed({ state: "done", value: { result, url: result.base64 === undefined ? result.url! : base64AsObjectUrl(result.base64, "application/pdf") } });
+      // compress deletes an expiring source when it is done: it gets a copy, the original stays for its pictures.
+      const copy = await copyFile(api, stored.file_id);
+      const result = await compressPdf(api, { file_id: copy.file_id }, { profile }, (progress) => setCompressed({ state: "running", progress }));
+      setCompressed({ state: "done", value: result });
     } catch (error) {
       setCompressed({ state: "failed", problem: asProblem(error) });
     }
@@ -74,7 +78,7 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
         void open(event.dataTransfer?.files[0]);
       }}
     >
-      <label for="pdf-file">Drop a PDF here, or choose one (analysis is free; large files are uploaded first)</label>
+      <label for="pdf-file">Drop a PDF here, or choose one (analysis is free; the PDF is stored in the account until its retention ends, so the service can draw its pages)</label>
       <input id="pdf-file" type="file" accept="application/pdf,.pdf" onChange=${(event: Event) => {
         const input = event.currentTarget as HTMLInputElement;
         void open(input.files?.[0]);
@@ -87,10 +91,11 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
         : html`<${Busy} label=${`Uploading ${dropped?.file.name ?? "the PDF"}, ${Math.round(analysis.uploaded * 100)}% of ${formatBytes(dropped?.file.size ?? 0)}`} share=${analysis.uploaded} />`
       : null}
     ${analysis.state === "failed" ? html`<${ProblemView} problem=${analysis.problem} />` : null}
-    ${analysis.state === "done" && dropped !== null
+    ${analysis.state === "done" && dropped?.stored != null
       ? html`<article class="pdf-item" aria-labelledby="pdf-name">
           <h3 id="pdf-name">${dropped.file.name}</h3>
           <${PdfReport} analysis=${analysis.value} />
+          <${PagePicturesView} key=${dropped.stored.file_id} api=${api} access=${access} fileId=${dropped.stored.file_id} analysis=${analysis.value} />
           <${ProfileChart} analysis=${analysis.value} />
           <div class="compress-controls">
             <div class="field">
@@ -104,18 +109,19 @@ export function PdfPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
             </button>
           </div>
           ${compressed.state === "running"
-            ? compressed.uploaded !== undefined
-              ? html`<${Busy} label=${`Uploading ${dropped.file.name}, ${Math.round(compressed.uploaded * 100)}%`} share=${compressed.uploaded} />`
-              : html`<${Busy} label=${compressed.progress === null ? `Compressing ${dropped.file.name}` : `Compressing ${dropped.file.name}, ${Math.round(compressed.progress * 100)}%`} share=${compressed.progress} />`
+            ? html`<${Busy} label=${compressed.progress === null ? `Compressing ${dropped.file.name}` : `Compressing ${dropped.file.name}, ${Math.round(compressed.progress * 100)}%`} share=${compressed.progress} />`
             : null}
           ${compressed.state === "failed" ? html`<${ProblemView} problem=${compressed.problem} />` : null}
-          ${compressed.state === "done" ? html`<${CompressedFacts} name=${dropped.file.name} result=${compressed.value.result} url=${compressed.value.url} />` : null}
+          ${compressed.state === "done" ? html`<${CompressedFacts} name=${dropped.file.name} result=${compressed.value} />` : null}
+          ${compressed.state === "done" && compressed.value.file_id !== null
+            ? html`<${PageCompare} key=${compressed.value.file_id} api=${api} access=${access} analysis=${analysis.value} beforeFileId=${dropped.stored.file_id} afterFileId=${compressed.value.file_id} />`
+            : null}
         </article>`
       : null}
   </section>`;
 }
 
-function CompressedFacts({ name, result, url }: { name: string; result: PdfCompressResult; url: string }) {
+function CompressedFacts({ name, result }: { name: string; result: PdfCompressResult }) {
   const { stats } = result;
   const downloadName = name.replace(/(\.pdf)?$/i, `.${stats.profile}.pdf`);
   return html`<dl class="facts compressed">
@@ -124,7 +130,7 @@ function CompressedFacts({ name, result, url }: { name: string; result: PdfCompr
       <div><dt>Change</dt><dd>${formatSizeChange(stats.ratio)}</dd></div>
       <div><dt>Images</dt><dd>${stats.images_rewritten} rewritten, ${stats.images_kept} kept</dd></div>
       <div><dt>Cost</dt><dd>${formatCost(result.billing.charged_micros)}</dd></div>
-      <div><dt>Download</dt><dd><a href=${url} download=${downloadName}>${downloadName}</a></dd></div>
+      <div><dt>Download</dt><dd><a href=${result.url ?? undefined} download=${downloadName}>${downloadName}</a></dd></div>
     </dl>
     ${result.returned_original ? html`<p class="note">The original came back unchanged, at $0.</p>` : null}
     ${result.warnings.length === 0

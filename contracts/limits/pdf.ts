@@ -20,3 +20,8 @@ export const PDF_DEDUPE_MAX_OBJECTS = 4_000;
 export const PDF_MAX_STREAM_DECODED_BYTES = 256 * 1024 * 1024;
 export const PDF_MIN_DECODED_BUDGET_BYTES = 512 * 1024 * 1024;
 export const PDF_DECODED_BYTES_PER_INPUT_BYTE = 16;
+
+// Image rectangles analyze lists across one document, in page order; it counts every placement
+// beyond them. One page can draw an image thousands of times (a tiled background) and 50,000
+// pages can each draw one, so the list is bounded where the counts are not: about 600 kB of JSON.
+export const PDF_ANALYZE_MAX_PLACEMENT_RECTS = 5_000;

@@ -2,6 +2,7 @@
 // meta (the payload is empty). The analysis is the public PdfAnalysis as it is; the edge adds
 // only billing.
 import { z } from "@hono/zod-openapi";
+import { PDF_ANALYZE_MAX_PLACEMENT_RECTS } from "../limits/pdf.ts";
 import { PDF_FIXED_PROFILES, pdfAnalyzeOptionsSchema } from "../pdf-options.ts";
 import { pdfBytesByCategorySchema } from "./pdf-compress.ts";
 
@@ -42,6 +43,20 @@ export const pdfColorspaceSchema: z.ZodType<PdfColorspace> = z
 
 const sizePt = z.object({ width: z.number(), height: z.number() });
 
+export const pdfImagePlacementSchema = z
+  .object({
+    page: z.number().int().min(1).openapi({ description: "The page it is drawn on, from 1" }),
+    rect_pt: z
+      .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+      .openapi({
+        description:
+          "The box the drawn image covers, in points from the top-left corner of the page as shown (its crop box, after /Rotate), y downward: the space of `composition.page_sizes_pt` and of the page drawn by the `pg_` transform. A rotated or skewed drawing gives the box around it; a drawing past the page's edge is not clipped.",
+        example: { x: 72, y: 200, width: 288, height: 192 },
+      }),
+    effective_dpi: z.number().openapi({ description: "Pixels per inch of this drawing (the lower of the two axes)" }),
+  })
+  .openapi("PdfImagePlacement", { description: "One drawing of an image on a page" });
+
 export const pdfImageReportSchema = z
   .object({
     object_number: z.number().int(),
@@ -58,6 +73,10 @@ export const pdfImageReportSchema = z
     stencil_mask: z.boolean(),
     placed_size_pt: sizePt.nullable().openapi({ description: "Drawn size of its smallest placement, in points; null when not drawn" }),
     effective_dpi: z.number().nullable().openapi({ description: "Pixels per inch at its smallest placement; null when not drawn" }),
+    placement_count: z.number().int().openapi({ description: "How many times it is drawn, on every page" }),
+    placements: z.array(pdfImagePlacementSchema).openapi({
+      description: `Each drawing with its box on its page, in page order. At most ${PDF_ANALYZE_MAX_PLACEMENT_RECTS.toLocaleString("en-US")} are listed across the document, so a document that draws more lists fewer than \`placement_count\`.`,
+    }),
     estimated_jpeg_quality: z
       .number()
       .int()
@@ -147,6 +166,7 @@ export const pdfAnalyzeReplySchema = z.object({
 export const pdfAnalyzeEndpoint = { path: PDF_ANALYZE_PATH, options: pdfAnalyzeOptionsSchema, reply: pdfAnalyzeReplySchema } as const;
 
 export type PdfImageReport = z.infer<typeof pdfImageReportSchema>;
+export type PdfImagePlacement = z.infer<typeof pdfImagePlacementSchema>;
 export type PdfFontReport = z.infer<typeof pdfFontReportSchema>;
 export type PdfDocumentFlags = z.infer<typeof pdfDocumentFlagsSchema>;
 export type PdfProfileProjection = z.infer<typeof pdfProfileProjectionSchema>;

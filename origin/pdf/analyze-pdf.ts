@@ -1,6 +1,7 @@
 // The analyze engine: what a PDF is made of, what protects it, every image with
 // its effective resolution, every font, and what each profile would make of it.
 import type * as mupdf from "mupdf";
+import { PDF_ANALYZE_MAX_PLACEMENT_RECTS } from "../../contracts/limits/pdf.ts";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfAnalyzeOptions } from "../../contracts/pdf-options.ts";
 import type { PdfAnalyzeReply, PdfImageReport } from "../../contracts/origin/pdf-analyze.ts";
@@ -46,6 +47,8 @@ function imageReport(image: ImageFacts, images: Map<number, ImageFacts>): PdfIma
     stencil_mask: image.isStencilMask,
     placed_size_pt: image.placement === null ? null : { width: image.placement.placedWidthPt, height: image.placement.placedHeightPt },
     effective_dpi: image.placement?.minDpi ?? null,
+    placement_count: image.placement?.placements ?? 0,
+    placements: (image.placement?.rects ?? []).map(({ page, dpi, ...rect }) => ({ page, rect_pt: rect, effective_dpi: dpi })),
     estimated_jpeg_quality: image.jpegQuality?.quality ?? null,
     estimated_jpeg_encoder: image.jpegQuality?.encoder ?? null,
   };
@@ -73,7 +76,7 @@ async function measureStructure(doc: mupdf.PDFDocument, encrypted: boolean): Pro
 export async function analyzePdf(input: Uint8Array, options: PdfAnalyzeOptions): Promise<PdfAnalysis> {
   const { doc, encrypted } = openPdf(input, options.password);
   try {
-    const images = readOrUnreadable("reading its images", () => inspectImages(doc));
+    const images = readOrUnreadable("reading its images", () => inspectImages(doc, PDF_ANALYZE_MAX_PLACEMENT_RECTS));
     const version = doc.getVersion();
     const analysis: Omit<PdfAnalysis, "projection"> = readOrUnreadable("reading its structure", () => ({
       stats: { original_bytes: input.byteLength },

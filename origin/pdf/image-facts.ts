@@ -23,10 +23,13 @@ function readJpegQuality(doc: mupdf.PDFDocument, image: PdfImageObject): JpegQua
   }
 }
 
-/** All image objects by object number; soft masks are included and name their parents. */
-export function inspectImages(doc: mupdf.PDFDocument): Map<number, ImageFacts> {
+/**
+ * All image objects by object number; soft masks are included and name their parents.
+ * `placementRects`: how many drawings' rectangles on their pages to list (analyze shows them).
+ */
+export function inspectImages(doc: mupdf.PDFDocument, placementRects = 0): Map<number, ImageFacts> {
   const objects = listImageObjects(doc);
-  const placements = measurePlacements(doc, objects.keys()).byImage;
+  const placements = measurePlacements(doc, objects.keys(), placementRects).byImage;
   const facts = new Map<number, ImageFacts>();
   for (const [objectNumber, image] of objects) {
     facts.set(objectNumber, { ...image, placement: placements.get(objectNumber) ?? null, jpegQuality: readJpegQuality(doc, image) });

@@ -47,7 +47,7 @@ export const pdfAnalyze = {
     tags: ["PDF"],
     summary: "What is in a PDF and what each profile would make of it (free)",
     description:
-      "Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.",
+      "Composition by category, flags (encrypted, signed, PDF/A, forms, JavaScript, tagged), every image with its placed DPI, each drawing's box on its page in points (`placements`) and estimated JPEG quality, fonts, and per-profile projections of output size and quality risk. Always $0.",
     resultDescription: "The analysis",
     problems: ["validation_failed", "payload_too_large", "unsupported_media_type", "unprocessable", "not_found", "gone", "upload_incomplete", "origin_unavailable"],
   },

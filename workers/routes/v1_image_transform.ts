@@ -11,7 +11,7 @@ import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
 import { authenticateTransformKey, serveEdgeCacheHit } from "../middleware/transform-access.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
+import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
 import type { TransformEnv } from "../transform/transform-request.ts";
 import { serveTransform } from "../transform/serve-transform.ts";

@@ -35,13 +35,18 @@ describe("POST /v1/pdf/analyze", () => {
     expect(res.status).toBe(200);
     const analysis = await res.json<{
       composition: { pages: number };
-      images: { effective_dpi: number | null; width: number }[];
+      images: { effective_dpi: number | null; width: number; placement_count: number; placements: { page: number; rect_pt: Record<"x" | "y" | "width" | "height", number> }[] }[];
       projection: Record<string, { estimated_bytes?: number }>;
       billing: { charged_micros: number };
     }>();
     expect(analysis.composition.pages).toBeGreaterThanOrEqual(1);
     expect(analysis.images.length).toBeGreaterThanOrEqual(1);
     expect(analysis.images[0]!.effective_dpi).toBeGreaterThan(72);
+    // The fixture draws its photo 288 x 192 pt from (72, 400) up on a 792 pt page; the box counts from the top.
+    const [placement] = analysis.images[0]!.placements;
+    expect(analysis.images[0]!.placement_count).toBe(1);
+    expect(placement?.page).toBe(1);
+    for (const [side, value] of Object.entries({ x: 72, y: 200, width: 288, height: 192 })) expect(Math.abs(placement!.rect_pt[side as "x"] - value)).toBeLessThanOrEqual(0.5);
     expect(Object.keys(analysis.projection).sort()).toEqual(["ebook", "email", "prepress", "print", "screen"]);
     expect(analysis.billing.charged_micros).toBe(0);
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(1_000);

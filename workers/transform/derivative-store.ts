@@ -10,9 +10,6 @@ import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./der
 
 export type { DerivativeIdentity } from "./derivative-identity.ts";
 
-// Distinct derivatives a file may have: beyond this a URL-minting loop is refused, not computed.
-export const MAX_DERIVATIVES_PER_FILE = 50;
-
 export interface DerivativeRecord {
   r2_key: string;
   etag: string;
