@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
 import { ProblemError } from "./problems/catalogue.ts";
 import { generatedFile, type GeneratedFileName } from "../test/fixtures/generated-files.ts";
-import { expectKind, sniffContentType } from "./sniff.ts";
+import { expectKind, formatOfMime, sniffContentType } from "./sniff.ts";
 
 type Named = (readonly [string, Uint8Array])[];
 const named = (names: GeneratedFileName[]): Promise<Named> => Promise.all(names.map(async (name) => [name, new Uint8Array(await generatedFile(name))] as const));
@@ -181,5 +181,14 @@ describe("expectKind", () => {
     expect(unknown.message).toMatch(/not a recognised file type \(it starts with 68 65 6c 6c 6f 20 77 6f\)/);
     expect(unknown.extensions.detected_type).toBeNull();
     expect(refusal(new Uint8Array(0), "pdf").message).toMatch(/^the source is empty;/);
+  });
+});
+
+describe("formatOfMime", () => {
+  it("reads a stored file's type back as the format it was sniffed as, and nothing else", async () => {
+    const pdf = new Uint8Array(await generatedFile("vector-only.pdf"));
+    expect(formatOfMime(sniffContentType(pdf)!.mime)).toBe("pdf");
+    expect(formatOfMime("image/png")).toBe("png");
+    expect(formatOfMime("application/octet-stream")).toBeNull();
   });
 });

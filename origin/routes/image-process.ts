@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { imageProcessEndpoint } from "../../contracts/origin/image-process.ts";
 import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
-import { IMAGE_INPUT_LIMITS } from "../image/decode-limits.ts";
+import { inputMaxBytes } from "../image/decode-limits.ts";
 import { processImage } from "../image/process-image.ts";
 import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import type { CallClocks } from "./call-ticket.ts";
@@ -12,7 +12,7 @@ export function registerImageProcess(app: Hono, slots: ComputeSlots, clocks: Cal
   app.post(imageProcessEndpoint.path, async (c) => {
     const clock = clocks(c, imageProcessEndpoint.path);
     const options = inputOptions(c, imageProcessEndpoint.options);
-    const input = await inputBytes(c, IMAGE_INPUT_LIMITS.max_input_bytes);
+    const input = await inputBytes(c, inputMaxBytes(options.page ?? undefined));
     const image = await slots.run(clock.ticket(input.byteLength), "The image", () => processImage(input, options));
     const { bytes, ...meta } = image;
     return framedResponse(imageProcessEndpoint, meta, bytes);

@@ -1,7 +1,7 @@
 // POST /v1/image/optimize: one image through the origin's pipeline, stored and billed.
 import { z } from "@hono/zod-openapi";
 import { billingSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
-import { IMAGE_OUTPUT_FORMATS, IMAGE_SOURCE_MAX_BYTES, imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema, imageSourceMaxBytes, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
 import { imagePlaceholderSchema } from "../../contracts/origin/image-placeholder.ts";
 import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
 import { imagePrice, prices } from "../../contracts/pricing.ts";
@@ -117,7 +117,8 @@ export const imageOptimize = {
   resultSchema: imageResultSchema,
   input: "source",
   expect: "image",
-  maxBytes: IMAGE_SOURCE_MAX_BYTES,
+  // A PDF, made an image one page at a time, keeps the PDF endpoints' limit.
+  maxBytes: imageSourceMaxBytes,
   balanceCeiling: { fromBody: () => prices.image },
   runSync: (env, work) =>
     optimizeImage(env, {
@@ -137,7 +138,7 @@ export const imageOptimize = {
     /** Two stages: the stored source read, then the origin's work with its output stored and billed. */
     async run(env, { job, request }, progress) {
       await progress.start(2);
-      const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", IMAGE_SOURCE_MAX_BYTES);
+      const source = await resolveSource(env, job.account_id, { file_id: request.source_file_id }, "image", imageSourceMaxBytes);
       await progress.advance();
       return optimizeImage(env, {
         accountId: job.account_id,

@@ -9,7 +9,7 @@ import type { Bindings } from "../env.ts";
 import type { Caller } from "../hono-env.ts";
 import type { JobProgress } from "../jobs/job-progress.ts";
 import type { JobRecord } from "../jobs/job-store.ts";
-import type { ResolvedSource } from "../sources/resolve-source.ts";
+import type { ResolvedSource, StoredBytesLimit } from "../sources/resolve-source.ts";
 import type { ExpectedKind } from "../../contracts/sniff.ts";
 
 /** The envelope every processing request shares beside its own fields. */
@@ -77,7 +77,8 @@ export interface SourceOperation<Name extends ProcessingOperation, Body extends 
   extends OperationCommon<Name, Body, SourceInput<Body>, ResultSchema, JobRequestSchema> {
   input: "source";
   expect: ExpectedKind;
-  maxBytes: number;
+  /** A stored source's byte limit, for every source or per sniffed format. */
+  maxBytes: StoredBytesLimit;
   /** What the balance must cover before work starts: known from the body (checked before the source is fetched) or priced by the source. */
   balanceCeiling: { fromBody: (body: Body) => number } | { fromSource: (input: SourceInput<Body>) => number };
 }

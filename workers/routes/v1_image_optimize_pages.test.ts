@@ -6,6 +6,9 @@ import { decodePixels } from "../edge-image/codecs.ts";
 import { decodeBase64, encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { twoPagePdf } from "../test-support/two-page-pdf.ts";
+import { seedSource } from "../test-support/transform-requests.ts";
+import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
+import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 
 describe("POST /v1/image/optimize with options.page", () => {
   it("makes a PNG of the asked PDF page, billed by the usual rule", async () => {
@@ -33,5 +36,22 @@ describe("POST /v1/image/optimize with options.page", () => {
     expect(none.status).toBe(415);
     expect(none.detail).toContain("page");
     expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+  });
+
+  it("takes a stored PDF up to the PDF endpoints' byte limit, and any other image up to the image one", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const pdfId = await seedSource(caller, twoPagePdf(), "application/pdf");
+    const pngId = await seedSource(caller, await (await fetch(`${env.TEST_GENERATED_FILES_URL}/rgb.png`)).bytes(), "image/png");
+    // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
+    const recordSize = (fileId: string, bytes: number) => env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(bytes, fileId).run();
+    const optimize = (fileId: string, options: Record<string, unknown>) => api("/v1/image/optimize", { key: caller, json: { source: { file_id: fileId }, options: { ...options, keep_source: true, output: "base64" } } });
+    await recordSize(pdfId, IMAGE_SOURCE_MAX_BYTES + 1);
+    const past64 = await optimize(pdfId, { page: 1, width: 100 });
+    expect(past64.status).toBe(200);
+    expect(await past64.json()).toMatchObject({ format: "png", width: 100 });
+    await recordSize(pdfId, PDF_MAX_BYTES + 1);
+    expect((await problemOf(await optimize(pdfId, { page: 1, width: 100 }))).status).toBe(413);
+    await recordSize(pngId, IMAGE_SOURCE_MAX_BYTES + 1);
+    expect((await problemOf(await optimize(pngId, { width: 10 }))).status).toBe(413);
   });
 });

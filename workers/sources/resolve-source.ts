@@ -5,7 +5,7 @@ import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";
-import { expectKind, type ExpectedKind, type SniffedType } from "../../contracts/sniff.ts";
+import { expectKind, type ExpectedKind, type SniffedFormat, type SniffedType } from "../../contracts/sniff.ts";
 
 // A URL source's time caps; a remote origin's originals are fetched under the same ones.
 export const URL_TIMEOUT_MS = 30_000;
@@ -24,6 +24,13 @@ export interface ResolvedSource {
 }
 
 type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS">;
+
+/** A stored source's byte limit: one for every source, or one per format (a PDF's page is an image with the PDF limit). */
+export type StoredBytesLimit = number | ((format: SniffedFormat) => number);
+
+function storedTooLarge(fileId: string, size: number, limit: number): ProblemError {
+  return new ProblemError("payload_too_large", `File ${fileId} has ${size} bytes; this call takes at most ${limit}.`);
+}
 
 // A name for the stored file, never a reason to fail: public URLs carry malformed escapes
 // (`/100%.jpg`), and for those the raw segment is the best name there is.
@@ -56,15 +63,17 @@ export async function resolveSource(
   accountId: string,
   source: Source,
   expect: ExpectedKind,
-  maxStoredBytes: number,
+  maxStoredBytes: StoredBytesLimit,
 ): Promise<ResolvedSource> {
   if ("file_id" in source) {
     const record = await findReadyFile(env.DB, accountId, source.file_id);
-    if (record.size_bytes > maxStoredBytes) {
-      throw new ProblemError("payload_too_large", `File ${source.file_id} has ${record.size_bytes} bytes; this call takes at most ${maxStoredBytes}.`);
-    }
+    // A limit for every source is checked before any byte is read; one per format once the head says what it is.
+    if (typeof maxStoredBytes === "number" && record.size_bytes > maxStoredBytes) throw storedTooLarge(source.file_id, record.size_bytes, maxStoredBytes);
     const head = await readObject(env.FILES, record.r2_key, record.id, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });
     const type = expectKind(new Uint8Array(await head.arrayBuffer()), expect);
+    if (typeof maxStoredBytes === "function" && record.size_bytes > maxStoredBytes(type.format)) {
+      throw storedTooLarge(source.file_id, record.size_bytes, maxStoredBytes(type.format));
+    }
     return {
       body: async () => (await readObject(env.FILES, record.r2_key, record.id)).body,
       size: record.size_bytes,
@@ -73,7 +82,8 @@ export async function resolveSource(
       type,
     };
   }
-  const maxBytes = Math.min(SYNC_SOURCE_MAX_BYTES, maxStoredBytes);
+  // Inline and URL sources stop at the sync cap, below every per-format limit.
+  const maxBytes = typeof maxStoredBytes === "number" ? Math.min(SYNC_SOURCE_MAX_BYTES, maxStoredBytes) : SYNC_SOURCE_MAX_BYTES;
   let bytes: Uint8Array;
   let filename: string | null = null;
   if ("url" in source) {
