@@ -8,6 +8,8 @@
 // 2. Edge-miss CPU for a 1 MP source to a 400 px WebP: the CPU time the edge's workerd process
 //    spends per miss (from /proc), which includes D1, R2 and HTTP work, so it is an upper bound
 //    on the jSquash pipeline itself. Prints figures against the targets; asserts none.
+// 3. A q_auto miss against a q_76 miss of the same source, format and width, alternating, median
+//    wall time of each (issue #25: at most 3x): q_auto is made at the origin by the perceptual search.
 // Both for a file and for the same bytes behind a remote origin (a static server on loopback in
 // this process, registered with POST /v1/origins), in the same run: an origin-backed hit should
 // cost at most 1.1 times a file-backed one.
@@ -160,6 +162,38 @@ async function measureMisses(label: string, transformUrl: (t: string) => string)
   console.log(`${label.padEnd(7)} engine: ${[...engines].join(",")}; per miss: ${cpuMs.toFixed(0)} ms edge CPU (workerd process, target <= 150), ${wallMs.toFixed(0)} ms wall`);
 }
 
+// Each pair is a q_76 and a q_auto miss at the same fresh width, back to back, so both see the same
+// load from the machine's other users; the ratio of the medians is the figure.
+const AUTO_MISS_PAIRS = Number(process.env.BENCH_CDN_AUTO_PAIRS ?? 7);
+const MAX_AUTO_MISS_RATIO = 3;
+
+async function missWallMs(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  if (res.status !== 200 || res.headers.get("X-Cache-Tier") !== "compute") throw new Error(`expected a miss, got ${res.status} ${res.headers.get("X-Cache-Tier")}`);
+  return performance.now() - started;
+}
+
+async function measureAutoMisses(transformUrl: (t: string) => string): Promise<void> {
+  const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  for (const format of ["jpeg", "webp"] as const) {
+    // Warm-up: the origin's score workers start and compile on the first search.
+    await missWallMs(transformUrl(`w_1000,f_${format},q_auto`));
+    const fixed: number[] = [];
+    const auto: number[] = [];
+    for (let i = 0; i < AUTO_MISS_PAIRS; i++) {
+      const width = 1100 - i;
+      fixed.push(await missWallMs(transformUrl(`w_${width},f_${format},q_76`)));
+      auto.push(await missWallMs(transformUrl(`w_${width},f_${format},q_auto`)));
+    }
+    const ratio = middle(auto) / middle(fixed);
+    console.log(
+      `${format.padEnd(5)} ${AUTO_MISS_PAIRS} pairs at ${1101 - AUTO_MISS_PAIRS}-1100 px wide: q_76 miss median ${middle(fixed).toFixed(0)} ms, q_auto miss median ${middle(auto).toFixed(0)} ms; ratio ${ratio.toFixed(2)} (target <= ${MAX_AUTO_MISS_RATIO}) ${ratio <= MAX_AUTO_MISS_RATIO ? "met" : "MISSED"}`,
+    );
+  }
+}
+
 const source = new Uint8Array(await sharp(corpusPath("img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer());
 const { width, height } = await sharp(source).metadata();
 const pair = await startServicePair({ edge: EDGE_PORT, origin: ORIGIN_PORT });
@@ -184,6 +218,9 @@ try {
   await measureMisses("file", transformUrl);
   // Its first warm-up miss fetches the original; the measured ones find it kept and fresh.
   await measureMisses("origin", originUrl);
+
+  console.log(`\nq_auto miss against q_76 miss (issue #25), ${width}x${height} JPEG source, wall time end to end`);
+  await measureAutoMisses(transformUrl);
 
   const hitUrl = transformUrl("w_400,f_webp");
   const first = await fetch(hitUrl);

@@ -13,6 +13,7 @@
 // Exits non-zero when a score differs from calc-s2-rust's by more than 0.5, an order is wrong, or
 // an auto:good output scores below the good target. The other targets (bytes, encodes, CPU) are
 // printed as PASS or FAIL without failing the run.
+// BENCH_QUALITY_SECTIONS=2,3 runs only the sections named (all four by default).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -86,92 +87,109 @@ const corpusPhotos = corpusPhotoFiles().map(corpusPhoto);
 const images = [generatedPhoto(1), generatedPhoto(2), generatedPhoto(3), ...corpusPhotos];
 if (corpusPhotos.length === 0) console.log(`(no corpus photos under ${CORPUS_DIR}: generated photos only)`);
 const failures: string[] = [];
+const sections = new Set((process.env.BENCH_QUALITY_SECTIONS ?? "1,2,3,4").split(",").map((section) => section.trim()));
 
-console.log(`\n1. Validation at ${VALIDATION_WIDTH} px wide: ours against calc-s2-rust 1.0.3, and order within each distortion family`);
-console.log(`${"image".padEnd(40)} ${"distortion".padEnd(10)} ${pad("ours", 8)} ${pad("calc-s2", 8)} ${pad("diff", 6)}`);
-let pairs = 0;
-let largestDifference = 0;
-for (const image of images) {
-  const reference = await image.load(VALIDATION_WIDTH);
-  const scores = new Map<string, number>();
-  for (const distortion of DISTORTIONS) {
-    const candidate = await distortion.apply(reference);
-    const ours = ssimulacra2(reference, candidate);
-    const theirs = calcS2Rust(reference, candidate);
-    const difference = ours - theirs;
-    pairs++;
-    largestDifference = Math.max(largestDifference, Math.abs(difference));
-    scores.set(distortion.name, ours);
-    console.log(`${image.name.padEnd(40)} ${distortion.name.padEnd(10)} ${pad(ours.toFixed(2), 8)} ${pad(theirs.toFixed(2), 8)} ${pad(difference.toFixed(3), 6)}`);
-    if (Math.abs(difference) > MAX_DIFFERENCE) failures.push(`${image.name} ${distortion.name}: ours ${ours.toFixed(2)}, calc-s2-rust ${theirs.toFixed(2)}`);
-  }
-  for (const family of ["jpeg", "blur", "noise"] as const) {
-    const ordered = DISTORTIONS.filter((d) => d.family === family).sort((a, b) => a.severity - b.severity);
-    for (let i = 1; i < ordered.length; i++) {
-      const milder = ordered[i - 1]!.name;
-      const harsher = ordered[i]!.name;
-      if (!(scores.get(milder)! > scores.get(harsher)!)) failures.push(`${image.name}: ${milder} (${scores.get(milder)!.toFixed(2)}) does not score above ${harsher} (${scores.get(harsher)!.toFixed(2)})`);
-    }
-  }
-}
-console.log(`${pairs} distorted images; largest |ours - calc-s2-rust| = ${largestDifference.toFixed(3)} (limit ${MAX_DIFFERENCE})`);
-
-if (corpusPhotos.length === 0) {
-  console.log(`\n2. auto:good against q76 on the corpus: skipped, no corpus under ${CORPUS_DIR}`);
-} else {
-  console.log(`\n2. auto:good against fixed q76 on the corpus photos (${OUTPUT_WIDTH} px wide and original size), per format`);
-  failures.push(...(await benchAutoVersusFixed()));
-}
-
-console.log(`\n3. CPU at output size (${OUTPUT_WIDTH} px wide, or the original when smaller), median of 3, this process`);
-console.log("   compare: one candidate against a prepared reference; prepare: the reference's side, once per search; streaming: the first implementation, one pair");
-console.log(`${"image".padEnd(40)} ${pad("size", 10)} ${pad("q76 ms", 8)} ${pad("compare", 8)} ${pad("ms/MP", 6)} ${pad("x enc", 6)} ${pad("prepare", 8)} ${pad("ms/MP", 6)} ${pad("stream", 7)} ${pad("ms/MP", 6)} ${pad("speedup", 7)}`);
-const encoderOptions = imageOptionsSchema.parse({});
-const perMegapixel: number[] = [];
-const preparePerMegapixel: number[] = [];
-const ratios: number[] = [];
-const speedups: number[] = [];
-for (const image of images) {
-  const reference = await image.load(OUTPUT_WIDTH);
-  const raw = { raw: { width: reference.width, height: reference.height, channels: reference.channels } } as const;
-  const encodeOnce = () => encode(sharp(reference.data, raw), { format: "jpeg", lossless: false, quality: 76 }, encoderOptions);
-  const jpeg = await encodeOnce();
-  const encodeRuns: number[] = [];
-  for (let i = 0; i < 3; i++) encodeRuns.push((await cpuMillisecondsAsync(encodeOnce)).ms);
-  const encodeMs = median(encodeRuns);
-  const decoded = await sharp(jpeg).raw().toBuffer();
-  const candidate: RawImage = { ...reference, data: new Uint8Array(decoded) };
-  const prepared = prepareReference(reference);
-  const compareMs = median([0, 1, 2].map(() => cpuMilliseconds(() => scoreAgainst(prepared, candidate)).ms));
-  const prepareMs = median([0, 1, 2].map(() => cpuMilliseconds(() => prepareReference(reference)).ms));
-  const streamingMs = median([0, 1, 2].map(() => cpuMilliseconds(() => streamingSsimulacra2(reference, candidate)).ms));
-  const megapixels = (reference.width * reference.height) / 1e6;
-  perMegapixel.push(compareMs / megapixels);
-  preparePerMegapixel.push(prepareMs / megapixels);
-  ratios.push(compareMs / encodeMs);
-  speedups.push(streamingMs / compareMs);
-  console.log(
-    `${image.name.padEnd(40)} ${pad(`${reference.width}x${reference.height}`, 10)} ${pad(encodeMs.toFixed(1), 8)} ${pad(compareMs.toFixed(0), 8)} ${pad((compareMs / megapixels).toFixed(0), 6)} ${pad((compareMs / encodeMs).toFixed(1), 6)} ${pad(prepareMs.toFixed(0), 8)} ${pad((prepareMs / megapixels).toFixed(0), 6)} ${pad(streamingMs.toFixed(0), 7)} ${pad((streamingMs / megapixels).toFixed(0), 6)} ${pad((streamingMs / compareMs).toFixed(2), 7)}`,
-  );
-}
-console.log(
-  `metric: median ${median(perMegapixel).toFixed(0)} ms CPU per megapixel per comparison (target 120), ${median(ratios).toFixed(1)}x one q76 encode; preparing the reference ${median(preparePerMegapixel).toFixed(0)} ms per megapixel; ${median(speedups).toFixed(2)}x faster than the streaming implementation in this process`,
-);
-const first = await images[0]!.load(OUTPUT_WIDTH);
-const firstCandidate = await DISTORTIONS[1]!.apply(first);
-const calcS2Cpu = cpuMilliseconds(() => calcS2Rust(first, firstCandidate)).ms;
-const firstMegapixels = (first.width * first.height) / 1e6;
-console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height}): ${calcS2Cpu.toFixed(0)} ms CPU, ${(calcS2Cpu / firstMegapixels).toFixed(0)} ms per megapixel`);
-
-console.log("\n4. Peak memory of a search's scores: one reference prepared and kept, three candidates against it (child process: max RSS during the scores minus RSS with the inputs loaded)");
-for (const size of ["1600x1067", "4000x3000"]) {
-  const child = spawnSync(process.execPath, [fileURLToPath(new URL("./bench-quality/score-peak.ts", import.meta.url)), size], { encoding: "utf8" });
-  if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);
-  console.log(child.stdout.trim());
-}
+if (sections.has("1")) await validateAgainstCalcS2();
+if (sections.has("2")) await autoOnCorpus();
+if (sections.has("3")) await metricCost();
+if (sections.has("4")) peakMemory();
 
 if (failures.length > 0) {
   console.error(`\nFAILED:\n${failures.join("\n")}`);
   process.exit(1);
 }
-console.log("\nAll validation checks passed.");
+console.log(`\nAll validation checks of sections ${[...sections].sort().join(", ")} passed.`);
+
+async function validateAgainstCalcS2(): Promise<void> {
+  console.log(`\n1. Validation at ${VALIDATION_WIDTH} px wide: ours against calc-s2-rust 1.0.3, and order within each distortion family`);
+  console.log(`${"image".padEnd(40)} ${"distortion".padEnd(10)} ${pad("ours", 8)} ${pad("calc-s2", 8)} ${pad("diff", 6)}`);
+  let pairs = 0;
+  let largestDifference = 0;
+  for (const image of images) {
+    const reference = await image.load(VALIDATION_WIDTH);
+    const scores = new Map<string, number>();
+    for (const distortion of DISTORTIONS) {
+      const candidate = await distortion.apply(reference);
+      const ours = ssimulacra2(reference, candidate);
+      const theirs = calcS2Rust(reference, candidate);
+      const difference = ours - theirs;
+      pairs++;
+      largestDifference = Math.max(largestDifference, Math.abs(difference));
+      scores.set(distortion.name, ours);
+      console.log(`${image.name.padEnd(40)} ${distortion.name.padEnd(10)} ${pad(ours.toFixed(2), 8)} ${pad(theirs.toFixed(2), 8)} ${pad(difference.toFixed(3), 6)}`);
+      if (Math.abs(difference) > MAX_DIFFERENCE) failures.push(`${image.name} ${distortion.name}: ours ${ours.toFixed(2)}, calc-s2-rust ${theirs.toFixed(2)}`);
+    }
+    for (const family of ["jpeg", "blur", "noise"] as const) {
+      const ordered = DISTORTIONS.filter((d) => d.family === family).sort((a, b) => a.severity - b.severity);
+      for (let i = 1; i < ordered.length; i++) {
+        const milder = ordered[i - 1]!.name;
+        const harsher = ordered[i]!.name;
+        if (!(scores.get(milder)! > scores.get(harsher)!)) failures.push(`${image.name}: ${milder} (${scores.get(milder)!.toFixed(2)}) does not score above ${harsher} (${scores.get(harsher)!.toFixed(2)})`);
+      }
+    }
+  }
+  console.log(`${pairs} distorted images; largest |ours - calc-s2-rust| = ${largestDifference.toFixed(3)} (limit ${MAX_DIFFERENCE})`);
+}
+
+async function autoOnCorpus(): Promise<void> {
+
+  if (corpusPhotos.length === 0) {
+    console.log(`\n2. auto:good against q76 on the corpus: skipped, no corpus under ${CORPUS_DIR}`);
+  } else {
+    console.log(`\n2. auto:good against fixed q76 on the corpus photos (${OUTPUT_WIDTH} px wide and original size), per format`);
+    failures.push(...(await benchAutoVersusFixed()));
+  }
+}
+
+async function metricCost(): Promise<void> {
+
+  console.log(`\n3. CPU at output size (${OUTPUT_WIDTH} px wide, or the original when smaller), median of 3, this process`);
+  console.log("   compare: one candidate against a prepared reference; prepare: the reference's side, once per search; streaming: the first implementation, one pair");
+  console.log(`${"image".padEnd(40)} ${pad("size", 10)} ${pad("q76 ms", 8)} ${pad("compare", 8)} ${pad("ms/MP", 6)} ${pad("x enc", 6)} ${pad("prepare", 8)} ${pad("ms/MP", 6)} ${pad("stream", 7)} ${pad("ms/MP", 6)} ${pad("speedup", 7)}`);
+  const encoderOptions = imageOptionsSchema.parse({});
+  const perMegapixel: number[] = [];
+  const preparePerMegapixel: number[] = [];
+  const ratios: number[] = [];
+  const speedups: number[] = [];
+  for (const image of images) {
+    const reference = await image.load(OUTPUT_WIDTH);
+    const raw = { raw: { width: reference.width, height: reference.height, channels: reference.channels } } as const;
+    const encodeOnce = () => encode(sharp(reference.data, raw), { format: "jpeg", lossless: false, quality: 76 }, encoderOptions);
+    const jpeg = await encodeOnce();
+    const encodeRuns: number[] = [];
+    for (let i = 0; i < 3; i++) encodeRuns.push((await cpuMillisecondsAsync(encodeOnce)).ms);
+    const encodeMs = median(encodeRuns);
+    const decoded = await sharp(jpeg).raw().toBuffer();
+    const candidate: RawImage = { ...reference, data: new Uint8Array(decoded) };
+    const prepared = prepareReference(reference);
+    const compareMs = median([0, 1, 2].map(() => cpuMilliseconds(() => scoreAgainst(prepared, candidate)).ms));
+    const prepareMs = median([0, 1, 2].map(() => cpuMilliseconds(() => prepareReference(reference)).ms));
+    const streamingMs = median([0, 1, 2].map(() => cpuMilliseconds(() => streamingSsimulacra2(reference, candidate)).ms));
+    const megapixels = (reference.width * reference.height) / 1e6;
+    perMegapixel.push(compareMs / megapixels);
+    preparePerMegapixel.push(prepareMs / megapixels);
+    ratios.push(compareMs / encodeMs);
+    speedups.push(streamingMs / compareMs);
+    console.log(
+      `${image.name.padEnd(40)} ${pad(`${reference.width}x${reference.height}`, 10)} ${pad(encodeMs.toFixed(1), 8)} ${pad(compareMs.toFixed(0), 8)} ${pad((compareMs / megapixels).toFixed(0), 6)} ${pad((compareMs / encodeMs).toFixed(1), 6)} ${pad(prepareMs.toFixed(0), 8)} ${pad((prepareMs / megapixels).toFixed(0), 6)} ${pad(streamingMs.toFixed(0), 7)} ${pad((streamingMs / megapixels).toFixed(0), 6)} ${pad((streamingMs / compareMs).toFixed(2), 7)}`,
+    );
+  }
+  console.log(
+    `metric: median ${median(perMegapixel).toFixed(0)} ms CPU per megapixel per comparison (target 120), ${median(ratios).toFixed(1)}x one q76 encode; preparing the reference ${median(preparePerMegapixel).toFixed(0)} ms per megapixel; ${median(speedups).toFixed(2)}x faster than the streaming implementation in this process`,
+  );
+  const first = await images[0]!.load(OUTPUT_WIDTH);
+  const firstCandidate = await DISTORTIONS[1]!.apply(first);
+  const calcS2Cpu = cpuMilliseconds(() => calcS2Rust(first, firstCandidate)).ms;
+  const firstMegapixels = (first.width * first.height) / 1e6;
+  console.log(`calc-s2-rust on ${images[0]!.name} (${first.width}x${first.height}): ${calcS2Cpu.toFixed(0)} ms CPU, ${(calcS2Cpu / firstMegapixels).toFixed(0)} ms per megapixel`);
+}
+
+function peakMemory(): void {
+
+  console.log("\n4. Peak memory of a search's scores: one reference prepared and kept, three candidates against it (child process: max RSS during the scores minus RSS with the inputs loaded)");
+  for (const size of ["1600x1067", "4000x3000"]) {
+    const child = spawnSync(process.execPath, [fileURLToPath(new URL("./bench-quality/score-peak.ts", import.meta.url)), size], { encoding: "utf8" });
+    if (child.status !== 0) failures.push(`peak measurement at ${size} failed: ${child.stderr}`);
+    console.log(child.stdout.trim());
+  }
+}

@@ -4,7 +4,7 @@ import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/imag
 import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
-import { sampleOf, typicalQuality } from "./perceptual-quality.ts";
+import { coarseRungs, sampleOf, typicalQuality, withinReach } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
 import { seededRandom } from "./test-support/seeded-random.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
@@ -172,6 +172,22 @@ describe("typicalQuality", () => {
       expect(qualities).toEqual([...qualities].sort((a, b) => a - b));
       expect(new Set(qualities).size).toBe(qualities.length);
     }
+  });
+});
+
+describe("the sample search's moves", () => {
+  it("probes every other rung, the top always among them", () => {
+    expect(coarseRungs([1, 4, 7, 10, 13])).toEqual([1, 7, 13]);
+    expect(coarseRungs([4, 7, 10, 13])).toEqual([7, 13]);
+    expect(coarseRungs([100])).toEqual([100]);
+  });
+
+  it("moves at most 12 qualities from the nearest probe, and leaves a prediction within reach as it is", () => {
+    expect(withinReach(107, [76])).toBe(88);
+    expect(withinReach(30, [76, 88])).toBe(64);
+    expect(withinReach(83, [76, 88])).toBe(83);
+    expect(withinReach(95, [])).toBe(95);
+    expect(withinReach(Infinity, [76])).toBe(Infinity);
   });
 });
 

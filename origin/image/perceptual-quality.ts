@@ -7,8 +7,9 @@
 // mosaic of tiles spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's
 // macroblocks use, so each tile of the encoded mosaic holds the blocks the full encode makes there
 // (quality/sample-mosaic.ts). Each probe encodes and scores the mosaic, its score turned into the
-// whole output's by a measured stretch (wholeScoreEstimate). Per chroma, the sample search finds
-// the lowest quality on a ladder whose estimate reaches the aim; the chroma whose sample costs
+// whole output's by a measured stretch (wholeScoreEstimate). Per chroma, the sample search brackets
+// where the estimate reaches the aim on every other rung of a ladder, each move at most
+// MAX_SAMPLE_STEP qualities, and interpolates inside the bracket; the chroma whose sample costs
 // fewer bytes there is tried first.
 //
 // Then the whole image is encoded and scored at that answer, and the search goes on with whole
@@ -94,7 +95,7 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
 }
 
 // An answer may score this much above the target before a lower quality is tried.
-const LANDING_SLACK = 4;
+const LANDING_SLACK = 2.5;
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
 const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
@@ -159,21 +160,28 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     return scored;
   };
 
-  /** The lowest quality of `rungs` whose estimate reaches `aim` (null when none does), probes kept across calls. */
+  /**
+   * Where the estimate reaches `aim` over `rungs` (null when even the top does not), probes kept
+   * across calls: the bracket is found on every other rung, and the answer interpolated inside it
+   * by the model, since the whole outputs that follow correct it to the single quality step anyway.
+   */
   const sampleSearch = async (chroma: OutputChroma, aim: number, rungs: number[]): Promise<number | null> => {
     if (rungs.length === 0) return null;
-    const known = rungs.flatMap((quality) => {
-      const value = probes.get(chroma)?.get(quality);
-      return value === undefined ? [] : [{ quality, value, passes: value.score < aim }];
-    });
+    const coarse = coarseRungs(rungs);
+    const known = [...(probes.get(chroma) ?? [])].flatMap(([quality, value]) => (coarse.includes(quality) ? [{ quality, value, passes: value.score < aim }] : []));
+    const probed = () => [...(probes.get(chroma)?.keys() ?? [])];
     const boundary = await searchQualityBoundary<Scored>({
-      ladder: rungs,
+      ladder: coarse,
       measure: (quality) => probe(chroma, quality),
       passes: ({ score }) => score < aim,
-      predict: (bracket) => predictQuality(bracket, aim, SCORE_CURVES[format]),
+      predict: (bracket) => withinReach(predictQuality(bracket, aim, SCORE_CURVES[format]), probed()),
       known,
     });
-    return boundary.failing?.quality ?? null;
+    const { passing, failing } = boundary;
+    if (failing === null) return null;
+    if (passing === null) return failing.quality;
+    const predicted = Math.round(predictQuality(boundary, aim, SCORE_CURVES[format]));
+    return Math.min(failing.quality, Math.max(passing.quality + 1, predicted));
   };
 
   const outputs: WholeOutput[] = [];
@@ -212,7 +220,10 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, rungs) });
   }
   const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
-  reaching.sort((a, b) => probes.get(a.chroma)!.get(a.quality)!.bytes.byteLength - probes.get(b.chroma)!.get(b.quality)!.bytes.byteLength);
+  // An answer interpolated between probes is compared by the probe that brackets it from above.
+  const sampleBytes = ({ chroma, quality }: { chroma: OutputChroma; quality: number }) =>
+    Math.min(...[...probes.get(chroma)!].filter(([probed]) => probed >= quality).map(([, scored]) => scored.bytes.byteLength));
+  reaching.sort((a, b) => sampleBytes(a) - sampleBytes(b));
 
   let next: { chroma: OutputChroma; quality: number } | null;
   if (reaching.length > 0) {
@@ -282,6 +293,24 @@ function between(below: WholeOutput, above: WholeOutput, aim: number): number {
 export async function scoreOutput(reference: Sharp, bytes: Uint8Array): Promise<number> {
   const pixels = await rawRgb(reference);
   return perceptualScore(pixels, await rawRgb(sharp(bytes), pixels.channels));
+}
+
+// The sample search moves at most this many qualities from the nearest probe at a time: the
+// prior's shape, stretched through one probe far from the target, can point to the ceiling (a WebP
+// sample at q76 scoring 54 pointed to q100 where q85 was the answer), and a probe far past the
+// answer narrows the bracket little.
+const MAX_SAMPLE_STEP = 12;
+
+/** A predicted quality moved to within MAX_SAMPLE_STEP of the nearest probe made. */
+export function withinReach(predicted: number, probed: number[]): number {
+  if (probed.length === 0 || !Number.isFinite(predicted)) return predicted;
+  const nearest = probed.reduce((a, b) => (Math.abs(b - predicted) < Math.abs(a - predicted) ? b : a));
+  return Math.min(nearest + MAX_SAMPLE_STEP, Math.max(nearest - MAX_SAMPLE_STEP, predicted));
+}
+
+/** Every other rung, the top kept: the sample search's ladder. */
+export function coarseRungs(rungs: number[]): number[] {
+  return rungs.filter((_, index) => (rungs.length - 1 - index) % 2 === 0);
 }
 
 // The ladder's step: a score moves about 0.7 a quality step near the targets and its noise

@@ -1,8 +1,8 @@
 // SSIMULACRA 2 off the event loop: a few worker threads, each scoring one pair at a time.
 // Memory per running job is the two inputs (copied to the worker, 3 or 4 bytes a pixel each)
-// plus the metric's own: about 33 bytes a pixel for the prepared reference and a few rows for
+// plus the metric's own: about 33 bytes a pixel for the prepared reference (about 9 above 4 MP) and a few rows for
 // the candidate (see ssimulacra2.ts). A search scores through `referenceScorer`, whose
-// reference the worker prepares once and keeps (up to 3 MP of kept references a worker,
+// reference the worker prepares once and keeps (up to 120 MB of kept references a worker,
 // score-worker.ts). Idle workers do not keep the process alive.
 import { z } from "@hono/zod-openapi";
 import type { RawImage } from "./raw-image.ts";

@@ -4,7 +4,7 @@
 // A quality search scores many candidates against one reference, whose side of the metric
 // (XYB planes, local means and squares at every scale) costs most of a score to compute. A
 // request naming a `referenceKey` therefore keeps the prepared reference here, and the next
-// request with that key scores against it. Kept references are bounded in pixels, least recently
+// request with that key scores against it. Kept references are bounded in bytes, least recently
 // used dropped first; a reference larger than the bound is prepared, used and not kept.
 import { parentPort } from "node:worker_threads";
 import type { RawImage } from "./raw-image.ts";
@@ -18,9 +18,10 @@ export interface ScoreRequest {
   referenceKey?: string;
 }
 
-// About 33 bytes a pixel are kept per reference (ssimulacra2.ts): 3 MP is about 100 MB, one 2 MP
-// search's whole image and its sample.
-const KEPT_REFERENCE_PIXELS = 3_000_000;
+// A reference keeps about 33 bytes a pixel up to 4 MP and about 9 above, streaming its finest
+// scale (ssimulacra2.ts): one 2 MP search's whole image and sample keep about 72 MB, a 12 MP
+// search's about 112 MB, so either keeps its reference across its candidates.
+const KEPT_REFERENCE_BYTES = 120 * 1024 * 1024;
 const kept = new Map<string, Ssimulacra2Reference>();
 
 function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
@@ -32,14 +33,13 @@ function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
     return known;
   }
   const prepared = prepareReference(reference);
-  const pixels = reference.width * reference.height;
-  if (pixels > KEPT_REFERENCE_PIXELS) return prepared;
-  let total = pixels;
-  for (const other of kept.values()) total += other.width * other.height;
+  if (prepared.retainedBytes > KEPT_REFERENCE_BYTES) return prepared;
+  let total = prepared.retainedBytes;
+  for (const other of kept.values()) total += other.retainedBytes;
   for (const [oldest, other] of kept) {
-    if (total <= KEPT_REFERENCE_PIXELS) break;
+    if (total <= KEPT_REFERENCE_BYTES) break;
     kept.delete(oldest);
-    total -= other.width * other.height;
+    total -= other.retainedBytes;
   }
   kept.set(key, prepared);
   return prepared;

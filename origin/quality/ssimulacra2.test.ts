@@ -87,6 +87,23 @@ describe("ssimulacra2", () => {
     }
   });
 
+  it("streams the finest scale of a reference it does not keep, giving the kept reference's scores exactly, opaque or transparent, for a quarter of the memory", async () => {
+    const inHole = (x: number, y: number) => Math.hypot(x - 100, y - 80) < 40;
+    for (const [width, height, seed] of [[320, 213, 1], [203, 117, 7], [16, 9, 2]] as const) {
+      const original = photo(width, height, seed);
+      const kept = prepareReference(original, { keepFinestScale: true });
+      const streamed = prepareReference(original, { keepFinestScale: false });
+      expect(streamed.retainedBytes, `${width}x${height}`).toBeLessThan(kept.retainedBytes * 0.3);
+      for (const distortion of DISTORTIONS) {
+        const candidate = await distortion.apply(original);
+        expect(scoreAgainst(streamed, candidate), `${width}x${height} ${distortion.name}`).toBe(scoreAgainst(kept, candidate));
+      }
+    }
+    const holed = withAlpha(reference, (x, y) => (inHole(x, y) ? 0 : 255));
+    const softened = withAlpha(await jpegRoundTrip(reference, 60), (x, y) => (inHole(x, y) ? 128 : 255));
+    expect(scoreAgainst(prepareReference(holed, { keepFinestScale: false }), softened)).toBe(scoreAgainst(prepareReference(holed, { keepFinestScale: true }), softened));
+  });
+
   it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", async () => {
     const prepared = prepareReference(reference);
     const first = scored[1]!.candidate;

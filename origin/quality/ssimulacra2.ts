@@ -12,6 +12,11 @@
 // 2 MP). A candidate then streams through the blur (its recursive form needs the 2r+1 rows
 // around the output row, r = 5) with three quantities (b, b*b, a*b) instead of five, so scoring
 // one costs O(width) floats plus the next scale's linear RGB (a quarter of the pixels).
+//
+// The finest scale holds three quarters of that. Above STREAM_FINEST_SCALE_ABOVE pixels (a 12 MP
+// reference kept about 380 MB) it is not kept: each candidate streams the reference's finest scale
+// beside its own, two more blurred quantities per channel, in the same order of operations, so
+// the scores are the same and the reference keeps about 9 bytes a pixel.
 import type { RawImage } from "./raw-image.ts";
 import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
 import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
@@ -30,6 +35,16 @@ interface ReferenceScale {
   height: number;
   /** Per XYB channel; null where the channel's weights at this scale are all zero (B at the two finest scales). */
   channels: (ReferenceChannel | null)[];
+  /** Set when the scale is not kept: its linear rows, streamed beside each candidate's (`channels` then holds scratch rings of 2r+1 rows, rewritten by every score). */
+  streamed: LinearImage | null;
+}
+
+/** Pixels above which a prepared reference streams its finest scale instead of keeping it. */
+export const STREAM_FINEST_SCALE_ABOVE = 4_000_000;
+
+export interface PrepareOptions {
+  /** Keep the finest scale's planes (faster per candidate, about 24 more bytes a pixel); by default only up to STREAM_FINEST_SCALE_ABOVE pixels. */
+  keepFinestScale?: boolean;
 }
 
 /** A reference image with its side of the metric computed, to score any number of candidates of its size against. */
@@ -38,16 +53,18 @@ export class Ssimulacra2Reference {
   readonly height: number;
   readonly #image: RawImage;
   readonly #transparent: boolean;
+  readonly #keepFinest: boolean;
   // By background (0 dark, 1 light page); an opaque reference has one.
   readonly #pages: (ReferenceScale[] | undefined)[] = [];
 
-  constructor(image: RawImage) {
+  constructor(image: RawImage, options: PrepareOptions = {}) {
     if (image.width < 8 || image.height < 8) throw new RangeError("SSIMULACRA 2 needs images of at least 8x8 pixels");
     this.width = image.width;
     this.height = image.height;
     this.#image = image;
     this.#transparent = hasTransparency(image);
-    this.#pages[0] = referenceScales(bytesReader(image, 0));
+    this.#keepFinest = options.keepFinestScale ?? image.width * image.height <= STREAM_FINEST_SCALE_ABOVE;
+    this.#pages[0] = referenceScales(bytesReader(image, 0), this.#keepFinest);
   }
 
   get transparent(): boolean {
@@ -57,20 +74,20 @@ export class Ssimulacra2Reference {
   /** The reference's scales over a dark (0) or light (1) page, computed on first use. */
   over(background: 0 | 1): ReferenceScale[] {
     if (!this.#transparent) return this.#pages[0]!;
-    return (this.#pages[background] ??= referenceScales(bytesReader(this.#image, background)));
+    return (this.#pages[background] ??= referenceScales(bytesReader(this.#image, background), this.#keepFinest));
   }
 
   /** Bytes held beyond the reference's own pixels. */
   get retainedBytes(): number {
     let bytes = 0;
-    for (const page of this.#pages) for (const scale of page ?? []) for (const channel of scale.channels) if (channel !== null) bytes += 3 * channel.xyb.byteLength;
+    for (const page of this.#pages) for (const scale of page ?? []) for (const channel of scale.channels) if (channel !== null && scale.streamed === null) bytes += 3 * channel.xyb.byteLength;
     return bytes;
   }
 }
 
 /** Computes the reference's side of the metric once, for `scoreAgainst`. */
-export function prepareReference(reference: RawImage): Ssimulacra2Reference {
-  return new Ssimulacra2Reference(reference);
+export function prepareReference(reference: RawImage, options: PrepareOptions = {}): Ssimulacra2Reference {
+  return new Ssimulacra2Reference(reference, options);
 }
 
 /** SSIMULACRA 2 of `candidate` against a prepared reference: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
@@ -236,8 +253,8 @@ function squares(plane: Float32Array): Float32Array {
   return out;
 }
 
-/** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels. */
-function referenceScales(image: LinearImage): ReferenceScale[] {
+/** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels; the finest scale only as rings to stream into unless kept. */
+function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScale[] {
   const scales = scaleCount(image.width, image.height);
   const result: ReferenceScale[] = [];
   let current = image;
@@ -245,6 +262,15 @@ function referenceScales(image: LinearImage): ReferenceScale[] {
     const { width, height } = current;
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
     const weighted = [0, 1, 2].map((channel) => isWeighted(scales, channel, scale));
+    if (scale === 0 && !keepFinest) {
+      const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+      for (let y = 0; y < height && next !== null; y++) readLinearRow(current, y, rows, next);
+      const ring = () => new Float32Array(RING * width);
+      result.push({ width, height, channels: weighted.map((on) => (on ? { xyb: ring(), mean: ring(), square: ring() } : null)), streamed: current });
+      if (next === null) break;
+      current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
+      continue;
+    }
     const xyb = weighted.map((on) => (on ? new Float32Array(width * height) : null));
     const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
     const converted: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
@@ -257,6 +283,7 @@ function referenceScales(image: LinearImage): ReferenceScale[] {
       width,
       height,
       channels: xyb.map((plane) => (plane === null ? null : { xyb: plane, mean: blurPlane(plane, width, height), square: blurPlane(squares(plane), width, height) })),
+      streamed: null,
     });
     if (next === null) break;
     current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
@@ -307,25 +334,30 @@ function scaleStatistics(reference: ReferenceScale, candidate: LinearImage, next
         },
   );
   const zeros: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+  const streamed = reference.streamed === null ? null : new StreamedReference(reference.streamed, reference.channels);
+  // Where row y of the reference's planes starts: whole planes when kept, rings when streamed.
+  const referenceAt = (y: number) => (streamed === null ? y * width : (y % RING) * width);
 
   for (let n = 1 - RADIUS; n < height; n++) {
     const bottom = n + RADIUS - 1;
     if (bottom < height) {
       const slot = (bottom % RING) * width;
+      streamed?.readRow(bottom);
       readLinearRow(candidate, bottom, rows, next);
       toPositiveXyb(rows[0], rows[1], rows[2], xyb[0], xyb[1], xyb[2], slot, width);
       channels.forEach((channel, c) => {
-        if (channel !== null) blurCandidateRow(channel.reference.xyb, bottom * width, xyb[c]!, slot, channel.across, slot, width);
+        if (channel !== null) blurCandidateRow(channel.reference.xyb, referenceAt(bottom), xyb[c]!, slot, channel.across, slot, width);
       });
     }
     const top = n - RADIUS - 1;
+    streamed?.blurColumns(n);
     channels.forEach((channel, c) => {
       if (channel === null) return;
       const upper = top >= 0 ? channel.across : zeros;
       const lower = bottom < height ? channel.across : zeros;
       const upperAt = top >= 0 ? (top % RING) * width : 0;
       const lowerAt = bottom < height ? (bottom % RING) * width : 0;
-      blurCandidateColumns(upper, upperAt, lower, lowerAt, channel.state, width, channel.reference, n * width, xyb[c]!, (n % RING) * width, n >= 0 ? channel.sums : null);
+      blurCandidateColumns(upper, upperAt, lower, lowerAt, channel.state, width, channel.reference, referenceAt(n), xyb[c]!, (n % RING) * width, n >= 0 ? channel.sums : null);
     });
   }
   const pixels = width * height;
@@ -334,6 +366,73 @@ function scaleStatistics(reference: ReferenceScale, candidate: LinearImage, next
     const s = channel.sums;
     return [s[0]! / pixels, s[2]! / pixels, s[4]! / pixels, (s[1]! / pixels) ** 0.25, (s[3]! / pixels) ** 0.25, (s[5]! / pixels) ** 0.25];
   });
+}
+
+/**
+ * The reference's side of a scale that is not kept, computed row by row beside a candidate's: its
+ * XYB rows, and its local means and squares by the same horizontal and vertical passes (blurRow,
+ * blurColumnsStep) that blurPlane runs over a kept plane, into the scale's rings.
+ */
+class StreamedReference {
+  readonly #image: LinearImage;
+  readonly #channels: (ReferenceChannel | null)[];
+  readonly #rows: Planes;
+  readonly #xyb: Planes;
+  readonly #square: Float32Array;
+  // Per channel: horizontally blurred rings of a and a*a, and the vertical filters' states.
+  readonly #across: ({ mean: Float32Array; square: Float32Array; meanState: Float32Array; squareState: Float32Array } | null)[];
+  readonly #zeros: Float32Array;
+  readonly #discarded: Float32Array;
+
+  constructor(image: LinearImage, channels: (ReferenceChannel | null)[]) {
+    const { width } = image;
+    this.#image = image;
+    this.#channels = channels;
+    this.#rows = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+    this.#xyb = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
+    this.#square = new Float32Array(width);
+    this.#across = channels.map((channel) =>
+      channel === null
+        ? null
+        : { mean: new Float32Array(RING * width), square: new Float32Array(RING * width), meanState: new Float32Array(width * 6), squareState: new Float32Array(width * 6) },
+    );
+    this.#zeros = new Float32Array(width);
+    this.#discarded = new Float32Array(width);
+  }
+
+  /** Reads row y: its XYB into the rings' slot for y, and its horizontal passes. */
+  readRow(y: number): void {
+    const { width } = this.#image;
+    const slot = (y % RING) * width;
+    const [red, green, blue] = this.#rows;
+    this.#image.readRow(y, red, green, blue);
+    toPositiveXyb(red, green, blue, this.#xyb[0], this.#xyb[1], this.#xyb[2], 0, width);
+    this.#channels.forEach((channel, c) => {
+      const across = this.#across[c];
+      if (channel === null || across == null) return;
+      const values = this.#xyb[c]!;
+      channel.xyb.set(values, slot);
+      for (let x = 0; x < width; x++) this.#square[x] = values[x]! * values[x]!;
+      blurRow(values, 0, across.mean, slot, width);
+      blurRow(this.#square, 0, across.square, slot, width);
+    });
+  }
+
+  /** The vertical passes for output row n (n < 0 only advances the filters), into the rings' slot for n. */
+  blurColumns(n: number): void {
+    const { width, height } = this.#image;
+    const top = n - RADIUS - 1;
+    const bottom = n + RADIUS - 1;
+    this.#channels.forEach((channel, c) => {
+      const across = this.#across[c];
+      if (channel === null || across == null) return;
+      const upperAt = top >= 0 ? (top % RING) * width : 0;
+      const lowerAt = bottom < height ? (bottom % RING) * width : 0;
+      const outAt = n >= 0 ? (n % RING) * width : 0;
+      blurColumnsStep(top >= 0 ? across.mean : this.#zeros, upperAt, bottom < height ? across.mean : this.#zeros, lowerAt, across.meanState, n >= 0 ? channel.mean : this.#discarded, outAt, width);
+      blurColumnsStep(top >= 0 ? across.square : this.#zeros, upperAt, bottom < height ? across.square : this.#zeros, lowerAt, across.squareState, n >= 0 ? channel.square : this.#discarded, outAt, width);
+    });
+  }
 }
 
 /** The horizontal pass for b, b*b and a*b of one row (as blurRow, products rounded to single precision as a plane of them would be). */

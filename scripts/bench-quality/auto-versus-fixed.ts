@@ -7,6 +7,11 @@
 // an image on average; auto's request time at most 3 times q76's, median, end to end (wall time in
 // this process, so the ratio is measured under the same load). Auto's extra CPU against one q76
 // encode is printed beside it.
+// At equal quality (issue #25): each image is also encoded at a ladder of fixed qualities, and
+// auto's total bytes are set against the one fixed quality per format whose worst-decile score
+// equals auto's (target at most 0.80, equal-quality.ts). And the levels are checked with a second
+// metric: butteraugli's distance of auto:good's and q76's outputs, per format, for images up to
+// BUTTERAUGLI_MAX_PIXELS (the 2017 tool takes about 1.5 s of CPU a megapixel), when it is installed.
 // BENCH_QUALITY_IMAGES=n takes the first n images, BENCH_QUALITY_SIZES=1600|original one size.
 import sharp from "sharp";
 import { imageOptionsSchema } from "../../contracts/image-options.ts";
@@ -15,7 +20,10 @@ import { encode } from "../../origin/image/encode.ts";
 import { processImage } from "../../origin/image/process-image.ts";
 import type { RawImage } from "../../origin/quality/raw-image.ts";
 import { ssimulacra2 } from "../../origin/quality/ssimulacra2.ts";
+import { butteraugliAvailable, butteraugliDistance } from "./butteraugli.ts";
 import { corpusImages, type CorpusImage } from "./corpus-images.ts";
+import { worstDecile } from "./worst-decile.ts";
+import { equalQuality, fixedLadder, type LadderPoint } from "./equal-quality.ts";
 import { renderedSizes } from "./rendered-sizes.ts";
 
 const FORMATS = ["jpeg", "webp", "avif"] as const;
@@ -25,6 +33,8 @@ const MAX_MEAN_ENCODES = 4.5;
 const MAX_TIME_RATIO = 3;
 // q76 clearing the target by this much leaves auto no excuse to spend more.
 const DEFAULT_CLEARS_BY = 3;
+const MAX_EQUAL_QUALITY_RATIO = 0.8;
+const BUTTERAUGLI_MAX_PIXELS = 2_100_000;
 
 interface Row {
   image: string;
@@ -46,6 +56,11 @@ interface Row {
   cpuRatio: number;
   searchMs: number;
   encodeMs: number;
+  /** The image at the fixed qualities of FIXED_LADDER, for the equal-quality comparison. */
+  ladder: LadderPoint[];
+  /** butteraugli distances of auto's and q76's outputs, null when not measured. */
+  autoButteraugli: number | null;
+  fixedButteraugli: number | null;
 }
 
 async function cpuMs<T>(run: () => Promise<T>): Promise<{ value: T; ms: number; wallMs: number }> {
@@ -73,10 +88,12 @@ export async function benchAutoVersusFixed(): Promise<string[]> {
   const images = corpusImages().slice(0, limit);
   const target = QUALITY_LEVEL_TARGETS.good;
   const rows: Row[] = [];
+  const withButteraugli = butteraugliAvailable();
+  if (!withButteraugli) console.log("butteraugli is not installed (apt-get install butteraugli): its columns stay empty");
   console.log(`${images.length} corpus images${onlySize === null ? "" : `, size ${onlySize} only`}; good target ${target}`);
   await warmUp(images[0]);
   console.log(
-    `${"image".padEnd(42)} ${"size".padEnd(8)} ${pad("pixels", 10)} ${"fmt".padEnd(4)} ${pad("q76 B", 9)} ${pad("score", 6)} ${pad("auto B", 9)} ${pad("score", 6)} ${pad("stats", 6)} met  ${pad("q", 3)} ${"chroma".padEnd(9)} ${pad("enc", 3)} ${pad("ratio", 6)} ${pad("srch ms", 7)} ${pad("enc ms", 6)} ${pad("xenc", 5)} ${pad("xtime", 5)}`,
+    `${"image".padEnd(42)} ${"size".padEnd(8)} ${pad("pixels", 10)} ${"fmt".padEnd(4)} ${pad("q76 B", 9)} ${pad("score", 6)} ${pad("auto B", 9)} ${pad("score", 6)} ${pad("stats", 6)} met  ${pad("q", 3)} ${"chroma".padEnd(9)} ${pad("enc", 3)} ${pad("ratio", 6)} ${pad("srch ms", 7)} ${pad("enc ms", 6)} ${pad("xenc", 5)} ${pad("xtime", 5)} ${pad("BA q76", 6)} ${pad("BA auto", 7)}`,
   );
   for (const image of images) {
     const input = await image.read();
@@ -90,6 +107,7 @@ export async function benchAutoVersusFixed(): Promise<string[]> {
         const auto = await cpuMs(() => processImage(input, imageOptionsSchema.parse({ ...size.options, format, quality: "auto:good" })));
         const oneEncode = await cpuMs(() => encode(sharp(reference.data, raw), { format, lossless: false, quality: 76 }, fixedOptions));
         const searchMs = Math.max(0, auto.ms - fixed.ms);
+        const butteraugli = withButteraugli && reference.width * reference.height <= BUTTERAUGLI_MAX_PIXELS;
         const row: Row = {
           image: image.name,
           size: size.label,
@@ -108,10 +126,13 @@ export async function benchAutoVersusFixed(): Promise<string[]> {
           cpuRatio: searchMs / oneEncode.ms,
           searchMs,
           encodeMs: oneEncode.ms,
+          ladder: await fixedLadder(reference, format, { ...fixedOptions, strip_metadata: true }),
+          autoButteraugli: butteraugli ? await butteraugliDistance(reference, auto.value.bytes) : null,
+          fixedButteraugli: butteraugli ? await butteraugliDistance(reference, fixed.value.bytes) : null,
         };
         rows.push(row);
         console.log(
-          `${row.image.padEnd(42)} ${row.size.padEnd(8)} ${pad(row.pixels, 10)} ${format.padEnd(4)} ${pad(row.fixedBytes, 9)} ${pad(row.fixedScore.toFixed(1), 6)} ${pad(row.autoBytes, 9)} ${pad(row.autoScore.toFixed(1), 6)} ${pad(row.autoReportedScore?.toFixed(1) ?? "-", 6)} ${row.targetMet === false ? "MISS" : "    "} ${pad(row.autoQuality ?? "-", 3)} ${(row.chroma ?? "-").padEnd(9)} ${pad(row.encodes, 3)} ${pad((row.autoBytes / row.fixedBytes).toFixed(2), 6)} ${pad(row.searchMs.toFixed(0), 7)} ${pad(row.encodeMs.toFixed(0), 6)} ${pad(row.cpuRatio.toFixed(1), 5)} ${pad(row.timeRatio.toFixed(1), 5)}`,
+          `${row.image.padEnd(42)} ${row.size.padEnd(8)} ${pad(row.pixels, 10)} ${format.padEnd(4)} ${pad(row.fixedBytes, 9)} ${pad(row.fixedScore.toFixed(1), 6)} ${pad(row.autoBytes, 9)} ${pad(row.autoScore.toFixed(1), 6)} ${pad(row.autoReportedScore?.toFixed(1) ?? "-", 6)} ${row.targetMet === false ? "MISS" : "    "} ${pad(row.autoQuality ?? "-", 3)} ${(row.chroma ?? "-").padEnd(9)} ${pad(row.encodes, 3)} ${pad((row.autoBytes / row.fixedBytes).toFixed(2), 6)} ${pad(row.searchMs.toFixed(0), 7)} ${pad(row.encodeMs.toFixed(0), 6)} ${pad(row.cpuRatio.toFixed(1), 5)} ${pad(row.timeRatio.toFixed(1), 5)} ${pad(row.fixedButteraugli?.toFixed(2) ?? "-", 6)} ${pad(row.autoButteraugli?.toFixed(2) ?? "-", 7)}`,
         );
       }
     }
@@ -154,7 +175,53 @@ function printVerdicts(rows: Row[], target: number): string[] {
     for (const row of silent) failures.push(`${format} ${row.image} at ${row.size}: auto:good scored ${row.autoScore.toFixed(2)} < ${target} (quality ${row.autoQuality}) without target_met false`);
     for (const row of overspend) failures.push(`${format} ${row.image} at ${row.size}: q76 scored ${row.fixedScore.toFixed(2)}, auto spent ${row.autoBytes} > ${row.fixedBytes} bytes`);
   }
+  printEqualQuality(rows);
+  printButteraugli(rows);
   return failures;
+}
+
+function printEqualQuality(rows: Row[]): void {
+  console.log(`\nPer format, auto:good against the fixed quality with the same worst-decile score (target: bytes <= ${MAX_EQUAL_QUALITY_RATIO})`);
+  console.log(`${"format".padEnd(6)} ${pad("auto worst decile", 17)} ${pad("equal q", 7)} ${pad("fixed B", 10)} ${pad("auto B", 10)} ${pad("ratio", 6)}  verdict`);
+  for (const format of FORMATS) {
+    const ofFormat = rows.filter((row) => row.format === format);
+    if (ofFormat.length === 0) continue;
+    const equal = equalQuality(
+      ofFormat.map((row) => row.ladder),
+      ofFormat.map((row) => row.autoScore),
+    );
+    const autoBytes = sum(ofFormat.map((row) => row.autoBytes));
+    if (equal.quality === null || equal.fixedBytes === null) {
+      console.log(`${format.padEnd(6)} ${pad(equal.autoWorstDecile.toFixed(1), 17)} ${pad("> 100", 7)} ${pad("-", 10)} ${pad(autoBytes, 10)} ${pad("-", 6)}  PASS (no fixed quality reaches it)`);
+      continue;
+    }
+    const ratio = autoBytes / equal.fixedBytes;
+    // At the ladder's floor the fixed quality could go lower still: the ratio is then a lower bound.
+    const bound = equal.atLadderFloor ? "<=" : "";
+    console.log(
+      `${format.padEnd(6)} ${pad(equal.autoWorstDecile.toFixed(1), 17)} ${pad(bound + equal.quality.toFixed(1), 7)} ${pad(Math.round(equal.fixedBytes), 10)} ${pad(autoBytes, 10)} ${pad((equal.atLadderFloor ? ">=" : "") + ratio.toFixed(3), 6)}  ${ratio <= MAX_EQUAL_QUALITY_RATIO && !equal.atLadderFloor ? "PASS" : "FAIL"}`,
+    );
+  }
+}
+
+// A level means the same in every format when its outputs' distances to the reference, in a
+// metric it was not calibrated on, are about the same in every format.
+function printButteraugli(rows: Row[]): void {
+  const measured = rows.filter((row) => row.autoButteraugli !== null && row.fixedButteraugli !== null);
+  if (measured.length === 0) return;
+  console.log(`\nbutteraugli distance per format (lower is better; the worst decile is the 90th percentile), outputs up to ${(BUTTERAUGLI_MAX_PIXELS / 1e6).toFixed(1)} MP`);
+  console.log(`${"format".padEnd(6)} ${pad("images", 6)} ${pad("q76 median", 10)} ${pad("q76 worst 10%", 13)} ${pad("auto median", 11)} ${pad("auto worst 10%", 14)}`);
+  for (const format of FORMATS) {
+    const ofFormat = measured.filter((row) => row.format === format);
+    if (ofFormat.length === 0) continue;
+    const fixed = ofFormat.map((row) => row.fixedButteraugli!);
+    const auto = ofFormat.map((row) => row.autoButteraugli!);
+    // The worst decile of a distance is its highest tenth: the worst decile of the negated values.
+    const worst = (values: number[]) => -worstDecile(values.map((value) => -value));
+    console.log(
+      `${format.padEnd(6)} ${pad(ofFormat.length, 6)} ${pad(median(fixed).toFixed(2), 10)} ${pad(worst(fixed).toFixed(2), 13)} ${pad(median(auto).toFixed(2), 11)} ${pad(worst(auto).toFixed(2), 14)}`,
+    );
+  }
 }
 
 function sum(values: number[]): number {
