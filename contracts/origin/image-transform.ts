@@ -2,7 +2,7 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { blurRange, cropOffsetRange, cropSizeRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -21,6 +21,15 @@ export const originTransformSchema = z
     quality: z.union([z.number().int().min(qualityRange.min).max(qualityRange.max), z.object({ auto: qualityLevelSchema }).strict()]),
     rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
     flip: z.enum(flipValues).optional(),
+    crop: z
+      .object({
+        x: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
+        y: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
+        width: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
+        height: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
+      })
+      .strict()
+      .optional(),
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
     output: z.enum(outputChoices),
@@ -48,6 +57,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, animated, placeholder, page } = op;
-  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
+  const { width, height, fit, gravity, quality, rotate, flip, crop, blur, sharpen, animated, placeholder, page } = op;
+  return { width, height, fit, gravity, quality, rotate, flip, crop, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
 }

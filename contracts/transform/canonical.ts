@@ -67,6 +67,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     format: resolveFormat(spec),
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     flip: spec.flip,
+    crop: spec.crop,
     blur: spec.blur,
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,

@@ -5,10 +5,13 @@
 // read from TRANSFORM_TOKENS, and registry.test.ts fails when a declared token is missing from one.
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
-import { decimalIn, integerIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
+import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
 import {
   animValues,
   blurRange,
+  cropOffsetRange,
+  cropSizeRange,
+  cropValue,
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
@@ -29,6 +32,7 @@ import {
   sharpenRange,
   SIGNATURE_LENGTH,
   sizeRange,
+  type CropRect,
   type FixedQualityTransform,
   type FormatChoice,
   type ResolvedTransform,
@@ -40,7 +44,7 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["rotate", "flip", "fit", "blur", "sharpen"] as const;
+export const TRANSFORM_STEPS = ["crop", "rotate", "flip", "fit", "blur", "sharpen"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -49,6 +53,8 @@ export interface TokenDeclaration<Option extends string, Value> {
   option: Option;
   /** The value grammar: the value as written (after `prefix_`), or a TokenError naming what it must be. */
   parse(value: string): Value;
+  /** How a value is written back into the token, where `String(value)` would not do (a crop rectangle): the typed client writes options with it. */
+  write?: (value: Value) => string;
   /**
    * The token's value in the canonical transform, read from the resolved operation; undefined when
    * it changes nothing (its default, or folded away by another token). Null for a token that never
@@ -81,6 +87,13 @@ function qualityIn(value: string): number | AutoQuality {
 }
 
 const spelled = (value: number | string | undefined) => (value === undefined ? undefined : String(value));
+
+const CROP_SPELLING = `x, y, width and height in whole pixels joined by "x" (x and y from ${cropOffsetRange.min}, width and height from ${cropSizeRange.min}, each at most ${cropSizeRange.max})`;
+
+function cropIn(value: string): CropRect {
+  const [x, y, width, height] = integersIn(value, [cropOffsetRange, cropOffsetRange, cropSizeRange, cropSizeRange], CROP_SPELLING);
+  return { x: x!, y: y!, width: width!, height: height! };
+}
 
 // Canonical order is this list's order; it must stay as it is, or every cached URL changes.
 export const TRANSFORM_TOKENS = [
@@ -174,6 +187,18 @@ export const TRANSFORM_TOKENS = [
     doc: `flip: ${flipValues.join(", ")} mirrors left-right, top-bottom or both, after the rotation`,
   }),
   token({
+    prefix: "crop",
+    option: "crop",
+    parse: cropIn,
+    write: cropValue,
+    canonical: (op) => (op.crop === undefined ? undefined : cropValue(op.crop)),
+    // Whether the rectangle lies within the image is known once the image is read: at the origin.
+    edge: false,
+    originStep: "crop",
+    example: "crop_10x20x300x200",
+    doc: `crop: the rectangle ${CROP_SPELLING}, in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before \`r_\`, \`fl_\` and the resize; a rectangle reaching past the image is 422 \`crop_out_of_bounds\``,
+  }),
+  token({
     prefix: "bl",
     option: "blur",
     parse: (value) => decimalIn(value, blurRange),
@@ -265,6 +290,17 @@ const byPrefix = new Map<string, TransformToken>(TRANSFORM_TOKENS.map((declarati
 /** The declaration a token's prefix names, or undefined for a prefix no token has. */
 export function tokenOfPrefix(prefix: string): TransformToken | undefined {
   return byPrefix.get(prefix);
+}
+
+/**
+ * An option's value as its token spells it: the declaration's writer for a structured value, else
+ * `String(value)`; a string is taken as the token's own spelling. The value is the caller's,
+ * unchecked: the written token is parsed again.
+ */
+export function writeTokenValue(declaration: TransformToken, value: unknown): string {
+  // The union of every declaration's writer takes only its own value type; the reparse is the check.
+  if (declaration.write === undefined || typeof value === "string") return String(value);
+  return (declaration.write as (value: unknown) => string)(value);
 }
 
 /** The canonical tokens of a resolved operation, in registry order. */

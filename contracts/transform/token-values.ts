@@ -43,6 +43,9 @@ export const sharpenRange = { min: 0.3, max: 10 } as const;
 export const dprRange = { min: 1, max: 4 } as const;
 // Pages count from 1, up to the most pages a PDF may have.
 export const pageRange = { min: 1, max: PDF_MAX_PAGES } as const;
+// A crop rectangle's corner and size in source pixels: libvips' and the codecs' widest side.
+export const cropOffsetRange = { min: 0, max: 65_535 } as const;
+export const cropSizeRange = { min: 1, max: 65_535 } as const;
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
 export const PDF_PAGE_DPI = 150;
 // Decimal values take at most this many fraction digits, so near-identical sigmas
@@ -58,6 +61,18 @@ export type Fit = (typeof fitValues)[number];
 export type Gravity = (typeof gravityValues)[number];
 export type Rotation = 90 | 180 | 270;
 export type PlaceholderKind = (typeof placeholderValues)[number];
+
+/** A rectangle in source pixels (after the EXIF orientation, before `r_`): `crop_<x>x<y>x<width>x<height>`. */
+export interface CropRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export function cropValue(crop: CropRect): string {
+  return `${crop.x}x${crop.y}x${crop.width}x${crop.height}`;
+}
 
 // What a transform does without the token; canonicalTransform drops tokens equal to these.
 export const DEFAULT_QUALITY = 76;
@@ -80,6 +95,8 @@ export interface ResolvedTransform {
   // Clockwise degrees after the EXIF orientation, which is always applied.
   rotate: 0 | 90 | 180 | 270;
   flip?: Flip;
+  // Cut out before everything else but the EXIF orientation; the other geometry works on what is left.
+  crop?: CropRect;
   blur?: number;
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.

@@ -44,6 +44,17 @@ export async function runSteps(
 }
 
 /**
+ * Runs what the still image's pipeline holds so far, then `operation`, and continues from the
+ * rendered pixels. sharp orders the operations of one pipeline its own way (trim and extract
+ * before resize, a pending turn before them once a resize is asked, modulate after padding), so a
+ * step whose place in the order matters renders here. Only still images: frames use eachFrame.
+ */
+export async function renderNow(work: ImageWork, operation: (image: Sharp) => Sharp): Promise<void> {
+  const { data, info } = await operation(work.image).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  work.image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+}
+
+/**
  * Applies `operation` to each frame of a kept animation on its own, for what libvips would apply
  * across its stacked frames: a turn would scramble them, a blur would bleed one frame into the
  * next. Every frame comes out the same size, so they stack again. A frame loop, so only ever at the

@@ -1,0 +1,48 @@
+// The geometry and colour tokens through the transform path: the edge sends each to the origin
+// (none is on the edge's allow-list), a bad value is a 4xx naming the token, and nothing refused is charged.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
+import { api, problemOf, seedCaller } from "../test-support/api.ts";
+import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
+
+async function generated(name: string): Promise<Uint8Array> {
+  return new Uint8Array(await (await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`)).arrayBuffer());
+}
+
+async function png(res: Response): Promise<Pixels> {
+  expect(res.status).toBe(200);
+  return decodePixels("png", new Uint8Array(await res.arrayBuffer()));
+}
+
+const rgbAt = (image: Pixels, x: number, y: number) => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3)];
+
+describe("GET /v1/image/t/{key_id}/crop_<x>x<y>x<w>x<h>/{file_id}", () => {
+  it("serves the rectangle of the source, billed once as its own derivative", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generated("photo.png"), "image/png");
+    const whole = await png(await api(transformUrl(caller, "f_png", fileId)));
+    const cut = await png(await api(transformUrl(caller, "crop_0100x50x40x30,f_png", fileId)));
+    expect([cut.width, cut.height]).toEqual([40, 30]);
+    for (const [x, y] of [[0, 0], [39, 29], [17, 11]] as const) expect(rgbAt(cut, x, y)).toEqual(rgbAt(whole, 100 + x, 50 + y));
+    // The same rectangle spelled otherwise is the same derivative.
+    expect((await api(transformUrl(caller, "f_png,crop_100x050x40x30", fileId))).status).toBe(200);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  it("refuses a rectangle past the image with 422 crop_out_of_bounds, and a malformed one with 400, charging nothing", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generated("rgb.png"), "image/png");
+    const outside = await api(transformUrl(caller, "crop_10x10x100x100", fileId));
+    expect(outside.status).toBe(422);
+    const problem = await problemOf(outside);
+    expect(problem.type).toBe("https://pixelpress.dev/problems/crop_out_of_bounds");
+    expect(problem.errors?.[0]?.pointer).toBe("/transform/crop_10x10x100x100");
+    for (const transform of ["crop_10x10x100", "crop_0x0x0x5", "crop_0x0x5x5x5"]) {
+      const res = await api(transformUrl(caller, transform, fileId));
+      expect(res.status).toBe(400);
+      expect((await problemOf(res)).errors?.[0]?.pointer).toBe(`/transform/${transform}`);
+    }
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
+  });
+});
