@@ -2,7 +2,7 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, cropOffsetRange, cropSizeRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { blurRange, cropOffsetRange, cropSizeRange, fitValues, focalRange, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -17,6 +17,7 @@ export const originTransformSchema = z
     height: size,
     fit: z.enum(fitValues).default("inside"),
     gravity: z.enum(gravityValues).default("center"),
+    focus: z.object({ x: z.number().min(focalRange.min).max(focalRange.max), y: z.number().min(focalRange.min).max(focalRange.max) }).strict().optional(),
     // A number, or q_auto's level (the origin searches the quality that reaches its score).
     quality: z.union([z.number().int().min(qualityRange.min).max(qualityRange.max), z.object({ auto: qualityLevelSchema }).strict()]),
     rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
@@ -57,6 +58,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, flip, crop, blur, sharpen, animated, placeholder, page } = op;
-  return { width, height, fit, gravity, quality, rotate, flip, crop, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
+  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, blur, sharpen, animated, placeholder, page } = op;
+  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
 }

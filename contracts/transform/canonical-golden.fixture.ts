@@ -409,4 +409,10 @@ export const CANONICAL_BEFORE_REGISTRY: readonly (readonly [segment: string, can
 ["crop_0x0x1x1","crop_0x0x1x1"],
 ["w_400,crop_0x0x100x100,r_90,fl_h","w_400,r_90,fl_h,crop_0x0x100x100"],
 ["bl_2,crop_5x5x50x60,dpr_2,w_100","w_200,crop_5x5x50x60,bl_2"],
+["w_400,h_300,fit_cover,g_0.5x0.5","w_400,h_300,fit_cover"],
+["w_400,h_300,fit_cover,g_0.50x0.5","w_400,h_300,fit_cover"],
+["g_0.5x0,fit_cover,h_300,w_400","w_400,h_300,fit_cover,g_north"],
+["w_400,h_300,fit_cover,g_0.25x0.80","w_400,h_300,fit_cover,g_0.25x0.8"],
+["w_400,h_300,fit_contain,g_0.25x0.8","w_400,h_300,fit_contain"],
+["w_400,g_0.25x0.8","w_400"],
 ];

@@ -32,3 +32,32 @@ describe("crop_", () => {
     },
   );
 });
+
+describe("g_<x>x<y>", () => {
+  it("reads a focal point beside the compass names", () => {
+    expect(parseTransform("g_0.25x0.8").gravity).toEqual({ x: 0.25, y: 0.8 });
+    expect(parseTransform("g_north").gravity).toBe("north");
+    expect(canonical("w_400,h_300,fit_cover,g_0.25x0.80")).toBe("w_400,h_300,fit_cover,g_0.25x0.8");
+  });
+
+  it("spells a point at the centre, a corner or an edge's middle as its compass name", () => {
+    expect(canonical("w_400,h_300,fit_cover,g_0.5x0.5")).toBe(canonical("w_400,h_300,fit_cover"));
+    expect(canonical("w_400,h_300,fit_cover,g_0.50x0.50")).toBe(canonical("w_400,h_300,fit_cover"));
+    expect(canonical("w_400,h_300,fit_cover,g_0.5x0")).toBe("w_400,h_300,fit_cover,g_north");
+    expect(canonical("w_400,h_300,fit_cover,g_1.00x1")).toBe("w_400,h_300,fit_cover,g_southeast");
+    expect(canonical("w_400,h_300,fit_cover,g_0x0.5")).toBe("w_400,h_300,fit_cover,g_west");
+    expect(canonical("w_400,h_300,fit_cover,g_00x01")).toBe("w_400,h_300,fit_cover,g_southwest");
+  });
+
+  it("folds away where there is no cover crop to place", () => {
+    for (const segment of ["w_400,g_0.3x0.3", "w_400,h_300,g_0.3x0.3", "w_400,h_300,fit_contain,g_0.3x0.3", "w_400,h_300,fit_fill,g_0.3x0.3"]) {
+      expect(canonical(segment), segment).not.toContain("g_");
+    }
+  });
+
+  it.each(["g_1.5x0.5", "g_0.5", "g_0.5x0.5x0.5", "g_0.123x0.5", "g_-0.1x0.5", "g_up", "g_0.5x", "g_.5x.5"])("refuses %s, naming the token", (segment) => {
+    const error = refusal(segment);
+    expect(error?.pointer).toBe(`/transform/${segment}`);
+    expect(error?.detail).toMatch(/^g_ must be one of center, .* or a focal point <x>x<y>/);
+  });
+});

@@ -13,6 +13,8 @@ import {
   cropSizeRange,
   cropValue,
   DEFAULT_FIT,
+  focalRange,
+  focalValue,
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
   dprRange,
@@ -33,6 +35,8 @@ import {
   SIGNATURE_LENGTH,
   sizeRange,
   type CropRect,
+  type FocalPoint,
+  type Gravity,
   type FixedQualityTransform,
   type FormatChoice,
   type ResolvedTransform,
@@ -90,6 +94,20 @@ const spelled = (value: number | string | undefined) => (value === undefined ? u
 
 const CROP_SPELLING = `x, y, width and height in whole pixels joined by "x" (x and y from ${cropOffsetRange.min}, width and height from ${cropSizeRange.min}, each at most ${cropSizeRange.max})`;
 
+const FOCAL_SPELLING = `a focal point <x>x<y>, two numbers from ${focalRange.min} to ${focalRange.max} with at most ${MAX_FRACTION_DIGITS} decimals`;
+
+function gravityIn(value: string): Gravity | FocalPoint {
+  if ((gravityValues as readonly string[]).includes(value)) return value as Gravity;
+  const parts = value.split("x");
+  try {
+    if (parts.length !== 2) throw new TokenError("");
+    return { x: decimalIn(parts[0]!, focalRange), y: decimalIn(parts[1]!, focalRange) };
+  } catch (error) {
+    if (error instanceof TokenError) throw new TokenError(`must be one of ${gravityValues.join(", ")}, or ${FOCAL_SPELLING}`);
+    throw error;
+  }
+}
+
 function cropIn(value: string): CropRect {
   const [x, y, width, height] = integersIn(value, [cropOffsetRange, cropOffsetRange, cropSizeRange, cropSizeRange], CROP_SPELLING);
   return { x: x!, y: y!, width: width!, height: height! };
@@ -131,13 +149,14 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "g",
     option: "gravity",
-    parse: (value) => oneOf(value, gravityValues),
-    canonical: (op) => (op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
-    // A content-aware crop is sharp's attention strategy.
-    edge: (op) => op.gravity !== "auto",
+    parse: gravityIn,
+    write: (value) => (typeof value === "string" ? value : focalValue(value)),
+    canonical: (op) => (op.focus !== undefined ? focalValue(op.focus) : op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
+    // A content-aware crop is sharp's attention strategy; a focal point's crop is the origin's.
+    edge: (op) => op.gravity !== "auto" && op.focus === undefined,
     originStep: "fit",
     example: "w_400,h_300,fit_cover,g_north",
-    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop)`,
+    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
   }),
   token({
     prefix: "q",

@@ -70,6 +70,31 @@ export interface CropRect {
   height: number;
 }
 
+/** Where a cover crop centres, in fractions of the picture's width and height from its top left: `g_<x>x<y>`. */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+export const focalRange = { min: 0, max: 1 } as const;
+
+/** The compass names that are focal points too: a crop centred as near as it can be to a corner or an edge's middle is the crop at that compass point. */
+export const COMPASS_FOCAL_POINTS: readonly (readonly [Exclude<Gravity, "auto">, FocalPoint])[] = [
+  ["center", { x: 0.5, y: 0.5 }],
+  ["north", { x: 0.5, y: 0 }],
+  ["northeast", { x: 1, y: 0 }],
+  ["east", { x: 1, y: 0.5 }],
+  ["southeast", { x: 1, y: 1 }],
+  ["south", { x: 0.5, y: 1 }],
+  ["southwest", { x: 0, y: 1 }],
+  ["west", { x: 0, y: 0.5 }],
+  ["northwest", { x: 0, y: 0 }],
+];
+
+export function focalValue(point: FocalPoint): string {
+  return `${point.x}x${point.y}`;
+}
+
 export function cropValue(crop: CropRect): string {
   return `${crop.x}x${crop.y}x${crop.width}x${crop.height}`;
 }
@@ -89,6 +114,8 @@ export interface ResolvedTransform {
   height?: number;
   fit: Fit;
   gravity: Gravity;
+  // A cover crop's focal point, in place of the gravity (which is then center).
+  focus?: FocalPoint;
   quality: TransformQuality;
   // undefined: keep the source's format.
   format?: FormatChoice;

@@ -11,7 +11,11 @@ export interface ImageWork {
   /** The image so far. sharp builds it lazily; a step may replace it (to-srgb does for CMYK). */
   image: Sharp;
   readonly source: SourceImage;
-  /** The source's size once orientation is settled: what resize plans start from. */
+  /**
+   * The picture's size as the steps so far shape it, whether sharp has run them yet or not: the
+   * source's once orientation is settled, then the cut-out's (crop, trim), then turned (rotate).
+   * What resize plans and focal crops start from.
+   */
   upright: Size;
   /** The EXIF orientation applied to the pixels, null when none was. */
   orientation_applied: number | null;

@@ -46,3 +46,19 @@ describe("GET /v1/image/t/{key_id}/crop_<x>x<y>x<w>x<h>/{file_id}", () => {
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
 });
+
+describe("GET /v1/image/t/{key_id}/g_<x>x<y>/{file_id}", () => {
+  it("crops around the focal point; the centre spelled as a point is g_center's derivative", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await generated("photo.png"), "image/png");
+    const centre = await png(await api(transformUrl(caller, "w_40,h_40,fit_cover,f_png", fileId)));
+    const atPoint = await api(transformUrl(caller, "w_40,h_40,fit_cover,f_png,g_0.50x0.5", fileId));
+    expect(atPoint.status).toBe(200);
+    expect(atPoint.headers.get("ETag")).toBe((await api(transformUrl(caller, "w_40,h_40,fit_cover,f_png", fileId))).headers.get("ETag"));
+    await atPoint.arrayBuffer();
+    const left = await png(await api(transformUrl(caller, "w_40,h_40,fit_cover,f_png,g_0.1x0.5", fileId)));
+    expect([left.width, left.height]).toEqual([40, 40]);
+    expect(left.data).not.toEqual(centre.data);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+});
