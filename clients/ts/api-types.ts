@@ -2448,11 +2448,12 @@ export interface paths {
          *     - `w_`: width in pixels, 1 to 8192
          *     - `h_`: height in pixels, 1 to 8192
          *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
-         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop)
+         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop), or for cover a focal point <x>x<y>, two numbers from 0 to 1 with at most 2 decimals of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (`g_0.5x0.5` is `g_center`, `g_0x1` `g_southwest`)
          *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
          *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
+         *     - `crop_`: crop: the rectangle x, y, width and height in whole pixels joined by "x" (x and y from 0, width and height from 1, each at most 65535), in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before `r_`, `fl_` and the resize; a rectangle reaching past the image is 422 `crop_out_of_bounds`
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
          *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
@@ -2569,7 +2570,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2755,7 +2756,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
                 422: {
                     headers: {
                         [name: string]: unknown;
