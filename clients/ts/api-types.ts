@@ -2454,6 +2454,7 @@ export interface paths {
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
          *     - `crop_`: crop: the rectangle x, y, width and height in whole pixels joined by "x" (x and y from 0, width and height from 1, each at most 65535), in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before `r_`, `fl_` and the resize; a rectangle reaching past the image is 422 `crop_out_of_bounds`
+         *     - `trim_`: trim: remove a border of the top-left pixel's colour, 0 to 100: how far (in percent of the channel range) a border pixel may differ from it; after `crop_`, before `r_` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
          *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)

@@ -2,7 +2,7 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, cropOffsetRange, cropSizeRange, fitValues, focalRange, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { blurRange, cropOffsetRange, cropSizeRange, fitValues, focalRange, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -31,6 +31,7 @@ export const originTransformSchema = z
       })
       .strict()
       .optional(),
+    trim: z.number().int().min(trimRange.min).max(trimRange.max).optional(),
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
     output: z.enum(outputChoices),
@@ -58,6 +59,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, blur, sharpen, animated, placeholder, page } = op;
-  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
+  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, animated, placeholder, page } = op;
+  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
 }

@@ -415,4 +415,7 @@ export const CANONICAL_BEFORE_REGISTRY: readonly (readonly [segment: string, can
 ["w_400,h_300,fit_cover,g_0.25x0.80","w_400,h_300,fit_cover,g_0.25x0.8"],
 ["w_400,h_300,fit_contain,g_0.25x0.8","w_400,h_300,fit_contain"],
 ["w_400,g_0.25x0.8","w_400"],
+["trim_010","trim_10"],
+["trim_0,w_100","w_100,trim_0"],
+["w_100,trim_100,crop_1x2x3x4,r_180","w_100,r_180,crop_1x2x3x4,trim_100"],
 ];

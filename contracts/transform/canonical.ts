@@ -80,6 +80,7 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     flip: spec.flip,
     crop: spec.crop,
+    trim: spec.trim,
     blur: spec.blur,
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,

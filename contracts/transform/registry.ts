@@ -34,6 +34,7 @@ import {
   sharpenRange,
   SIGNATURE_LENGTH,
   sizeRange,
+  trimRange,
   type CropRect,
   type FocalPoint,
   type Gravity,
@@ -48,7 +49,7 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["crop", "rotate", "flip", "fit", "blur", "sharpen"] as const;
+export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "fit", "blur", "sharpen"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -216,6 +217,17 @@ export const TRANSFORM_TOKENS = [
     originStep: "crop",
     example: "crop_10x20x300x200",
     doc: `crop: the rectangle ${CROP_SPELLING}, in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before \`r_\`, \`fl_\` and the resize; a rectangle reaching past the image is 422 \`crop_out_of_bounds\``,
+  }),
+  token({
+    prefix: "trim",
+    option: "trim",
+    parse: (value) => integerIn(value, trimRange),
+    canonical: (op) => spelled(op.trim),
+    // libvips finds the border; the edge has no such search.
+    edge: false,
+    originStep: "trim",
+    example: "trim_10",
+    doc: `trim: remove a border of the top-left pixel's colour, ${trimRange.min} to ${trimRange.max}: how far (in percent of the channel range) a border pixel may differ from it; after \`crop_\`, before \`r_\` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)`,
   }),
   token({
     prefix: "bl",

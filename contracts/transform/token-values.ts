@@ -46,6 +46,8 @@ export const pageRange = { min: 1, max: PDF_MAX_PAGES } as const;
 // A crop rectangle's corner and size in source pixels: libvips' and the codecs' widest side.
 export const cropOffsetRange = { min: 0, max: 65_535 } as const;
 export const cropSizeRange = { min: 1, max: 65_535 } as const;
+// How far a border pixel may differ from the corner's colour and still be trimmed, in percent of the channel range.
+export const trimRange = { min: 0, max: 100 } as const;
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
 export const PDF_PAGE_DPI = 150;
 // Decimal values take at most this many fraction digits, so near-identical sigmas
@@ -124,6 +126,8 @@ export interface ResolvedTransform {
   flip?: Flip;
   // Cut out before everything else but the EXIF orientation; the other geometry works on what is left.
   crop?: CropRect;
+  // Trim a border of the top-left pixel's colour, within this tolerance (percent), after the crop.
+  trim?: number;
   blur?: number;
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.

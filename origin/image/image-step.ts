@@ -53,9 +53,10 @@ export async function runSteps(
  * before resize, a pending turn before them once a resize is asked, modulate after padding), so a
  * step whose place in the order matters renders here. Only still images: frames use eachFrame.
  */
-export async function renderNow(work: ImageWork, operation: (image: Sharp) => Sharp): Promise<void> {
+export async function renderNow(work: ImageWork, operation: (image: Sharp) => Sharp): Promise<Size> {
   const { data, info } = await operation(work.image).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   work.image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  return { width: info.width, height: info.height };
 }
 
 /**

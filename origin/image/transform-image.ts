@@ -22,6 +22,7 @@ import { flip } from "./flip.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
 import { toSrgb } from "./to-srgb.ts";
+import { trim } from "./trim.ts";
 
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
@@ -41,6 +42,7 @@ const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampli
 // orders them): a name without a step here fails to typecheck.
 const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat) => ImageStep> = {
   crop: (options) => crop(options.crop),
+  trim: (options) => trim(options.trim),
   rotate: (options) => rotate(options.rotate),
   flip: (options) => flip(options.flip, options.rotate),
   fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),

@@ -1,8 +1,8 @@
-// The geometry and colour tokens through the transform path: the edge sends each to the origin
+// The geometry tokens (crop_, g_<x>x<y>, trim_) through the transform path: the edge sends each to the origin
 // (none is on the edge's allow-list), a bad value is a 4xx naming the token, and nothing refused is charged.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { decodePixels, type Pixels } from "../edge-image/codecs.ts";
+import { decodePixels, encodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 
@@ -60,5 +60,28 @@ describe("GET /v1/image/t/{key_id}/g_<x>x<y>/{file_id}", () => {
     expect([left.width, left.height]).toEqual([40, 40]);
     expect(left.data).not.toEqual(centre.data);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+});
+
+/** 20x16 white with a red 6x5 block at (5, 4), as PNG. */
+async function blockOnWhite(): Promise<Uint8Array> {
+  const data = new Uint8ClampedArray(20 * 16 * 4).fill(255);
+  for (let y = 4; y < 9; y++) for (let x = 5; x < 11; x++) data.set([255, 0, 0, 255], (y * 20 + x) * 4);
+  return encodePixels("png", { data, width: 20, height: 16 }, 100);
+}
+
+describe("GET /v1/image/t/{key_id}/trim_<0-100>/{file_id}", () => {
+  it("trims the uniform border, and refuses a tolerance out of range with 400, charging only the derivative", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await blockOnWhite(), "image/png");
+    const trimmed = await png(await api(transformUrl(caller, "f_png,trim_10", fileId)));
+    expect([trimmed.width, trimmed.height]).toEqual([6, 5]);
+    expect(rgbAt(trimmed, 0, 0)).toEqual([255, 0, 0]);
+    for (const transform of ["trim_101", "trim_x"]) {
+      const res = await api(transformUrl(caller, transform, fileId));
+      expect(res.status).toBe(400);
+      expect((await problemOf(res)).errors?.[0]?.pointer).toBe(`/transform/${transform}`);
+    }
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
   });
 });

@@ -1,4 +1,4 @@
-// The geometry and colour tokens' grammars and canonical spellings: what each reads, what it
+// The geometry tokens' grammars and canonical spellings: what each reads, what it
 // refuses (naming the token), and which spellings mean the same transform.
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../problems/catalogue.ts";
@@ -59,5 +59,17 @@ describe("g_<x>x<y>", () => {
     const error = refusal(segment);
     expect(error?.pointer).toBe(`/transform/${segment}`);
     expect(error?.detail).toMatch(/^g_ must be one of center, .* or a focal point <x>x<y>/);
+  });
+});
+
+describe("trim_", () => {
+  it("reads a tolerance from 0 to 100, trim_0 included (an exact colour)", () => {
+    expect(parseTransform("trim_0").trim).toBe(0);
+    expect(canonical("trim_010")).toBe("trim_10");
+    expect(canonical("trim_100,crop_0x0x10x10")).toBe("crop_0x0x10x10,trim_100");
+  });
+
+  it.each(["trim_101", "trim_-1", "trim_5.5", "trim_", "trim_auto"])("refuses %s, naming the token", (segment) => {
+    expect(refusal(segment)).toEqual({ pointer: `/transform/${segment}`, detail: "trim_ must be a whole number from 0 to 100" });
   });
 });
