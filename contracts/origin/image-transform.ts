@@ -8,7 +8,7 @@
 import { z } from "@hono/zod-openapi";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { ProblemError } from "../problems/catalogue.ts";
-import { blurRange, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { blurRange, cropOffsetRange, cropSizeRange, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -23,10 +23,21 @@ export const originTransformSchema = z
     height: size,
     fit: z.enum(fitValues).default("inside"),
     gravity: z.enum(gravityValues).default("center"),
+    focus: z.object({ x: z.number().min(focalRange.min).max(focalRange.max), y: z.number().min(focalRange.min).max(focalRange.max) }).strict().optional(),
     // A number, or q_auto's level (the origin searches the quality that reaches its score).
     quality: z.union([z.number().int().min(qualityRange.min).max(qualityRange.max), z.object({ auto: qualityLevelSchema }).strict()]),
     rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
     flip: z.enum(flipValues).optional(),
+    crop: z
+      .object({
+        x: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
+        y: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
+        width: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
+        height: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
+      })
+      .strict()
+      .optional(),
+    trim: z.number().int().min(trimRange.min).max(trimRange.max).optional(),
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
     output: z.enum(outputChoices),
@@ -67,14 +78,14 @@ export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: ori
 
 /** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice, overlayBytes?: number): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, animated, placeholder, page } = op;
+  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, animated, placeholder, page } = op;
   // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
   if (op.overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${op.overlay.fileId} is in the transform but its bytes are not sent`);
   const overlay =
     op.overlay === undefined || overlayBytes === undefined
       ? undefined
       : { file_id: op.overlay.fileId, bytes: overlayBytes, gravity: op.overlay.gravity, width: op.overlay.width, opacity: op.overlay.opacity };
-  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, overlay };
+  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, overlay };
 }
 
 /** The source and the overlay a transform call's body holds, as its options declare them. */

@@ -159,6 +159,12 @@ export const problemCatalogue = {
     title: "No such page",
     description: "The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged.",
   },
+  crop_out_of_bounds: {
+    status: 422,
+    title: "Crop outside the image",
+    description:
+      "The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged.",
+  },
   transform_invalid: transformInvalidEntry,
   overlay_unavailable: {
     status: 422,

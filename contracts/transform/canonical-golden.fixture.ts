@@ -1,6 +1,7 @@
 // Segments and their canonical transforms as written by the hand-written canonicalizer the token
 // registry replaced (generated once from it, seeded random combinations of every token spelling):
-// the registry must keep every cached and signed URL byte-identical.
+// the registry must keep every cached and signed URL byte-identical. Rows after the marker below
+// are for tokens added since, written by hand when each was declared.
 export const CANONICAL_BEFORE_REGISTRY: readonly (readonly [segment: string, canonical: string])[] = [
 ["w_400","w_400"],
 ["w_0400","w_400"],
@@ -402,4 +403,19 @@ export const CANONICAL_BEFORE_REGISTRY: readonly (readonly [segment: string, can
 ["w_8192,ph_lqip,q_76","w_8192,ph_lqip"],
 ["g_north,w_333,q_auto:low,s_AAAAAAAAAAAAAAAAAAAAAA,bl_2,dpr_1,anim_false","w_333,q_auto:low,bl_2,anim_false"],
 ["f_avif,ph_lqip,fit_fill,dpr_1,q_auto:eco,g_southwest,anim_false","anim_false,ph_lqip"],
+// Tokens added since the registry.
+["crop_10x20x300x200","crop_10x20x300x200"],
+["crop_010x0020x0300x200","crop_10x20x300x200"],
+["crop_0x0x1x1","crop_0x0x1x1"],
+["w_400,crop_0x0x100x100,r_90,fl_h","w_400,r_90,fl_h,crop_0x0x100x100"],
+["bl_2,crop_5x5x50x60,dpr_2,w_100","w_200,crop_5x5x50x60,bl_2"],
+["w_400,h_300,fit_cover,g_0.5x0.5","w_400,h_300,fit_cover"],
+["w_400,h_300,fit_cover,g_0.50x0.5","w_400,h_300,fit_cover"],
+["g_0.5x0,fit_cover,h_300,w_400","w_400,h_300,fit_cover,g_north"],
+["w_400,h_300,fit_cover,g_0.25x0.80","w_400,h_300,fit_cover,g_0.25x0.8"],
+["w_400,h_300,fit_contain,g_0.25x0.8","w_400,h_300,fit_contain"],
+["w_400,g_0.25x0.8","w_400"],
+["trim_010","trim_10"],
+["trim_0,w_100","w_100,trim_0"],
+["w_100,trim_100,crop_1x2x3x4,r_180","w_100,r_180,crop_1x2x3x4,trim_100"],
 ];

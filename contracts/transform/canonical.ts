@@ -4,6 +4,7 @@
 import { autoQualityLevel, DEFAULT_QUALITY_LEVEL } from "../perceptual-quality.ts";
 import { canonicalTokens, type TransformSpec } from "./registry.ts";
 import {
+  COMPASS_FOCAL_POINTS,
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
   DEFAULT_OVERLAY_GRAVITY,
@@ -11,6 +12,7 @@ import {
   DEFAULT_QUALITY,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
+  type Fit,
   type FormatChoice,
   type ResolvedTransform,
   type TransformOverlay,
@@ -61,25 +63,37 @@ export function resolveOverlay(spec: Pick<TransformSpec, "overlay" | "overlayGra
   return { fileId: spec.overlay, gravity: spec.overlayGravity ?? DEFAULT_OVERLAY_GRAVITY, width: spec.overlayWidth, opacity };
 }
 
+// Gravity places the image only when cropping (cover) or padding (contain); content-aware
+// placement and focal points exist only for a crop. A focal point at a corner, an edge's middle or
+// the centre crops as that compass name does (the crop is pushed against the picture's edges), so
+// it is spelled as that name.
+function resolveGravity(asked: TransformSpec["gravity"], fit: Fit): Pick<ResolvedTransform, "gravity" | "focus"> {
+  if (asked === undefined || (fit !== "cover" && fit !== "contain")) return { gravity: DEFAULT_GRAVITY };
+  if (typeof asked === "string") return { gravity: asked === "auto" && fit !== "cover" ? DEFAULT_GRAVITY : asked };
+  if (fit !== "cover") return { gravity: DEFAULT_GRAVITY };
+  const compass = COMPASS_FOCAL_POINTS.find(([, point]) => point.x === asked.x && point.y === asked.y);
+  return compass === undefined ? { gravity: DEFAULT_GRAVITY, focus: asked } : { gravity: compass[0] };
+}
+
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
   const boxed = width !== undefined && height !== undefined;
   const fit = boxed ? (spec.fit ?? DEFAULT_FIT) : DEFAULT_FIT;
-  // Gravity places the image only when cropping (cover) or padding (contain); content-aware
-  // placement exists only for a crop.
-  let gravity = fit === "cover" || fit === "contain" ? (spec.gravity ?? DEFAULT_GRAVITY) : DEFAULT_GRAVITY;
-  if (gravity === "auto" && fit !== "cover") gravity = DEFAULT_GRAVITY;
+  const { gravity, focus } = resolveGravity(spec.gravity, fit);
   return {
     width,
     height,
     fit,
     gravity,
+    focus,
     // A placeholder has its own encoding: q_ and f_ cannot change it, so they mint no new derivative.
     quality: resolveQuality(spec),
     format: resolveFormat(spec),
     rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate,
     flip: spec.flip,
+    crop: spec.crop,
+    trim: spec.trim,
     blur: spec.blur,
     sharpen: spec.sharpen,
     animated: spec.animated ?? true,

@@ -6,11 +6,16 @@
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
-import { decimalIn, integerIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
+import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
 import {
   animValues,
   blurRange,
+  cropOffsetRange,
+  cropSizeRange,
+  cropValue,
   DEFAULT_FIT,
+  focalRange,
+  focalValue,
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
   dprRange,
@@ -36,6 +41,10 @@ import {
   sharpenRange,
   SIGNATURE_LENGTH,
   sizeRange,
+  trimRange,
+  type CropRect,
+  type FocalPoint,
+  type Gravity,
   type FixedQualityTransform,
   type FormatChoice,
   type ResolvedTransform,
@@ -47,7 +56,7 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["rotate", "flip", "fit", "blur", "sharpen", "overlay"] as const;
+export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "fit", "blur", "sharpen", "overlay"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -56,6 +65,8 @@ export interface TokenDeclaration<Option extends string, Value> {
   option: Option;
   /** The value grammar: the value as written (after `prefix_`), or a TokenError naming what it must be. */
   parse(value: string): Value;
+  /** How a value is written back into the token, where `String(value)` would not do (a crop rectangle): the typed client writes options with it. */
+  write?: (value: Value) => string;
   /**
    * The token's value in the canonical transform, read from the resolved operation; undefined when
    * it changes nothing (its default, or folded away by another token). Null for a token that never
@@ -88,6 +99,27 @@ function qualityIn(value: string): number | AutoQuality {
 }
 
 const spelled = (value: number | string | undefined) => (value === undefined ? undefined : String(value));
+
+const CROP_SPELLING = `x, y, width and height in whole pixels joined by "x" (x and y from ${cropOffsetRange.min}, width and height from ${cropSizeRange.min}, each at most ${cropSizeRange.max})`;
+
+const FOCAL_SPELLING = `a focal point <x>x<y>, two numbers from ${focalRange.min} to ${focalRange.max} with at most ${MAX_FRACTION_DIGITS} decimals`;
+
+function gravityIn(value: string): Gravity | FocalPoint {
+  if ((gravityValues as readonly string[]).includes(value)) return value as Gravity;
+  const parts = value.split("x");
+  try {
+    if (parts.length !== 2) throw new TokenError("");
+    return { x: decimalIn(parts[0]!, focalRange), y: decimalIn(parts[1]!, focalRange) };
+  } catch (error) {
+    if (error instanceof TokenError) throw new TokenError(`must be one of ${gravityValues.join(", ")}, or ${FOCAL_SPELLING}`);
+    throw error;
+  }
+}
+
+function cropIn(value: string): CropRect {
+  const [x, y, width, height] = integersIn(value, [cropOffsetRange, cropOffsetRange, cropSizeRange, cropSizeRange], CROP_SPELLING);
+  return { x: x!, y: y!, width: width!, height: height! };
+}
 
 // Canonical order is this list's order; it must stay as it is, or every cached URL changes.
 export const TRANSFORM_TOKENS = [
@@ -125,13 +157,14 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "g",
     option: "gravity",
-    parse: (value) => oneOf(value, gravityValues),
-    canonical: (op) => (op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
-    // A content-aware crop is sharp's attention strategy.
-    edge: (op) => op.gravity !== "auto",
+    parse: gravityIn,
+    write: (value) => (typeof value === "string" ? value : focalValue(value)),
+    canonical: (op) => (op.focus !== undefined ? focalValue(op.focus) : op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
+    // A content-aware crop is sharp's attention strategy; a focal point's crop is the origin's.
+    edge: (op) => op.gravity !== "auto" && op.focus === undefined,
     originStep: "fit",
     example: "w_400,h_300,fit_cover,g_north",
-    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop)`,
+    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
   }),
   token({
     prefix: "q",
@@ -179,6 +212,29 @@ export const TRANSFORM_TOKENS = [
     originStep: "flip",
     example: "fl_h",
     doc: `flip: ${flipValues.join(", ")} mirrors left-right, top-bottom or both, after the rotation`,
+  }),
+  token({
+    prefix: "crop",
+    option: "crop",
+    parse: cropIn,
+    write: cropValue,
+    canonical: (op) => (op.crop === undefined ? undefined : cropValue(op.crop)),
+    // Whether the rectangle lies within the image is known once the image is read: at the origin.
+    edge: false,
+    originStep: "crop",
+    example: "crop_10x20x300x200",
+    doc: `crop: the rectangle ${CROP_SPELLING}, in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before \`r_\`, \`fl_\` and the resize; a rectangle reaching past the image is 422 \`crop_out_of_bounds\``,
+  }),
+  token({
+    prefix: "trim",
+    option: "trim",
+    parse: (value) => integerIn(value, trimRange),
+    canonical: (op) => spelled(op.trim),
+    // libvips finds the border; the edge has no such search.
+    edge: false,
+    originStep: "trim",
+    example: "trim_10",
+    doc: `trim: remove a border of the top-left pixel's colour, ${trimRange.min} to ${trimRange.max}: how far (in percent of the channel range) a border pixel may differ from it; after \`crop_\`, before \`r_\` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)`,
   }),
   token({
     prefix: "bl",
@@ -313,6 +369,17 @@ const byPrefix = new Map<string, TransformToken>(TRANSFORM_TOKENS.map((declarati
 /** The declaration a token's prefix names, or undefined for a prefix no token has. */
 export function tokenOfPrefix(prefix: string): TransformToken | undefined {
   return byPrefix.get(prefix);
+}
+
+/**
+ * An option's value as its token spells it: the declaration's writer for a structured value, else
+ * `String(value)`; a string is taken as the token's own spelling. The value is the caller's,
+ * unchecked: the written token is parsed again.
+ */
+export function writeTokenValue(declaration: TransformToken, value: unknown): string {
+  // The union of every declaration's writer takes only its own value type; the reparse is the check.
+  if (declaration.write === undefined || typeof value === "string") return String(value);
+  return (declaration.write as (value: unknown) => string)(value);
 }
 
 /** The canonical tokens of a resolved operation, in registry order. */

@@ -38,3 +38,15 @@ export function matching(value: string, pattern: RegExp, expected: string): stri
   if (!pattern.test(value)) throw new TokenError(`must be ${expected}`);
   return value;
 }
+
+/** Integers joined by `x` (`crop_10x20x300x200`), each in its range; `expected` says what they are. */
+export function integersIn(value: string, ranges: readonly { min: number; max: number }[], expected: string): number[] {
+  const parts = value.split("x");
+  if (parts.length !== ranges.length) throw new TokenError(`must be ${expected}`);
+  try {
+    return parts.map((part, i) => integerIn(part, ranges[i]!));
+  } catch (error) {
+    if (error instanceof TokenError) throw new TokenError(`must be ${expected}`);
+    throw error;
+  }
+}

@@ -50,6 +50,11 @@ export const overlayOpacityRange = { min: 0, max: 100 } as const;
 export const OVERLAY_FILE_ID = /^file_[A-Za-z0-9]{1,64}$/;
 // Pages count from 1, up to the most pages a PDF may have.
 export const pageRange = { min: 1, max: PDF_MAX_PAGES } as const;
+// A crop rectangle's corner and size in source pixels: libvips' and the codecs' widest side.
+export const cropOffsetRange = { min: 0, max: 65_535 } as const;
+export const cropSizeRange = { min: 1, max: 65_535 } as const;
+// How far a border pixel may differ from the corner's colour and still be trimmed, in percent of the channel range.
+export const trimRange = { min: 0, max: 100 } as const;
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
 export const PDF_PAGE_DPI = 150;
 // Decimal values take at most this many fraction digits, so near-identical sigmas
@@ -66,6 +71,43 @@ export type Gravity = (typeof gravityValues)[number];
 export type Rotation = 90 | 180 | 270;
 export type PlaceholderKind = (typeof placeholderValues)[number];
 export type OverlayGravity = (typeof overlayGravityValues)[number];
+
+/** A rectangle in source pixels (after the EXIF orientation, before `r_`): `crop_<x>x<y>x<width>x<height>`. */
+export interface CropRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where a cover crop centres, in fractions of the picture's width and height from its top left: `g_<x>x<y>`. */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+export const focalRange = { min: 0, max: 1 } as const;
+
+/** The compass names that are focal points too: a crop centred as near as it can be to a corner or an edge's middle is the crop at that compass point. */
+export const COMPASS_FOCAL_POINTS: readonly (readonly [Exclude<Gravity, "auto">, FocalPoint])[] = [
+  ["center", { x: 0.5, y: 0.5 }],
+  ["north", { x: 0.5, y: 0 }],
+  ["northeast", { x: 1, y: 0 }],
+  ["east", { x: 1, y: 0.5 }],
+  ["southeast", { x: 1, y: 1 }],
+  ["south", { x: 0.5, y: 1 }],
+  ["southwest", { x: 0, y: 1 }],
+  ["west", { x: 0, y: 0.5 }],
+  ["northwest", { x: 0, y: 0 }],
+];
+
+export function focalValue(point: FocalPoint): string {
+  return `${point.x}x${point.y}`;
+}
+
+export function cropValue(crop: CropRect): string {
+  return `${crop.x}x${crop.y}x${crop.width}x${crop.height}`;
+}
 
 // What a transform does without the token; canonicalTransform drops tokens equal to these.
 export const DEFAULT_QUALITY = 76;
@@ -85,12 +127,18 @@ export interface ResolvedTransform {
   height?: number;
   fit: Fit;
   gravity: Gravity;
+  // A cover crop's focal point, in place of the gravity (which is then center).
+  focus?: FocalPoint;
   quality: TransformQuality;
   // undefined: keep the source's format.
   format?: FormatChoice;
   // Clockwise degrees after the EXIF orientation, which is always applied.
   rotate: 0 | 90 | 180 | 270;
   flip?: Flip;
+  // Cut out before everything else but the EXIF orientation; the other geometry works on what is left.
+  crop?: CropRect;
+  // Trim a border of the top-left pixel's colour, within this tolerance (percent), after the crop.
+  trim?: number;
   blur?: number;
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.

@@ -128,7 +128,7 @@ describe("parseTransform", () => {
   });
 
   it("names the known prefixes for an unknown token", () => {
-    const detail = rejection("crop_10").errors?.[0]?.detail ?? "";
+    const detail = rejection("zz_10").errors?.[0]?.detail ?? "";
     for (const { prefix } of TRANSFORM_TOKENS) expect(detail).toContain(`${prefix}_`);
   });
 

@@ -11,7 +11,11 @@ export interface ImageWork {
   /** The image so far. sharp builds it lazily; a step may replace it (to-srgb does for CMYK). */
   image: Sharp;
   readonly source: SourceImage;
-  /** The source's size once orientation is settled: what resize plans start from. */
+  /**
+   * The picture's size as the steps so far shape it, whether sharp has run them yet or not: the
+   * source's once orientation is settled, then the cut-out's (crop, trim), then turned (rotate).
+   * What resize plans and focal crops start from.
+   */
   upright: Size;
   /** The EXIF orientation applied to the pixels, null when none was. */
   orientation_applied: number | null;
@@ -41,6 +45,18 @@ export async function runSteps(
     await step(work);
   }
   return work;
+}
+
+/**
+ * Runs what the still image's pipeline holds so far, then `operation`, and continues from the
+ * rendered pixels. sharp orders the operations of one pipeline its own way (trim and extract
+ * before resize, a pending turn before them once a resize is asked, modulate after padding), so a
+ * step whose place in the order matters renders here. Only still images: frames use eachFrame.
+ */
+export async function renderNow(work: ImageWork, operation: (image: Sharp) => Sharp): Promise<Size> {
+  const { data, info } = await operation(work.image).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  work.image = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  return { width: info.width, height: info.height };
 }
 
 /**

@@ -7,5 +7,6 @@ export function rotate(degrees: number): ImageStep {
     if (degrees === 0) return;
     if (work.animation === null) work.image.rotate(degrees);
     else await eachFrame(work, (frame) => frame.rotate(degrees));
+    if (degrees % 180 !== 0) work.upright = { width: work.upright.height, height: work.upright.width };
   };
 }

@@ -9,6 +9,7 @@ import { TRANSFORM_STEPS, type TransformStepName } from "../../contracts/transfo
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
+import { crop } from "./crop.ts";
 import { decodeFailure, type Animation, type SourceImage } from "./decode-limits.ts";
 import { encode } from "./encode.ts";
 import { fitBox } from "./fit-box.ts";
@@ -22,6 +23,7 @@ import { overlay } from "./overlay.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
 import { toSrgb } from "./to-srgb.ts";
+import { trim } from "./trim.ts";
 
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
@@ -40,6 +42,8 @@ const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampli
 // The step applying each token's work, by the name its registry declaration gives (TRANSFORM_STEPS
 // orders them): a name without a step here fails to typecheck.
 const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat, overlayBytes: Uint8Array | null) => ImageStep> = {
+  crop: (options) => crop(options.crop),
+  trim: (options) => trim(options.trim),
   rotate: (options) => rotate(options.rotate),
   flip: (options) => flip(options.flip, options.rotate),
   fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),
@@ -79,7 +83,9 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
 }
 
 export async function transformImage(original: Uint8Array, options: TransformOptions, overlayBytes: Uint8Array | null = null): Promise<TransformedImage> {
-  const { input, source } = await openOriginal(original, { width: options.width, height: options.height }, options.page);
+  // A crop's pixels are the source's own: an SVG or a PDF page is drawn at its own size, not the output's.
+  const target = options.crop === undefined ? { width: options.width, height: options.height } : {};
+  const { input, source } = await openOriginal(original, target, options.page);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {

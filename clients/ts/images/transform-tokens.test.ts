@@ -15,4 +15,10 @@ describe("the client's transform options", () => {
     const options = parseTransform(example) as TransformOptions;
     expect(canonicalOf(specOf(options))).toBe(canonicalTransform(parseTransform(example)));
   });
+
+  it("writes a structured value (a crop rectangle, a focal point) as its token spells it", () => {
+    const options: TransformOptions = { width: 400, height: 300, fit: "cover", gravity: { x: 0.25, y: 0.8 }, crop: { x: 10, y: 20, width: 300, height: 200 } };
+    expect(canonicalOf(specOf(options))).toBe("w_400,h_300,fit_cover,g_0.25x0.8,crop_10x20x300x200");
+    expect(canonicalOf(specOf({ width: 400, crop: "10x20x300x200" as unknown as TransformOptions["crop"] }))).toBe("w_400,crop_10x20x300x200");
+  });
 });

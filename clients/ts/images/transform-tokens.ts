@@ -1,7 +1,7 @@
 // Transform options by name, turned into the edge's own token grammar and canonical form: the
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
 import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
-import { TRANSFORM_TOKENS, type TransformOptionName, type TransformSpec } from "../../../contracts/transform/registry.ts";
+import { TRANSFORM_TOKENS, writeTokenValue, type TransformOptionName, type TransformSpec, type TransformToken } from "../../../contracts/transform/registry.ts";
 import { clientSpecOf, transformInvalid } from "./transform-error.ts";
 
 /** The edge's transform by name; signing (`s_`) is the server entry point's, and `jpg` is accepted for `jpeg`. */
@@ -13,15 +13,15 @@ export type Transform = TransformOptions | string;
 type OptionName = keyof TransformOptions;
 
 // Every registry token but the signature, by its option name.
-const prefixes = Object.fromEntries(
-  TRANSFORM_TOKENS.filter((declaration) => declaration.option !== "signature").map((declaration) => [declaration.option, declaration.prefix]),
-) as Record<Exclude<TransformOptionName, "signature">, string>;
+const declarations = Object.fromEntries(
+  TRANSFORM_TOKENS.filter((declaration) => declaration.option !== "signature").map((declaration) => [declaration.option, declaration]),
+) as Record<Exclude<TransformOptionName, "signature">, TransformToken>;
 
 /** Every transform option's name, from the token registry: adapters tell options from HTML attributes by it. */
-export const transformOptionNames = Object.keys(prefixes) as OptionName[];
+export const transformOptionNames = Object.keys(declarations) as OptionName[];
 
 function isOption(name: string): name is OptionName {
-  return Object.hasOwn(prefixes, name);
+  return Object.hasOwn(declarations, name);
 }
 
 /** `{ width: 400, format: "auto" }` → `"w_400,f_auto"`; undefined values are left out. */
@@ -30,14 +30,14 @@ export function tokensOf(options: TransformOptions): string {
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue;
     if (!isOption(name)) {
-      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `unknown option "${name}"; known options: ${Object.keys(prefixes).join(", ")}` }]);
+      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `unknown option "${name}"; known options: ${Object.keys(declarations).join(", ")}` }]);
     }
-    const text = String(value);
+    const text = writeTokenValue(declarations[name], value);
     // A comma would smuggle a second token past the option's name.
     if (text.includes(",")) {
-      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `${prefixes[name]}_ must not contain a comma` }]);
+      throw transformInvalid([{ pointer: `/transform/${name}`, detail: `${declarations[name].prefix}_ must not contain a comma` }]);
     }
-    tokens.push(`${prefixes[name]}_${text}`);
+    tokens.push(`${declarations[name].prefix}_${text}`);
   }
   return tokens.join(",");
 }
