@@ -1,6 +1,6 @@
 // Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
 // computing (and without billing, which the ledger guarantees on its own) again.
-import { and, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
@@ -118,6 +118,23 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
       .all();
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
     for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass: formatClassOf(formatClass) });
+  }
+  return deleted;
+}
+
+// Four parameters name a derivative; D1 binds at most 100 per statement.
+const IDENTITIES_PER_DELETE = 24;
+
+/** Deletes the named derivatives' rows and objects (one that is already gone is skipped); returns how many were deleted. */
+export async function deleteDerivatives(env: StoreEnv, identities: DerivativeIdentity[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < identities.length; i += IDENTITIES_PER_DELETE) {
+    const named = identities
+      .slice(i, i + IDENTITIES_PER_DELETE)
+      .map((id) => and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))));
+    const rows = await orm(env.DB).delete(derivatives).where(or(...named)).returning({ r2Key: derivatives.r2Key }).all();
+    if (rows.length > 0) await env.FILES.delete(rows.map((row) => row.r2Key));
+    deleted += rows.length;
   }
   return deleted;
 }
