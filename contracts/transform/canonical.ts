@@ -2,7 +2,7 @@
 // must canonicalize to the same string, so order, aliases, defaults and parameters that
 // cannot change the output are all folded away here.
 import { autoQualityLevel, DEFAULT_QUALITY_LEVEL } from "../perceptual-quality.ts";
-import { canonicalTokens, type TransformSpec } from "./registry.ts";
+import { canonicalTokens, writtenTokens, type TransformSpec } from "./registry.ts";
 import {
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
@@ -79,4 +79,14 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
 // a transform that changes nothing (e.g. "r_auto") canonicalizes to the empty string.
 export function canonicalTransform(spec: TransformSpec): string {
   return canonicalTokens(resolveTransform(spec)).join(",");
+}
+
+/**
+ * The transform as a URL writes it and a signature signs it. Without a preset, the canonical
+ * transform. With one (`t_<name>`), the name and the other tokens as given, unfolded: what they
+ * override is only known once the edge has the preset, so a token that looks like a default here
+ * (`q_76`, `fit_cover` without a size) may still change the output and must stay signed.
+ */
+export function urlTransform(spec: TransformSpec): string {
+  return spec.preset === undefined ? canonicalTransform(spec) : writtenTokens(spec).join(",");
 }

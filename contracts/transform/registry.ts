@@ -22,6 +22,8 @@ import {
   MAX_OUTPUT_SIDE,
   PDF_PAGE_DPI,
   pageRange,
+  PRESET_NAME_PATTERN,
+  PRESET_NAME_RULE,
   placeholderValues,
   qualityRange,
   qualityValue,
@@ -84,6 +86,19 @@ const spelled = (value: number | string | undefined) => (value === undefined ? u
 
 // Canonical order is this list's order; it must stay as it is, or every cached URL changes.
 export const TRANSFORM_TOKENS = [
+  token({
+    prefix: "t",
+    option: "preset",
+    parse: (value) => matching(value, PRESET_NAME_PATTERN, PRESET_NAME_RULE),
+    // Never in a derivative's canonical transform: the edge expands the name into the preset's own
+    // tokens first (contracts/transform/preset.ts), so a preset and its expansion are one derivative.
+    // The URL and its signature keep the name (urlTransform in canonical.ts).
+    canonical: null,
+    edge: true,
+    originStep: null,
+    example: "t_thumb",
+    doc: "a named preset of the account (POST /v1/presets), expanded at the edge into its transform; the URL's other tokens replace the preset's tokens of the same prefix and keep the rest, and `dpr_` multiplies the size that results. The URL is signed as written, with the name. An unknown name is 400 `transform_invalid` naming the token",
+  }),
   token({
     prefix: "w",
     option: "width",
@@ -288,6 +303,20 @@ function edgeApplies(declaration: TransformToken, op: ResolvedTransform): boolea
  */
 export function edgeAppliesAll(op: ResolvedTransform): op is FixedQualityTransform {
   return TRANSFORM_TOKENS.every((declaration) => declaration.canonical?.(op) === undefined || edgeApplies(declaration, op));
+}
+
+/**
+ * Every token the spec holds but the signature, each as its value reads back (`w_400`, `q_auto:good`),
+ * in registry order and with nothing folded: the form of a transform whose meaning the edge decides
+ * (a preset's name), where folding by this URL alone could drop a token that overrides the preset.
+ */
+export function writtenTokens(spec: TransformSpec): string[] {
+  const tokens: string[] = [];
+  for (const declaration of TRANSFORM_TOKENS) {
+    const value = spec[declaration.option];
+    if (value !== undefined && declaration.option !== "signature") tokens.push(`${declaration.prefix}_${String(value)}`);
+  }
+  return tokens;
 }
 
 /** One Markdown line per token, `- \`w_\`: width in pixels, ...`, for the OpenAPI description. */

@@ -50,6 +50,9 @@ export const PDF_PAGE_DPI = 150;
 export const MAX_FRACTION_DIGITS = 2;
 // HMAC-SHA256 truncated to 16 bytes (128 bits), base64url without padding.
 export const SIGNATURE_LENGTH = 22;
+// A preset's name (`t_<name>`, POST /v1/presets): no comma or slash, so it sits in a token and a path segment as it is.
+export const PRESET_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export const PRESET_NAME_RULE = "1 to 40 lower-case letters, digits, _ or -, starting with a letter or digit";
 
 export const OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -8,7 +8,7 @@ import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { SYNC_SOURCE_MAX_BYTES } from "../../contracts/envelope.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
-import { authenticateTransformKey, serveEdgeCacheHit } from "../middleware/transform-access.ts";
+import { authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit } from "../middleware/transform-access.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../transform/derivative-store.ts";
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
@@ -73,7 +73,7 @@ export const originRoute = createRoute({
 
 // The chain parses the URL itself (transform-address.ts), so the handler reads no validated params.
 const factory = createFactory<TransformEnv>();
-const chain = factory.createHandlers(authenticateTransformKey, serveEdgeCacheHit, rateLimit, (c) => serveTransform(c.env, c.get("transform")));
+const chain = factory.createHandlers(authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit, rateLimit, (c) => serveTransform(c.env, c.get("transform")));
 
 export function registerTransformRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath(fileRoute);

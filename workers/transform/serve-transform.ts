@@ -9,6 +9,7 @@ import { resolveTransform } from "../../contracts/transform/canonical.ts";
 import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
+import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
 import { computeDerivative } from "./compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "./derivative-response.ts";
 import { countDerivatives, findDerivative, MAX_DERIVATIVES_PER_FILE, storeDerivative } from "./derivative-store.ts";
@@ -58,6 +59,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
     { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag },
     charge,
   );
+  if (request.preset !== undefined) await recordPresetDerivative(env.DB, request.preset, { identity, cacheUrl: request.cacheKey.url });
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(env.FILES, r2Key, identity.fileId)).body;
   const body = await cacheDerivative(env, request, source, meta, forCache, r2Key);
