@@ -2451,7 +2451,7 @@ export interface paths {
          *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
          *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop)
          *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
-         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
+         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
@@ -2479,7 +2479,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative */
+                /** @description The derivative: the image, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2489,6 +2489,7 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
                 /** @description Not modified: If-None-Match matched the ETag. */
@@ -2665,7 +2666,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative */
+                /** @description The derivative: the image, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2675,6 +2676,7 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
                 /** @description Not modified: If-None-Match matched the ETag. */
@@ -5248,6 +5250,32 @@ export interface components {
              *     ]
              */
             transforms: string[];
+        };
+        ImageFacts: {
+            /** @description Stored width of the first frame or page, before the EXIF orientation. */
+            width: number;
+            /** @description Stored height of the first frame or page, before the EXIF orientation. */
+            height: number;
+            /**
+             * @description What the source is, from its bytes (jpeg, png, webp, gif, avif, tiff, heic, jxl, svg, pdf).
+             * @example jpeg
+             */
+            format: string;
+            /** @description The EXIF orientation tag, 1 (upright) when the source has none. */
+            orientation: number;
+            /** @description Frames of an animated GIF or WebP; 1 for a still image. */
+            frames: number;
+            has_alpha: boolean;
+            /**
+             * @description The colour most of the upright sRGB pixels share (pixels under half opacity do not count).
+             * @example #3a6b8c
+             */
+            dominant_color: string;
+            /** @description The size the transform's other tokens would give the image. */
+            output: {
+                width: number;
+                height: number;
+            };
         };
         Origin: {
             /** @example shop */

@@ -2,7 +2,7 @@
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, AVIF/GIF/TIFF
 // sources). Both sides validate with this schema.
 import { z } from "@hono/zod-openapi";
-import { blurRange, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
+import { blurRange, FACTS_FORMAT, fitValues, flipValues, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -29,13 +29,15 @@ export const originTransformSchema = z
     animated: z.boolean().default(true),
     placeholder: z.enum(placeholderValues).optional(),
     page: z.number().int().min(pageRange.min).max(pageRange.max).optional(),
+    // f_json: the payload is the source's facts (image-facts.ts), not an image.
+    facts: z.literal(true).optional(),
   })
   .strict();
 
 export type OriginTransformOptions = z.input<typeof originTransformSchema>;
 
 export const originTransformReplySchema = z.object({
-  format: z.enum(OUTPUT_FORMATS),
+  format: z.enum([...OUTPUT_FORMATS, FACTS_FORMAT]),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   // Of the payload that follows, so the edge can store it and name its ETag while it streams.
@@ -48,6 +50,6 @@ export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
 
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice): OriginTransformOptions {
-  const { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, animated, placeholder, page } = op;
-  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page };
+  const { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, animated, placeholder, page, facts } = op;
+  return { width, height, fit, gravity, quality, rotate, flip, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, facts };
 }

@@ -7,6 +7,7 @@ import {
   DEFAULT_FIT,
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
+  FACTS_FORMAT,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
   type FormatChoice,
@@ -35,20 +36,21 @@ function scaledSize(spec: TransformSpec): { width?: number; height?: number } {
   };
 }
 
-/** The quality a spec asks for; a placeholder has its own encoding, so q_ cannot change it. */
-export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholder">): TransformQuality {
-  if (spec.placeholder !== undefined || spec.quality === undefined) return DEFAULT_QUALITY;
+/** The quality a spec asks for; a placeholder has its own encoding and facts none, so q_ cannot change them. */
+export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholder" | "format">): TransformQuality {
+  if (spec.placeholder !== undefined || spec.format === FACTS_FORMAT || spec.quality === undefined) return DEFAULT_QUALITY;
   if (typeof spec.quality === "number") return spec.quality;
   // The parser admits only the spellings autoQualityLevel reads.
   return { auto: autoQualityLevel(spec.quality) ?? DEFAULT_QUALITY_LEVEL };
 }
 
-/** The format a spec asks for; a placeholder has its own encoding, so f_ cannot change it. */
+/** The image format a spec asks for; a placeholder has its own encoding, so f_ cannot change it, and f_json asks for none. */
 export function resolveFormat(spec: Pick<TransformSpec, "format" | "placeholder">): FormatChoice | undefined {
-  return spec.placeholder === undefined ? spec.format : undefined;
+  return spec.placeholder === undefined && spec.format !== FACTS_FORMAT ? spec.format : undefined;
 }
 
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
+  const facts = spec.format === FACTS_FORMAT ? (true as const) : undefined;
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
   const boxed = width !== undefined && height !== undefined;
@@ -69,9 +71,11 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     flip: spec.flip,
     blur: spec.blur,
     sharpen: spec.sharpen,
-    animated: spec.animated ?? true,
-    placeholder: spec.placeholder,
+    // The facts are the source's and the output's size: frames and placeholders change neither.
+    animated: facts ? true : (spec.animated ?? true),
+    placeholder: facts ? undefined : spec.placeholder,
     page: spec.page,
+    ...(facts ? { facts } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
   dprRange,
+  FACTS_FORMAT,
   fitValues,
   flipValues,
   formatTokenValues,
@@ -155,15 +156,16 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "f",
     option: "format",
-    parse: (value): FormatChoice => {
-      const format = oneOf(value, formatTokenValues);
+    parse: (value): FormatChoice | typeof FACTS_FORMAT => {
+      const format = oneOf(value, [...formatTokenValues, FACTS_FORMAT]);
       return format === "jpg" ? "jpeg" : format;
     },
-    canonical: (op) => op.format,
-    edge: true,
+    canonical: (op) => (op.facts ? FACTS_FORMAT : op.format),
+    // The facts need the source decoded by sharp (its metadata and the shaped image's size).
+    edge: (op) => op.facts !== true,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)`,
+    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
   }),
   token({
     prefix: "r",

@@ -10,6 +10,8 @@ export const MAX_OUTPUT_PIXELS = 40_000_000;
 export const MAX_TRANSFORM_LENGTH = 512;
 
 export const formatTokenValues = ["jpg", "jpeg", "webp", "avif", "png", "auto"] as const;
+// `f_json`: the source's facts as JSON instead of an image (contracts/origin/image-facts.ts).
+export const FACTS_FORMAT = "json";
 export const fitValues = ["inside", "cover", "contain", "fill"] as const;
 // Long compass names, the same strings sharp takes as `position`, so the origin maps them 1:1.
 export const gravityValues = [
@@ -91,6 +93,8 @@ export interface ResolvedTransform {
   placeholder?: PlaceholderKind;
   // The page of a PDF or multi-page TIFF, from 1.
   page?: number;
+  // f_json: answer the source's facts (and the output size the rest gives) instead of an image.
+  facts?: true;
 }
 
 /** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */

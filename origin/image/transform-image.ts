@@ -17,6 +17,7 @@ import { runSteps, type ImageStep } from "./image-step.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
+import { imageFacts } from "./image-facts.ts";
 import { flip } from "./flip.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
@@ -25,6 +26,7 @@ import { toSrgb } from "./to-srgb.ts";
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
 export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sha256"> {
+  /** The image, or for f_json the facts' JSON. */
   bytes: Uint8Array;
 }
 
@@ -77,6 +79,7 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
 
 export async function transformImage(original: Uint8Array, options: TransformOptions): Promise<TransformedImage> {
   const { input, source } = await openOriginal(original, { width: options.width, height: options.height }, options.page);
+  if (options.facts) return factsOf(input, source, options);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
@@ -84,6 +87,17 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
     const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width, height };
+  } catch (error) {
+    throw decodeFailure(error);
+  }
+}
+
+// The facts, with the output size of the first frame through the steps an image output would take.
+async function factsOf(input: Uint8Array, source: SourceImage, options: TransformOptions): Promise<TransformedImage> {
+  const format = resolveOutputFormat(options.output, source.format, source.has_alpha);
+  try {
+    const facts = await imageFacts(input, source, transformSteps(options, source, format));
+    return { bytes: new TextEncoder().encode(JSON.stringify(facts)), format: "json", width: facts.output.width, height: facts.output.height };
   } catch (error) {
     throw decodeFailure(error);
   }

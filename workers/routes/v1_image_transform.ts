@@ -15,6 +15,7 @@ import { fileTransformParams, originTransformParams } from "../transform/transfo
 import type { TransformEnv } from "../transform/transform-request.ts";
 import { serveTransform } from "../transform/serve-transform.ts";
 import { tokenTable } from "../../contracts/transform/registry.ts";
+import { imageFactsSchema } from "../../contracts/origin/image-facts.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { MAX_FRESH_SECONDS, MIN_FRESH_SECONDS, MISSING_SECONDS } from "../origins/freshness.ts";
 
@@ -31,7 +32,10 @@ const image = { schema: z.string().openapi({ type: "string", format: "binary" })
 const tiers = `Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. A strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data\`, and \`Save-Data: on\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.`;
 
 const responses = {
-  200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
+  200: {
+    description: "The derivative: the image, or with `f_json` the source's facts",
+    content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image, "application/json": { schema: imageFactsSchema } },
+  },
   304: { description: "Not modified: If-None-Match matched the ETag." },
   400: problem(["transform_invalid", "origin_path_invalid", "validation_failed"]),
   402: problem(["insufficient_balance"]),

@@ -6,7 +6,7 @@ import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { transformPrice } from "../../contracts/pricing.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
+import { derivativeContentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
 import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
@@ -45,9 +45,10 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   }
   const price = transformPrice();
   await requireBalance(env.DB, identity.accountId, price);
-  const choice = outputChoice(request.spec.format, identity.formatClass ?? undefined);
-  const derivative = await computeDerivative(env, identity.accountId, source.original, resolveTransform(request.spec), choice);
-  const meta = metaOf(source.etag(derivative.sha256), contentTypes[derivative.format], derivative.size);
+  const op = resolveTransform(request.spec);
+  const choice = outputChoice(op.format, identity.formatClass ?? undefined);
+  const derivative = await computeDerivative(env, identity.accountId, source.original, op, choice);
+  const meta = metaOf(source.etag(derivative.sha256), derivativeContentTypes[derivative.format], derivative.size);
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again. An origin path's key names the
   // original's version, so changed bytes are charged anew and the same bytes never twice.
