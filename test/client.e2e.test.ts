@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
-import { createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/server.ts";
+import { createImageUrls, createPixelPress, PixelPressError, verifyWebhook } from "../clients/ts/server.ts";
 import { prices } from "../contracts/pricing.ts";
 import { signWebhook } from "../contracts/webhooks/signature.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";
+import { activeKeyId } from "./support/edge-account.ts";
 
 const baseUrl = inject("edgeUrl");
 const apiKey = inject("apiKey");
@@ -51,6 +52,22 @@ describe("TypeScript client against the running service", () => {
     const refused = await client.files.update(created.file_id, { expires_at: "2000-01-01T00:00:00Z" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PixelPressError);
     expect((refused as PixelPressError).problem.status).toBe(400);
+  });
+
+  it("names a preset, serves it by name through the URL builder, and deletes it (presets.put/list/delete)", async () => {
+    const client = createPixelPress({ baseUrl, apiKey, ...fast });
+    const name = `thumb-${Date.now()}`;
+    expect(await client.presets.put(name, "f_png,w_40,h_20,fit_fill")).toEqual({ preset: expect.objectContaining({ name, transform: "w_40,h_20,fit_fill,f_png" }), purged: null });
+    expect((await client.presets.list()).find((preset) => preset.name === name)?.transform).toBe("w_40,h_20,fit_fill,f_png");
+    const file = await client.files.create({ source: { base64: photo } });
+    const url = createImageUrls({ baseUrl, keyId: await activeKeyId(baseUrl, apiKey) }).transformUrl(file.file_id, { preset: name, height: 30 });
+    expect(url).toContain(`/t_${name},h_30/`);
+    const served = await fetch(url);
+    expect([served.status, served.headers.get("Content-Type")]).toEqual([200, "image/png"]);
+    const { width, height } = await sharp(new Uint8Array(await served.arrayBuffer())).metadata();
+    expect([width, height]).toEqual([40, 30]);
+    expect((await client.presets.delete(name)).purged.derivatives).toBe(1);
+    expect((await fetch(url)).status).toBe(400);
   });
 
   it("reads the account", async () => {

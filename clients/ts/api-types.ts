@@ -2445,12 +2445,13 @@ export interface paths {
         /**
          * A transformed image of a file, for <img src>
          * @description No API key: `key_id` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:
+         *     - `t_`: a named preset of the account (POST /v1/presets), expanded at the edge into its transform; the URL's other tokens replace the preset's tokens of the same prefix and keep the rest, and `dpr_` multiplies the size that results. The URL is signed as written, with the name. An unknown name is 400 `transform_invalid` naming the token
          *     - `w_`: width in pixels, 1 to 8192
          *     - `h_`: height in pixels, 1 to 8192
          *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
          *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop), or for cover a focal point <x>x<y>, two numbers from 0 to 1 with at most 2 decimals of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (`g_0.5x0.5` is `g_center`, `g_0x1` `g_southwest`)
          *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data
-         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)
+         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
          *     - `crop_`: crop: the rectangle x, y, width and height in whole pixels joined by "x" (x and y from 0, width and height from 1, each at most 65535), in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before `r_`, `fl_` and the resize; a rectangle reaching past the image is 422 `crop_out_of_bounds`
@@ -2467,7 +2468,7 @@ export interface paths {
          *     - `dpr_`: device pixel ratio, 1 to 4, at most 2 decimals; multiplies w and h (the result is scaled down to fit 8192 px per side and 40 MP)
          *     - `s_`: signature: 22 base64url characters, HMAC-SHA256 of the canonical path
          *
-         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. A strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache. Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives (and those drawn with it as an `l_` overlay), its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB (a PDF, whose pages `pg_` draws, up to 200 MB, the PDF endpoints' limit), 50 distinct derivatives per file.
+         *     Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless `f_` names a still format or `anim_false` asks for its first frame; `f_auto` never drops the animation. `q_auto` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to 1000 frames and 100 MP across all frames (413 `image_too_large`). `X-Cache: HIT|MISS` and `X-Cache-Tier: edge|r2|compute` say which. A strong ETag (`If-None-Match` gives 304); `f_auto` sends `Vary: Accept`; `q_auto` above low sends `Vary: Save-Data`, and `Save-Data: on` serves the next lower level's derivative (`q_auto` with it is `q_auto:eco`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache. Responses are immutable for a year, except a `t_` URL's, cached for at most 30 s since its preset may change. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives (and those drawn with it as an `l_` overlay), its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to 64 MB (a PDF, whose pages `pg_` draws, up to 200 MB, the PDF endpoints' limit), 50 distinct derivatives per file.
          */
         get: {
             parameters: {
@@ -2484,7 +2485,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative */
+                /** @description The derivative: the image, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2494,6 +2495,7 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
                 /** @description Not modified: If-None-Match matched the ETag. */
@@ -2670,7 +2672,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative */
+                /** @description The derivative: the image, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2680,6 +2682,7 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
                 /** @description Not modified: If-None-Match matched the ETag. */
@@ -3046,6 +3049,300 @@ export interface paths {
                     content: {
                         "application/json": {
                             origin: components["schemas"]["Origin"];
+                            purged: components["schemas"]["PurgeCounts"];
+                        };
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `not_found`: No such route or resource for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List named presets
+         * @description Every preset of the account, by name, with the canonical transform each expands to.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account's presets */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Preset"][];
+                        };
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create or change a named preset
+         * @description Names a transform, so transform URLs can say `t_<name>` for it. The transform is kept in its canonical form, and `t_<name>` and that form make one derivative: the same bytes, one cache entry, one charge. In a URL, `t_<name>` may sit beside other tokens: each replaces the preset's token of the same prefix, the preset's other tokens stay, and `dpr_` multiplies the size that results. A name already in use is pointed at the new transform (200): what the old one made is purged as a purge does (derivatives in R2, this data centre's edge-cache entries and, with the service's zone token, every data centre's), and the name's URLs serve the new transform at once in the data centre that took the change and within 30 s elsewhere. Their replies are cached for at most 30 s for that reason.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retried POST safe: the first request's response is stored for 24 hours and replayed (with `Idempotent-Replayed: true`, never charged again) for a retry with the same key and body. A different body with the same key is a 422; a retry while the first is running is a 409. Up to 255 characters, bare or as an RFC 8941 quoted string: a fresh UUID per logical request is a good key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutPresetRequest"];
+                };
+            };
+            responses: {
+                /** @description The preset, pointed at its new transform, and what its previous one made, purged */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            preset: components["schemas"]["Preset"];
+                            /** @description What the name's previous transform had made, dropped; null when the name is new or its transform is unchanged. */
+                            purged: components["schemas"]["PurgeCounts"] | null;
+                        };
+                    };
+                };
+                /** @description The new preset */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            preset: components["schemas"]["Preset"];
+                            /** @description What the name's previous transform had made, dropped; null when the name is new or its transform is unchanged. */
+                            purged: components["schemas"]["PurgeCounts"] | null;
+                        };
+                    };
+                };
+                /** @description `validation_failed`: One or more fields are invalid; `errors` lists each one with a JSON pointer. `transform_invalid`: The URL transform has an unknown, duplicated, empty or out-of-range token; `errors` points at each one as `/transform/<token>`. Never cached, never billed. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unauthorized`: Send `Authorization: Bearer ak_live_...` with an active key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `forbidden_scope`: The key is valid but its scopes do not include this operation. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_conflict`: Retry after the first request has finished. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `payload_too_large`: The request body or source exceeds the documented limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `unsupported_media_type`: The request body or source is not of a type this endpoint accepts. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: An Idempotency-Key identifies one request; a different method, path or body needs a new key. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `rate_limited`: The key exceeded its rate limit (a signed download: its client address or its file did); retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/presets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a named preset
+         * @description URLs naming it answer 400 `transform_invalid` (pointing at `/transform/t_<name>`) from now on in the data centre that runs the call, and within 30 s elsewhere; what it made is purged: derivatives in R2, this data centre's edge-cache entries and, with the service's zone token, every data centre's (`purged.cdn` says how that went). A URL spelling its transform out is computed again on its next request and not charged again.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deleted preset and what was dropped with it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            preset: components["schemas"]["Preset"];
                             purged: components["schemas"]["PurgeCounts"];
                         };
                     };
@@ -4928,7 +5225,7 @@ export interface components {
             /** @description The transform as given. */
             transform: string;
             /**
-             * @description Its canonical form, which the signature covers.
+             * @description Its canonical form, which the signature covers; a transform naming a preset (`t_<name>`) keeps the name and its other tokens as given, in canonical order.
              * @example f_auto,w_800
              */
             canonical: string;
@@ -4959,6 +5256,32 @@ export interface components {
              *     ]
              */
             transforms: string[];
+        };
+        ImageFacts: {
+            /** @description Stored width of the first frame or page, before the EXIF orientation. */
+            width: number;
+            /** @description Stored height of the first frame or page, before the EXIF orientation. */
+            height: number;
+            /**
+             * @description What the source is, from its bytes (jpeg, png, webp, gif, avif, tiff, heic, jxl, svg, pdf).
+             * @example jpeg
+             */
+            format: string;
+            /** @description The EXIF orientation tag, 1 (upright) when the source has none. */
+            orientation: number;
+            /** @description Frames of an animated GIF or WebP; 1 for a still image. */
+            frames: number;
+            has_alpha: boolean;
+            /**
+             * @description The colour most of the upright sRGB pixels share (pixels under half opacity do not count).
+             * @example #3a6b8c
+             */
+            dominant_color: string;
+            /** @description The size the transform's other tokens would give the image. */
+            output: {
+                width: number;
+                height: number;
+            };
         };
         Origin: {
             /** @example shop */
@@ -5035,6 +5358,37 @@ export interface components {
             urls_not_purged: number;
             /** @description Why Cloudflare's purge failed; null otherwise. */
             error: string | null;
+        };
+        Preset: {
+            /**
+             * @description What a transform URL names it by: `t_thumb`.
+             * @example thumb
+             */
+            name: string;
+            /**
+             * @description The canonical transform the name expands to.
+             * @example w_300,h_200,fit_cover,f_auto
+             */
+            transform: string;
+            /** @example 2026-11-25T09:30:00.000Z */
+            created_at: string;
+            /**
+             * @description When the name was last pointed at a transform.
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        PutPresetRequest: {
+            /**
+             * @description 1 to 40 lower-case letters, digits, _ or -, starting with a letter or digit.
+             * @example thumb
+             */
+            name: string;
+            /**
+             * @description Tokens as a transform URL writes them, read by the same parser; not `t_` (no preset names another) nor `s_`.
+             * @example w_300,h_200,fit_cover,f_auto
+             */
+            transform: string;
         };
         PurgeRequest: {
             /**

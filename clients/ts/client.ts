@@ -29,6 +29,18 @@ export interface FilesApi {
   update(fileId: string, body: { expires_at: string | null }): Promise<StoredFile>;
 }
 
+type Preset = components["schemas"]["Preset"];
+type PurgeCounts = components["schemas"]["PurgeCounts"];
+
+export interface PresetsApi {
+  /** POST /v1/presets: names a transform for `t_<name>` (or `preset: "<name>"` in the URL builder); a name in use is pointed at the new one and what the old one made is purged. */
+  put(name: string, transform: string): Promise<{ preset: Preset; purged: PurgeCounts | null }>;
+  /** GET /v1/presets: every preset of the account, by name. */
+  list(): Promise<Preset[]>;
+  /** DELETE /v1/presets/{name}: its URLs are refused from then on, and what it made is purged. */
+  delete(name: string): Promise<{ preset: Preset; purged: PurgeCounts }>;
+}
+
 export interface PixelPressClient {
   /** The typed openapi-fetch client underneath, for any endpoint; it shares the retries. */
   http: ReturnType<typeof createClient<paths>>;
@@ -41,6 +53,7 @@ export interface PixelPressClient {
   /** Stores bytes through a presigned upload; use the file id as `source: { file_id }`. */
   upload(bytes: Uint8Array<ArrayBuffer>, file: { contentType: string; filename?: string; expiresAt?: string | null }): Promise<Upload>;
   files: FilesApi;
+  presets: PresetsApi;
 }
 
 function isJobAccepted(response: Response, body: unknown): body is JobAccepted {
@@ -102,6 +115,17 @@ export function createPixelPress(options: ClientOptions): PixelPressClient & Pro
       },
       async update(fileId, body) {
         return unwrap(await http.PATCH("/v1/files/{file_id}", { params: { path: { file_id: fileId } }, body }));
+      },
+    },
+    presets: {
+      async put(name, transform) {
+        return unwrap(await http.POST("/v1/presets", { body: { name, transform } }));
+      },
+      async list() {
+        return unwrap(await http.GET("/v1/presets")).data;
+      },
+      async delete(name) {
+        return unwrap(await http.DELETE("/v1/presets/{name}", { params: { path: { name } } }));
       },
     },
   };

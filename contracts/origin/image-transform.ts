@@ -8,7 +8,7 @@
 import { z } from "@hono/zod-openapi";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { ProblemError } from "../problems/catalogue.ts";
-import { blurRange, cropOffsetRange, cropSizeRange, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
+import { blurRange, cropOffsetRange, cropSizeRange, FACTS_FORMAT, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -46,6 +46,8 @@ export const originTransformSchema = z
     animated: z.boolean().default(true),
     placeholder: z.enum(placeholderValues).optional(),
     page: z.number().int().min(pageRange.min).max(pageRange.max).optional(),
+    // f_json: the payload is the source's facts (image-facts.ts), not an image.
+    facts: z.literal(true).optional(),
     overlay: z
       .object({
         // The file, for the problem that names the token when the overlay cannot be drawn.
@@ -64,7 +66,7 @@ export const originTransformSchema = z
 export type OriginTransformOptions = z.input<typeof originTransformSchema>;
 
 export const originTransformReplySchema = z.object({
-  format: z.enum(OUTPUT_FORMATS),
+  format: z.enum([...OUTPUT_FORMATS, FACTS_FORMAT]),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   // Of the payload that follows, so the edge can store it and name its ETag while it streams.
@@ -78,14 +80,14 @@ export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: ori
 
 /** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice, overlayBytes?: number): OriginTransformOptions {
-  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, animated, placeholder, page } = op;
+  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, animated, placeholder, page, facts } = op;
   // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
   if (op.overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${op.overlay.fileId} is in the transform but its bytes are not sent`);
   const overlay =
     op.overlay === undefined || overlayBytes === undefined
       ? undefined
       : { file_id: op.overlay.fileId, bytes: overlayBytes, gravity: op.overlay.gravity, width: op.overlay.width, opacity: op.overlay.opacity };
-  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, overlay };
+  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, facts, overlay };
 }
 
 /** The source and the overlay a transform call's body holds, as its options declare them. */

@@ -2,7 +2,7 @@
 // must canonicalize to the same string, so order, aliases, defaults and parameters that
 // cannot change the output are all folded away here.
 import { autoQualityLevel, DEFAULT_QUALITY_LEVEL } from "../perceptual-quality.ts";
-import { canonicalTokens, type TransformSpec } from "./registry.ts";
+import { canonicalTokens, writtenTokens, type TransformSpec } from "./registry.ts";
 import {
   COMPASS_FOCAL_POINTS,
   DEFAULT_FIT,
@@ -10,6 +10,7 @@ import {
   DEFAULT_OVERLAY_GRAVITY,
   DEFAULT_OVERLAY_OPACITY,
   DEFAULT_QUALITY,
+  FACTS_FORMAT,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
   type Fit,
@@ -40,17 +41,17 @@ function scaledSize(spec: TransformSpec): { width?: number; height?: number } {
   };
 }
 
-/** The quality a spec asks for; a placeholder has its own encoding, so q_ cannot change it. */
-export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholder">): TransformQuality {
-  if (spec.placeholder !== undefined || spec.quality === undefined) return DEFAULT_QUALITY;
+/** The quality a spec asks for; a placeholder has its own encoding and facts none, so q_ cannot change them. */
+export function resolveQuality(spec: Pick<TransformSpec, "quality" | "placeholder" | "format">): TransformQuality {
+  if (spec.placeholder !== undefined || spec.format === FACTS_FORMAT || spec.quality === undefined) return DEFAULT_QUALITY;
   if (typeof spec.quality === "number") return spec.quality;
   // The parser admits only the spellings autoQualityLevel reads.
   return { auto: autoQualityLevel(spec.quality) ?? DEFAULT_QUALITY_LEVEL };
 }
 
-/** The format a spec asks for; a placeholder has its own encoding, so f_ cannot change it. */
+/** The image format a spec asks for; a placeholder has its own encoding, so f_ cannot change it, and f_json asks for none. */
 export function resolveFormat(spec: Pick<TransformSpec, "format" | "placeholder">): FormatChoice | undefined {
-  return spec.placeholder === undefined ? spec.format : undefined;
+  return spec.placeholder === undefined && spec.format !== FACTS_FORMAT ? spec.format : undefined;
 }
 
 /**
@@ -76,6 +77,7 @@ function resolveGravity(asked: TransformSpec["gravity"], fit: Fit): Pick<Resolve
 }
 
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
+  const facts = spec.format === FACTS_FORMAT ? (true as const) : undefined;
   const { width, height } = scaledSize(spec);
   // With one side or none, the aspect ratio decides the box: every fit gives the same image.
   const boxed = width !== undefined && height !== undefined;
@@ -96,10 +98,12 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     trim: spec.trim,
     blur: spec.blur,
     sharpen: spec.sharpen,
-    animated: spec.animated ?? true,
-    placeholder: spec.placeholder,
+    // The facts are the source's and the output's size: frames and placeholders change neither.
+    animated: facts ? true : (spec.animated ?? true),
+    placeholder: facts ? undefined : spec.placeholder,
     page: spec.page,
     overlay: resolveOverlay(spec),
+    ...(facts ? { facts } : {}),
   };
 }
 
@@ -107,4 +111,14 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
 // a transform that changes nothing (e.g. "r_auto") canonicalizes to the empty string.
 export function canonicalTransform(spec: TransformSpec): string {
   return canonicalTokens(resolveTransform(spec)).join(",");
+}
+
+/**
+ * The transform as a URL writes it and a signature signs it. Without a preset, the canonical
+ * transform. With one (`t_<name>`), the name and the other tokens as given, unfolded: what they
+ * override is only known once the edge has the preset, so a token that looks like a default here
+ * (`q_76`, `fit_cover` without a size) may still change the output and must stay signed.
+ */
+export function urlTransform(spec: TransformSpec): string {
+  return spec.preset === undefined ? canonicalTransform(spec) : writtenTokens(spec).join(",");
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CANONICAL_BEFORE_REGISTRY } from "./canonical-golden.fixture.ts";
 import { canonicalTransform, resolveTransform } from "./canonical.ts";
-import { edgeAppliesAll, TRANSFORM_STEPS, TRANSFORM_TOKENS, tokenTable } from "./registry.ts";
+import { edgeAppliesAll, TRANSFORM_STEPS, TRANSFORM_TOKENS, tokenTable, writtenTokens } from "./registry.ts";
 import { parseTransform } from "./tokens.ts";
 
 const canonical = (segment: string) => canonicalTransform(parseTransform(segment));
@@ -39,6 +39,11 @@ describe("the token registry", () => {
 
     it("has its line in the OpenAPI token table", () => {
       expect(tokenTable).toContain(`- \`${prefix}_\`: ${declaration.doc}`);
+    });
+
+    it("reads back the same from its written form (a URL naming a preset is signed in it)", () => {
+      const { signature: _signed, ...spec } = parseTransform(declaration.example);
+      expect(parseTransform(writtenTokens(spec).join(","))).toEqual(spec);
     });
 
     it("names an origin step the origin runs", () => {

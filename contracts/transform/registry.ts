@@ -19,6 +19,7 @@ import {
   DEFAULT_GRAVITY,
   DEFAULT_QUALITY,
   dprRange,
+  FACTS_FORMAT,
   fitValues,
   flipValues,
   formatTokenValues,
@@ -34,6 +35,8 @@ import {
   DEFAULT_OVERLAY_OPACITY,
   PDF_PAGE_DPI,
   pageRange,
+  PRESET_NAME_PATTERN,
+  PRESET_NAME_RULE,
   placeholderValues,
   qualityRange,
   qualityValue,
@@ -124,6 +127,19 @@ function cropIn(value: string): CropRect {
 // Canonical order is this list's order; it must stay as it is, or every cached URL changes.
 export const TRANSFORM_TOKENS = [
   token({
+    prefix: "t",
+    option: "preset",
+    parse: (value) => matching(value, PRESET_NAME_PATTERN, PRESET_NAME_RULE),
+    // Never in a derivative's canonical transform: the edge expands the name into the preset's own
+    // tokens first (contracts/transform/preset.ts), so a preset and its expansion are one derivative.
+    // The URL and its signature keep the name (urlTransform in canonical.ts).
+    canonical: null,
+    edge: true,
+    originStep: null,
+    example: "t_thumb",
+    doc: "a named preset of the account (POST /v1/presets), expanded at the edge into its transform; the URL's other tokens replace the preset's tokens of the same prefix and keep the rest, and `dpr_` multiplies the size that results. The URL is signed as written, with the name. An unknown name is 400 `transform_invalid` naming the token",
+  }),
+  token({
     prefix: "w",
     option: "width",
     parse: (value) => integerIn(value, sizeRange),
@@ -180,15 +196,16 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "f",
     option: "format",
-    parse: (value): FormatChoice => {
-      const format = oneOf(value, formatTokenValues);
+    parse: (value): FormatChoice | typeof FACTS_FORMAT => {
+      const format = oneOf(value, [...formatTokenValues, FACTS_FORMAT]);
       return format === "jpg" ? "jpeg" : format;
     },
-    canonical: (op) => op.format,
-    edge: true,
+    canonical: (op) => (op.facts ? FACTS_FORMAT : op.format),
+    // The facts need the source decoded by sharp (its metadata and the shaped image's size).
+    edge: (op) => op.facts !== true,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format)`,
+    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
   }),
   token({
     prefix: "r",
@@ -403,6 +420,20 @@ function edgeApplies(declaration: TransformToken, op: ResolvedTransform): boolea
  */
 export function edgeAppliesAll(op: ResolvedTransform): op is FixedQualityTransform {
   return TRANSFORM_TOKENS.every((declaration) => declaration.canonical?.(op) === undefined || edgeApplies(declaration, op));
+}
+
+/**
+ * Every token the spec holds but the signature, each as its value reads back (`w_400`, `q_auto:good`),
+ * in registry order and with nothing folded: the form of a transform whose meaning the edge decides
+ * (a preset's name), where folding by this URL alone could drop a token that overrides the preset.
+ */
+export function writtenTokens(spec: TransformSpec): string[] {
+  const tokens: string[] = [];
+  for (const declaration of TRANSFORM_TOKENS) {
+    const value = spec[declaration.option];
+    if (value !== undefined && declaration.option !== "signature") tokens.push(`${declaration.prefix}_${writeTokenValue(declaration, value)}`);
+  }
+  return tokens;
 }
 
 /** One Markdown line per token, `- \`w_\`: width in pixels, ...`, for the OpenAPI description. */

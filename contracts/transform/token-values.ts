@@ -10,6 +10,8 @@ export const MAX_OUTPUT_PIXELS = 40_000_000;
 export const MAX_TRANSFORM_LENGTH = 512;
 
 export const formatTokenValues = ["jpg", "jpeg", "webp", "avif", "png", "auto"] as const;
+// `f_json`: the source's facts as JSON instead of an image (contracts/origin/image-facts.ts).
+export const FACTS_FORMAT = "json";
 export const fitValues = ["inside", "cover", "contain", "fill"] as const;
 // Long compass names, the same strings sharp takes as `position`, so the origin maps them 1:1.
 export const gravityValues = [
@@ -62,6 +64,9 @@ export const PDF_PAGE_DPI = 150;
 export const MAX_FRACTION_DIGITS = 2;
 // HMAC-SHA256 truncated to 16 bytes (128 bits), base64url without padding.
 export const SIGNATURE_LENGTH = 22;
+// A preset's name (`t_<name>`, POST /v1/presets): no comma or slash, so it sits in a token and a path segment as it is.
+export const PRESET_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export const PRESET_NAME_RULE = "1 to 40 lower-case letters, digits, _ or -, starting with a letter or digit";
 
 export const OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -147,6 +152,8 @@ export interface ResolvedTransform {
   placeholder?: PlaceholderKind;
   // The page of a PDF or multi-page TIFF, from 1.
   page?: number;
+  // f_json: answer the source's facts (and the output size the rest gives) instead of an image.
+  facts?: true;
   // Another image of the same account drawn over the output (a watermark).
   overlay?: TransformOverlay;
 }

@@ -42,6 +42,12 @@ export async function lqipOf(image: Sharp): Promise<Buffer> {
   return lqipWebp(data, info);
 }
 
+/** The dominant colour (`#rrggbb`) of an image that is already upright sRGB, as placeholders give it. */
+export async function dominantColorOf(image: Sharp): Promise<string> {
+  const { data } = await smallRgba(image);
+  return hexColour(dominantColour(data));
+}
+
 function smallRgba(image: Sharp): Promise<{ data: Buffer; info: { width: number; height: number } }> {
   return image
     .resize(HASH_MAX_SIDE, HASH_MAX_SIDE, { fit: "inside", withoutEnlargement: true })

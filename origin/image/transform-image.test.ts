@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { generatedFile } from "../../test/fixtures/generated-files.ts";
+import { generatedFile, type GeneratedFileName } from "../../test/fixtures/generated-files.ts";
+import { imageFactsSchema } from "../../contracts/origin/image-facts.ts";
 import { originTransformSchema, type OriginTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { QUALITY_LEVEL_TARGETS } from "../../contracts/perceptual-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
@@ -77,5 +78,35 @@ describe("transformImage", () => {
 
   it("refuses a truncated image with a problem", async () => {
     await expect(run((await generatedFile("landscape-1.jpg")).slice(0, 50_000), { width: 100 })).rejects.toMatchObject({ slug: "image_unreadable" });
+  });
+});
+
+describe("transformImage with f_json's facts", () => {
+  const factsOf = async (name: GeneratedFileName, options: Partial<OriginTransformOptions> = {}) => {
+    const input = await generatedFile(name);
+    const made = await run(input, { facts: true, ...options });
+    return { input, made, facts: imageFactsSchema.parse(JSON.parse(new TextDecoder().decode(made.bytes))) };
+  };
+
+  it("answers sharp's own reading of the source and the size the other options give", async () => {
+    const { input, made, facts } = await factsOf("portrait-6.jpg", { width: 300 });
+    const meta = await sharp(input).metadata();
+    expect(facts).toMatchObject({ width: meta.width, height: meta.height, format: meta.format, orientation: meta.orientation, frames: 1, has_alpha: meta.hasAlpha });
+    // Stored 1800x1200 with orientation 6: upright 1200x1800, so 300 wide is 450 high, as the image output is.
+    expect(facts.output).toEqual({ width: 300, height: 450 });
+    expect([made.format, made.width, made.height]).toEqual(["json", 300, 450]);
+    const image = await run(input, { width: 300 });
+    expect([image.width, image.height]).toEqual([300, 450]);
+  });
+
+  it("counts an animation's frames, says whether there is alpha, and names the colour most pixels share", async () => {
+    const animated = await factsOf("animated.gif");
+    const meta = await sharp(animated.input, { animated: true }).metadata();
+    expect([animated.facts.frames, animated.facts.format]).toEqual([meta.pages, "gif"]);
+    expect((await factsOf("rgba.png")).facts.has_alpha).toBe(true);
+    // A flat colour's dominant colour is that colour.
+    const flat = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+    const made = await run(new Uint8Array(flat), { facts: true, width: 20, height: 20, fit: "cover" });
+    expect(JSON.parse(new TextDecoder().decode(made.bytes))).toMatchObject({ width: 40, height: 30, orientation: 1, has_alpha: false, dominant_color: "#c81e5a", output: { width: 20, height: 20 } });
   });
 });

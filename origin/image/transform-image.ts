@@ -18,6 +18,7 @@ import { runSteps, type ImageStep } from "./image-step.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
+import { imageFacts } from "./image-facts.ts";
 import { flip } from "./flip.ts";
 import { overlay } from "./overlay.ts";
 import { rotate } from "./rotate.ts";
@@ -28,6 +29,7 @@ import { trim } from "./trim.ts";
 export type TransformOptions = z.output<typeof originTransformSchema>;
 
 export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sha256"> {
+  /** The image, or for f_json the facts' JSON. */
   bytes: Uint8Array;
 }
 
@@ -86,6 +88,7 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
   // A crop's pixels are the source's own: an SVG or a PDF page is drawn at its own size, not the output's.
   const target = options.crop === undefined ? { width: options.width, height: options.height } : {};
   const { input, source } = await openOriginal(original, target, options.page);
+  if (options.facts) return factsOf(input, source, options);
   // ph_lqip: the shaped image's placeholder preview, always WebP (alpha kept), at its own quality.
   const format = options.placeholder === "lqip" ? "webp" : outputFormat(options, source);
   try {
@@ -93,6 +96,17 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
     const bytes = options.placeholder === "lqip" ? await lqipOf(image) : await encodeTransform(image, format, options.quality, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width, height };
+  } catch (error) {
+    throw decodeFailure(error);
+  }
+}
+
+// The facts, with the output size of the first frame through the steps an image output would take.
+async function factsOf(input: Uint8Array, source: SourceImage, options: TransformOptions): Promise<TransformedImage> {
+  const format = resolveOutputFormat(options.output, source.format, source.has_alpha);
+  try {
+    const facts = await imageFacts(input, source, transformSteps(options, source, format));
+    return { bytes: new TextEncoder().encode(JSON.stringify(facts)), format: "json", width: facts.output.width, height: facts.output.height };
   } catch (error) {
     throw decodeFailure(error);
   }

@@ -267,3 +267,35 @@ export const storageCharges = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day] }), index("storage_charges_owed").on(t.chargedAt)],
 );
+
+// Named transforms (`t_<name>` in a transform URL): the transform is kept in its canonical form
+// (contracts/transform/preset.ts), so a hit expands it without reading anything else.
+export const presets = sqliteTable(
+  "presets",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    transform: text("transform").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
+
+// The derivatives computed through a preset, so changing or deleting it can purge them: the
+// derivative's identity (as in `derivatives`) and the edge-cache URL it was put under, which for an
+// origin path names the path the derivative's row does not hold.
+export const presetDerivatives = sqliteTable(
+  "preset_derivatives",
+  {
+    accountId: text("account_id").notNull(),
+    presetName: text("preset_name").notNull(),
+    fileId: text("file_id").notNull(),
+    canonical: text("canonical").notNull(),
+    formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
+    cacheUrl: text("cache_url").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.presetName, t.fileId, t.canonical, t.formatClass] })],
+);

@@ -2,12 +2,14 @@
 // header: the key_id in the path names the key (and so the caller), an optional signature guards
 // the URL. An edge-cache hit is answered before the rate limit, since it costs no D1 or R2 read.
 import { createMiddleware } from "hono/factory";
-import { canonicalTransform } from "../../contracts/transform/canonical.ts";
+import { canonicalTransform, urlTransform } from "../../contracts/transform/canonical.ts";
 import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
+import { expandedSpec } from "../presets/preset-expansion.ts";
 import { canonicalPath, checkTransformSignature, signedSource } from "../transform/check-signature.ts";
 import { derivativeResponse, type VaryHeader } from "../transform/derivative-response.ts";
 import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
+import { MEMO_MS } from "../transform/isolate-memo.ts";
 import { findTransformKey } from "../transform/transform-key.ts";
 import { parseTransformAddress } from "../transform/transform-address.ts";
 import type { TransformEnv } from "../transform/transform-request.ts";
@@ -21,10 +23,11 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
   const { keyId, transform, target } = parseTransformAddress(c.req.url);
   const asked = parseTransform(transform);
   const key = await findTransformKey(c.env, keyId);
-  await checkTransformSignature(key, canonicalPath(keyId, canonicalTransform(asked), signedSource(target)), asked.signature);
-  // The URL is signed as written; the derivative is the one Save-Data negotiates, so q_auto under
-  // Save-Data is q_auto:eco's derivative (one cache entry, one stored copy, one charge).
-  const { spec, variesOnSaveData } = negotiateQuality(asked, c.req.header("Save-Data"));
+  await checkTransformSignature(key, canonicalPath(keyId, urlTransform(asked), signedSource(target)), asked.signature);
+  // The URL is signed as written, a preset by its name; the derivative is its expansion's, and the
+  // one Save-Data negotiates, so q_auto under Save-Data is q_auto:eco's derivative (one cache
+  // entry, one stored copy, one charge).
+  const { spec, variesOnSaveData } = negotiateQuality(await expandedSpec(c.env, key.accountId, asked), c.req.header("Save-Data"));
   const formatClass = negotiateFormatClass(spec, c.req.header("Accept")) ?? null;
   const variesOnAccept = formatClass !== null;
   const canonical = canonicalTransform(spec);
@@ -34,8 +37,20 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
       ? edgeCacheKey(c.env, { accountId: key.accountId, fileId: target.fileId, canonical, formatClass })
       : originEdgeCacheKey(c.env, key.accountId, target.name, target.path, canonical, formatClass);
   c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });
-  c.set("transform", { key, target, spec, canonical, formatClass, cacheKey, vary, ifNoneMatch: c.req.header("If-None-Match") });
+  c.set("transform", { key, target, spec, canonical, preset: asked.preset, formatClass, cacheKey, vary, ifNoneMatch: c.req.header("If-None-Match") });
   await next();
+});
+
+// What a preset's name stands for can change, so its URL is not immutable: browsers and shared
+// caches keep it as long as an isolate may keep the preset it expanded.
+const PRESET_MAX_AGE = MEMO_MS / 1000;
+
+/** Caps the lifetime a URL naming a preset is cached for (the derivative's own, or PRESET_MAX_AGE). */
+export const limitPresetLifetime = createMiddleware<TransformEnv>(async (c, next) => {
+  await next();
+  if (c.get("transform").preset === undefined || !c.res.headers.has("Cache-Control")) return;
+  const maxAge = /max-age=(\d+)/.exec(c.res.headers.get("Cache-Control") ?? "");
+  c.res.headers.set("Cache-Control", `public, max-age=${Math.min(PRESET_MAX_AGE, maxAge ? Number(maxAge[1]) : PRESET_MAX_AGE)}`);
 });
 
 /** Answers from this data centre's cache when it holds the derivative; otherwise on down the chain. */

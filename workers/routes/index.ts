@@ -19,6 +19,9 @@ import * as jobsCancel from "./v1_jobs_cancel.ts";
 import * as originsCreate from "./v1_origins_create.ts";
 import * as originsDelete from "./v1_origins_delete.ts";
 import * as originsList from "./v1_origins_list.ts";
+import * as presetsCreate from "./v1_presets_create.ts";
+import * as presetsDelete from "./v1_presets_delete.ts";
+import * as presetsList from "./v1_presets_list.ts";
 import * as purge from "./v1_purge.ts";
 import * as jobsGet from "./v1_jobs_get.ts";
 import * as keysCreate from "./v1_keys_create.ts";
@@ -69,6 +72,9 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(originsCreate.route, originsCreate.handler);
   app.openapi(originsList.route, originsList.handler);
   app.openapi(originsDelete.route, originsDelete.handler);
+  app.openapi(presetsCreate.route, presetsCreate.handler);
+  app.openapi(presetsList.route, presetsList.handler);
+  app.openapi(presetsDelete.route, presetsDelete.handler);
   app.openapi(purge.route, purge.handler);
   for (const operation of processingOperations) registerProcessingRoute(app, operation);
 }

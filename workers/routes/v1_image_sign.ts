@@ -42,7 +42,7 @@ const signedSchema = z
       z
         .object({
           transform: z.string().openapi({ description: "The transform as given." }),
-          canonical: z.string().openapi({ example: "f_auto,w_800", description: "Its canonical form, which the signature covers." }),
+          canonical: z.string().openapi({ example: "f_auto,w_800", description: "Its canonical form, which the signature covers; a transform naming a preset (`t_<name>`) keeps the name and its other tokens as given, in canonical order." }),
           signature: z.string().openapi({ example: "Xq3v9...", description: "The `s_` token's value." }),
           url: z.string().openapi({ example: "https://api.pixelpress.dev/v1/image/t/key_3kT9bQ7xLw3mZr9X/f_auto,w_800,s_Xq3v9.../file_8kT2bQ7xLw3mZr9Xc1Vd" }),
         })

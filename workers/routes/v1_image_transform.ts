@@ -9,13 +9,14 @@ import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { SYNC_SOURCE_MAX_BYTES } from "../../contracts/envelope.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
-import { authenticateTransformKey, serveEdgeCacheHit } from "../middleware/transform-access.ts";
+import { authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit } from "../middleware/transform-access.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
 import type { TransformEnv } from "../transform/transform-request.ts";
 import { serveTransform } from "../transform/serve-transform.ts";
 import { tokenTable } from "../../contracts/transform/registry.ts";
+import { imageFactsSchema } from "../../contracts/origin/image-facts.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { MAX_FRESH_SECONDS, MIN_FRESH_SECONDS, MISSING_SECONDS } from "../origins/freshness.ts";
 
@@ -32,7 +33,10 @@ const image = { schema: z.string().openapi({ type: "string", format: "binary" })
 const tiers = `Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`). \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. A strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data\`, and \`Save-Data: on\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`). A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.`;
 
 const responses = {
-  200: { description: "The derivative", content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image } },
+  200: {
+    description: "The derivative: the image, or with `f_json` the source's facts",
+    content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image, "application/json": { schema: imageFactsSchema } },
+  },
   304: { description: "Not modified: If-None-Match matched the ETag." },
   400: problem(["transform_invalid", "origin_path_invalid", "validation_failed"]),
   402: problem(["insufficient_balance"]),
@@ -55,7 +59,7 @@ export const fileRoute = createRoute({
   path: "/v1/image/t/{key_id}/{transform}/{file_id}",
   tags: ["Images"],
   summary: "A transformed image of a file, for <img src>",
-  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\n${tiers} Responses are immutable for a year. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives (and those drawn with it as an \`l_\` overlay), its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB (a PDF, whose pages \`pg_\` draws, up to ${PDF_MAX_BYTES / 1024 / 1024} MB, the PDF endpoints' limit), ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file.`,
+  description: `No API key: \`key_id\` (public) names an active key and the file must belong to its account. Tokens, comma-separated in any order:\n${tokenTable}\n\n${tiers} Responses are immutable for a year, except a \`t_\` URL's, cached for at most 30 s since its preset may change. Billed $0.0008 the first time a derivative (account, file, canonical transform with q_auto's level after Save-Data, format class) is computed, never again. Deleting a file (or its expiry) deletes its derivatives (and those drawn with it as an \`l_\` overlay), its mezzanine, and their cached copies in the data centre that runs the deletion, under every hostname; copies cached in other data centres are still served until their cache evicts them, because cache hits never consult the database. Limits: originals up to ${IMAGE_SOURCE_MAX_BYTES / 1024 / 1024} MB (a PDF, whose pages \`pg_\` draws, up to ${PDF_MAX_BYTES / 1024 / 1024} MB, the PDF endpoints' limit), ${MAX_DERIVATIVES_PER_FILE} distinct derivatives per file.`,
   security: [],
   request: { params: fileTransformParams },
   responses,
@@ -74,7 +78,7 @@ export const originRoute = createRoute({
 
 // The chain parses the URL itself (transform-address.ts), so the handler reads no validated params.
 const factory = createFactory<TransformEnv>();
-const chain = factory.createHandlers(authenticateTransformKey, serveEdgeCacheHit, rateLimit, (c) => serveTransform(c.env, c.get("transform")));
+const chain = factory.createHandlers(authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit, rateLimit, (c) => serveTransform(c.env, c.get("transform")));
 
 export function registerTransformRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath(fileRoute);

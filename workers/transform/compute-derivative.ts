@@ -29,8 +29,8 @@ import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
-import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
-import type { FixedQualityTransform, OutputFormat, ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import { resolveOutputFormat, type DerivativeFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
+import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
 
@@ -39,7 +39,8 @@ export interface ComputedDerivative {
   body: Uint8Array | ReadableStream<Uint8Array>;
   size: number;
   sha256: string;
-  format: OutputFormat;
+  /** An image's format, or `json` for f_json's facts (made only at the origin). */
+  format: DerivativeFormat;
   width: number;
   height: number;
   engine: "edge" | "origin";

@@ -127,6 +127,23 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
   return deleted;
 }
 
+// Four parameters name a derivative; D1 binds at most 100 per statement.
+const IDENTITIES_PER_DELETE = 24;
+
+/** Deletes the named derivatives' rows and objects (one that is already gone is skipped); returns how many were deleted. */
+export async function deleteDerivatives(env: StoreEnv, identities: DerivativeIdentity[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < identities.length; i += IDENTITIES_PER_DELETE) {
+    const named = identities
+      .slice(i, i + IDENTITIES_PER_DELETE)
+      .map((id) => and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))));
+    const rows = await orm(env.DB).delete(derivatives).where(or(...named)).returning({ r2Key: derivatives.r2Key }).all();
+    if (rows.length > 0) await env.FILES.delete(rows.map((row) => row.r2Key));
+    deleted += rows.length;
+  }
+  return deleted;
+}
+
 export interface DerivativeUse extends DerivativeIdentity {
   overlayFileId: string | null;
 }

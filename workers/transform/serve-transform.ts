@@ -6,10 +6,11 @@ import { chargeOnce, requireBalance } from "../billing/charge-once.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { transformPrice } from "../../contracts/pricing.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { contentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
+import { derivativeContentTypes, outputChoice } from "../../contracts/transform/output-format.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
+import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
 import { computeDerivative } from "./compute-derivative.ts";
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "./derivative-response.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
@@ -50,9 +51,9 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   const overlay = await readOverlay(env, identity.accountId, request.target, op);
   const price = transformPrice();
   await requireBalance(env.DB, identity.accountId, price);
-  const choice = outputChoice(request.spec.format, identity.formatClass ?? undefined);
+  const choice = outputChoice(op.format, identity.formatClass ?? undefined);
   const derivative = await computeDerivative(env, identity.accountId, source.original, op, choice, overlay);
-  const meta = metaOf(source.etag(derivative.sha256), contentTypes[derivative.format], derivative.size);
+  const meta = metaOf(source.etag(derivative.sha256), derivativeContentTypes[derivative.format], derivative.size);
   // The ledger's unique charge key bills a derivative once ever: after an eviction from both the
   // edge cache and R2 it is computed again but not charged again. An origin path's key names the
   // original's version, so changed bytes are charged anew and the same bytes never twice.
@@ -64,6 +65,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
     { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, overlayFileId: overlay?.fileId ?? null },
     charge,
   );
+  if (request.preset !== undefined) await recordPresetDerivative(env.DB, request.preset, { identity, cacheUrl: request.cacheKey.url });
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(env.FILES, r2Key, identity.fileId)).body;
   const body = await cacheDerivative(env, request, source, meta, forCache, r2Key);

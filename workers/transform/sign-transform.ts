@@ -3,7 +3,7 @@
 // function the transform path verifies with, over the path the transform path reads, so a URL
 // signed here is one the transform path serves.
 import { ProblemError, type FieldError } from "../../contracts/problems/catalogue.ts";
-import { canonicalTransform } from "../../contracts/transform/canonical.ts";
+import { urlTransform } from "../../contracts/transform/canonical.ts";
 import { transformPath } from "../../contracts/transform/path.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import type { TransformSpec } from "../../contracts/transform/registry.ts";
@@ -16,7 +16,7 @@ import { loadTransformKey } from "./transform-key.ts";
 export interface SignedTransform {
   /** The transform as asked. */
   transform: string;
-  /** Its canonical form: what the signature covers. */
+  /** Its canonical form (with a preset, the name and the other tokens as given): what the signature covers. */
   canonical: string;
   signature: string;
   url: string;
@@ -48,7 +48,7 @@ function canonicalOf(transform: string, index: number): string {
       errors: [{ pointer: `/transforms/${index}`, detail: "leave s_ out: it is what this call adds" }],
     });
   }
-  return canonicalTransform(asked);
+  return urlTransform(asked);
 }
 
 /**

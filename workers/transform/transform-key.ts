@@ -1,16 +1,14 @@
 // The key named in a transform URL, with what serving it needs: the account, whether the account
 // requires signatures, and the key's signing secret. Transform URLs sit in <img> tags and are
-// fetched at page-view rates, so a lookup is remembered in the isolate for a short while: a
-// revoked key or a changed setting takes effect within KEY_MEMO_MS.
+// fetched at page-view rates, so a lookup is remembered in the isolate for a short while
+// (isolate-memo.ts): a revoked key or a changed setting takes effect within MEMO_MS.
 import type { Scope } from "../auth/scopes.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seal, unseal } from "../crypto/seal.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { findActiveTransformKey, setSigningSecret } from "../keys/key-store.ts";
-
-export const KEY_MEMO_MS = 30_000;
-const MEMO_LIMIT = 1_000;
+import { isolateMemo } from "./isolate-memo.ts";
 
 export interface TransformKey {
   keyId: string;
@@ -23,7 +21,7 @@ export interface TransformKey {
 
 type KeyEnv = Pick<Bindings, "DB" | "SIGNING_SECRET">;
 
-const memo = new Map<string, { key: TransformKey | null; until: number }>();
+const memo = isolateMemo<TransformKey | null>();
 
 /** The key as stored now, bypassing the memo: null when it is unknown or revoked. */
 export async function loadTransformKey(env: KeyEnv, keyId: string): Promise<TransformKey | null> {
@@ -41,23 +39,18 @@ export async function loadTransformKey(env: KeyEnv, keyId: string): Promise<Tran
 
 /** An active key; unknown and revoked keys are the same 404. */
 export async function findTransformKey(env: KeyEnv, keyId: string, now = Date.now()): Promise<TransformKey> {
-  let entry = memo.get(keyId);
-  if (!entry || entry.until <= now) {
-    entry = { key: await loadTransformKey(env, keyId), until: now + KEY_MEMO_MS };
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(keyId, entry);
-  }
-  if (!entry.key) throw new ProblemError("not_found", `No active key ${keyId}.`);
-  return entry.key;
+  const key = await memo.get(keyId, () => loadTransformKey(env, keyId), now);
+  if (!key) throw new ProblemError("not_found", `No active key ${keyId}.`);
+  return key;
 }
 
 /**
  * Drops this isolate's remembered keys of an account, after a change to what they carry (its
  * signing requirement): the isolate that took the change applies it at once, the others within
- * KEY_MEMO_MS.
+ * MEMO_MS.
  */
 export function forgetAccountKeys(accountId: string): void {
-  for (const [keyId, entry] of memo) if (entry.key?.accountId === accountId) memo.delete(keyId);
+  memo.forgetWhere((key) => key?.accountId === accountId);
 }
 
 /** Creates (or replaces) the key's signing secret and returns it; only its sealed form is kept. */
@@ -65,6 +58,6 @@ export async function issueSigningSecret(env: KeyEnv, accountId: string, keyId: 
   const secret = `tsk_${encodeBase64(crypto.getRandomValues(new Uint8Array(24)), "url")}`;
   const updated = await setSigningSecret(env.DB, accountId, keyId, await seal(env.SIGNING_SECRET, secret));
   if (!updated) throw new ProblemError("not_found", `No key ${keyId} in this account.`);
-  memo.delete(keyId);
+  memo.forget(keyId);
   return secret;
 }

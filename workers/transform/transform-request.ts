@@ -17,6 +17,8 @@ export interface TransformRequest {
   /** The transform to make: as signed, with q_auto's level lowered under Save-Data. */
   spec: TransformSpec;
   canonical: string;
+  /** The preset the URL names (`t_<name>`), already expanded into `spec`: what the derivative is recorded under, for the preset's purge. */
+  preset: string | undefined;
   /** f_auto's negotiated class; null for any other transform. */
   formatClass: FormatClass | null;
   cacheKey: Request;

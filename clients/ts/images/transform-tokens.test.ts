@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
+import { urlTransform } from "../../../contracts/transform/canonical.ts";
 import { TRANSFORM_TOKENS } from "../../../contracts/transform/registry.ts";
 import { parseTransform } from "../../../contracts/transform/tokens.ts";
 import { canonicalOf, specOf, transformOptionNames, type TransformOptions } from "./transform-tokens.ts";
@@ -11,9 +11,9 @@ describe("the client's transform options", () => {
     expect([...transformOptionNames].sort()).toEqual(unsigned.map((declaration) => declaration.option).sort());
   });
 
-  it.each(unsigned.map((declaration) => [declaration.prefix, declaration.example] as const))("writes %s_ by name as the edge canonicalizes it", (_prefix, example) => {
+  it.each(unsigned.map((declaration) => [declaration.prefix, declaration.example] as const))("writes %s_ by name as the edge reads and signs it", (_prefix, example) => {
     const options = parseTransform(example) as TransformOptions;
-    expect(canonicalOf(specOf(options))).toBe(canonicalTransform(parseTransform(example)));
+    expect(canonicalOf(specOf(options))).toBe(urlTransform(parseTransform(example)));
   });
 
   it("writes a structured value (a crop rectangle, a focal point) as its token spells it", () => {

@@ -1,6 +1,6 @@
 // Transform options by name, turned into the edge's own token grammar and canonical form: the
 // client parses with the edge's parser, so it accepts and refuses exactly what the edge does.
-import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
+import { urlTransform } from "../../../contracts/transform/canonical.ts";
 import { TRANSFORM_TOKENS, writeTokenValue, type TransformOptionName, type TransformSpec, type TransformToken } from "../../../contracts/transform/registry.ts";
 import { clientSpecOf, transformInvalid } from "./transform-error.ts";
 
@@ -54,9 +54,13 @@ export function specOf(transform: Transform): TransformSpec {
   return spec;
 }
 
-/** The transform in the edge's canonical token order, with defaults dropped: one URL per derivative. */
+/**
+ * The transform in the edge's canonical token order, with defaults dropped: one URL per derivative.
+ * A preset's URL (`preset: "thumb"`) keeps the name and every other token as given, since only the
+ * edge knows what they override.
+ */
 export function canonicalOf(spec: TransformSpec): string {
-  const canonical = canonicalTransform(spec);
+  const canonical = urlTransform(spec);
   if (canonical === "") {
     throw transformInvalid([{ pointer: "/transform", detail: "the transform changes nothing; give at least one token such as w_400" }]);
   }
