@@ -16,6 +16,7 @@ import { requestId } from "./middleware/request-id.ts";
 import { isUnauthenticatedPath, registerRoutes } from "./routes/index.ts";
 import { openApiDocument, registerSecuritySchemes } from "./openapi/document.ts";
 import { declareGateProblems } from "./openapi/gate-problems.ts";
+import { earlyEdgeHit } from "./transform/early-edge-hit.ts";
 
 // Route validation runs zod without a per-parse error map, so the one that names accepted forms is global.
 z.config({ customError: acceptedFormsError });
@@ -56,6 +57,14 @@ export function createApp() {
     }
     throw new ProblemError("not_found", `No route for ${c.req.method} ${c.req.path}.`);
   });
+
+  // A transform URL that hits the edge cache is answered before the dispatch, through the route's
+  // own functions (transform/early-edge-hit.ts); everything else, misses included, is dispatched.
+  const dispatch = app.fetch;
+  app.fetch = async (request, env, executionCtx) => {
+    const hit = env !== undefined && "DB" in env ? await earlyEdgeHit(request, env) : null;
+    return hit ?? dispatch(request, env, executionCtx);
+  };
 
   return app;
 }

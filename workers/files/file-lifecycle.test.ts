@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
 import { countDerivatives, derivativeKey, storeDerivative } from "../transform/derivative-store.ts";
-import { edgeCacheKey, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
+import { edgeCacheKey, fileCacheKeyUrl, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
+import type { RecordedPurge } from "../test-support/cloudflare-api-standin.ts";
 import { findMezzanine, mezzanineKey, storeMezzanine } from "../transform/mezzanine-store.ts";
 import { deleteFile, dropIfFileDeleted, releaseSource, sweepExpiredFiles } from "./file-lifecycle.ts";
 import { findFile, insertPendingFile, storeFile } from "./file-store.ts";
@@ -88,6 +89,27 @@ describe("derivatives follow their file", () => {
     const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
     await deleteFile(env, caller.accountId, file.id);
+    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
+  });
+
+  it("with a zone token, have their cache URLs purged in every data centre through Cloudflare's API when the file is deleted", async () => {
+    const { caller, file, ids } = await fileWithDerivatives(Date.now() + 3_600_000);
+    const zoneId = `ok-delete-${file.id}`;
+    await deleteFile({ ...env, CF_ZONE_ID: zoneId, CF_API_TOKEN: "zone-token" }, caller.accountId, file.id);
+    for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).toBeNull();
+    const standIn = env.CF_API_BASE_URL.replace(/\/client\/v4$/, "");
+    const calls = await (await fetch(`${standIn}/recorded/${zoneId}`)).json<RecordedPurge[]>();
+    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization, body: call.body }))).toEqual([
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: expect.arrayContaining(ids.map((id) => fileCacheKeyUrl(env, id))) } },
+    ]);
+    expect((calls[0]!.body as { files: string[] }).files).toHaveLength(2);
+  });
+
+  it("stay deleted when Cloudflare refuses the purge of their cache URLs", async () => {
+    const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
+    const deleted = await deleteFile({ ...env, CF_ZONE_ID: `denied-${file.id}`, CF_API_TOKEN: "revoked" }, caller.accountId, file.id);
+    expect(deleted.status).toBe("deleted");
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
   });

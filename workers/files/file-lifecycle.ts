@@ -41,12 +41,19 @@ export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[
   return { derivatives: deleted.length, edgeEntries, cacheUrls };
 }
 
-/** Deletes a file of the account with what derives from it: the row first, then the objects. Repeating it is harmless. */
-export async function deleteFile(env: LifecycleEnv, accountId: string, fileId: string, reason: DeletedReason = "deleted", now = Date.now()): Promise<FileRecord> {
+/**
+ * Deletes a file of the account with what derives from it: the row first, then the objects.
+ * Repeating it is harmless. Its derivatives' cache URLs are purged in every data centre too when
+ * the zone is configured: a durable file's entries are otherwise kept a year. A purge Cloudflare
+ * refuses is logged and leaves the deletion standing.
+ */
+export async function deleteFile(env: LifecycleEnv & ZonePurgeEnv, accountId: string, fileId: string, reason: DeletedReason = "deleted", now = Date.now()): Promise<FileRecord> {
   const record = await markFileDeleted(env.DB, accountId, fileId, reason, now);
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   await env.FILES.delete(record.r2_key);
-  await dropDerivativesOfFiles(env, [fileId]);
+  const { cacheUrls } = await dropDerivativesOfFiles(env, [fileId]);
+  const cdn = await purgeZoneUrls(env, cacheUrls);
+  if (cdn.status === "failed") console.error(`Deleting ${fileId}: ${cdn.urls_not_purged} cache URLs not purged beyond this data centre. ${cdn.error}`);
   return record;
 }
 
@@ -55,7 +62,7 @@ export async function deleteFile(env: LifecycleEnv, accountId: string, fileId: s
  * and deleted, unless the call keeps it; a durable file and a result are never deleted by a call.
  */
 export async function releaseSource(
-  env: LifecycleEnv,
+  env: LifecycleEnv & ZonePurgeEnv,
   accountId: string,
   file: { id: string; kind: "source" | "result"; durable: boolean } | null,
   keep: boolean,

@@ -1,43 +1,65 @@
 // The URL-transform route's middleware chain. Its URLs sit in <img> tags, so there is no API key
 // header: the key_id in the path names the key (and so the caller), an optional signature guards
 // the URL. An edge-cache hit is answered before the rate limit, since it costs no D1 or R2 read.
+// The same two steps, as plain functions, answer a hit before the app's dispatch (edge-hit.ts).
 import { createMiddleware } from "hono/factory";
 import { canonicalTransform, urlTransform } from "../../contracts/transform/canonical.ts";
 import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { expandedSpec } from "../presets/preset-expansion.ts";
+import type { Bindings } from "../env.ts";
 import { canonicalPath, checkTransformSignature, signedSource } from "../transform/check-signature.ts";
 import { derivativeResponse, type VaryHeader } from "../transform/derivative-response.ts";
 import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
 import { MEMO_MS } from "../transform/isolate-memo.ts";
 import { findTransformKey } from "../transform/transform-key.ts";
 import { parseTransformAddress } from "../transform/transform-address.ts";
-import type { TransformEnv } from "../transform/transform-request.ts";
+import type { TransformEnv, TransformRequest } from "../transform/transform-request.ts";
 
 /**
  * Authenticates by the key in the path: an unknown or revoked key is a 404, a missing or wrong
- * signature (where the account requires one) a 403. Sets the caller like `authenticate` does.
- * Route middleware runs before any validator, so the path is checked here first.
+ * signature (where the account requires one) a 403. Then negotiates what to serve and names its
+ * edge-cache entry. Throws the request's problem.
  */
-export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c, next) => {
-  const { keyId, transform, target } = parseTransformAddress(c.req.url);
+export async function readTransformRequest(env: Pick<Bindings, "DB" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">, request: Request): Promise<TransformRequest> {
+  const { keyId, transform, target } = parseTransformAddress(request.url);
   const asked = parseTransform(transform);
-  const key = await findTransformKey(c.env, keyId);
+  const key = await findTransformKey(env, keyId);
   await checkTransformSignature(key, canonicalPath(keyId, urlTransform(asked), signedSource(target)), asked.signature);
   // The URL is signed as written, a preset by its name; the derivative is its expansion's, and the
   // one Save-Data negotiates, so q_auto under Save-Data is q_auto:eco's derivative (one cache
   // entry, one stored copy, one charge).
-  const { spec, variesOnSaveData } = negotiateQuality(await expandedSpec(c.env, key.accountId, asked), c.req.header("Save-Data"));
-  const formatClass = negotiateFormatClass(spec, c.req.header("Accept")) ?? null;
+  const expanded = await expandedSpec(env, key.accountId, asked);
+  const { spec, variesOnSaveData } = negotiateQuality(expanded, request.headers.get("Save-Data"));
+  const formatClass = negotiateFormatClass(spec, request.headers.get("Accept")) ?? null;
   const variesOnAccept = formatClass !== null;
   const canonical = canonicalTransform(spec);
   const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   const cacheKey =
     target.kind === "file"
-      ? edgeCacheKey(c.env, { accountId: key.accountId, fileId: target.fileId, canonical, formatClass })
-      : originEdgeCacheKey(c.env, key.accountId, target.name, target.path, canonical, formatClass);
+      ? edgeCacheKey(env, { accountId: key.accountId, fileId: target.fileId, canonical, formatClass })
+      : originEdgeCacheKey(env, key.accountId, target.name, target.path, canonical, formatClass);
+  return { key, target, spec, canonical, preset: asked.preset, formatClass, cacheKey, vary, ifNoneMatch: request.headers.get("If-None-Match") ?? undefined };
+}
+
+/** This data centre's cached derivative as the reply, or null when the cache does not hold it. */
+export async function edgeCacheHit(request: TransformRequest): Promise<Response | null> {
+  const cached = await matchEdgeCache(request.cacheKey, request.vary);
+  if (!cached) return null;
+  const hit = derivativeResponse(cached.body, cached.meta, "edge", request.ifNoneMatch);
+  capPresetLifetime(hit.headers, request);
+  return hit;
+}
+
+/**
+ * Sets the caller like `authenticate` does, and the transform request for the rest of the chain.
+ * Route middleware runs before any validator, so the path is checked here first.
+ */
+export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c, next) => {
+  const transform = await readTransformRequest(c.env, c.req.raw);
+  const { key } = transform;
   c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });
-  c.set("transform", { key, target, spec, canonical, preset: asked.preset, formatClass, cacheKey, vary, ifNoneMatch: c.req.header("If-None-Match") });
+  c.set("transform", transform);
   await next();
 });
 
@@ -46,17 +68,21 @@ export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c,
 const PRESET_MAX_AGE = MEMO_MS / 1000;
 
 /** Caps the lifetime a URL naming a preset is cached for (the derivative's own, or PRESET_MAX_AGE). */
+function capPresetLifetime(headers: Headers, request: Pick<TransformRequest, "preset">): void {
+  if (request.preset === undefined || !headers.has("Cache-Control")) return;
+  const maxAge = /max-age=(\d+)/.exec(headers.get("Cache-Control") ?? "");
+  headers.set("Cache-Control", `public, max-age=${Math.min(PRESET_MAX_AGE, maxAge ? Number(maxAge[1]) : PRESET_MAX_AGE)}`);
+}
+
+/** The preset lifetime cap on every reply of the route, hits answered before the app's dispatch included (edgeCacheHit). */
 export const limitPresetLifetime = createMiddleware<TransformEnv>(async (c, next) => {
   await next();
-  if (c.get("transform").preset === undefined || !c.res.headers.has("Cache-Control")) return;
-  const maxAge = /max-age=(\d+)/.exec(c.res.headers.get("Cache-Control") ?? "");
-  c.res.headers.set("Cache-Control", `public, max-age=${Math.min(PRESET_MAX_AGE, maxAge ? Number(maxAge[1]) : PRESET_MAX_AGE)}`);
+  capPresetLifetime(c.res.headers, c.get("transform"));
 });
 
 /** Answers from this data centre's cache when it holds the derivative; otherwise on down the chain. */
 export const serveEdgeCacheHit = createMiddleware<TransformEnv>(async (c, next) => {
-  const request = c.get("transform");
-  const cached = await matchEdgeCache(request.cacheKey, request.vary);
-  if (cached) return derivativeResponse(cached.body, cached.meta, "edge", request.ifNoneMatch);
+  const hit = await edgeCacheHit(c.get("transform"));
+  if (hit) return hit;
   await next();
 });

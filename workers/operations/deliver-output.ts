@@ -20,7 +20,7 @@ export const deliveredOutputSchema = z.object({
 
 export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
 
-type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * Stores a result for download and/or inlines it, as the request's `output` asks, and charges for

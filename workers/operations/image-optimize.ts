@@ -41,7 +41,7 @@ export const imageResultSchema = deliveredOutputSchema
 
 export type ImageResult = z.infer<typeof imageResultSchema>;
 
-type ImageEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+type ImageEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 function outputName(source: ResolvedSource, format: ImageOutputFormat): string {
   const stem = (source.filename ?? "image").replace(/\.[^.]*$/, "") || "image";

@@ -48,11 +48,22 @@ function decoded(segment: string): string {
   }
 }
 
-/** Splits the request URL (as received) into key, transform and source, checking each part. */
-export function parseTransformAddress(url: string): TransformAddress {
+/** The path of an absolute URL as received: not decoded, not normalized, without the query. */
+function rawPath(url: string): string {
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   const queryStart = url.indexOf("?", pathStart);
-  const raw = url.slice(pathStart + PREFIX.length, queryStart === -1 ? undefined : queryStart);
+  return url.slice(pathStart, queryStart === -1 ? undefined : queryStart);
+}
+
+/** The URL's path when it is under the transform route's prefix; null otherwise. */
+export function transformUrlPath(url: string): string | null {
+  const path = rawPath(url);
+  return path.startsWith(PREFIX) ? path : null;
+}
+
+/** Splits the request URL (as received) into key, transform and source, checking each part. */
+export function parseTransformAddress(url: string): TransformAddress {
+  const raw = rawPath(url).slice(PREFIX.length);
   const first = raw.indexOf("/");
   const second = raw.indexOf("/", first + 1);
   const third = raw.indexOf("/", second + 1);
