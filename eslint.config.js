@@ -1,6 +1,8 @@
-// `npm run lint`: typescript-eslint's type-checked rules over every TypeScript file, with the type
-// information of the tsconfig projects `npm run typecheck` builds (a file takes the first project
-// that holds it, so each folder's own project comes before the ones that import it). Kept: the
+// `npm run lint`: typescript-eslint's type-checked rules over every TypeScript file, each file with
+// the type information of its own folder's tsconfig project, the one `npm run typecheck` builds for
+// it. A file is also held by the programs that import it (contracts' tests import Node fixtures
+// from test/), and there it would see another runtime's globals (workers-types' `Buffer: any`
+// instead of Node's). Kept: the
 // rules that catch defects: promises left floating or handed to a callback that ignores them,
 // unused code, explicit `any`, switches that miss a member of a union, impossible branches,
 // objects stringified as "[object Object]", non-Error throws.
@@ -15,12 +17,7 @@ export default defineConfig(
   {
     files: ["**/*.ts"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
-    languageOptions: {
-      parserOptions: {
-        project: ["contracts/tsconfig.json", "clients/ts/tsconfig.json", "console/tsconfig.json", "workers/tsconfig.json", "origin/tsconfig.json", "scripts/tsconfig.json"],
-        tsconfigRootDir: import.meta.dirname,
-      },
-    },
+    languageOptions: { parserOptions: { tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
@@ -45,4 +42,14 @@ export default defineConfig(
       "no-control-regex": "off",
     },
   },
+  // A global a declaration file declares merges with the other declarations of that name only as `var`.
+  { files: ["**/*.d.ts"], rules: { "no-var": "off" } },
+  ...Object.entries({
+    "contracts/tsconfig.json": ["contracts/**/*.ts"],
+    "clients/ts/tsconfig.json": ["clients/ts/**/*.ts", "cli/**/*.ts"],
+    "console/tsconfig.json": ["console/**/*.ts"],
+    "workers/tsconfig.json": ["workers/**/*.ts"],
+    "origin/tsconfig.json": ["origin/**/*.ts"],
+    "scripts/tsconfig.json": ["scripts/**/*.ts", "test/**/*.ts", "vitest.config.ts", "drizzle.config.ts"],
+  }).map(([project, files]) => ({ files, languageOptions: { parserOptions: { project } } })),
 );
