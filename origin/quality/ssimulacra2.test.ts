@@ -87,7 +87,7 @@ describe("ssimulacra2", () => {
     }
   });
 
-  it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", async () => {
+  it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", () => {
     const prepared = prepareReference(reference);
     const first = scored[1]!.candidate;
     const before = scoreAgainst(prepared, first);
