@@ -41,12 +41,14 @@ export type XlsxColumnType = (typeof XLSX_COLUMN_TYPES)[number];
 
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const STYLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const FILENAME = /^[^/\\:*?"<>|\x00-\x1f]{1,200}\.xlsx$/;
+// Control characters (C0, DEL, C1) are refused like the upload route's file names: none belongs in a
+// download's name.
+const FILENAME = /^[^/\\:*?"<>|\p{Cc}]{1,200}\.xlsx$/u;
 const SHEET_NAME_FORBIDDEN = /[[\]:*?/\\]/;
 // exceljs drops C0 controls and DEL from the XML it writes; XML readers turn a raw tab or line break
 // in an attribute into a space, and cannot hold a lone surrogate or U+FFFE/U+FFFF at all. Any of
 // them would change the name (two names could become one), so they are refused, not rewritten.
-const SHEET_NAME_ALTERED = /[\x00-\x1f\x7f\ufffe\uffff]|\p{Cs}/u;
+const SHEET_NAME_ALTERED = /(?=\p{ASCII})\p{Cc}|[\ufffe\uffff]|\p{Cs}/u;
 
 // ---------------------------------------------------------------------------------------
 // Schema

@@ -41,9 +41,9 @@ interface NamedImage {
 function generatedPhoto(seed: number): NamedImage {
   return {
     name: `generated photo ${seed}`,
-    load: async (width) => {
+    load: (width) => {
       const height = Math.round((width * 2) / 3);
-      return { data: new Uint8Array(photoLikePixels(width, height, seed)), width, height, channels: 3 };
+      return Promise.resolve({ data: new Uint8Array(photoLikePixels(width, height, seed)), width, height, channels: 3 });
     },
   };
 }

@@ -110,7 +110,11 @@ describe("the console at /", () => {
     await page.getByLabel("API key").fill(apiKey);
     await page.getByRole("button", { name: "Use key" }).click();
     await page.getByText(`Using key ${apiKey.slice(0, 12)}`).waitFor();
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([apiKey]);
+    expect(await page.evaluate(() => {
+      // The page's storage; this project has no DOM types, so its values are read as unknown.
+      const values: unknown[] = Object.values(sessionStorage);
+      return values;
+    })).toEqual([apiKey]);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(await context.cookies()).toEqual([]);
     expect(page.url()).toBe(`${edge}/`);

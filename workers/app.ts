@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import { HTTPException } from "hono/http-exception";
+import type { MiddlewareHandler } from "hono";
 import { ProblemError } from "../contracts/problems/catalogue.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { allowedMethodsMatcher } from "./http/allowed-methods.ts";
@@ -37,10 +38,8 @@ export function createApp() {
 
   app.use("*", requestId, aliasHost);
   const apiGate = every(jsonBodyLimit, requireJsonBody, authenticate, rateLimit, idempotency);
-  app.use("/v1/*", async (c, next) => {
-    if (isUnauthenticatedPath(c.req.path)) return next();
-    return apiGate(c, next);
-  });
+  const gateUnlessUnauthenticated: MiddlewareHandler<AppEnv> = (c, next) => (isUnauthenticatedPath(c.req.path) ? next() : apiGate(c, next));
+  app.use("/v1/*", gateUnlessUnauthenticated);
 
   registerRoutes(app);
   registerSecuritySchemes(app);

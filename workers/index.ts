@@ -32,7 +32,7 @@ export default {
     else await consumeJobQueue(batch, env, jobRunners);
   },
 
-  async scheduled(controller, env, ctx) {
+  scheduled(controller, env, ctx) {
     const now = controller.scheduledTime;
     ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, now), chargeDurableStorage(env.DB, now), pruneExpiredRecords(env.DB, now)]));
   },

@@ -16,7 +16,7 @@ describe("scheduled maintenance", () => {
     const live = await store(now + 3_600_000);
 
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "*/15 * * * *" }), env, ctx);
+    worker.scheduled(createScheduledController({ scheduledTime: now, cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
 
     expect(await env.FILES.head(expired.r2_key)).toBeNull();
@@ -38,7 +38,7 @@ describe("scheduled maintenance", () => {
       expect(res.status).toBe(200);
     }
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now() + 400 * 86_400_000, cron: "*/15 * * * *" }), env, ctx);
+    worker.scheduled(createScheduledController({ scheduledTime: Date.now() + 400 * 86_400_000, cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
 
     const file = await api(`/v1/files/${fileId}`, { key: caller });

@@ -34,10 +34,10 @@ describe("optimize's overwrite refusal", () => {
   // The service on the other side: records what is sent, answers as `reply` says.
   function fakeService(reply: (request: Request) => Response = () => Response.json({ type: "about:blank", title: "Payment Required", status: 402 }, { status: 402 })) {
     const sent: Request[] = [];
-    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
       sent.push(request);
-      return reply(request);
+      return Promise.resolve(reply(request));
     }) as typeof fetch;
     const connection: Connection = { baseUrl: "http://pixelpress.test", client: createPixelPress({ apiKey: "ak_test", baseUrl: "http://pixelpress.test", fetch: fetchImpl, retry: { retries: 0 } }) };
     return { sent, connection };

@@ -28,7 +28,7 @@ function xlsxJob(status: Job["status"], result?: JobResult<"xlsx.generate">): Jo
 }
 
 function jobsInTurn(...jobs: Job[]) {
-  return async () => (jobs.length > 1 ? jobs.shift()! : jobs[0]!);
+  return () => Promise.resolve(jobs.length > 1 ? jobs.shift()! : jobs[0]!);
 }
 
 describe("pollJob", () => {

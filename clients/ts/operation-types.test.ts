@@ -12,7 +12,7 @@ function clientAnswering(status: number, answer: unknown) {
     apiKey: "ak_live_test",
     baseUrl: "https://api.example.com",
     retry: { retries: 0 },
-    fetch: async () => new Response(JSON.stringify(answer), { status, headers: { "Content-Type": "application/json" } }),
+    fetch: () => Promise.resolve(new Response(JSON.stringify(answer), { status, headers: { "Content-Type": "application/json" } })),
   });
 }
 

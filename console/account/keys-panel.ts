@@ -29,7 +29,7 @@ export function KeysPanel({ api }: { api: ApiClient }) {
       setBusy(null);
     }
   };
-  useEffect(() => void run("Loading keys", async () => undefined), [api]);
+  useEffect(() => void run("Loading keys", () => Promise.resolve(undefined)), [api]);
 
   const create = (event: Event) => {
     event.preventDefault();

@@ -23,7 +23,7 @@ describe("concurrencyLimit", () => {
 
   it("frees the slot when a task throws", async () => {
     const run = concurrencyLimit(1);
-    await expect(run(async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    await expect(run(async () => 1)).resolves.toBe(1);
+    await expect(run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(run(() => Promise.resolve(1))).resolves.toBe(1);
   });
 });

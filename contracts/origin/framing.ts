@@ -82,10 +82,11 @@ export interface Frame<M> {
 
 /**
  * Reads the meta off the front of a framed body, parses it with `parseMeta` (an endpoint's reply
- * schema) and hands back the rest unbuffered.
+ * schema) and hands back the rest unbuffered. The body is a stream of unknown chunks (workers-types
+ * types a fetched body's chunks `any`), each checked to be bytes as it is read.
  */
 export async function readFrame<M>(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<unknown>,
   parseMeta: (meta: unknown) => M,
   integrity: FrameIntegrity = { length: null, digest: null },
 ): Promise<Frame<M>> {
@@ -95,11 +96,11 @@ export async function readFrame<M>(
   let received = 0;
   const read = async () => {
     const chunk = await reader.read();
-    if (!chunk.done) {
-      hash.update(chunk.value);
-      received += chunk.value.length;
-    }
-    return chunk;
+    if (chunk.done) return chunk;
+    if (!(chunk.value instanceof Uint8Array)) throw new TypeError("origin frame: a chunk that is not bytes");
+    hash.update(chunk.value);
+    received += chunk.value.length;
+    return { done: false, value: chunk.value } as const;
   };
   const verifyWhole = () => {
     if (totalLength !== null && received !== totalLength) throw new Error(`origin frame length ${received}, Content-Length said ${totalLength}`);

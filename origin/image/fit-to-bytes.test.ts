@@ -13,7 +13,7 @@ const curves: Record<string, (q: number) => number> = {
 
 const encoderFor = (curve: (q: number) => number) => {
   const calls: number[] = [];
-  return { calls, encodeAt: async (q: number) => (calls.push(q), new Uint8Array(Math.round(curve(q)))) };
+  return { calls, encodeAt: (q: number) => (calls.push(q), Promise.resolve(new Uint8Array(Math.round(curve(q))))) };
 };
 
 const bestThatFits = (curve: (q: number) => number, maxBytes: number, ceiling: number) =>
@@ -82,7 +82,7 @@ describe("fitToBytes", () => {
 
   it("searches a ladder of tiers exactly", async () => {
     const tiers: Record<number, number> = { 25: 40_000, 50: 140_000, 75: 330_000, 76: 670_000 };
-    const encodeAt = async (q: number) => new Uint8Array(tiers[q] ?? 0);
+    const encodeAt = (q: number) => Promise.resolve(new Uint8Array(tiers[q] ?? 0));
     await expect(fitToBytes(encodeAt, 400_000, { ladder: [25, 50, 75, 76], model: SIZE_MODELS.png })).resolves.toMatchObject({ quality: 75 });
     await expect(fitToBytes(encodeAt, 200_000, { ladder: [25, 50, 75, 76], model: SIZE_MODELS.png })).resolves.toMatchObject({ quality: 50 });
     await expect(fitToBytes(encodeAt, 40_000, { ladder: [25, 50, 75, 76], model: SIZE_MODELS.png })).resolves.toMatchObject({ quality: 25 });
@@ -114,7 +114,7 @@ describe("searchQualityBoundary", () => {
     const probed: number[] = [];
     const boundary = await searchQualityBoundary({
       ladder: qualityLadder(100),
-      measure: async (q) => (probed.push(q), score(q)),
+      measure: (q) => (probed.push(q), Promise.resolve(score(q))),
       passes: (value) => value < 0.9,
       predict: () => guess,
     });

@@ -9,9 +9,7 @@ import { buildPdf, jpegImage } from "./test-support/generate-pdf.ts";
 const planted = vi.hoisted(() => ({ error: null as Error | null }));
 
 vi.mock("./linearize.ts", () => ({
-  linearizePdf: async () => {
-    throw planted.error ?? new Error("no failure planted");
-  },
+  linearizePdf: () => Promise.reject(planted.error ?? new Error("no failure planted")),
 }));
 
 const options = pdfCompressOptionsSchema.parse({ linearize: true });

@@ -32,9 +32,9 @@ describe("searchSizeStep", () => {
   // A size that falls with quality and with the square of the resolution, as image bytes do.
   const sizer = () => {
     const probes: SizeStep[] = [];
-    const estimate = async (step: SizeStep) => {
+    const estimate = (step: SizeStep) => {
       probes.push(step);
-      return 1000 + step.quality * 1000 * (step.dpi / ebook.targetDpi) ** 2;
+      return Promise.resolve(1000 + step.quality * 1000 * (step.dpi / ebook.targetDpi) ** 2);
     };
     return { probes, estimate };
   };

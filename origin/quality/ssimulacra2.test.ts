@@ -104,7 +104,7 @@ describe("ssimulacra2", () => {
     expect(scoreAgainst(prepareReference(holed, { keepFinestScale: false }), softened)).toBe(scoreAgainst(prepareReference(holed, { keepFinestScale: true }), softened));
   });
 
-  it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", async () => {
+  it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", () => {
     const prepared = prepareReference(reference);
     const first = scored[1]!.candidate;
     const before = scoreAgainst(prepared, first);

@@ -24,7 +24,7 @@ describe("ComputeSlots", () => {
         stopped = true;
       }
     });
-    const next = slots.run({ account: "B" }, "The next work", async () => (stopped ? "ran after the endless work stopped" : "ran beside it"));
+    const next = slots.run({ account: "B" }, "The next work", () => Promise.resolve(stopped ? "ran after the endless work stopped" : "ran beside it"));
     expect(slugOf(await endless.catch((error: unknown) => error))).toBe("processing_timeout");
     expect(await next).toBe("ran after the endless work stopped");
     expect(steps).toBeGreaterThan(0);
@@ -37,8 +37,9 @@ describe("ComputeSlots", () => {
     let release = () => undefined as void;
     const held = slots.run({ account: "A" }, "held", () => new Promise<void>((resolve) => (release = resolve)));
     let ran = false;
-    const waiting = slots.run({ account: "B", deadlineAt: Date.now() + 20 }, "waiting", async () => {
+    const waiting = slots.run({ account: "B", deadlineAt: Date.now() + 20 }, "waiting", () => {
       ran = true;
+      return Promise.resolve();
     });
     const failure = await waiting.catch((error: unknown) => error);
     expect(slugOf(failure)).toBe("origin_unavailable");

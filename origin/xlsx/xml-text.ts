@@ -1,8 +1,10 @@
 // Text into SpreadsheetML. XML 1.0 cannot carry most C0 controls (they are dropped), and
 // Excel reads `_xHHHH_` in text as an escaped character, so a literal one has its `_`
 // escaped the same way. Lone surrogates need nothing here: UTF-8 encoding turns them into U+FFFD.
-const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_/;
-const ESCAPES = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g;
+// `[^\t\n\r\x20-\uFFFD]` is the complement of XML 1.0's Char for one UTF-16 unit: surrogates lie in
+// the allowed range, so pairs pass and lone ones are left to UTF-8.
+const NEEDS_ESCAPE = /[&<>"]|[^\t\n\r\x20-\uFFFD]|_x[0-9A-Fa-f]{4}_/;
+const ESCAPES = /[&<>"]|[^\t\n\r\x20-\uFFFD]|_(?=x[0-9A-Fa-f]{4}_)/g;
 
 function replacement(match: string): string {
   switch (match) {

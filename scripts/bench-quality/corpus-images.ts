@@ -41,7 +41,7 @@ const PDF_IMAGES: { file: string; object: number; kind: string }[] = [
 ];
 
 function fileImage({ file, kind }: (typeof FILE_IMAGES)[number]): CorpusImage {
-  return { name: file, kind, read: async () => new Uint8Array(fs.readFileSync(path.join(CORPUS_DIR, file))) };
+  return { name: file, kind, read: () => fs.promises.readFile(path.join(CORPUS_DIR, file)).then((bytes) => new Uint8Array(bytes)) };
 }
 
 function pdfImage({ file, object, kind }: (typeof PDF_IMAGES)[number]): CorpusImage {

@@ -2,9 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { getPlatformProxy, unstable_readConfig } from "wrangler";
+import { z } from "zod";
 import type { Bindings } from "../../workers/env.ts";
 
 export const DEFAULT_PERSIST_DIR = ".wrangler/state";
+
+const storesConfigSchema = z.object({
+  name: z.string().optional(),
+  compatibility_date: z.string().optional(),
+  compatibility_flags: z.array(z.string()),
+  d1_databases: z.array(z.looseObject({})),
+  r2_buckets: z.array(z.looseObject({})),
+});
 
 /**
  * The stores of wrangler.toml the scripts write through, and nothing else. The platform proxy
@@ -13,14 +22,8 @@ export const DEFAULT_PERSIST_DIR = ".wrangler/state";
  * that the class is not exported.
  */
 function writeStoresConfig(dir: string): string {
-  const config = unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true });
-  const stores = {
-    name: config.name,
-    compatibility_date: config.compatibility_date,
-    compatibility_flags: config.compatibility_flags,
-    d1_databases: config.d1_databases,
-    r2_buckets: config.r2_buckets,
-  };
+  // wrangler's Config type comes from a package it does not ship, so the fields are parsed.
+  const stores = storesConfigSchema.parse(unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true }));
   const path = join(dir, "wrangler.json");
   writeFileSync(path, JSON.stringify(stores));
   return path;

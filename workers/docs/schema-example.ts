@@ -24,7 +24,10 @@ function resolve(schema: JsonSchema, components: Record<string, JsonSchema>): Js
 
 function firstType(schema: JsonSchema): string | undefined {
   const type = schema.type;
-  if (Array.isArray(type)) return type.find((t) => t !== "null") ?? "null";
+  if (Array.isArray(type)) {
+    const types: unknown[] = type;
+    return types.find((t): t is string => typeof t === "string" && t !== "null") ?? "null";
+  }
   return typeof type === "string" ? type : undefined;
 }
 

@@ -1,4 +1,5 @@
 /// <reference path="./wasm-modules.d.ts" />
+/// <reference path="./image-data.d.ts" />
 // The jSquash codecs, wired to precompiled modules. The Emscripten codecs (JPEG, WebP, AVIF)
 // get a fresh instance per call: WASM memory only grows, so an instance reused across requests
 // would keep the largest image it ever saw; a dropped one is garbage. The wasm-bindgen codecs
@@ -50,29 +51,27 @@ export async function resizePixels(pixels: Pixels, width: number, height: number
   await initResize(resizeWasm);
   // Linear-light resampling with premultiplied alpha quadruples the resize memory (see
   // RUNTIME-NOTES); triangle costs a fifth of lanczos3's CPU and looks the same on downscales.
-  return resize(pixels as Parameters<typeof resize>[0], { width, height, method: "triangle", premultiply: false, linearRGB: false, fitMethod: "stretch" });
+  return resize(pixels, { width, height, method: "triangle", premultiply: false, linearRGB: false, fitMethod: "stretch" });
 }
 
 /** `quality` is the requested one; contracts/encoder-quality.ts says what it means to each codec. */
 export async function encodePixels(format: OutputFormat, pixels: Pixels, quality: number): Promise<Uint8Array> {
-  // jSquash types the encoders for the DOM ImageData; they read only data, width and height.
-  const image = pixels as Parameters<typeof encodeJpeg>[0];
   switch (format) {
     case "jpeg":
       await initJpegEncode(jpegEncWasm);
       // 4:2:0 at every quality, as the origin encodes: jSquash's auto_subsample switches to 4:4:4
       // from q90, which nearly doubled the bytes of a q90 photo against the origin's.
       return new Uint8Array(
-        await encodeJpeg(image, { quality: encoderQuality("jsquash", format, quality), progressive: false, baseline: true, auto_subsample: false, chroma_subsample: 2 }),
+        await encodeJpeg(pixels, { quality: encoderQuality("jsquash", format, quality), progressive: false, baseline: true, auto_subsample: false, chroma_subsample: 2 }),
       );
     case "webp":
       await initWebpEncode(webpEncWasm);
-      return new Uint8Array(await encodeWebp(image, { quality: encoderQuality("jsquash", format, quality) }));
+      return new Uint8Array(await encodeWebp(pixels, { quality: encoderQuality("jsquash", format, quality) }));
     case "avif":
       await initAvifEncode(avifEncWasm);
-      return new Uint8Array(await encodeAvif(image, { quality: encoderQuality("jsquash", format, quality), speed: 8 }));
+      return new Uint8Array(await encodeAvif(pixels, { quality: encoderQuality("jsquash", format, quality), speed: 8 }));
     case "png":
       await initPng(pngWasm);
-      return new Uint8Array(await encodePng(image));
+      return new Uint8Array(await encodePng(pixels));
   }
 }

@@ -18,7 +18,7 @@ async function durableRow(accountId: string, sizeBytes: number) {
 
 async function runScheduled(scheduledTime: number): Promise<void> {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime, cron: "*/15 * * * *" }), env, ctx);
+  worker.scheduled(createScheduledController({ scheduledTime, cron: "*/15 * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

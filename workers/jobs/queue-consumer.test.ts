@@ -114,9 +114,7 @@ describe("job lifecycle through the queue consumer", () => {
     const { caller, job } = await newJob();
     const result = await deliver(
       job.id,
-      withRunner(async () => {
-        throw new ProblemError("unsupported_media_type", "this is a PDF");
-      }),
+      withRunner(() => Promise.reject(new ProblemError("unsupported_media_type", "this is a PDF"))),
     );
     expect(result.explicitAcks).toHaveLength(1);
     const failed = await loadJob(env.DB, job.id);
@@ -127,9 +125,7 @@ describe("job lifecycle through the queue consumer", () => {
 
   it("retries transient failures with backoff, then fails with a reason after the last attempt", async () => {
     const { caller, job } = await newJob();
-    const flaky = withRunner(async () => {
-      throw new ProblemError("origin_unavailable", "origin down");
-    });
+    const flaky = withRunner(() => Promise.reject(new ProblemError("origin_unavailable", "origin down")));
     for (let attempt = 1; attempt < MAX_JOB_ATTEMPTS; attempt++) {
       const result = await deliver(job.id, flaky, attempt);
       expect(result.retryMessages).toHaveLength(1);

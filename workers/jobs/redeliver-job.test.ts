@@ -4,7 +4,7 @@ import { redeliverJobMessage } from "./redeliver-job.ts";
 
 function queue() {
   const sent: QueueMessage[] = [];
-  return { sent, JOBS: { send: async (message: QueueMessage) => void sent.push(message) } as unknown as Queue<QueueMessage> };
+  return { sent, JOBS: { send: (message: QueueMessage) => Promise.resolve(void sent.push(message)) } as unknown as Queue<QueueMessage> };
 }
 
 const path = "http://api.test/__dev/jobs/job_Q2n7bT0kRz4Lw9Xc1Vd8/redeliver";

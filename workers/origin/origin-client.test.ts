@@ -12,7 +12,7 @@ import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 
 function originAnswering(answer: (request: Request) => Response): Partial<Bindings> {
-  const container = { fetch: async (request: Request) => answer(request) };
+  const container = { fetch: (request: Request) => Promise.resolve(answer(request)) };
   const namespace = { idFromName: () => ({}), get: () => container };
   return { ORIGIN_URL: "", ORIGIN_CONTAINER: namespace as unknown as Bindings["ORIGIN_CONTAINER"] };
 }

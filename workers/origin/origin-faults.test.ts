@@ -28,9 +28,7 @@ function originWithFaults(faults: Fault[]): { bindings: Partial<Bindings>; calls
   return { bindings: { ORIGIN_URL: "", ORIGIN_CONTAINER: namespace as unknown as Bindings["ORIGIN_CONTAINER"] }, calls: () => calls };
 }
 
-const connectionReset: Fault = async () => {
-  throw new TypeError("Network connection lost.");
-};
+const connectionReset: Fault = () => Promise.reject(new TypeError("Network connection lost."));
 
 async function optimize(bindings: Partial<Bindings>, output: "url" | "base64" = "url") {
   const caller = await seedCaller({ balanceMicros: 10_000 });

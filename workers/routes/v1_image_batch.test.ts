@@ -104,9 +104,9 @@ describe("POST /v1/image/batch", () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
     const seen: (string | null)[] = [];
     const origin = {
-      fetch: async (request: Request) => {
+      fetch: (request: Request) => {
         seen.push(request.headers.get("X-Request-Id"));
-        return new Response("{}", { status: 500, headers: { "Content-Type": "application/problem+json" } });
+        return Promise.resolve(new Response("{}", { status: 500, headers: { "Content-Type": "application/problem+json" } }));
       },
     };
     const namespace = { idFromName: () => ({}), get: () => origin };

@@ -19,7 +19,7 @@ const createUploadBody = z
       .string()
       .min(1)
       .max(255)
-      .regex(/^[^\u0000-\u001f\u007f/\\]+$/, "A file name without path separators or control characters.")
+      .regex(/^[^\p{Cc}/\\]+$/u, "A file name without path separators or control characters.")
       .optional()
       .openapi({ description: "Used as the download's file name.", example: "annual-report.pdf" }),
     content_type: z

@@ -89,8 +89,11 @@ async function readCapped(response: Response, maxBytes: number, download: AbortS
   let received = 0;
   try {
     for (;;) {
-      const { done, value } = await untilAborted(reader.read(), download);
-      if (done) break;
+      const chunk = await untilAborted(reader.read(), download);
+      if (chunk.done) break;
+      // A fetched body's chunks are typed `any`; the platform hands bytes.
+      const value: unknown = chunk.value;
+      if (!(value instanceof Uint8Array)) throw new TypeError("a source body chunk that is not bytes");
       received += value.byteLength;
       if (received > maxBytes) throw tooLarge(maxBytes, `the source sent more than ${maxBytes} bytes`);
       chunks.push(value);

@@ -7,7 +7,37 @@
 // keywords the document uses; workerd forbids generating code at run time, which rules out the
 // usual compiling validators. A keyword it does not know fails the check rather than passing it.
 
-type Schema = boolean | { [keyword: string]: unknown };
+type Schema = boolean | SchemaObject;
+
+/** The keywords the validator checks, typed as the document writes them. */
+interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  prefixItems?: Schema[];
+  items?: Schema;
+  required?: string[];
+  minProperties?: number;
+  maxProperties?: number;
+  properties?: Record<string, Schema>;
+  propertyNames?: Schema;
+  additionalProperties?: Schema;
+  /** An annotation, an `x-` extension, or a keyword the validator fails as unsupported. */
+  [keyword: string]: unknown;
+}
 
 interface MediaType {
   schema?: Schema;
@@ -64,9 +94,7 @@ export function validateSchema(document: OpenApiDocument, schema: Schema, value:
   for (const keyword of Object.keys(schema)) {
     if (!CHECKED.has(keyword) && !ANNOTATIONS.has(keyword) && !keyword.startsWith("x-")) fail(`unsupported schema keyword ${keyword}`);
   }
-  // A JSON Schema object read keyword by keyword: each value is checked where it is used.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  const s = schema as Record<string, any>;
+  const s = schema;
   if (typeof s.$ref === "string") {
     const name = s.$ref.replace(/^#\/components\/schemas\//, "");
     const target = document.components?.schemas?.[name];
@@ -74,20 +102,20 @@ export function validateSchema(document: OpenApiDocument, schema: Schema, value:
     else errors.push(...validateSchema(document, target, value, pointer));
   }
   if (s.type !== undefined) {
-    const types: string[] = Array.isArray(s.type) ? s.type : [s.type];
+    const types = Array.isArray(s.type) ? s.type : [s.type];
     if (!types.some((type) => hasType(value, type))) {
       fail(`expected ${types.join(" or ")}, got ${typeOf(value)}`);
       return errors;
     }
   }
-  if (s.enum !== undefined && !(s.enum as unknown[]).some((option) => deepEqual(option, value))) fail(`expected one of ${JSON.stringify(s.enum)}, got ${JSON.stringify(value)}`);
+  if (s.enum !== undefined && !s.enum.some((option) => deepEqual(option, value))) fail(`expected one of ${JSON.stringify(s.enum)}, got ${JSON.stringify(value)}`);
   if (s.const !== undefined && !deepEqual(s.const, value)) fail(`expected ${JSON.stringify(s.const)}, got ${JSON.stringify(value)}`);
-  if (s.allOf) for (const part of s.allOf as Schema[]) errors.push(...validateSchema(document, part, value, pointer));
-  if (s.anyOf && !(s.anyOf as Schema[]).some((part) => validateSchema(document, part, value, pointer).length === 0)) {
+  if (s.allOf) for (const part of s.allOf) errors.push(...validateSchema(document, part, value, pointer));
+  if (s.anyOf && !s.anyOf.some((part) => validateSchema(document, part, value, pointer).length === 0)) {
     fail(`matches none of anyOf: ${explainAlternatives(document, s.anyOf, value, pointer)}`);
   }
   if (s.oneOf) {
-    const matching = (s.oneOf as Schema[]).filter((part) => validateSchema(document, part, value, pointer).length === 0).length;
+    const matching = s.oneOf.filter((part) => validateSchema(document, part, value, pointer).length === 0).length;
     if (matching !== 1) fail(`matches ${matching} of oneOf, expected exactly 1: ${explainAlternatives(document, s.oneOf, value, pointer)}`);
   }
   if (typeof value === "number") {
@@ -105,7 +133,7 @@ export function validateSchema(document: OpenApiDocument, schema: Schema, value:
   if (Array.isArray(value)) {
     if (s.minItems !== undefined && value.length < s.minItems) fail(`fewer than ${s.minItems} items`);
     if (s.maxItems !== undefined && value.length > s.maxItems) fail(`more than ${s.maxItems} items`);
-    const prefix: Schema[] = s.prefixItems ?? [];
+    const prefix = s.prefixItems ?? [];
     value.forEach((item, index) => {
       const itemSchema = index < prefix.length ? prefix[index] : s.items;
       if (itemSchema !== undefined) errors.push(...validateSchema(document, itemSchema, item, `${pointer}/${index}`));
@@ -114,10 +142,10 @@ export function validateSchema(document: OpenApiDocument, schema: Schema, value:
   if (typeOf(value) === "object") {
     const object = value as Record<string, unknown>;
     const keys = Object.keys(object);
-    for (const name of (s.required as string[] | undefined) ?? []) if (!(name in object)) fail(`missing required property ${name}`);
+    for (const name of s.required ?? []) if (!(name in object)) fail(`missing required property ${name}`);
     if (s.minProperties !== undefined && keys.length < s.minProperties) fail(`fewer than ${s.minProperties} properties`);
     if (s.maxProperties !== undefined && keys.length > s.maxProperties) fail(`more than ${s.maxProperties} properties`);
-    const properties: Record<string, Schema> = s.properties ?? {};
+    const properties = s.properties ?? {};
     for (const key of keys) {
       const at = `${pointer}/${key}`;
       if (s.propertyNames !== undefined) errors.push(...validateSchema(document, s.propertyNames, key, at));
@@ -178,13 +206,14 @@ export async function responseContractErrors(
   const path = new URL(request.url).pathname;
   const mediaType = (res.headers.get("Content-Type") ?? "").split(";")[0]!.trim();
   const isJson = mediaType === "application/json" || mediaType === "application/problem+json";
-  const body = isJson ? JSON.parse(await res.clone().text()) : undefined;
+  const body: unknown = isJson ? JSON.parse(await res.clone().text()) : undefined;
   const found = findOperation(document, request.method === "HEAD" ? "GET" : request.method, path);
   const where = `${request.method} ${path} → ${res.status}`;
   if (found === null) {
     if (options.plantedRoutes || path === DOCUMENT_PATH) return [];
-    const slug = typeof body?.type === "string" ? body.type.split("/").pop() : null;
-    if (mediaType === "application/problem+json" && UNROUTED_PROBLEMS.has(slug)) return [];
+    const type = typeof body === "object" && body !== null && "type" in body ? body.type : undefined;
+    const slug = typeof type === "string" ? type.split("/").pop() : undefined;
+    if (mediaType === "application/problem+json" && slug !== undefined && UNROUTED_PROBLEMS.has(slug)) return [];
     return [`${where}: no operation in /openapi.json serves this path and method`];
   }
   const declared = found.operation.responses[String(res.status)] ?? found.operation.responses[`${String(res.status)[0]}XX`] ?? found.operation.responses.default;

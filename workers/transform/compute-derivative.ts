@@ -90,7 +90,7 @@ export async function computeDerivative(
   const held = file.size <= EDGE_MAX_SOURCE_BYTES;
   const start = await file.readStart(held ? file.size : HEADER_READ_BYTES);
   const header = readImageHeader(start, held ? "whole" : "start");
-  const original: OriginalBody = held ? async () => start : () => file.stream();
+  const original: OriginalBody = held ? () => Promise.resolve(start) : () => file.stream();
   if (header?.animated) return atOrigin(await original());
   if (held && edgeCanTransform(header, op)) {
     const atEdge = await fromOriginalAtEdge(start, header, op, choice);

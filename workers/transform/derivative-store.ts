@@ -76,7 +76,7 @@ export async function storeDerivative(
   env: StoreEnv,
   id: DerivativeIdentity,
   stored: StoredBody,
-  charge: () => Promise<unknown> = async () => undefined,
+  charge: () => Promise<unknown> = () => Promise.resolve(undefined),
   now = Date.now(),
 ): Promise<string> {
   const { size, contentType, etag } = stored;

@@ -17,9 +17,9 @@ function clientAnswering(status: number, body: unknown, seen: Request[] = []) {
     apiKey: "sk_test",
     baseUrl: "https://api.example",
     retry: { retries: 0 },
-    fetch: async (input, init) => {
+    fetch: (input, init) => {
       seen.push(new Request(input, init));
-      return new Response(JSON.stringify(body), { status, headers: { "Content-Type": status < 400 ? "application/json" : "application/problem+json" } });
+      return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "Content-Type": status < 400 ? "application/json" : "application/problem+json" } }));
     },
   });
 }

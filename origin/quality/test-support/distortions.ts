@@ -20,7 +20,7 @@ const NOISE_AMPLITUDES = [4, 8, 16, 32];
 export const DISTORTIONS: Distortion[] = [
   ...JPEG_QUALITIES.map((quality): Distortion => ({ name: `jpeg q${quality}`, family: "jpeg", severity: 100 - quality, apply: (image) => jpegRoundTrip(image, quality) })),
   ...BLUR_SIGMAS.map((sigma): Distortion => ({ name: `blur ${sigma}`, family: "blur", severity: sigma, apply: (image) => gaussianBlur(image, sigma) })),
-  ...NOISE_AMPLITUDES.map((amplitude): Distortion => ({ name: `noise ${amplitude}`, family: "noise", severity: amplitude, apply: async (image) => uniformNoise(image, amplitude) })),
+  ...NOISE_AMPLITUDES.map((amplitude): Distortion => ({ name: `noise ${amplitude}`, family: "noise", severity: amplitude, apply: (image) => Promise.resolve(uniformNoise(image, amplitude)) })),
 ];
 
 function rawInput(image: RawImage) {
