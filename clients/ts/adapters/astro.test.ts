@@ -55,7 +55,7 @@ describe("the Astro image service", () => {
     );
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
-    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, json");
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, background: "#000" }, imageConfig))).toContain("background has no PixelPress transform");
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
   });
