@@ -2458,6 +2458,11 @@ export interface paths {
          *     - `trim_`: trim: remove a border of the top-left pixel's colour, 0 to 100: how far (in percent of the channel range) a border pixel may differ from it; after `crop_`, before `r_` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
+         *     - `bg_`: background colour RRGGBB (six hex digits, either case): the padding of `fit_contain` and what transparency is flattened onto in a JPEG (default: white for a JPEG, transparent padding for a format with alpha); kept only with `fit_contain` or an output that may be JPEG (no `f_`, `f_jpeg` or `f_auto`), and `bg_ffffff` only where the padding would otherwise be transparent; elsewhere it changes nothing and is dropped
+         *     - `br_`: brightness, -100 to 100 (default 0): adds that percent of full scale to every colour channel (br_100 is white, br_-100 black); like `ct_`, `sat_` and `gam_`, before the resize and padding and under an overlay, so `bg_` and `l_` keep their colours
+         *     - `ct_`: contrast, -100 to 100 (default 0): stretches the channels about mid-grey, by up to 4x at 100; below 0 flattens them towards it (ct_-100 is flat grey)
+         *     - `sat_`: saturation, -100 to 100 (default 0): sat_-100 is greyscale (by Rec. 709 luminance), sat_100 doubles the colour's distance from grey
+         *     - `gam_`: gamma, 0.1 to 10 (default 1), at most 2 decimals: each channel becomes channel^(1/gamma) on a 0 to 1 scale, so above 1 lightens the mid-tones and below darkens them, black and white staying as they are
          *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
          *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
          *     - `pg_`: page, 1 to 50000: the page of a PDF (drawn on white at the output size, at 150 dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 `page_out_of_range`

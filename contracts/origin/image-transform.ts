@@ -8,7 +8,7 @@
 import { z } from "@hono/zod-openapi";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { ProblemError } from "../problems/catalogue.ts";
-import { blurRange, cropOffsetRange, cropSizeRange, FACTS_FORMAT, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
+import { blurRange, colourAdjustRange, cropOffsetRange, gammaRange, cropSizeRange, FACTS_FORMAT, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
 import type { ResolvedTransform } from "../transform/token-values.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
 import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
@@ -16,6 +16,7 @@ import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 
 const size = z.number().int().min(sizeRange.min).max(sizeRange.max).optional();
+const colourAdjust = z.number().int().min(colourAdjustRange.min).max(colourAdjustRange.max).optional();
 
 export const originTransformSchema = z
   .object({
@@ -38,6 +39,12 @@ export const originTransformSchema = z
       .strict()
       .optional(),
     trim: z.number().int().min(trimRange.min).max(trimRange.max).optional(),
+    // Lower-case RRGGBB (bg_): contain's padding and a JPEG's flattened transparency.
+    background: z.string().regex(/^[0-9a-f]{6}$/).optional(),
+    brightness: colourAdjust,
+    contrast: colourAdjust,
+    saturation: colourAdjust,
+    gamma: z.number().min(gammaRange.min).max(gammaRange.max).optional(),
     blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
     sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
     output: z.enum(outputChoices),
@@ -80,14 +87,14 @@ export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: ori
 
 /** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
 export function originTransformOptions(op: ResolvedTransform, output: OutputChoice, overlayBytes?: number): OriginTransformOptions {
-  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, animated, placeholder, page, facts } = op;
+  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, background, brightness, contrast, saturation, gamma, blur, sharpen, animated, placeholder, page, facts } = op;
   // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
   if (op.overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${op.overlay.fileId} is in the transform but its bytes are not sent`);
   const overlay =
     op.overlay === undefined || overlayBytes === undefined
       ? undefined
       : { file_id: op.overlay.fileId, bytes: overlayBytes, gravity: op.overlay.gravity, width: op.overlay.width, opacity: op.overlay.opacity };
-  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, facts, overlay };
+  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, background, brightness, contrast, saturation, gamma, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, facts, overlay };
 }
 
 /** The source and the overlay a transform call's body holds, as its options declare them. */

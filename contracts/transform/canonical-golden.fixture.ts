@@ -418,4 +418,10 @@ export const CANONICAL_BEFORE_REGISTRY: readonly (readonly [segment: string, can
 ["trim_010","trim_10"],
 ["trim_0,w_100","w_100,trim_0"],
 ["w_100,trim_100,crop_1x2x3x4,r_180","w_100,r_180,crop_1x2x3x4,trim_100"],
+["br_0,ct_0,sat_0,gam_1",""],
+["w_100,br_0,ct_-0,sat_00,gam_1.0","w_100"],
+["f_png,bg_ff0000","f_png"],
+["f_jpeg,bg_FFFFFF","f_jpeg"],
+["w_10,h_10,fit_contain,f_png,bg_FFFFFF","w_10,h_10,fit_contain,f_png,bg_ffffff"],
+["gam_2.50,sat_-100,ct_20,br_-5,bg_00FF00","bg_00ff00,br_-5,ct_20,sat_-100,gam_2.5"],
 ];

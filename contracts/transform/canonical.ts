@@ -6,7 +6,9 @@ import { canonicalTokens, writtenTokens, type TransformSpec } from "./registry.t
 import {
   COMPASS_FOCAL_POINTS,
   DEFAULT_FIT,
+  DEFAULT_GAMMA,
   DEFAULT_GRAVITY,
+  DEFAULT_JPEG_BACKGROUND,
   DEFAULT_OVERLAY_GRAVITY,
   DEFAULT_OVERLAY_OPACITY,
   DEFAULT_QUALITY,
@@ -76,6 +78,25 @@ function resolveGravity(asked: TransformSpec["gravity"], fit: Fit): Pick<Resolve
   return compass === undefined ? { gravity: DEFAULT_GRAVITY, focus: asked } : { gravity: compass[0] };
 }
 
+/**
+ * The background a spec asks for, where it can change the output as far as the URL tells: the
+ * padding of fit_contain, or the flattening of transparency when the output may be a JPEG (no f_,
+ * f_jpeg or f_auto; a placeholder is a WebP). White is a JPEG's own background, so bg_ffffff stays
+ * only where it replaces transparent padding (fit_contain on an output that may keep alpha).
+ */
+function resolveBackground(spec: TransformSpec, fit: Fit, format: FormatChoice | undefined): string | undefined {
+  if (spec.background === undefined || spec.format === FACTS_FORMAT) return undefined;
+  const contain = fit === "contain";
+  const mayBeJpeg = spec.placeholder === undefined && (format === undefined || format === "jpeg" || format === "auto");
+  if (!contain && !mayBeJpeg) return undefined;
+  const mayKeepAlpha = spec.placeholder !== undefined || format !== "jpeg";
+  if (spec.background === DEFAULT_JPEG_BACKGROUND && !(contain && mayKeepAlpha)) return undefined;
+  return spec.background;
+}
+
+// A colour adjustment at its neutral value changes nothing; the facts measure the source, which it does not touch.
+const adjustment = (value: number | undefined, neutral: number, facts: boolean) => (facts || value === neutral ? undefined : value);
+
 export function resolveTransform(spec: TransformSpec): ResolvedTransform {
   const facts = spec.format === FACTS_FORMAT ? (true as const) : undefined;
   const { width, height } = scaledSize(spec);
@@ -96,6 +117,11 @@ export function resolveTransform(spec: TransformSpec): ResolvedTransform {
     flip: spec.flip,
     crop: spec.crop,
     trim: spec.trim,
+    background: resolveBackground(spec, fit, resolveFormat(spec)),
+    brightness: adjustment(spec.brightness, 0, facts === true),
+    contrast: adjustment(spec.contrast, 0, facts === true),
+    saturation: adjustment(spec.saturation, 0, facts === true),
+    gamma: adjustment(spec.gamma, DEFAULT_GAMMA, facts === true),
     blur: spec.blur,
     sharpen: spec.sharpen,
     // The facts are the source's and the output's size: frames and placeholders change neither.

@@ -6,17 +6,22 @@
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
-import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, TokenError } from "./token-grammar.ts";
+import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, signedIntegerIn, TokenError } from "./token-grammar.ts";
 import {
   animValues,
+  BACKGROUND_HEX,
   blurRange,
+  colourAdjustRange,
   cropOffsetRange,
   cropSizeRange,
   cropValue,
   DEFAULT_FIT,
   focalRange,
   focalValue,
+  DEFAULT_GAMMA,
   DEFAULT_GRAVITY,
+  DEFAULT_JPEG_BACKGROUND,
+  gammaRange,
   DEFAULT_QUALITY,
   dprRange,
   FACTS_FORMAT,
@@ -59,7 +64,9 @@ import {
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
-export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "fit", "blur", "sharpen", "overlay"] as const;
+// The colour adjustments come before the fit, whose padding (bg_) they must not change, and the
+// overlay is last, so a watermark is drawn as it is.
+export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "brightness", "contrast", "saturation", "gamma", "fit", "blur", "sharpen", "overlay"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 export interface TokenDeclaration<Option extends string, Value> {
@@ -272,6 +279,59 @@ export const TRANSFORM_TOKENS = [
     originStep: "sharpen",
     example: "sh_1",
     doc: `sharpen sigma, ${sharpenRange.min} to ${sharpenRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
+  }),
+  token({
+    prefix: "bg",
+    option: "background",
+    parse: (value) => matching(value, BACKGROUND_HEX, "six hex digits RRGGBB").toLowerCase(),
+    canonical: (op) => op.background,
+    // Padding is sharp's, and the edge flattens onto white only.
+    edge: false,
+    // The fit pads with it; the flattening after the steps reads it too.
+    originStep: "fit",
+    example: "w_400,h_300,fit_contain,bg_FF8800",
+    doc: `background colour RRGGBB (six hex digits, either case): the padding of \`fit_contain\` and what transparency is flattened onto in a JPEG (default: white for a JPEG, transparent padding for a format with alpha); kept only with \`fit_contain\` or an output that may be JPEG (no \`f_\`, \`f_jpeg\` or \`f_auto\`), and \`bg_${DEFAULT_JPEG_BACKGROUND}\` only where the padding would otherwise be transparent; elsewhere it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "br",
+    option: "brightness",
+    parse: (value) => signedIntegerIn(value, colourAdjustRange),
+    canonical: (op) => spelled(op.brightness),
+    // The edge has no colour operations.
+    edge: false,
+    originStep: "brightness",
+    example: "br_20",
+    doc: `brightness, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): adds that percent of full scale to every colour channel (br_100 is white, br_-100 black); like \`ct_\`, \`sat_\` and \`gam_\`, before the resize and padding and under an overlay, so \`bg_\` and \`l_\` keep their colours`,
+  }),
+  token({
+    prefix: "ct",
+    option: "contrast",
+    parse: (value) => signedIntegerIn(value, colourAdjustRange),
+    canonical: (op) => spelled(op.contrast),
+    edge: false,
+    originStep: "contrast",
+    example: "ct_-30",
+    doc: `contrast, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): stretches the channels about mid-grey, by up to 4x at 100; below 0 flattens them towards it (ct_-100 is flat grey)`,
+  }),
+  token({
+    prefix: "sat",
+    option: "saturation",
+    parse: (value) => signedIntegerIn(value, colourAdjustRange),
+    canonical: (op) => spelled(op.saturation),
+    edge: false,
+    originStep: "saturation",
+    example: "sat_-100",
+    doc: `saturation, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): sat_-100 is greyscale (by Rec. 709 luminance), sat_100 doubles the colour's distance from grey`,
+  }),
+  token({
+    prefix: "gam",
+    option: "gamma",
+    parse: (value) => decimalIn(value, gammaRange),
+    canonical: (op) => spelled(op.gamma),
+    edge: false,
+    originStep: "gamma",
+    example: "gam_2.2",
+    doc: `gamma, ${gammaRange.min} to ${gammaRange.max} (default ${DEFAULT_GAMMA}), at most ${MAX_FRACTION_DIGITS} decimals: each channel becomes channel^(1/gamma) on a 0 to 1 scale, so above ${DEFAULT_GAMMA} lightens the mid-tones and below darkens them, black and white staying as they are`,
   }),
   token({
     prefix: "anim",

@@ -5,6 +5,7 @@ import { MAX_FRACTION_DIGITS } from "./token-values.ts";
 export class TokenError extends Error {}
 
 const INTEGER = /^\d{1,6}$/;
+const SIGNED_INTEGER = /^-?\d{1,6}$/;
 const DECIMAL = new RegExp(`^\\d{1,4}(\\.\\d{1,${MAX_FRACTION_DIGITS}})?$`);
 
 export function isIntegerSpelling(value: string): boolean {
@@ -17,6 +18,16 @@ export function integerIn(value: string, range: { min: number; max: number }): n
     throw new TokenError(`must be a whole number from ${range.min} to ${range.max}`);
   }
   return n;
+}
+
+/** A whole number that may be negative (`br_-20`). */
+export function signedIntegerIn(value: string, range: { min: number; max: number }): number {
+  const n = SIGNED_INTEGER.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    throw new TokenError(`must be a whole number from ${range.min} to ${range.max}`);
+  }
+  // -0 is 0.
+  return n + 0;
 }
 
 export function decimalIn(value: string, range: { min: number; max: number }): number {

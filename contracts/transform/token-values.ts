@@ -57,6 +57,15 @@ export const cropOffsetRange = { min: 0, max: 65_535 } as const;
 export const cropSizeRange = { min: 1, max: 65_535 } as const;
 // How far a border pixel may differ from the corner's colour and still be trimmed, in percent of the channel range.
 export const trimRange = { min: 0, max: 100 } as const;
+// Brightness, contrast and saturation in percent either way of the picture's own (0: unchanged).
+export const colourAdjustRange = { min: -100, max: 100 } as const;
+// A gamma exponent: above 1 lightens the mid-tones, below 1 darkens them; 1 changes nothing.
+export const gammaRange = { min: 0.1, max: 10 } as const;
+export const DEFAULT_GAMMA = 1;
+// `bg_<RRGGBB>`: six hex digits, either case; lower case is the one spelling.
+export const BACKGROUND_HEX = /^[0-9a-fA-F]{6}$/;
+// The background where none is asked for a JPEG (its padding and its flattened transparency).
+export const DEFAULT_JPEG_BACKGROUND = "ffffff";
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
 export const PDF_PAGE_DPI = 150;
 // Decimal values take at most this many fraction digits, so near-identical sigmas
@@ -144,6 +153,14 @@ export interface ResolvedTransform {
   crop?: CropRect;
   // Trim a border of the top-left pixel's colour, within this tolerance (percent), after the crop.
   trim?: number;
+  // Lower-case RRGGBB: fit_contain's padding and what transparency is flattened onto in a JPEG.
+  background?: string;
+  // Percent either way, -100 to 100; undefined for 0.
+  brightness?: number;
+  contrast?: number;
+  saturation?: number;
+  // An exponent on the mid-tones; undefined for 1.
+  gamma?: number;
   blur?: number;
   sharpen?: number;
   // false: the first frame of an animated source; a still source ignores it.

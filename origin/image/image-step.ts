@@ -79,9 +79,40 @@ export async function eachFrame(work: ImageWork, operation: (frame: Sharp) => Sh
     done.push(out.data);
     size = { width: out.info.width, height: out.info.height, channels: out.info.channels };
   }
-  const stacked = sharp(Buffer.concat(done), { raw: { width: size.width, height: size.height * frames, channels: size.channels, pageHeight: size.height } });
-  // libvips resizes raw stacked frames as one picture; a lossless animated WebP (exact pixels)
-  // reopened with every frame is resized frame by frame like the source was.
+  work.image = await restacked(Buffer.concat(done), size, frames);
+}
+
+// Frames of one size stacked top to bottom, as an animation sharp reads frame by frame again:
+// libvips resizes raw stacked frames as one picture; a lossless animated WebP (exact pixels)
+// reopened with every frame is resized frame by frame like the source was.
+async function restacked(data: Buffer, frame: { width: number; height: number; channels: 1 | 2 | 3 | 4 }, frames: number): Promise<Sharp> {
+  const stacked = sharp(data, { raw: { width: frame.width, height: frame.height * frames, channels: frame.channels, pageHeight: frame.height } });
   const lossless = await stacked.webp({ lossless: true, exact: true, effort: 0 }).toBuffer();
-  work.image = sharp(lossless, { animated: true });
+  return sharp(lossless, { animated: true });
+}
+
+/**
+ * Applies a colour `operation` that sharp would run after the resize and padding (linear,
+ * recomb): renders what came before and then it, so the padding the fit adds later keeps its
+ * colour. Each frame of a kept animation on its own, for the same reason.
+ */
+export async function adjustNow(work: ImageWork, operation: (image: Sharp) => Sharp): Promise<void> {
+  if (work.animation === null) await renderNow(work, operation);
+  else await eachFrame(work, operation);
+}
+
+/**
+ * Maps every colour channel's value through `table` (256 entries), alpha left as it is, on the
+ * picture rendered so far: a lookup sharp has no operation for. Per pixel, so stacked frames
+ * need no loop of their own.
+ */
+export async function mapColourChannels(work: ImageWork, table: Uint8Array): Promise<void> {
+  const { data, info } = await work.image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  const colours = info.channels === 2 || info.channels === 4 ? info.channels - 1 : info.channels;
+  for (let i = 0; i < data.length; i += info.channels) {
+    for (let c = 0; c < colours; c++) data[i + c] = table[data[i + c]!]!;
+  }
+  const frames = work.animation?.frames ?? 1;
+  const frame = { width: info.width, height: info.height / frames, channels: info.channels };
+  work.image = frames === 1 ? sharp(data, { raw: frame }) : await restacked(data, frame, frames);
 }

@@ -9,10 +9,12 @@ import { TRANSFORM_STEPS, type TransformStepName } from "../../contracts/transfo
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import { autoOrient } from "./auto-orient.ts";
 import { blur } from "./blur.ts";
+import { brightness } from "./brightness.ts";
+import { contrast } from "./contrast.ts";
 import { crop } from "./crop.ts";
 import { decodeFailure, type Animation, type SourceImage } from "./decode-limits.ts";
 import { encode } from "./encode.ts";
-import { fitBox } from "./fit-box.ts";
+import { fitBox, type Padding } from "./fit-box.ts";
 import { flatten, formatHasAlpha } from "./flatten.ts";
 import { runSteps, type ImageStep } from "./image-step.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
@@ -20,6 +22,8 @@ import { openOriginal } from "./open-original.ts";
 import { lqipOf } from "./placeholder.ts";
 import { imageFacts } from "./image-facts.ts";
 import { flip } from "./flip.ts";
+import { gamma } from "./gamma.ts";
+import { saturation } from "./saturation.ts";
 import { overlay } from "./overlay.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
@@ -36,6 +40,13 @@ export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sh
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 
+// bg_: an opaque colour for the padding; without it, transparent where the format keeps alpha, else white.
+function paddingOf(background: string | undefined, format: ImageOutputFormat): Padding {
+  if (background === undefined) return formatHasAlpha(format) ? TRANSPARENT : WHITE;
+  const channel = (at: number) => Number.parseInt(background.slice(at, at + 2), 16);
+  return { r: channel(0), g: channel(2), b: channel(4), alpha: 1 };
+}
+
 // Transforms take the image engine's encoder settings (baseline JPEG, the same quality scale for
 // every format, 4:2:0 or the auto search's chroma), so a `q_76` derivative matches what
 // /v1/image/optimize makes at quality 76.
@@ -48,7 +59,11 @@ const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: 
   trim: (options) => trim(options.trim),
   rotate: (options) => rotate(options.rotate),
   flip: (options) => flip(options.flip, options.rotate),
-  fit: (options, format) => fitBox(options, formatHasAlpha(format) ? TRANSPARENT : WHITE),
+  brightness: (options) => brightness(options.brightness),
+  contrast: (options) => contrast(options.contrast),
+  saturation: (options) => saturation(options.saturation),
+  gamma: (options) => gamma(options.gamma),
+  fit: (options, format) => fitBox(options, paddingOf(options.background, format)),
   blur: (options) => blur(options.blur),
   sharpen: (options) => sharpen(options.sharpen),
   overlay: (options, _format, overlayBytes) => overlay(options.overlay, overlayBytes),
@@ -60,7 +75,7 @@ export function transformSteps(options: TransformOptions, source: SourceImage, f
     autoOrient(true),
     toSrgb,
     ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format, overlayBytes)),
-    flatten(source.has_alpha ? "transparent" : "none", format, null),
+    flatten(source.has_alpha ? "transparent" : "none", format, options.background === undefined ? null : `#${options.background}`),
   ];
 }
 
