@@ -21,6 +21,7 @@ describe("the Astro image service", () => {
       `${transformBase}/w_300,h_300,fit_cover,g_northwest,q_80/file_1`,
     );
     expect(astroImageService.getURL({ src: "file_1", width: 300.5, fit: "contain" }, imageConfig)).toBe(`${transformBase}/w_301/file_1`);
+    expect(astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "contain", background: "#F80" }, imageConfig)).toBe(`${transformBase}/w_300,h_200,bg_ff8800/file_1`);
   });
 
   it("lists srcset candidates for widths and densities, rounded as Astro rounds", () => {
@@ -56,7 +57,7 @@ describe("the Astro image service", () => {
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, json");
-    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, background: "#000" }, imageConfig))).toContain("background has no PixelPress transform");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, background: "black" }, imageConfig))).toBe('background must be a hex colour such as #ff8800 or #f80, not "black"');
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
   });
 });

@@ -6,7 +6,7 @@
 import { transformInvalid } from "../images/transform-error.ts";
 import { transformOptionNames, type TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl, type ImageUrlConfig } from "../images/transform-url.ts";
-import { rounded, sourceOf } from "./framework-values.ts";
+import { backgroundOf, rounded, sourceOf } from "./framework-values.ts";
 
 export interface AstroImageMetadata {
   src: string;
@@ -76,7 +76,7 @@ const transformKeys = new Set<string>([...astroKeys, ...transformOptionNames]);
 
 // Transform options Astro names itself and this service maps (presets, CSS keywords); every other
 // transform option is passed through as given, and the edge's parser judges its value.
-const mappedByAstro = new Set<string>(["width", "height", "quality", "format", "fit", "gravity"]);
+const mappedByAstro = new Set<string>(["width", "height", "quality", "format", "fit", "gravity", "background"]);
 
 function configOf(imageConfig: AstroImageConfig<ImageUrlConfig>): ImageUrlConfig {
   const config = imageConfig.service.config;
@@ -103,9 +103,6 @@ function lookUp<T>(table: Record<string, T>, value: string | undefined, option: 
 }
 
 function transformOf(options: AstroImageTransform): TransformOptions {
-  if (options.background !== undefined) {
-    throw transformInvalid([{ pointer: "/transform/background", detail: "background has no PixelPress transform: `contain` pads with white, or transparent where the format has alpha" }]);
-  }
   const quality = typeof options.quality === "string" ? lookUp(qualityPresets, options.quality, "quality", "Astro's presets") : options.quality;
   const passed: Partial<TransformOptions> = Object.fromEntries(transformOptionNames.filter((name) => !mappedByAstro.has(name)).map((name) => [name, options[name]]));
   return {
@@ -115,6 +112,7 @@ function transformOf(options: AstroImageTransform): TransformOptions {
     quality: rounded(quality, "quality"),
     format: options.format as TransformOptions["format"],
     fit: lookUp(fits, options.fit, "fit", "CSS object-fit"),
+    background: backgroundOf(options.background),
     gravity: (options.gravity as TransformOptions["gravity"]) ?? lookUp(positions, options.position, "position", "CSS object-position keywords"),
   };
 }

@@ -9,6 +9,7 @@ describe("the Nuxt Image provider", () => {
     const modifiers = { width: 300, height: 200, fit: "cover", format: "webp", quality: "80", background: undefined, blur: undefined };
     expect(getImage("file_1", { ...provider, modifiers })).toEqual({ url: `${transformBase}/w_300,h_200,fit_cover,q_80,f_webp/file_1` });
     expect(getImage("/file_1", { ...provider, modifiers: { width: "640", format: "auto", gravity: "north", blur: 2 } }).url).toBe(`${transformBase}/w_640,f_auto,bl_2/file_1`);
+    expect(getImage("file_1", { ...provider, modifiers: { width: 300, height: 200, fit: "contain", background: "#00aa11" } }).url).toMatch(/\/w_300,h_200,fit_contain,.*bg_00aa11.*\/file_1$/);
   });
 
   it("rounds densities' products and qualities, and drops the default quality", () => {
@@ -22,7 +23,8 @@ describe("the Nuxt Image provider", () => {
   });
 
   it("refuses modifiers PixelPress does not have and values the edge refuses", () => {
-    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "#fff" } }))).toContain('unknown option "background"');
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, zoom: 2 } }))).toContain('unknown option "zoom"');
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "rgb(0,0,0)" } }))).toContain("background must be a hex colour");
     expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, height: 10, fit: "outside" } }))).toBe(
       "fit_ must be one of inside, cover, contain, fill",
     );

@@ -4,7 +4,7 @@
 import { transformInvalid } from "../images/transform-error.ts";
 import type { TransformOptions } from "../images/transform-tokens.ts";
 import { transformUrl } from "../images/transform-url.ts";
-import { qualityOf, rounded, sourceOf } from "./framework-values.ts";
+import { backgroundOf, qualityOf, rounded, sourceOf } from "./framework-values.ts";
 import type { ImageSources } from "../images/image-source.ts";
 
 /** The modifiers <NuxtImg> passes (width, height, fit, format, quality, background, blur) and ours. */
@@ -24,10 +24,10 @@ export function getImage(src: string, { modifiers = {}, baseURL, keyId, defaultO
   if (!baseURL || !keyId) {
     throw transformInvalid([{ pointer: "/options", detail: "the Nuxt provider needs baseURL (the PixelPress API origin) and keyId in its options" }]);
   }
-  const { width, height, quality, ...rest } = modifiers;
+  const { width, height, quality, background, ...rest } = modifiers;
   // Nuxt fills every known modifier in, unset ones as undefined or null.
   const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined && value !== null && value !== ""));
-  const options: TransformOptions = { ...given, width: rounded(width, "width"), height: rounded(height, "height"), quality: qualityOf(quality) };
+  const options: TransformOptions = { ...given, width: rounded(width, "width"), height: rounded(height, "height"), quality: qualityOf(quality), background: backgroundOf(background) };
   const config = { baseUrl: baseURL, keyId, defaultOrigin, origins };
   return { url: transformUrl(config, sourceOf(config, src, "Nuxt Image"), options) };
 }
