@@ -1,21 +1,8 @@
 // The colour tokens' grammars and canonical spellings: what each reads, what it refuses (naming
 // the token), and where each folds away because it cannot change the output.
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../problems/catalogue.ts";
-import { canonicalTransform } from "./canonical.ts";
+import { canonical, refusal } from "./test-support/parsed-segment.ts";
 import { parseTransform } from "./tokens.ts";
-
-const canonical = (segment: string) => canonicalTransform(parseTransform(segment));
-
-function refusal(segment: string): { pointer: string; detail: string } | undefined {
-  try {
-    parseTransform(segment);
-  } catch (error) {
-    if (error instanceof ProblemError) return error.errors?.[0];
-    throw error;
-  }
-  throw new Error(`"${segment}" was accepted`);
-}
 
 describe("bg_<RRGGBB>", () => {
   it("reads six hex digits in either case and spells them in lower case", () => {
