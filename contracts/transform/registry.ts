@@ -285,8 +285,9 @@ export const TRANSFORM_TOKENS = [
     option: "background",
     parse: (value) => matching(value, BACKGROUND_HEX, "six hex digits RRGGBB").toLowerCase(),
     canonical: (op) => op.background,
-    // Padding is sharp's, and the edge flattens onto white only.
-    edge: false,
+    // Padding is sharp's; flattening into a JPEG the edge does onto this colour, so an opaque
+    // source's bg_ derivative is the plain one's bytes (served, not charged twice).
+    edge: (op) => op.fit !== "contain",
     // The fit pads with it; the flattening after the steps reads it too.
     originStep: "fit",
     example: "w_400,h_300,fit_contain,bg_FF8800",

@@ -4,7 +4,7 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
-import type { OutputFormat } from "../../contracts/transform/token-values.ts";
+import { DEFAULT_JPEG_BACKGROUND, type OutputFormat } from "../../contracts/transform/token-values.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";
 import { EDGE_MAX_OUTPUT_PIXELS, EDGE_MAX_SOURCE_PIXELS } from "../../contracts/limits/edge-budget.ts";
 import { geometryOnDownscale, type Region, type Size } from "./geometry.ts";
@@ -60,9 +60,9 @@ async function runPipeline(source: Uint8Array, header: ImageHeader, op: FixedQua
   const sized =
     geometry.width === cropped.width && geometry.height === cropped.height ? cropped : await resizePixels(cropped, geometry.width, geometry.height);
   peak = Math.max(peak, source.byteLength + decoded.data.byteLength + cropped.data.byteLength + (sized === cropped ? 0 : sized.data.byteLength));
-  // JPEG has no alpha: flattened onto white, as the origin does, not left to whatever colour
-  // the transparent pixels happen to carry.
-  if (format === "jpeg" && header.hasAlpha) flattenOnWhite(sized);
+  // JPEG has no alpha: flattened onto bg_'s colour or white, as the origin does, not left to
+  // whatever colour the transparent pixels happen to carry.
+  if (format === "jpeg" && header.hasAlpha) flattenOnto(sized, op.background ?? DEFAULT_JPEG_BACKGROUND);
   const bytes = await encodePixels(format, sized, op.quality);
   peak = Math.max(peak, source.byteLength + decoded.data.byteLength + cropped.data.byteLength + sized.data.byteLength + bytes.byteLength);
   return { bytes, format, width: sized.width, height: sized.height, peakBufferBytes: peak };
@@ -78,15 +78,13 @@ function crop(pixels: Pixels, region: Region): Pixels {
   return { data, width: region.width, height: region.height };
 }
 
-function flattenOnWhite(pixels: Pixels): void {
+function flattenOnto(pixels: Pixels, rrggbb: string): void {
+  const colour = [0, 2, 4].map((at) => Number.parseInt(rrggbb.slice(at, at + 2), 16));
   const { data } = pixels;
   for (let i = 0; i < data.length; i += 4) {
     const alpha = data[i + 3]!;
     if (alpha === 255) continue;
-    const white = 255 * (255 - alpha);
-    data[i] = (data[i]! * alpha + white + 127) / 255;
-    data[i + 1] = (data[i + 1]! * alpha + white + 127) / 255;
-    data[i + 2] = (data[i + 2]! * alpha + white + 127) / 255;
+    for (let channel = 0; channel < 3; channel++) data[i + channel] = (data[i + channel]! * alpha + colour[channel]! * (255 - alpha) + 127) / 255;
     data[i + 3] = 255;
   }
 }

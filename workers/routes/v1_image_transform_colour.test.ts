@@ -41,6 +41,17 @@ describe("GET /v1/image/t/{key_id}/bg_<RRGGBB>/{file_id}", () => {
     await withBg.arrayBuffer();
     expect(await transformCharges(caller.accountId)).toEqual({ n: 3, micros: 2400 });
   });
+
+  it("on an opaque source flattened into JPEG, bg_ is its own derivative of the same bytes: served, not charged again", async () => {
+    const caller = await seedCaller();
+    const data = new Uint8ClampedArray(16 * 12 * 4);
+    for (let i = 0; i < 16 * 12; i++) data.set([40 + (i % 16) * 10, 90, 200 - Math.floor(i / 16) * 10, 255], i * 4);
+    const fileId = await seedSource(caller, await encodePixels("png", { data, width: 16, height: 12 }, 100), "image/png");
+    const plain = await api(transformUrl(caller, "w_12,f_jpeg", fileId));
+    const withBg = await api(transformUrl(caller, "w_12,f_jpeg,bg_ff00ff", fileId));
+    expect(new Uint8Array(await withBg.arrayBuffer())).toEqual(new Uint8Array(await plain.arrayBuffer()));
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+  });
 });
 
 describe("GET /v1/image/t/{key_id}/{br_,ct_,sat_,gam_}/{file_id}", () => {
