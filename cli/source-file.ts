@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { encodeBase64 } from "../contracts/encoding/base64.ts";
 import { basename, extname } from "node:path";
 import type { Connection } from "./connection.ts";
 
@@ -26,7 +27,7 @@ export interface LoadedSource {
 export async function loadSource({ client }: Connection, path: string): Promise<LoadedSource> {
   const bytes = new Uint8Array(await readFile(path));
   if (bytes.byteLength <= UPLOAD_ABOVE_BYTES) {
-    return { bytes: bytes.byteLength, uploaded: false, source: { base64: Buffer.from(bytes).toString("base64") } };
+    return { bytes: bytes.byteLength, uploaded: false, source: { base64: encodeBase64(bytes) } };
   }
   const contentType = CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
   const file = await client.upload(bytes, { contentType, filename: basename(path) });

@@ -57,7 +57,7 @@ describe("TypeScript client against the running service", () => {
   it("names a preset, serves it by name through the URL builder, and deletes it (presets.put/list/delete)", async () => {
     const client = createPixelPress({ baseUrl, apiKey, ...fast });
     const name = `thumb-${Date.now()}`;
-    expect(await client.presets.put(name, "f_png,w_40,h_20,fit_fill")).toEqual({ preset: expect.objectContaining({ name, transform: "w_40,h_20,fit_fill,f_png" }), purged: null });
+    expect(await client.presets.put(name, "f_png,w_40,h_20,fit_fill")).toMatchObject({ preset: { name, transform: "w_40,h_20,fit_fill,f_png" }, purged: null });
     expect((await client.presets.list()).find((preset) => preset.name === name)?.transform).toBe("w_40,h_20,fit_fill,f_png");
     const file = await client.files.create({ source: { base64: photo } });
     const url = createImageUrls({ baseUrl, keyId: await activeKeyId(baseUrl, apiKey) }).transformUrl(file.file_id, { preset: name, height: 30 });

@@ -53,6 +53,8 @@ interface ImageElement {
 }
 interface StyledElement {
   style: { clipPath: string };
+  textContent: string | null;
+  getAttribute(name: string): string | null;
   getBoundingClientRect(): { left: number; top: number; width: number; height: number };
 }
 interface PageWindow {
@@ -252,12 +254,15 @@ describe("the console at /", () => {
       expect(decoded).toBe(THUMBNAIL_WIDTH);
       const sheet = await thumb.locator(".page-sheet").evaluate((element) => (element as unknown as StyledElement).getBoundingClientRect());
       const boxes = await thumb.locator(".image-box").evaluateAll((elements) =>
-        elements.map((element) => ({
-          band: element.getAttribute("data-dpi-band"),
-          colour: (globalThis as unknown as PageWindow).getComputedStyle(element).borderTopColor,
-          rect: (element as unknown as StyledElement).getBoundingClientRect(),
-          badge: element.textContent,
-        })),
+        elements.map((element) => {
+          const box = element as unknown as StyledElement;
+          return {
+            band: box.getAttribute("data-dpi-band"),
+            colour: (globalThis as unknown as PageWindow).getComputedStyle(element).borderTopColor,
+            rect: box.getBoundingClientRect(),
+            badge: box.textContent,
+          };
+        }),
       );
       const expected = FOUR_DPI_PLACEMENTS.filter((placement) => placement.page === pageNumber);
       expect(boxes).toHaveLength(expected.length);
@@ -274,7 +279,7 @@ describe("the console at /", () => {
         expect(Math.abs(drawn!.rect.width - box.width * scale)).toBeLessThanOrEqual(1.5);
       }
     }
-    expect(new Set((await page.locator(".page-thumb .image-box").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-dpi-band"))))).size).toBe(4);
+    expect(new Set((await page.locator(".page-thumb .image-box").evaluateAll((elements) => elements.map((element) => (element as unknown as StyledElement).getAttribute("data-dpi-band"))))).size).toBe(4);
 
     await page.getByLabel("Profile").selectOption("screen");
     const compressed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/compress`, { timeout: 100_000 });

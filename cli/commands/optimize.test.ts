@@ -43,7 +43,7 @@ describe("optimize's overwrite refusal", () => {
     return { sent, connection };
   }
 
-  async function workDir(files: Record<string, Buffer>) {
+  async function workDir(files: Record<string, Uint8Array>) {
     const dir = await mkdtemp(join(tmpdir(), "pixelpress-cli-"));
     for (const [name, bytes] of Object.entries(files)) await writeFile(join(dir, name), bytes);
     return dir;
@@ -76,7 +76,7 @@ describe("optimize's overwrite refusal", () => {
     const dir = await workDir({
       "still.gif": await image("gif"),
       "still.png": await image("png"),
-      "moving.gif": Buffer.from(await animatedImage("gif", { width: 8, height: 6, delay: [100, 100, 100] })),
+      "moving.gif": await animatedImage("gif", { width: 8, height: 6, delay: [100, 100, 100] }),
     });
     const { sent, connection } = fakeService();
     const out = written();

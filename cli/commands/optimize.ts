@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { basename } from "node:path";
 import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
@@ -122,7 +123,7 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
       if (met === false && typeof score === "number" && typeof target === "number") row.miss = { score, target };
       const output = outputPathFor(file, EXTENSIONS[result.format], flags.out);
       if (output !== known && !flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
-      const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
+      const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
       await writeFile(output, bytes);
       row.output = output;
       row.outputBytes = bytes.byteLength;

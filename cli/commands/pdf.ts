@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { basename, dirname, extname, join } from "node:path";
 import type { components, RequestBody } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
@@ -47,7 +48,7 @@ export async function pdfCompressCommand(connection: Connection, files: string[]
   const options = compressOptions(flags);
   const loaded = await loadSource(connection, file);
   const result = await connection.client.pdf.compress({ source: loaded.source, options }, { wait: true });
-  const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
+  const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
   await writeFile(output, bytes);
   const { stats } = result;
   out.write(

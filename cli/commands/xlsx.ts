@@ -1,4 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { basename, dirname, extname, join } from "node:path";
 import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { CliError } from "../cli-error.ts";
@@ -31,7 +32,7 @@ export async function xlsxCommand(connection: Connection, files: string[], flags
   const result = await connection.client.xlsx.generate(request.data, { wait: true });
   const output = flags.out ?? join(dirname(file), result.filename ?? `${basename(file, extname(file))}.xlsx`);
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
-  const bytes = result.base64 ? Buffer.from(result.base64, "base64") : await download(result.url!);
+  const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
   await writeFile(output, bytes);
   out.write(
     `${formatTable(["file", "sheets", "rows", "cells", "size", "cost"], [[output, String(result.stats.sheets), String(result.stats.rows), String(result.stats.cells), formatBytes(bytes.byteLength), formatMicros(result.billing.charged_micros)]])}\nspent ${formatMicros(result.billing.charged_micros)}\n`,

@@ -134,7 +134,7 @@ export function createPixelPress(options: ClientOptions): PixelPressClient & Pro
   const product = (name: string) =>
     new Proxy({}, { get: (_, operation) => (typeof operation === "string" ? (body: unknown, callOptions?: CallOptions) => base.run(`/v1/${name}/${operation}` as OperationPath, body, callOptions) : undefined) });
   return new Proxy(base, {
-    get: (target, property, receiver) =>
+    get: (target, property, receiver): unknown =>
       typeof property === "string" && !(property in target) && property !== "then" ? product(property) : Reflect.get(target, property, receiver),
   }) as PixelPressClient & Products;
 }

@@ -48,6 +48,7 @@ describe("a URL naming a preset", () => {
   it("names the token when the preset is unknown", () => {
     const problem = unknownPreset("thumb");
     expect(problem.slug).toBe("transform_invalid");
-    expect(problem.errors).toEqual([{ pointer: "/transform/t_thumb", detail: expect.stringContaining("t_thumb") }]);
+    expect(problem.errors?.map(({ pointer }) => pointer)).toEqual(["/transform/t_thumb"]);
+    expect(problem.errors?.[0]?.detail).toContain("t_thumb");
   });
 });

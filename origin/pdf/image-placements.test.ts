@@ -56,7 +56,9 @@ describe("measurePlacements", () => {
 
   it("runs pages that share a drawing once, yet places it on each page by that page's own rotation", async () => {
     // Two pages drawing one content stream (100 x 75 pt at (72, 600)); the second is turned 90 degrees.
-    const bytes = editPdf(await sharedContentPdf(2), (doc) => doc.findPage(1).put("Rotate", 90));
+    const bytes = editPdf(await sharedContentPdf(2), (doc) => {
+      doc.findPage(1).put("Rotate", 90);
+    });
     const measure = placementsOf(bytes, 10);
     expect(measure.pagesRun).toBe(1);
     const [placement] = [...measure.byImage.values()];

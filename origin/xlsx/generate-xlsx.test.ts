@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import { Writable } from "node:stream";
+import { cellsOf } from "../../test/support/xlsx-cells.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -115,14 +116,14 @@ describe("generateXlsx: a workbook with every feature, read back by two readers"
   let excel: ExcelJS.Workbook;
   let sheetjs: ReturnType<typeof openWithSheetJS>;
   let sheet: ExcelJS.Worksheet;
-  let cells: XLSX.WorkSheet;
+  let cells: ReturnType<typeof cellsOf>;
 
   beforeAll(async () => {
     result = await generate(invoices);
     excel = await openWithExcelJS(result.buffer);
     sheetjs = openWithSheetJS(result.buffer);
     sheet = excel.getWorksheet("Invoices")!;
-    cells = sheetjs.Sheets.Invoices!;
+    cells = cellsOf(sheetjs.Sheets.Invoices!);
   });
 
   it("reports stats that match the file", () => {
@@ -215,7 +216,7 @@ describe("generateXlsx: a workbook with every feature, read back by two readers"
   });
 
   it("merges cells, inside and beyond the data rows", () => {
-    const merges = (cells["!merges"] ?? []).map((range) => XLSX.utils.encode_range(range)).sort();
+    const merges = (sheetjs.Sheets.Invoices!["!merges"] ?? []).map((range) => XLSX.utils.encode_range(range)).sort();
     expect(merges).toEqual(["B7:D7", "H8:I9", "J2:J3"]);
     expect([...sheet.model.merges].sort()).toEqual(["B7:D7", "H8:I9", "J2:J3"]);
     expect(cells.B7).toMatchObject({ t: "s", v: "Totals above" });
@@ -227,12 +228,12 @@ describe("generateXlsx: a workbook with every feature, read back by two readers"
   it("freezes panes and sets the autofilter", () => {
     expect(sheet.views[0]).toMatchObject({ state: "frozen", xSplit: 1, ySplit: 1, topLeftCell: "B2" });
     expect(rawXml(sheetjs, "xl/worksheets/sheet1.xml")).toMatch(/<pane xSplit="1" ySplit="1" topLeftCell="B2"[^>]*state="frozen"/);
-    expect(cells["!autofilter"]).toEqual({ ref: "A1:I5" });
+    expect(sheetjs.Sheets.Invoices!["!autofilter"]).toEqual({ ref: "A1:I5" });
     expect(sheet.autoFilter).toBe("A1:I5");
   });
 
   it("sets given widths and estimates the others from the content", () => {
-    const widths = (cells["!cols"] ?? []).map((col) => col.width);
+    const widths = (sheetjs.Sheets.Invoices!["!cols"] ?? []).map((col) => col.width);
     expect(widths[0]).toBe(24);
     expect(sheet.getColumn(6).width).toBeGreaterThanOrEqual("mailto:billing@example.com".length);
     expect(sheet.getColumn(5).width).toBeLessThan(sheet.getColumn(6).width!);

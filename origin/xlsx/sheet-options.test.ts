@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { cellsOf } from "../../test/support/xlsx-cells.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findXlsxRequestErrors, xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { builtWorkbook, bytesOf, part, attributesOf, refusal } from "./test-support/read-back.ts";
@@ -26,10 +27,10 @@ describe("generateXlsx: notes and rich text", () => {
         { name: "Two", columns, rows, comments: [{ cell: "A1", text: " padded ", author: "Stock" }] },
       ],
     });
-    const sheet = book.Sheets.One!;
+    const sheet = cellsOf(book.Sheets.One!);
     expect(sheet.B2!.c).toEqual([expect.objectContaining({ a: "Stock", t: "Counted <twice> & checked" })]);
     expect(sheet.D9!.c).toEqual([expect.objectContaining({ t: "Outside the data" })]);
-    expect(book.Sheets.Two!.A1!.c).toEqual([expect.objectContaining({ a: "Stock", t: " padded " })]);
+    expect(cellsOf(book.Sheets.Two!).A1!.c).toEqual([expect.objectContaining({ a: "Stock", t: " padded " })]);
 
     const comments = part(book, "xl/comments1.xml");
     expect(attributesOf(comments, "comment")).toEqual([
@@ -58,7 +59,7 @@ describe("generateXlsx: notes and rich text", () => {
       styles: { strong: { bold: true, color: "#C00000", size: 14, font: "Arial" }, box: { fill: "#FFF2CC" } },
       sheets: [{ name: "S", columns, rows, cells: { E1: { rich: [{ text: "Total ", style: "strong" }, { text: "(net)" }], style: "box" } } }],
     });
-    expect(book.Sheets.S!.E1!.v).toBe("Total (net)");
+    expect(cellsOf(book.Sheets.S!).E1!.v).toBe("Total (net)");
     const xml = part(book, "xl/worksheets/sheet1.xml");
     const cell = /<c r="E1"([^>]*)><is>(.*?)<\/is><\/c>/.exec(xml);
     expect(cell).not.toBeNull();
@@ -112,8 +113,8 @@ describe("generateXlsx: outline levels and hidden rows and columns", () => {
       ["12", undefined, undefined],
       ["14", undefined, "1"],
     ]);
-    expect(book.Sheets.S!.A2!.v).toBe("Paper");
-    expect(book.Sheets.S!.A12!.v).toBe("note");
+    expect(cellsOf(book.Sheets.S!).A2!.v).toBe("Paper");
+    expect(cellsOf(book.Sheets.S!).A12!.v).toBe("note");
     expect(attributesOf(xml, "sheetFormatPr")[0]).toMatchObject({ outlineLevelRow: "2", outlineLevelCol: "2" });
     expect(attributesOf(xml, "col").map((c) => [c.min, c.max, c.outlineLevel, c.hidden])).toEqual([
       ["1", "1", undefined, undefined],

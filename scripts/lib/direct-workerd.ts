@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { z } from "zod";
 import { ensureDevSecrets } from "./dev-vars.ts";
 
 export interface DirectWorkers {
@@ -36,6 +37,18 @@ function bindingMap<T extends { binding: string }>(entries: T[], idOf: (entry: T
   return Object.fromEntries(entries.map((entry) => [entry.binding, idOf(entry) ?? entry.binding]));
 }
 
+// The fields of wrangler's resolved config this uses; its declared type does not resolve in this
+// program, so the config is parsed like any other value from outside.
+const wranglerFields = z.object({
+  name: z.string().optional(),
+  vars: z.record(z.string(), z.unknown()),
+  compatibility_date: z.string().optional(),
+  compatibility_flags: z.array(z.string()),
+  d1_databases: z.array(z.object({ binding: z.string(), database_id: z.string().optional() })),
+  r2_buckets: z.array(z.object({ binding: z.string(), bucket_name: z.string().optional() })),
+  queues: z.object({ producers: z.array(z.object({ binding: z.string(), queue: z.string() })).optional() }),
+});
+
 /**
  * Starts the bundled edge on a copy of `persistTo`'s D1 and R2 (a `wrangler dev --persist-to`
  * directory, left untouched) with `vars` over wrangler.toml's, beside `staticScript`, a module
@@ -47,7 +60,7 @@ export async function startDirectWorkers(options: { persistTo: string; vars: Rec
     const bundle = join(dir, "bundle");
     const modules = bundleEdge(bundle);
     cpSync(join(options.persistTo, "v3"), join(dir, "state", "v3"), { recursive: true });
-    const config = unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true });
+    const config = wranglerFields.parse(unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true }));
     const vars = Object.fromEntries(Object.entries(config.vars).map(([name, value]) => [name, String(value)]));
     const mf = new Miniflare(
       convertV4MiniflareOptions({
@@ -62,9 +75,9 @@ export async function startDirectWorkers(options: { persistTo: string; vars: Rec
             compatibilityDate: config.compatibility_date,
             compatibilityFlags: config.compatibility_flags,
             bindings: { ...vars, ...ensureDevSecrets(), ...options.vars },
-            d1Databases: bindingMap<{ binding: string; database_id?: string }>(config.d1_databases, (db) => db.database_id),
-            r2Buckets: bindingMap<{ binding: string; bucket_name?: string }>(config.r2_buckets, (bucket) => bucket.bucket_name),
-            queueProducers: bindingMap<{ binding: string; queue: string }>(config.queues.producers ?? [], (queue) => queue.queue),
+            d1Databases: bindingMap(config.d1_databases, (db) => db.database_id),
+            r2Buckets: bindingMap(config.r2_buckets, (bucket) => bucket.bucket_name),
+            queueProducers: bindingMap(config.queues.producers ?? [], (queue) => queue.queue),
             unsafeDirectSockets: [{ host: "127.0.0.1", port: options.edgePort }],
           },
           {

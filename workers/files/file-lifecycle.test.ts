@@ -100,10 +100,10 @@ describe("derivatives follow their file", () => {
     for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).toBeNull();
     const standIn = env.CF_API_BASE_URL.replace(/\/client\/v4$/, "");
     const calls = await (await fetch(`${standIn}/recorded/${zoneId}`)).json<RecordedPurge[]>();
-    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization, body: call.body }))).toEqual([
-      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: expect.arrayContaining(ids.map((id) => fileCacheKeyUrl(env, id))) } },
+    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization }))).toEqual([
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token" },
     ]);
-    expect((calls[0]!.body as { files: string[] }).files).toHaveLength(2);
+    expect((calls[0]!.body as { files: string[] }).files.toSorted()).toEqual(ids.map((id) => fileCacheKeyUrl(env, id)).toSorted());
   });
 
   it("stay deleted when Cloudflare refuses the purge of their cache URLs", async () => {

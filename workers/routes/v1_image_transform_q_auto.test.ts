@@ -87,7 +87,8 @@ describe("the q_auto transform token", () => {
     const res = await api(transformUrl(caller, "w_320,q_auto:bogus", fileId));
     const problem = await problemOf(res);
     expect([problem.status, problem.type]).toEqual([400, "https://pixelpress.dev/problems/transform_invalid"]);
-    expect(problem.errors).toEqual([{ pointer: "/transform/q_auto:bogus", detail: expect.stringContaining("auto:eco") }]);
+    expect(problem.errors?.map(({ pointer }) => pointer)).toEqual(["/transform/q_auto:bogus"]);
+    expect(problem.errors?.[0]?.detail).toContain("auto:eco");
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
 

@@ -114,7 +114,8 @@ describe("t_<name> on the transform path", () => {
     const fileId = await seedSource(caller, await generated("photo.png"), "image/png");
     const unknown = await problemOf(await api(transformUrl(caller, "t_nope,w_40", fileId)));
     expect([unknown.status, unknown.type]).toEqual([400, "https://pixelpress.dev/problems/transform_invalid"]);
-    expect(unknown.errors).toEqual([{ pointer: "/transform/t_nope", detail: expect.stringContaining("t_nope") }]);
+    expect(unknown.errors?.map(({ pointer }) => pointer)).toEqual(["/transform/t_nope"]);
+    expect(unknown.errors?.[0]?.detail).toContain("t_nope");
     // Another account's preset of that name is as unknown.
     const other = await seedCaller();
     await putPreset(other, "nope", "w_10");

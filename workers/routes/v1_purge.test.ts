@@ -101,10 +101,12 @@ describe("POST /v1/purge", () => {
 
     const standIn = env.CF_API_BASE_URL.replace(/\/client\/v4$/, "");
     const calls = await (await fetch(`${standIn}/recorded/${zoneId}`)).json<RecordedPurge[]>();
-    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization, body: call.body }))).toEqual([
-      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: [fileEntry] } },
-      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token", body: { files: expect.arrayContaining(originEntries) } },
+    expect(calls.map((call) => ({ path: call.path, authorization: call.authorization }))).toEqual([
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token" },
+      { path: `/client/v4/zones/${zoneId}/purge_cache`, authorization: "Bearer zone-token" },
     ]);
+    expect(calls[0]!.body).toEqual({ files: [fileEntry] });
+    for (const entry of originEntries) expect((calls[1]!.body as { files: string[] }).files).toContain(entry);
     for (const url of [fileEntry, ...originEntries]) expect(await caches.default.match(url)).toBeUndefined();
   });
 

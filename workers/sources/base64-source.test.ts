@@ -38,7 +38,8 @@ describe("decodeBase64Source", () => {
     const problem = problemOf(() => decodeBase64Source(`${b64.slice(0, 100)}!${b64.slice(101)}`, 3000));
     expect(problem.slug).toBe("validation_failed");
     expect(problem.status).toBe(400);
-    expect(problem.errors).toEqual([{ pointer: "/source/base64", detail: expect.stringMatching(/"!" is not in the base64 alphabet \(at character 100\)/) }]);
+    expect(problem.errors?.map(({ pointer }) => pointer)).toEqual(["/source/base64"]);
+    expect(problem.errors?.[0]?.detail).toMatch(/"!" is not in the base64 alphabet \(at character 100\)/);
     const inUri = problemOf(() => decodeBase64Source(`data:image/png;base64,AAAA#`, 3000));
     expect(inUri.message).toMatch(/at character 26/);
   });

@@ -57,7 +57,7 @@ describe("job webhooks", () => {
     expect(request.headers.get("webhook-id")).toBe(jobEventId(job.id));
     await expect(verifyWebhook({ headers: request.headers, body: request.body, secret, now: new Date(now) })).resolves.toBeUndefined();
     await expect(verifyWebhook({ headers: request.headers, body: request.body + " ", secret, now: new Date(now) })).rejects.toThrow();
-    const payload = JSON.parse(request.body);
+    const payload: unknown = JSON.parse(request.body);
     expect(payload).toMatchObject({ type: "job.succeeded", data: { job_id: job.id, status: "succeeded", result: { billing: { charged_micros: 5_001 } } } });
     expect(await attempts(job.id)).toEqual([{ attempt: 1, outcome: "delivered", response_status: 204, next_attempt_at: null }]);
   });

@@ -67,10 +67,9 @@ describe("transformUrl", () => {
   });
 
   it("names unknown options, smuggled tokens, s_ and transforms that change nothing", () => {
-    expect(refusal(() => urls.transformUrl("f", { widht: 400 } as never)).problem).toMatchObject({
-      detail: expect.stringContaining('unknown option "widht"'),
-      errors: [{ pointer: "/transform/widht" }],
-    });
+    const unknownOption = refusal(() => urls.transformUrl("f", { widht: 400 } as never)).problem;
+    expect(unknownOption.detail).toContain('unknown option "widht"');
+    expect(unknownOption).toMatchObject({ errors: [{ pointer: "/transform/widht" }] });
     expect(refusal(() => urls.transformUrl("f", { format: "webp,w_9" as never })).problem.detail).toBe("f_ must not contain a comma");
     expect(refusal(() => urls.transformUrl("f", "w_4,s_AAAAAAAAAAAAAAAAAAAAAA")).problem.detail).toContain("signed on the server");
     expect(refusal(() => urls.transformUrl("f", { rotate: "auto", quality: 76 })).problem.detail).toContain("changes nothing");
