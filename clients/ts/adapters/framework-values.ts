@@ -46,11 +46,11 @@ const CSS_HEX_COLOUR = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
  * A framework's CSS background (`#ff8800`, `#f80`) as bg_ spells it (`ff8800`). Only hex colours
  * have one spelling both sides agree on; a name or rgb() is refused rather than guessed.
  */
-export function backgroundOf(value: string | number | undefined | null): string | undefined {
+export function backgroundOf(value: unknown): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
-  const hex = CSS_HEX_COLOUR.exec(String(value).trim())?.[1];
+  const hex = typeof value === "string" ? CSS_HEX_COLOUR.exec(value.trim())?.[1] : undefined;
   if (hex === undefined) {
-    throw transformInvalid([{ pointer: "/transform/background", detail: `background must be a hex colour such as #ff8800 or #f80, not "${String(value)}"` }]);
+    throw transformInvalid([{ pointer: "/transform/background", detail: `background must be a hex colour such as #ff8800 or #f80, not ${JSON.stringify(value)}` }]);
   }
   return (hex.length === 3 ? [...hex].map((digit) => digit + digit).join("") : hex).toLowerCase();
 }
