@@ -29,18 +29,6 @@ export default defineConfig(
       "@typescript-eslint/triple-slash-reference": ["error", { path: "always", types: "prefer-import", lib: "always" }],
     },
   },
-  // The five no-unsafe-* rules are on everywhere but here, measured on this tree: 17 findings, all
-  // from the operation list's existential type (`AnyOperation` in workers/operations/operation.ts,
-  // declared with `any`), which the route and the job runners call through.
-  {
-    files: ["workers/routes/processing-route.ts", "workers/jobs/job-runners.ts"],
-    rules: {
-      "@typescript-eslint/no-unsafe-argument": "off",
-      "@typescript-eslint/no-unsafe-assignment": "off",
-      "@typescript-eslint/no-unsafe-call": "off",
-      "@typescript-eslint/no-unsafe-member-access": "off",
-    },
-  },
   // A global a declaration file declares merges with the other declarations of that name only as `var`.
   { files: ["**/*.d.ts"], rules: { "no-var": "off" } },
   ...Object.entries({

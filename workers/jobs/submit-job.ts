@@ -6,24 +6,22 @@ import { seal } from "../crypto/seal.ts";
 import type { Bindings } from "../env.ts";
 import type { Caller } from "../hono-env.ts";
 import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
-import { operationModules, type OperationModules } from "../operations/operation-list.ts";
+import { operationModules } from "../operations/operation-list.ts";
 import { createJob } from "./job-store.ts";
-
-/** What an operation's job stores as its request, before its schema's defaults apply. */
-export type JobRequest<Operation extends JobOperation> = z.input<OperationModules[Operation]["job"]["requestSchema"]>;
 
 type JobEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET">;
 
 /**
- * Records the job with its (already stored) input, parsed with its operation's job request schema
- * (the one its runner parses again), then enqueues only its id. The webhook is the
+ * Records the job with its (already stored) input, parsed here with its operation's job request
+ * schema (the one its runner parses again; the caller knows the operation's types only under its
+ * name, so the parse is what checks the request), then enqueues only its id. The webhook is the
  * request's own, else the account's; a request that names a URL without a secret gets a fresh one,
  * shown once in the answer.
  */
-export async function submitJob<Operation extends JobOperation>(
+export async function submitJob(
   env: JobEnv,
   caller: Caller,
-  input: { operation: Operation; request: JobRequest<Operation>; webhook?: z.infer<typeof webhookTargetSchema> },
+  input: { operation: JobOperation; request: unknown; webhook?: z.infer<typeof webhookTargetSchema> },
 ): Promise<z.infer<typeof jobAcceptedSchema>> {
   let webhookUrl: string | null = null;
   let webhookSecretSealed: string | null = null;

@@ -134,7 +134,8 @@ export const imageOptimize = {
     requestSchema: optimizeJobRequestSchema,
     viewName: "ImageOptimizeJob",
     progressUnit: "stages",
-    request: stashedSourceRequest,
+    // Called, not passed: a generic function here keeps eraseSourceOperation from inferring this module's types.
+    request: (env, accepted) => stashedSourceRequest(env, accepted),
     /** Two stages: the stored source read, then the origin's work with its output stored and billed. */
     async run(env, { job, request }, progress) {
       await progress.start(2);

@@ -5,24 +5,24 @@
 import type { JobOperation, ProcessingOperation } from "../../contracts/operations.ts";
 import { imageBatch } from "./image-batch.ts";
 import { imageOptimize } from "./image-optimize.ts";
-import type { AnyOperation } from "./operation.ts";
+import { erasePlannedOperation, eraseSourceOperation, type ErasedOperation } from "./operation.ts";
 import { pdfAnalyze } from "./pdf-analyze.ts";
 import { pdfCompress } from "./pdf-compress.ts";
 import { xlsxGenerate } from "./xlsx-generate.ts";
 
 type Declared = {
-  [Name in ProcessingOperation]: AnyOperation & { name: Name } & (Name extends JobOperation ? { job: object } : { job: null });
+  [Name in ProcessingOperation]: { name: Name; erased: ErasedOperation } & (Name extends JobOperation ? { job: object } : { job: null });
 };
 
 /** In the order the OpenAPI document lists their paths. */
 export const operationModules = {
-  "image.optimize": imageOptimize,
-  "image.batch": imageBatch,
-  "xlsx.generate": xlsxGenerate,
-  "pdf.analyze": pdfAnalyze,
-  "pdf.compress": pdfCompress,
+  "image.optimize": { ...imageOptimize, erased: eraseSourceOperation(imageOptimize) },
+  "image.batch": { ...imageBatch, erased: erasePlannedOperation(imageBatch) },
+  "xlsx.generate": { ...xlsxGenerate, erased: erasePlannedOperation(xlsxGenerate) },
+  "pdf.analyze": { ...pdfAnalyze, erased: eraseSourceOperation(pdfAnalyze) },
+  "pdf.compress": { ...pdfCompress, erased: eraseSourceOperation(pdfCompress) },
 } satisfies Declared;
 
 export type OperationModules = typeof operationModules;
 
-export const processingOperations: AnyOperation[] = Object.values(operationModules);
+export const processingOperations: ErasedOperation[] = Object.values(operationModules).map((module) => module.erased);

@@ -62,7 +62,7 @@ export interface HttpDescription {
   problems: ProblemType[];
 }
 
-interface OperationCommon<Name extends ProcessingOperation, Body extends ProcessingBody, Input, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType> {
+export interface OperationCommon<Name extends ProcessingOperation, Body extends ProcessingBody, Input, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType> {
   name: Name;
   http: HttpDescription;
   requestSchema: z.ZodType<Body>;
@@ -97,7 +97,58 @@ export interface PlannedOperation<Name extends ProcessingOperation, Body extends
   balanceCeiling(plan: Plan): number;
 }
 
-// `any` stands for each operation's own body, input and job request: the list and the one route
-// hold operations of different types, and each operation's own declaration is what checks them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list's existential type, as said above
-export type AnyOperation = SourceOperation<ProcessingOperation, any, any, any> | PlannedOperation<ProcessingOperation, any, any, any, any>;
+/**
+ * Something done with one operation whatever its own types: one method per way its input is taken.
+ * The route registers itself through this, so the body it validates is the operation's own body.
+ */
+export interface OperationServer<R> {
+  source<Body extends ProcessingBody & { source: Source }, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType>(
+    operation: SourceOperation<ProcessingOperation, Body, ResultSchema, JobRequestSchema>,
+  ): R;
+  planned<Body extends ProcessingBody, Plan, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType>(
+    operation: PlannedOperation<ProcessingOperation, Body, Plan, ResultSchema, JobRequestSchema>,
+  ): R;
+}
+
+/** A job side with its request's type closed over: the stored request is parsed with its own schema before its run sees it. */
+export interface ErasedJob {
+  run: (env: Bindings, record: JobRecord, progress: JobProgress) => Promise<unknown>;
+}
+
+/**
+ * One operation as the route table and the job runners read it: its own body, input and job request
+ * types kept inside `serve` and `job.run`, so operations of different types share one type. (The job
+ * view and submitJob read the typed modules in operation-list.ts by name.)
+ */
+export interface ErasedOperation {
+  name: ProcessingOperation;
+  http: HttpDescription;
+  job: ErasedJob | null;
+  serve<R>(server: OperationServer<R>): R;
+}
+
+function eraseJob<Input, RequestSchema extends z.ZodType, Result>(job: JobSide<Input, RequestSchema, Result> | null): ErasedJob | null {
+  if (!job) return null;
+  return { run: (env, record, progress) => job.run(env, { job: record, request: job.requestSchema.parse(record.request) }, progress) };
+}
+
+/** A source operation erased to what the list holds; its own types are inferred here, from its declaration. */
+export function eraseSourceOperation<
+  Name extends ProcessingOperation,
+  Body extends ProcessingBody & { source: Source },
+  ResultSchema extends z.ZodType,
+  JobRequestSchema extends z.ZodType,
+>(operation: SourceOperation<Name, Body, ResultSchema, JobRequestSchema>): ErasedOperation {
+  return { name: operation.name, http: operation.http, job: eraseJob(operation.job), serve: (server) => server.source(operation) };
+}
+
+/** A planned operation erased to what the list holds; its own types are inferred here, from its declaration. */
+export function erasePlannedOperation<
+  Name extends ProcessingOperation,
+  Body extends ProcessingBody,
+  Plan,
+  ResultSchema extends z.ZodType,
+  JobRequestSchema extends z.ZodType,
+>(operation: PlannedOperation<Name, Body, Plan, ResultSchema, JobRequestSchema>): ErasedOperation {
+  return { name: operation.name, http: operation.http, job: eraseJob(operation.job), serve: (server) => server.planned(operation) };
+}

@@ -14,11 +14,13 @@ import { submitJob } from "../jobs/submit-job.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
-import type { AnyOperation, ProcessingBody, SourceInput, SourceOperation } from "../operations/operation.ts";
+import type { ErasedOperation, OperationCommon, ProcessingBody, SourceInput, SourceOperation } from "../operations/operation.ts";
 import { resolveSource } from "../sources/resolve-source.ts";
 import { checkWebhookUrl } from "../webhooks/webhook-url.ts";
 
-export function processingRoute(operation: AnyOperation) {
+export function processingRoute<Body extends ProcessingBody, Input, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType>(
+  operation: OperationCommon<ProcessingOperation, Body, Input, ResultSchema, JobRequestSchema>,
+) {
   const { http } = operation;
   return createRoute({
     method: "post",
@@ -51,24 +53,20 @@ async function acceptSource<Body extends ProcessingBody & { source: Source }>(
   return input;
 }
 
-/**
- * The operation's input: its own plan, or its body and source; a mistake in either is a 4xx before
- * any work. Typed as the operation's own input only inside its module, so `any` here.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the operation list's existential type (operation.ts)
-async function acceptInput(env: Bindings, caller: Caller, operation: AnyOperation, body: z.output<AnyOperation["requestSchema"]>): Promise<any> {
-  if (operation.input === "source") return acceptSource(env, caller, operation, body);
-  const plan = operation.plan(body, caller);
-  await requireBalance(env.DB, caller.accountId, operation.balanceCeiling(plan));
-  return plan;
-}
+/** How an operation's input is taken: its own plan, or its body and source; a mistake in either is a 4xx before any work. */
+type AcceptInput<Body, Input> = (env: Bindings, caller: Caller, body: Body) => Promise<Input>;
 
-export function registerProcessingRoute(app: OpenAPIHono<AppEnv>, operation: AnyOperation): void {
+/** One operation's route under its own types: the body the route validates is the one its input is taken from. */
+function registerOperationRoute<Body extends ProcessingBody, Input, ResultSchema extends z.ZodType, JobRequestSchema extends z.ZodType>(
+  app: OpenAPIHono<AppEnv>,
+  operation: OperationCommon<ProcessingOperation, Body, Input, ResultSchema, JobRequestSchema>,
+  acceptInput: AcceptInput<Body, Input>,
+): void {
   app.openapi(processingRoute(operation), async (c) => {
     const caller = c.get("caller");
-    const body = c.req.valid("json");
+    const body: Body = c.req.valid("json");
     if (body.webhook) checkWebhookUrl(c.env, body.webhook.url, "/webhook/url");
-    const input = await acceptInput(c.env, caller, operation, body);
+    const input = await acceptInput(c.env, caller, body);
     const accepted = { accountId: caller.accountId, input, baseUrl: publicBaseUrl(c.env, c.req.url) };
     const job = operation.job;
     if (job && isJobOperation(operation.name) && (body.mode === "async" || job.forcedBy?.(input))) {
@@ -77,5 +75,18 @@ export function registerProcessingRoute(app: OpenAPIHono<AppEnv>, operation: Any
     }
     const requestId = c.get("requestId");
     return c.json(await operation.runSync(c.env, { ...accepted, chargeKey: requestChargeKey(requestId), requestId }), 200);
+  });
+}
+
+/** Registers the operation's route with its own body, input and result types, opened from the list's erased form. */
+export function registerProcessingRoute(app: OpenAPIHono<AppEnv>, operation: ErasedOperation): void {
+  operation.serve({
+    source: (declared) => registerOperationRoute(app, declared, (env, caller, body) => acceptSource(env, caller, declared, body)),
+    planned: (declared) =>
+      registerOperationRoute(app, declared, async (env, caller, body) => {
+        const plan = declared.plan(body, caller);
+        await requireBalance(env.DB, caller.accountId, declared.balanceCeiling(plan));
+        return plan;
+      }),
   });
 }
