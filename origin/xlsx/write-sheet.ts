@@ -155,18 +155,20 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     const values = rows[r]!;
     const placed = explicitCells.get(rowNumber);
     let xml = rowOpen(rowNumber);
+    // The row number as text once, not once per cell.
+    const rowText = String(rowNumber);
     if (placed) {
       xml += mergedRowXml(rowNumber, values, sheet, plans, letters, placed);
     } else if (Array.isArray(values)) {
       const n = values.length < columnCount ? values.length : columnCount;
       for (let c = 0; c < n; c++) {
         const value = values[c];
-        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowNumber, plans[c]!.styleAttr);
+        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
       }
     } else {
       for (let c = 0; c < columnCount; c++) {
         const value = values[keys[c]!];
-        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowNumber, plans[c]!.styleAttr);
+        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
       }
     }
     entry.write(`${xml}</row>`);
