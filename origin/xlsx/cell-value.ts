@@ -4,6 +4,7 @@
 // `@` is stored as the literal text, never evaluated (formulas come only from `formula` cells).
 import { hyperlinkTarget, parseIsoDateTime, type XlsxCellValue, type XlsxColumnType } from "../../contracts/xlsx-request.ts";
 import type { SharedStrings } from "./shared-strings.ts";
+import { numberText } from "./number-text.ts";
 import { textElement, xmlText } from "./xml-text.ts";
 import { excelSerial, type ZonedClock } from "./zoned-date.ts";
 
@@ -46,7 +47,7 @@ export function stringCell(text: string, ref: string, style: string, strings: Sh
 }
 
 export function numberCell(value: number, ref: string, style: string): string {
-  return `<c r="${ref}"${style}><v>${value}</v></c>`;
+  return `<c r="${ref}"${style}><v>${numberText(value)}</v></c>`;
 }
 
 function dateSerial(text: string, dateOnly: boolean, clock: ZonedClock): number {
