@@ -19,6 +19,7 @@ import type { PlannedOperation } from "./operation.ts";
 import { resolveSource, type ResolvedSource } from "../sources/resolve-source.ts";
 import { imageResultSchema, optimizeImage, type ImageResult } from "./image-optimize.ts";
 import { stashSource } from "./stash-source.ts";
+import { assertItemMayStart } from "./sync-batch-deadline.ts";
 
 export const BATCH_LIMITS = { sync: 10, asyncPro: 250, asyncFree: 25 } as const;
 
@@ -151,14 +152,19 @@ function resolveItemSource(env: BatchEnv, accountId: string, source: BatchItem["
   return resolveSource(env, accountId, source, "image", IMAGE_SOURCE_MAX_BYTES);
 }
 
-/** The whole batch now, charged under the request's key. */
-async function runBatch(
+/** The whole batch now, charged under the request's key, within the synchronous batch's deadline (`clock` is Date.now but in tests). */
+export async function runBatch(
   env: BatchEnv,
   request: { accountId: string; items: BatchItem[]; chargeKey: string; baseUrl: string; requestId: string },
+  clock: () => number = Date.now,
 ): Promise<BatchResult> {
   const optimize = optimizeItem(env, request);
+  const startedAt = clock();
   const results = await mapBounded(request.items, ITEM_CONCURRENCY, (item) =>
-    runItem(item.ref, async () => optimize(item.ref, await resolveItemSource(env, request.accountId, item.source), item.options)),
+    runItem(item.ref, async () => {
+      assertItemMayStart(startedAt, clock());
+      return optimize(item.ref, await resolveItemSource(env, request.accountId, item.source), item.options);
+    }),
   );
   return summarize(results);
 }
