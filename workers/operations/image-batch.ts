@@ -19,7 +19,7 @@ import type { PlannedOperation } from "./operation.ts";
 import { resolveSource, type ResolvedSource } from "../sources/resolve-source.ts";
 import { imageResultSchema, optimizeImage, type ImageResult } from "./image-optimize.ts";
 import { stashSource } from "./stash-source.ts";
-import { assertItemMayStart } from "./sync-batch-deadline.ts";
+import { assertItemMayStart, LAST_ITEM_START_MS, SYNC_BATCH_DEADLINE_MS } from "./sync-batch-deadline.ts";
 
 export const BATCH_LIMITS = { sync: 10, asyncPro: 250, asyncFree: 25 } as const;
 
@@ -256,7 +256,7 @@ export const imageBatch = {
     path: "/v1/image/batch",
     tags: ["Images"],
     summary: "Optimize many images, with per-image options and partial failure",
-    description: `Up to ${BATCH_LIMITS.sync} images synchronously; up to ${BATCH_LIMITS.asyncPro} with \`mode: async\` (${BATCH_LIMITS.asyncFree} on the free plan). Each \`ok\` image that got smaller costs $0.0008; failed items cost nothing.`,
+    description: `Up to ${BATCH_LIMITS.sync} images synchronously; up to ${BATCH_LIMITS.asyncPro} with \`mode: async\` (${BATCH_LIMITS.asyncFree} on the free plan). Each \`ok\` image that got smaller costs $0.0008; failed items cost nothing. A synchronous batch answers within ${SYNC_BATCH_DEADLINE_MS / 1000} s: an image that has not started ${LAST_ITEM_START_MS / 1000} s in fails with \`processing_timeout\`, not charged.`,
     resultDescription: "Per-image results in request order",
     problems: ["validation_failed", "insufficient_balance", "payload_too_large", "idempotency_key_reused", "idempotency_conflict"],
   },
