@@ -1,0 +1,240 @@
+// AssemblyScript, compiled to ../ssimulacra2-kernels.wasm by `npm run build:kernels`
+// (kernels.test.ts rebuilds it and fails when the committed binary differs). The hot loops of
+// one candidate scale of SSIMULACRA 2 (../ssimulacra2.ts drives them row by row): the XYB
+// conversion, the horizontal and vertical passes of the recursive Gaussian over b, b*b and a*b,
+// and the SSIM and edge terms against the reference's cached side.
+//
+// Every operation rounds where the JavaScript it replaced rounded, so scores do not move: a
+// Math.fround of a sum or product of two single-precision values is the single-precision
+// operation itself, and a Math.fround of a longer expression computed in double precision is
+// computed here in double precision and then rounded (the filters' poles lie on the unit circle,
+// so a different rounding takes the error along another walk; see the quality README). The
+// vertical pass, where columns are independent, runs two columns at a time in f64x2 lanes.
+//
+// All arguments are byte offsets into the memory the caller imports; nothing is allocated here.
+
+// The filters' coefficients (ssimulacra2-parameters.ts), their single-precision values and,
+// once widened, the same numbers in double precision.
+let N1: f32 = 0;
+let N3: f32 = 0;
+let N5: f32 = 0;
+let D1: f32 = 0;
+let D3: f32 = 0;
+let D5: f32 = 0;
+let RADIUS: i32 = 0;
+// The cube root table (CBRT_STEPS + 2 doubles) and the bias of the opsin mixes and its cube root.
+let cbrtTable: usize = 0;
+let opsinBias: f64 = 0;
+let opsinBiasCbrt: f64 = 0;
+
+const CBRT_STEPS: f64 = 4096;
+const M20: f64 = 0.24342268924547819;
+const M21: f64 = 0.20476744424496821;
+const M22: f64 = 1 - M20 - M21;
+const C2: f64 = 0.0009;
+
+/** Takes the constants the JavaScript side computes (its Math.cbrt and Gaussian), so both sides use the same numbers. */
+export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, bias: f64, biasCbrt: f64): void {
+  N1 = n1;
+  N3 = n3;
+  N5 = n5;
+  D1 = d1;
+  D3 = d3;
+  D5 = d5;
+  RADIUS = radius;
+  cbrtTable = table;
+  opsinBias = bias;
+  opsinBiasCbrt = biasCbrt;
+}
+
+// @ts-ignore: decorator
+@inline
+function cubeRoot(value: f64): f64 {
+  const position = value * CBRT_STEPS;
+  const index = min(CBRT_STEPS, Math.floor(position));
+  const at = cbrtTable + (<usize>(<i32>index) << 3);
+  const low = load<f64>(at);
+  const guess = low + (position - index) * (load<f64>(at, 8) - low);
+  const cube = guess * guess * guess;
+  return (guess * (cube + 2 * value)) / (2 * cube + value);
+}
+
+/** Linear RGB rows to positive XYB rows (single precision), `width` pixels. */
+export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32): void {
+  for (let i = 0; i < width; i++) {
+    const at = <usize>i << 2;
+    const r = <f64>load<f32>(red + at);
+    const g = <f64>load<f32>(green + at);
+    const bl = <f64>load<f32>(blue + at);
+    const long = cubeRoot(0.3 * r + 0.622 * g + 0.078 * bl + opsinBias) - opsinBiasCbrt;
+    const medium = cubeRoot(0.23 * r + 0.692 * g + 0.078 * bl + opsinBias) - opsinBiasCbrt;
+    const short = cubeRoot(M20 * r + M21 * g + M22 * bl + opsinBias) - opsinBiasCbrt;
+    const luma = 0.5 * (long + medium);
+    store<f32>(x + at, <f32>(0.5 * (long - medium) + 0.5));
+    store<f32>(y + at, <f32>(luma + 0.05));
+    store<f32>(b + at, <f32>(short - luma + 1.1));
+  }
+}
+
+// One step of a horizontal filter: f32(f32(f32(n * input) - before) - d * last), the last
+// product exact in double precision as in the JavaScript.
+// @ts-ignore: decorator
+@inline
+function across(n: f32, d: f32, input: f32, before: f32, last: f32): f32 {
+  return <f32>(<f64>(n * input - before) - <f64>d * <f64>last);
+}
+
+/** The horizontal pass over one row of a (the reference's XYB) and b (the candidate's) into rows of blurred b, b*b and a*b. */
+export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
+  const radius = RADIUS;
+  const n1 = N1, n3 = N3, n5 = N5, d1 = D1, d3 = D3, d5 = D5;
+  let lastM1: f32 = 0, beforeM1: f32 = 0, lastM3: f32 = 0, beforeM3: f32 = 0, lastM5: f32 = 0, beforeM5: f32 = 0;
+  let lastS1: f32 = 0, beforeS1: f32 = 0, lastS3: f32 = 0, beforeS3: f32 = 0, lastS5: f32 = 0, beforeS5: f32 = 0;
+  let lastC1: f32 = 0, beforeC1: f32 = 0, lastC3: f32 = 0, beforeC3: f32 = 0, lastC5: f32 = 0, beforeC5: f32 = 0;
+  for (let n = 1 - radius; n < width; n++) {
+    const left = n - radius - 1;
+    const right = n + radius - 1;
+    let bLeft: f32 = 0, aLeft: f32 = 0, bRight: f32 = 0, aRight: f32 = 0;
+    if (left >= 0) {
+      bLeft = load<f32>(b + (<usize>left << 2));
+      aLeft = load<f32>(a + (<usize>left << 2));
+    }
+    if (right < width) {
+      bRight = load<f32>(b + (<usize>right << 2));
+      aRight = load<f32>(a + (<usize>right << 2));
+    }
+    const mean = bLeft + bRight;
+    const square = bLeft * bLeft + bRight * bRight;
+    const cross = aLeft * bLeft + aRight * bRight;
+    const m1 = across(n1, d1, mean, beforeM1, lastM1);
+    const m3 = across(n3, d3, mean, beforeM3, lastM3);
+    const m5 = across(n5, d5, mean, beforeM5, lastM5);
+    const s1 = across(n1, d1, square, beforeS1, lastS1);
+    const s3 = across(n3, d3, square, beforeS3, lastS3);
+    const s5 = across(n5, d5, square, beforeS5, lastS5);
+    const c1 = across(n1, d1, cross, beforeC1, lastC1);
+    const c3 = across(n3, d3, cross, beforeC3, lastC3);
+    const c5 = across(n5, d5, cross, beforeC5, lastC5);
+    beforeM1 = lastM1; lastM1 = m1; beforeM3 = lastM3; lastM3 = m3; beforeM5 = lastM5; lastM5 = m5;
+    beforeS1 = lastS1; lastS1 = s1; beforeS3 = lastS3; lastS3 = s3; beforeS5 = lastS5; lastS5 = s5;
+    beforeC1 = lastC1; lastC1 = c1; beforeC3 = lastC3; lastC3 = c3; beforeC5 = lastC5; lastC5 = c5;
+    if (n >= 0) {
+      const at = <usize>n << 2;
+      store<f32>(means + at, m1 + m3 + m5);
+      store<f32>(squares + at, s1 + s3 + s5);
+      store<f32>(crosses + at, c1 + c3 + c5);
+    }
+  }
+}
+
+// Rounds each double lane to single precision and back.
+// @ts-ignore: decorator
+@inline
+function round2(value: v128): v128 {
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(value));
+}
+
+// Two single-precision values at `at`, widened to a double lane each.
+// @ts-ignore: decorator
+@inline
+function load2(at: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(at));
+}
+
+// One step of a vertical filter for two columns whose state (last, before) sits at `at`:
+// f32(n * input - f32(d * last + before)), in double lanes, returning the output.
+// @ts-ignore: decorator
+@inline
+function down(n: v128, d: v128, input: v128, at: usize): v128 {
+  const last = v128.load(at);
+  const out = round2(f64x2.sub(f64x2.mul(n, input), round2(f64x2.add(f64x2.mul(d, last), v128.load(at, 16)))));
+  v128.store(at, out);
+  v128.store(at, last, 16);
+  return out;
+}
+
+// The three filters' outputs summed as single-precision values: f32(f32(one + three) + five).
+// @ts-ignore: decorator
+@inline
+function sum3(one: v128, three: v128, five: v128): v128 {
+  return round2(f64x2.add(round2(f64x2.add(one, three)), five));
+}
+
+/**
+ * The vertical pass for b, b*b and a*b of one output row, from the horizontally blurred rows r + 1
+ * above it (`upper*`) and r - 1 below it (`lower*`), and when `accumulate` is set (the row is
+ * inside the image) its SSIM error and edge differences against the reference's row, each with
+ * its fourth power, added to the six doubles at `sums`. `state` holds per column, for each
+ * quantity and filter, its last two outputs as doubles (36 doubles for two columns, in pairs).
+ */
+export function blurCandidateColumns(
+  upperMeans: usize, upperSquares: usize, upperCrosses: usize,
+  lowerMeans: usize, lowerSquares: usize, lowerCrosses: usize,
+  state: usize, width: i32,
+  referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
+  sums: usize, accumulate: bool,
+): void {
+  const n1 = f64x2.splat(<f64>N1), n3 = f64x2.splat(<f64>N3), n5 = f64x2.splat(<f64>N5);
+  const d1 = f64x2.splat(<f64>D1), d3 = f64x2.splat(<f64>D3), d5 = f64x2.splat(<f64>D5);
+  const one = f64x2.splat(1), two = f64x2.splat(2), c2 = f64x2.splat(C2), zero = f64x2.splat(0);
+  const firstLane = i64x2(-1, 0);
+  let ssim = zero, ssim4 = zero, artifact = zero, artifact4 = zero, detail = zero, detail4 = zero;
+  // Pairs of columns; an odd last column is the pair's first lane, its second lane reading and
+  // writing one value past the row, which every buffer here allows, and adding nothing.
+  for (let x = 0; x < width; x += 2) {
+    const at = <usize>x << 2;
+    const mean = round2(f64x2.add(load2(upperMeans + at), load2(lowerMeans + at)));
+    const square = round2(f64x2.add(load2(upperSquares + at), load2(lowerSquares + at)));
+    const cross = round2(f64x2.add(load2(upperCrosses + at), load2(lowerCrosses + at)));
+    const s = state + (<usize>x * 144);
+    const m1 = down(n1, d1, mean, s);
+    const m3 = down(n3, d3, mean, s + 32);
+    const m5 = down(n5, d5, mean, s + 64);
+    const s1 = down(n1, d1, square, s + 96);
+    const s3 = down(n3, d3, square, s + 128);
+    const s5 = down(n5, d5, square, s + 160);
+    const c1 = down(n1, d1, cross, s + 192);
+    const c3 = down(n3, d3, cross, s + 224);
+    const c5 = down(n5, d5, cross, s + 256);
+    if (!accumulate) continue;
+    // mu and sigma: 1 the reference (cached), 2 the candidate.
+    const mu1 = load2(referenceMeans + at);
+    const mu2 = sum3(m1, m3, m5);
+    const sigma11 = load2(referenceSquares + at);
+    const sigma22 = sum3(s1, s3, s5);
+    const sigma12 = sum3(c1, c3, c5);
+    const diff = f64x2.sub(mu1, mu2);
+    const numerator = f64x2.mul(f64x2.sub(one, f64x2.mul(diff, diff)), f64x2.add(f64x2.mul(two, f64x2.sub(sigma12, f64x2.mul(mu1, mu2))), c2));
+    const denominator = f64x2.add(f64x2.add(f64x2.sub(sigma11, f64x2.mul(mu1, mu1)), f64x2.sub(sigma22, f64x2.mul(mu2, mu2))), c2);
+    // One division for both ratios: the SSIM's and the edge term's.
+    const referenceEdge = f64x2.add(one, f64x2.abs(f64x2.sub(load2(referenceXyb + at), mu1)));
+    const inverse = f64x2.div(one, f64x2.mul(denominator, referenceEdge));
+    let error = f64x2.sub(one, f64x2.mul(f64x2.mul(numerator, referenceEdge), inverse));
+    // > 0: an edge where the reference is smooth (ringing, banding, blocks); < 0: an edge lost (blur).
+    const edge = f64x2.sub(f64x2.mul(f64x2.mul(f64x2.add(one, f64x2.abs(f64x2.sub(load2(candidateXyb + at), mu2))), denominator), inverse), one);
+    let gained = f64x2.max(edge, zero);
+    let lost = f64x2.max(f64x2.neg(edge), zero);
+    error = f64x2.max(error, zero);
+    if (x + 1 == width) {
+      error = v128.and(error, firstLane);
+      gained = v128.and(gained, firstLane);
+      lost = v128.and(lost, firstLane);
+    }
+    ssim = f64x2.add(ssim, error);
+    artifact = f64x2.add(artifact, gained);
+    detail = f64x2.add(detail, lost);
+    const error2 = f64x2.mul(error, error);
+    const gained2 = f64x2.mul(gained, gained);
+    const lost2 = f64x2.mul(lost, lost);
+    ssim4 = f64x2.add(ssim4, f64x2.mul(error2, error2));
+    artifact4 = f64x2.add(artifact4, f64x2.mul(gained2, gained2));
+    detail4 = f64x2.add(detail4, f64x2.mul(lost2, lost2));
+  }
+  if (!accumulate) return;
+  store<f64>(sums, load<f64>(sums) + (f64x2.extract_lane(ssim, 0) + f64x2.extract_lane(ssim, 1)));
+  store<f64>(sums, load<f64>(sums, 8) + (f64x2.extract_lane(ssim4, 0) + f64x2.extract_lane(ssim4, 1)), 8);
+  store<f64>(sums, load<f64>(sums, 16) + (f64x2.extract_lane(artifact, 0) + f64x2.extract_lane(artifact, 1)), 16);
+  store<f64>(sums, load<f64>(sums, 24) + (f64x2.extract_lane(artifact4, 0) + f64x2.extract_lane(artifact4, 1)), 24);
+  store<f64>(sums, load<f64>(sums, 32) + (f64x2.extract_lane(detail, 0) + f64x2.extract_lane(detail, 1)), 32);
+  store<f64>(sums, load<f64>(sums, 40) + (f64x2.extract_lane(detail4, 0) + f64x2.extract_lane(detail4, 1)), 40);
+}

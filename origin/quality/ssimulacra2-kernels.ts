@@ -1,0 +1,157 @@
+// The WebAssembly kernels of SSIMULACRA 2 (assembly/ssimulacra2-kernels.ts, compiled to
+// ssimulacra2-kernels.wasm) and the rows they work on, which live in the kernels' memory: one
+// instance per thread, its memory sized for the widest image scored so far (about 1 KB a column,
+// whatever the height: a score's planes stay in JavaScript and its rows are copied in).
+import { readFileSync } from "node:fs";
+import { OPSIN_BIAS, OPSIN_BIAS_CBRT, gaussian } from "./ssimulacra2-parameters.ts";
+
+export const RADIUS = gaussian.radius;
+/** Rows the vertical pass needs around its output row, kept as rings. */
+export const RING = 2 * RADIUS + 1;
+
+interface KernelExports {
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, bias: number, biasCbrt: number): void;
+  toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number): void;
+  blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
+  blurCandidateColumns(
+    upperMeans: number, upperSquares: number, upperCrosses: number,
+    lowerMeans: number, lowerSquares: number, lowerCrosses: number,
+    state: number, width: number,
+    referenceXyb: number, referenceMeans: number, referenceSquares: number, candidateXyb: number,
+    sums: number, accumulate: number,
+  ): void;
+}
+
+const wasmModule = await WebAssembly.compile(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
+
+// The cube root of the opsin mixes starts from this table over [0, 1 + 1/4096], linearly
+// interpolated, and takes one Halley step in the kernel (below 1e-11 relative, far under the
+// single precision the XYB planes keep; Math.cbrt three times a pixel had been the colour
+// conversion's largest cost).
+const CBRT_STEPS = 4096;
+const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
+const PAGE = 65536;
+
+/** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
+export interface Region<View extends Float32Array | Float64Array> {
+  at: number;
+  view: View;
+}
+
+/** Three rows, one per channel. */
+export type RowTriple = [Region<Float32Array>, Region<Float32Array>, Region<Float32Array>];
+
+/** Per XYB channel of a candidate: the rings and state the two passes need, and its six sums. */
+export interface ChannelWorkspace {
+  /** The reference's XYB rows, as a ring (the horizontal pass reads row y + r - 1, the SSIM row y). */
+  referenceXyb: Region<Float32Array>;
+  referenceMean: Region<Float32Array>;
+  referenceSquare: Region<Float32Array>;
+  /** Horizontally blurred rings of b, b*b and a*b. */
+  across: RowTriple;
+  /** Per column the vertical filters' last two outputs of each quantity (18 doubles a column). */
+  state: Region<Float64Array>;
+  sums: Region<Float64Array>;
+}
+
+/** Every row buffer of one score, for images up to `width` wide; a narrower scale uses their starts. */
+export interface Workspace {
+  kernels: KernelExports;
+  width: number;
+  /** The candidate's linear rows. */
+  rows: RowTriple;
+  /** The candidate's XYB rings. */
+  xyb: RowTriple;
+  channels: [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace];
+  /** Linear and XYB rows for the reference's side (prepared or streamed beside a candidate). */
+  referenceRows: RowTriple;
+  referenceConverted: RowTriple;
+  /** A row of zeros: the image's outside, for the vertical pass. */
+  zeros: Region<Float32Array>;
+}
+
+let memory: WebAssembly.Memory | null = null;
+let kernels: KernelExports | null = null;
+let current: Workspace | null = null;
+
+/**
+ * The workspace for images up to `width` wide, its memory grown when a wider image comes. A
+ * workspace is valid until the next call with a greater width (growing the memory detaches its
+ * views); scores on one thread run one at a time, each asking once at its start.
+ */
+export function workspaceFor(width: number): Workspace {
+  if (current !== null && current.width >= width) return current;
+  const layout = new Layout(CBRT_TABLE.byteLength);
+  const plan = () => {
+    const row = () => layout.floats(width);
+    const ring = () => layout.floats(RING * width);
+    const triple = (make: () => Region<Float32Array>): RowTriple => [make(), make(), make()];
+    const channel = (): ChannelWorkspace => ({
+      referenceXyb: ring(),
+      referenceMean: row(),
+      referenceSquare: row(),
+      across: triple(ring),
+      state: layout.doubles(18 * (width + 2)),
+      sums: layout.doubles(6),
+    });
+    return {
+      rows: triple(row),
+      xyb: triple(ring),
+      channels: [channel(), channel(), channel()] as [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace],
+      referenceRows: triple(row),
+      referenceConverted: triple(row),
+      zeros: row(),
+    };
+  };
+  plan();
+  const bytes = layout.end;
+  if (memory === null || kernels === null) {
+    memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+    kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
+    new Float64Array(memory.buffer, 0, CBRT_TABLE.length).set(CBRT_TABLE);
+    const f32 = Math.fround;
+    const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
+    const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
+    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, OPSIN_BIAS, OPSIN_BIAS_CBRT);
+  } else if (memory.buffer.byteLength < bytes) {
+    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  }
+  layout.reset(memory.buffer);
+  current = { kernels, width, ...plan() };
+  return current;
+}
+
+/** Hands out 16-byte-aligned regions one after another, with 16 bytes of slack after each (a two-lane kernel may read one value past a row). */
+class Layout {
+  #end: number;
+  #buffer: ArrayBuffer | null = null;
+
+  constructor(start: number) {
+    this.#end = start;
+  }
+
+  get end(): number {
+    return this.#end;
+  }
+
+  reset(buffer: ArrayBuffer): void {
+    this.#end = CBRT_TABLE.byteLength;
+    this.#buffer = buffer;
+  }
+
+  floats(count: number): Region<Float32Array> {
+    const at = this.#take(count * 4);
+    return { at, view: this.#buffer === null ? new Float32Array(0) : new Float32Array(this.#buffer, at, count) };
+  }
+
+  doubles(count: number): Region<Float64Array> {
+    const at = this.#take(count * 8);
+    return { at, view: this.#buffer === null ? new Float64Array(0) : new Float64Array(this.#buffer, at, count) };
+  }
+
+  #take(bytes: number): number {
+    const at = Math.ceil(this.#end / 16) * 16;
+    this.#end = at + bytes + 16;
+    return at;
+  }
+}
