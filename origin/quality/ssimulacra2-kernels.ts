@@ -3,14 +3,16 @@
 // instance per thread, its memory sized for the widest image scored so far (about 1 KB a column,
 // whatever the height: a score's planes stay in JavaScript and its rows are copied in).
 import { readFileSync } from "node:fs";
-import { OPSIN_BIAS, OPSIN_BIAS_CBRT, gaussian } from "./ssimulacra2-parameters.ts";
+import type { RawImage } from "./raw-image.ts";
+import { OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 export const RADIUS = gaussian.radius;
 /** Rows the vertical pass needs around its output row, kept as rings. */
 export const RING = 2 * RADIUS + 1;
 
 interface KernelExports {
-  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, bias: number, biasCbrt: number): void;
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
+  linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
   blurCandidateColumns(
@@ -31,6 +33,9 @@ const wasmModule = await WebAssembly.compile(readFileSync(new URL("./ssimulacra2
 const CBRT_STEPS = 4096;
 const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
 const PAGE = 65536;
+// The tables' place in the kernels' memory, before every workspace.
+const SRGB_AT = CBRT_TABLE.byteLength;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {
@@ -68,6 +73,8 @@ export interface Workspace {
   referenceConverted: RowTriple;
   /** A row of zeros: the image's outside, for the vertical pass. */
   zeros: Region<Float32Array>;
+  /** One row of an image's bytes. */
+  bytes: { at: number; view: Uint8Array };
 }
 
 let memory: WebAssembly.Memory | null = null;
@@ -81,7 +88,7 @@ let current: Workspace | null = null;
  */
 export function workspaceFor(width: number): Workspace {
   if (current !== null && current.width >= width) return current;
-  const layout = new Layout(CBRT_TABLE.byteLength);
+  const layout = new Layout();
   const plan = () => {
     const row = () => layout.floats(width);
     const ring = () => layout.floats(RING * width);
@@ -101,6 +108,7 @@ export function workspaceFor(width: number): Workspace {
       referenceRows: triple(row),
       referenceConverted: triple(row),
       zeros: row(),
+      bytes: layout.bytes(4 * width),
     };
   };
   plan();
@@ -109,10 +117,11 @@ export function workspaceFor(width: number): Workspace {
     memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
     new Float64Array(memory.buffer, 0, CBRT_TABLE.length).set(CBRT_TABLE);
+    new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
     const f32 = Math.fround;
     const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
     const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
-    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, OPSIN_BIAS, OPSIN_BIAS_CBRT);
+    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT);
   } else if (memory.buffer.byteLength < bytes) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }
@@ -123,19 +132,15 @@ export function workspaceFor(width: number): Workspace {
 
 /** Hands out 16-byte-aligned regions one after another, with 16 bytes of slack after each (a two-lane kernel may read one value past a row). */
 class Layout {
-  #end: number;
+  #end = TABLES_END;
   #buffer: ArrayBuffer | null = null;
-
-  constructor(start: number) {
-    this.#end = start;
-  }
 
   get end(): number {
     return this.#end;
   }
 
   reset(buffer: ArrayBuffer): void {
-    this.#end = CBRT_TABLE.byteLength;
+    this.#end = TABLES_END;
     this.#buffer = buffer;
   }
 
@@ -149,9 +154,38 @@ class Layout {
     return { at, view: this.#buffer === null ? new Float64Array(0) : new Float64Array(this.#buffer, at, count) };
   }
 
+  bytes(count: number): { at: number; view: Uint8Array } {
+    const at = this.#take(count);
+    return { at, view: this.#buffer === null ? new Uint8Array(0) : new Uint8Array(this.#buffer, at, count) };
+  }
+
   #take(bytes: number): number {
     const at = Math.ceil(this.#end / 16) * 16;
     this.#end = at + bytes + 16;
     return at;
   }
+}
+
+/**
+ * An image's rows in linear light (a pixel not opaque over a dark, 0, or light, 1, page), decoded
+ * by the kernels; the rows it fills must be views of a workspace.
+ */
+export function linearRows(image: RawImage, background: number): LinearImage {
+  const { data, width, height, channels } = image;
+  if (data.length !== width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes for ${width}x${height}x${channels}, got ${data.length}`);
+  const rowBytes = width * channels;
+  return {
+    width,
+    height,
+    readRow(y, red, green, blue) {
+      const workspace = workspaceFor(width);
+      workspace.bytes.view.set(data.subarray(y * rowBytes, (y + 1) * rowBytes));
+      workspace.kernels.linearRow(workspace.bytes.at, channels, background, width, offsetOf(red), offsetOf(green), offsetOf(blue));
+    },
+  };
+}
+
+function offsetOf(view: Float32Array): number {
+  if (view.buffer !== memory?.buffer) throw new Error("a kernel's row must be a view of the kernels' memory");
+  return view.byteOffset;
 }

@@ -18,8 +18,8 @@
 // beside its own, two more blurred quantities per channel, in the same order of operations, so
 // the scores are the same and the reference keeps about 9 bytes a pixel.
 import type { RawImage } from "./raw-image.ts";
-import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
-import { RADIUS, RING, workspaceFor, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
+import { accumulateHalf, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
+import { RADIUS, RING, linearRows, workspaceFor, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
 import { WEIGHTS, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 type Planes = [Float32Array, Float32Array, Float32Array];
@@ -65,7 +65,7 @@ export class Ssimulacra2Reference {
     this.#image = image;
     this.#transparent = hasTransparency(image);
     this.#keepFinest = options.keepFinestScale ?? image.width * image.height <= STREAM_FINEST_SCALE_ABOVE;
-    this.#pages[0] = referenceScales(bytesReader(image, 0), this.#keepFinest);
+    this.#pages[0] = referenceScales(linearRows(image, 0), this.#keepFinest);
   }
 
   get transparent(): boolean {
@@ -75,7 +75,7 @@ export class Ssimulacra2Reference {
   /** The reference's scales over a dark (0) or light (1) page, computed on first use. */
   over(background: 0 | 1): ReferenceScale[] {
     if (!this.#transparent) return this.#pages[0]!;
-    return (this.#pages[background] ??= referenceScales(bytesReader(this.#image, background), this.#keepFinest));
+    return (this.#pages[background] ??= referenceScales(linearRows(this.#image, background), this.#keepFinest));
   }
 
   /** Bytes held beyond the reference's own pixels. */
@@ -96,9 +96,9 @@ export function scoreAgainst(reference: Ssimulacra2Reference, candidate: RawImag
   if (reference.width !== candidate.width || reference.height !== candidate.height) {
     throw new RangeError(`images differ in size: ${reference.width}x${reference.height} against ${candidate.width}x${candidate.height}`);
   }
-  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), bytesReader(candidate, 0));
+  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), linearRows(candidate, 0));
   // Transparency is judged as it would be seen: over a dark and over a light page, the worse of the two.
-  return Math.min(scoreLinear(reference.over(0), bytesReader(candidate, 0)), scoreLinear(reference.over(1), bytesReader(candidate, 1)));
+  return Math.min(scoreLinear(reference.over(0), linearRows(candidate, 0)), scoreLinear(reference.over(1), linearRows(candidate, 1)));
 }
 
 /** SSIMULACRA 2 of one pair; a search scoring several candidates against one reference prepares it once instead. */

@@ -22,8 +22,10 @@ let D1: f32 = 0;
 let D3: f32 = 0;
 let D5: f32 = 0;
 let RADIUS: i32 = 0;
-// The cube root table (CBRT_STEPS + 2 doubles) and the bias of the opsin mixes and its cube root.
+// The cube root table (CBRT_STEPS + 2 doubles), sRGB's decoding (256 floats), and the bias of the
+// opsin mixes and its cube root.
 let cbrtTable: usize = 0;
+let srgbTable: usize = 0;
 let opsinBias: f64 = 0;
 let opsinBiasCbrt: f64 = 0;
 
@@ -34,7 +36,7 @@ const M22: f64 = 1 - M20 - M21;
 const C2: f64 = 0.0009;
 
 /** Takes the constants the JavaScript side computes (its Math.cbrt and Gaussian), so both sides use the same numbers. */
-export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, bias: f64, biasCbrt: f64): void {
+export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64): void {
   N1 = n1;
   N3 = n3;
   N5 = n5;
@@ -43,36 +45,30 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   D5 = d5;
   RADIUS = radius;
   cbrtTable = table;
+  srgbTable = srgb;
   opsinBias = bias;
   opsinBiasCbrt = biasCbrt;
 }
 
-// @ts-ignore: decorator
-@inline
-function cubeRoot(value: f64): f64 {
-  const position = value * CBRT_STEPS;
-  const index = min(CBRT_STEPS, Math.floor(position));
-  const at = cbrtTable + (<usize>(<i32>index) << 3);
-  const low = load<f64>(at);
-  const guess = low + (position - index) * (load<f64>(at, 8) - low);
-  const cube = guess * guess * guess;
-  return (guess * (cube + 2 * value)) / (2 * cube + value);
-}
-
-/** Linear RGB rows to positive XYB rows (single precision), `width` pixels. */
-export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32): void {
-  for (let i = 0; i < width; i++) {
-    const at = <usize>i << 2;
-    const r = <f64>load<f32>(red + at);
-    const g = <f64>load<f32>(green + at);
-    const bl = <f64>load<f32>(blue + at);
-    const long = cubeRoot(0.3 * r + 0.622 * g + 0.078 * bl + opsinBias) - opsinBiasCbrt;
-    const medium = cubeRoot(0.23 * r + 0.692 * g + 0.078 * bl + opsinBias) - opsinBiasCbrt;
-    const short = cubeRoot(M20 * r + M21 * g + M22 * bl + opsinBias) - opsinBiasCbrt;
-    const luma = 0.5 * (long + medium);
-    store<f32>(x + at, <f32>(0.5 * (long - medium) + 0.5));
-    store<f32>(y + at, <f32>(luma + 0.05));
-    store<f32>(b + at, <f32>(short - luma + 1.1));
+/** A row of 8-bit sRGB (3 or 4 channels) to linear rows; a pixel not opaque is laid over a `background` page (0 dark, 1 light). */
+export function linearRow(bytes: usize, channels: i32, background: f64, width: i32, red: usize, green: usize, blue: usize): void {
+  for (let x = 0; x < width; x++) {
+    const i = bytes + <usize>(x * channels);
+    const at = <usize>x << 2;
+    const r = load<f32>(srgbTable + (<usize>load<u8>(i) << 2));
+    const g = load<f32>(srgbTable + (<usize>load<u8>(i, 1) << 2));
+    const b = load<f32>(srgbTable + (<usize>load<u8>(i, 2) << 2));
+    if (channels == 4 && load<u8>(i, 3) != 255) {
+      const alpha = <f64>load<u8>(i, 3) / 255;
+      const under = background * (1 - alpha);
+      store<f32>(red + at, <f32>(<f64>r * alpha + under));
+      store<f32>(green + at, <f32>(<f64>g * alpha + under));
+      store<f32>(blue + at, <f32>(<f64>b * alpha + under));
+    } else {
+      store<f32>(red + at, r);
+      store<f32>(green + at, g);
+      store<f32>(blue + at, b);
+    }
   }
 }
 
@@ -139,6 +135,61 @@ function round2(value: v128): v128 {
 @inline
 function load2(at: usize): v128 {
   return f64x2.promote_low_f32x4(v128.load64_zero(at));
+}
+
+// The cube root of two lanes: from the table, linearly interpolated, then one Halley step.
+// @ts-ignore: decorator
+@inline
+function cubeRoot(value: v128): v128 {
+  const position = f64x2.mul(value, f64x2.splat(CBRT_STEPS));
+  // Clamped below too: the second lane of an odd last pixel reads whatever follows the row.
+  const index = f64x2.max(f64x2.splat(0), f64x2.min(f64x2.splat(CBRT_STEPS), f64x2.floor(position)));
+  const indices = i32x4.trunc_sat_f64x2_s_zero(index);
+  const at0 = cbrtTable + (<usize>i32x4.extract_lane(indices, 0) << 3);
+  const at1 = cbrtTable + (<usize>i32x4.extract_lane(indices, 1) << 3);
+  const low = f64x2.replace_lane(f64x2.splat(load<f64>(at0)), 1, load<f64>(at1));
+  const high = f64x2.replace_lane(f64x2.splat(load<f64>(at0, 8)), 1, load<f64>(at1, 8));
+  const guess = f64x2.add(low, f64x2.mul(f64x2.sub(position, index), f64x2.sub(high, low)));
+  const cube = f64x2.mul(f64x2.mul(guess, guess), guess);
+  const two = f64x2.splat(2);
+  return f64x2.div(f64x2.mul(guess, f64x2.add(cube, f64x2.mul(two, value))), f64x2.add(f64x2.mul(two, cube), value));
+}
+
+// An opsin mix of two pixels' linear RGB: f64(r * red + g * green + b * blue + bias), in this order.
+// @ts-ignore: decorator
+@inline
+function mix(r: f64, g: f64, b: f64, red: v128, green: v128, blue: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(f64x2.splat(r), red), f64x2.mul(f64x2.splat(g), green)), f64x2.mul(f64x2.splat(b), blue)), f64x2.splat(opsinBias));
+}
+
+// Stores two double lanes as single precision, or only the first when `one` is set (an odd last pixel).
+// @ts-ignore: decorator
+@inline
+function storeRounded(at: usize, value: v128, one: bool): void {
+  const rounded = f32x4.demote_f64x2_zero(value);
+  if (one) v128.store32_lane(at, rounded, 0);
+  else v128.store64_lane(at, rounded, 0);
+}
+
+/** Linear RGB rows to positive XYB rows (single precision), `width` pixels, two at a time. */
+export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32): void {
+  const bias = f64x2.splat(opsinBiasCbrt);
+  const half = f64x2.splat(0.5);
+  for (let i = 0; i < width; i += 2) {
+    const at = <usize>i << 2;
+    const r = load2(red + at);
+    const g = load2(green + at);
+    const bl = load2(blue + at);
+    const long = f64x2.sub(cubeRoot(mix(0.3, 0.622, 0.078, r, g, bl)), bias);
+    const medium = f64x2.sub(cubeRoot(mix(0.23, 0.692, 0.078, r, g, bl)), bias);
+    const short = f64x2.sub(cubeRoot(mix(M20, M21, M22, r, g, bl)), bias);
+    const luma = f64x2.mul(half, f64x2.add(long, medium));
+    // Shifted so every channel is positive, which the SSIM terms assume.
+    const one = i + 1 == width;
+    storeRounded(x + at, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half), one);
+    storeRounded(y + at, f64x2.add(luma, f64x2.splat(0.05)), one);
+    storeRounded(b + at, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), one);
+  }
 }
 
 // One step of a vertical filter for two columns whose state (last, before) sits at `at`:
