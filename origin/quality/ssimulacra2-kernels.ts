@@ -14,6 +14,8 @@ interface KernelExports {
   configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number): void;
+  blurRow(input: number, output: number, width: number, squared: number): void;
+  blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
   blurCandidateColumns(
     upperMeans: number, upperSquares: number, upperCrosses: number,
@@ -57,6 +59,10 @@ export interface ChannelWorkspace {
   /** Per column the vertical filters' last two outputs of each quantity (18 doubles a column). */
   state: Region<Float64Array>;
   sums: Region<Float64Array>;
+  /** The reference's side when computed here (prepared, or streamed beside a candidate): horizontally blurred rings of its values and squares, the vertical filters' states (6 doubles a column each), and the output rows. */
+  referenceAcross: [Region<Float32Array>, Region<Float32Array>];
+  referenceState: [Region<Float64Array>, Region<Float64Array>];
+  referenceBlurred: [Region<Float32Array>, Region<Float32Array>];
 }
 
 /** Every row buffer of one score, for images up to `width` wide; a narrower scale uses their starts. */
@@ -71,7 +77,7 @@ export interface Workspace {
   /** Linear and XYB rows for the reference's side (prepared or streamed beside a candidate). */
   referenceRows: RowTriple;
   referenceConverted: RowTriple;
-  /** A row of zeros: the image's outside, for the vertical pass. */
+  /** A row of zeros: the image's outside, for the vertical passes. */
   zeros: Region<Float32Array>;
   /** One row of an image's bytes. */
   bytes: { at: number; view: Uint8Array };
@@ -100,6 +106,9 @@ export function workspaceFor(width: number): Workspace {
       across: triple(ring),
       state: layout.doubles(18 * (width + 2)),
       sums: layout.doubles(6),
+      referenceAcross: [ring(), ring()],
+      referenceState: [layout.doubles(6 * (width + 2)), layout.doubles(6 * (width + 2))],
+      referenceBlurred: [row(), row()],
     });
     return {
       rows: triple(row),
@@ -127,6 +136,7 @@ export function workspaceFor(width: number): Workspace {
   }
   layout.reset(memory.buffer);
   current = { kernels, width, ...plan() };
+  current.zeros.view.fill(0);
   return current;
 }
 

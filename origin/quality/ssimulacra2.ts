@@ -19,8 +19,8 @@
 // the scores are the same and the reference keeps about 9 bytes a pixel.
 import type { RawImage } from "./raw-image.ts";
 import { accumulateHalf, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
-import { RADIUS, RING, linearRows, workspaceFor, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
-import { WEIGHTS, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+import { RADIUS, RING, linearRows, workspaceFor, type ChannelWorkspace, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
+import { WEIGHTS, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 type Planes = [Float32Array, Float32Array, Float32Array];
 
@@ -122,7 +122,6 @@ function planesReader(planes: Planes, width: number, height: number): LinearImag
   };
 }
 
-/** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
 /** The weights run over the scales computed (fewer for small images), channel by channel. */
 function weightsOf(scales: number, channel: number, scale: number): number[] {
   return WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
@@ -135,7 +134,6 @@ function halfSizePlanes(width: number, height: number): Planes {
   return [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
 }
 
-/** Adds row y's quarter share to the next scale's 2x2 box average; an odd last row or column counts twice, as if the edge were repeated. */
 /** Reads linear row y into the three rows, adding it to the next scale's planes when there is one. */
 function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes | null): void {
   const [red, green, blue] = rows;
@@ -144,79 +142,6 @@ function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes
   accumulateHalf(next[0], red, y, image.width, image.height);
   accumulateHalf(next[1], green, y, image.width, image.height);
   accumulateHalf(next[2], blue, y, image.width, image.height);
-}
-
-// The filters run in single precision, rounding where the published implementations (C++
-// libjxl, Rust rust-av) round: the filters' poles lie on the unit circle, so rounding error builds
-// up along a row, and the SSIM terms (local variances are differences of blurred squares) are
-// sensitive to it. Computing in double precision moved scores by up to 1.6 from both.
-const f32 = Math.fround;
-const [N1, N3, N5] = gaussian.n2.map(f32) as [number, number, number];
-const [D1, D3, D5] = gaussian.d1.map(f32) as [number, number, number];
-
-/** The horizontal pass of the Gaussian over one row (`width` values from `inAt`) into `output` from `outAt`. */
-function blurRow(input: Float32Array, inAt: number, output: Float32Array, outAt: number, width: number): void {
-  // Each filter's last output and the one before it.
-  let last1 = 0, before1 = 0, last3 = 0, before3 = 0, last5 = 0, before5 = 0;
-  for (let n = 1 - RADIUS; n < width; n++) {
-    const left = n - RADIUS - 1;
-    const right = n + RADIUS - 1;
-    const sum = f32((left >= 0 ? input[inAt + left]! : 0) + (right < width ? input[inAt + right]! : 0));
-    const out1 = f32(f32(f32(N1 * sum) - before1) - D1 * last1);
-    const out3 = f32(f32(f32(N3 * sum) - before3) - D3 * last3);
-    const out5 = f32(f32(f32(N5 * sum) - before5) - D5 * last5);
-    before1 = last1;
-    last1 = out1;
-    before3 = last3;
-    last3 = out3;
-    before5 = last5;
-    last5 = out5;
-    if (n >= 0) output[outAt + n] = f32(f32(out1 + out3) + out5);
-  }
-}
-
-/**
- * One step of the vertical pass: the output row from the horizontally blurred rows r + 1 above
- * it and r - 1 below it (zeros outside the image); `state` holds each column's filters' last two
- * outputs (six values a column). The published order of operations differs from the horizontal pass.
- */
-function blurColumnsStep(upper: Float32Array, upperAt: number, lower: Float32Array, lowerAt: number, state: Float32Array, output: Float32Array, outAt: number, width: number): void {
-  for (let x = 0, s = 0; x < width; x++, s += 6) {
-    const sum = f32(upper[upperAt + x]! + lower[lowerAt + x]!);
-    const last1 = state[s]!, before1 = state[s + 1]!, last3 = state[s + 2]!, before3 = state[s + 3]!, last5 = state[s + 4]!, before5 = state[s + 5]!;
-    const out1 = f32(N1 * sum - f32(D1 * last1 + before1));
-    const out3 = f32(N3 * sum - f32(D3 * last3 + before3));
-    const out5 = f32(N5 * sum - f32(D5 * last5 + before5));
-    state[s] = out1;
-    state[s + 1] = last1;
-    state[s + 2] = out3;
-    state[s + 3] = last3;
-    state[s + 4] = out5;
-    state[s + 5] = last5;
-    output[outAt + x] = f32(f32(out1 + out3) + out5);
-  }
-}
-
-/** The Gaussian of a whole plane. */
-function blurPlane(plane: Float32Array, width: number, height: number): Float32Array {
-  const across = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) blurRow(plane, y * width, across, y * width, width);
-  const out = new Float32Array(width * height);
-  const zeros = new Float32Array(width);
-  const discarded = new Float32Array(width);
-  const state = new Float32Array(width * 6);
-  for (let n = 1 - RADIUS; n < height; n++) {
-    const top = n - RADIUS - 1;
-    const bottom = n + RADIUS - 1;
-    blurColumnsStep(top >= 0 ? across : zeros, top >= 0 ? top * width : 0, bottom < height ? across : zeros, bottom < height ? bottom * width : 0, state, n >= 0 ? out : discarded, n >= 0 ? n * width : 0, width);
-  }
-  return out;
-}
-
-function squares(plane: Float32Array): Float32Array {
-  const out = new Float32Array(plane.length);
-  for (let i = 0; i < plane.length; i++) out[i] = plane[i]! * plane[i]!;
-  return out;
 }
 
 /** The views of a row triple, as the linear readers fill them (longer than a narrower scale's rows, which use their starts). */
@@ -247,18 +172,31 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
       current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
       continue;
     }
-    const xyb = weighted.map((on) => (on ? new Float32Array(width * height) : null));
-    for (let y = 0; y < height; y++) {
-      readLinearRow(current, y, rows, next);
-      toPositiveXyb(workspace, workspace.referenceRows, workspace.referenceConverted, 0, width);
-      for (let c = 0; c < 3; c++) xyb[c]?.set(workspace.referenceConverted[c]!.view.subarray(0, width), y * width);
+    const plane = () => new Float32Array(width * height);
+    const channels = weighted.map((on) => (on ? { xyb: plane(), mean: plane(), square: plane() } : null));
+    const blurs = weighted.map((on, c) => (on ? new ReferenceBlur(workspace, c, width, height) : null));
+    for (let n = 1 - RADIUS; n < height; n++) {
+      const bottom = n + RADIUS - 1;
+      if (bottom < height) {
+        readLinearRow(current, bottom, rows, next);
+        toPositiveXyb(workspace, workspace.referenceRows, workspace.referenceConverted, 0, width);
+        for (let c = 0; c < 3; c++) {
+          const converted = workspace.referenceConverted[c]!;
+          channels[c]?.xyb.set(converted.view.subarray(0, width), bottom * width);
+          blurs[c]?.across(bottom, converted.at);
+        }
+      }
+      for (let c = 0; c < 3; c++) {
+        const blur = blurs[c];
+        if (blur == null) continue;
+        blur.down(n);
+        if (n >= 0) {
+          channels[c]!.mean.set(blur.mean, n * width);
+          channels[c]!.square.set(blur.square, n * width);
+        }
+      }
     }
-    result.push({
-      width,
-      height,
-      channels: xyb.map((plane) => (plane === null ? null : { xyb: plane, mean: blurPlane(plane, width, height), square: blurPlane(squares(plane), width, height) })),
-      streamed: null,
-    });
+    result.push({ width, height, channels, streamed: null });
     if (next === null) break;
     current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
   }
@@ -301,7 +239,6 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
     channel?.space.state.view.fill(0);
     channel?.space.sums.view.fill(0);
   }
-  zeros.view.fill(0);
   const streamed = reference.streamed === null ? null : new StreamedReference(workspace, reference.streamed, reference.channels);
   // Where row y of the reference's planes starts: whole planes when kept, rings when streamed.
   const referenceAt = (y: number) => (streamed === null ? y * width : (y % RING) * width);
@@ -356,67 +293,93 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
 }
 
 /**
- * The reference's side of a scale that is not kept, computed row by row beside a candidate's: its
- * XYB rows, and its local means and squares by the same horizontal and vertical passes (blurRow,
- * blurColumnsStep) that blurPlane runs over a kept plane, into the scale's rings.
+ * The local means and mean squares of one channel of the reference at one scale, streamed through
+ * the kernels: each XYB row goes through the horizontal passes into rings, and each output row
+ * comes out of the vertical passes once the r - 1 rows below it are in.
  */
+class ReferenceBlur {
+  readonly #workspace: Workspace;
+  readonly #space: ChannelWorkspace;
+  readonly #width: number;
+  readonly #height: number;
+
+  constructor(workspace: Workspace, channel: number, width: number, height: number) {
+    this.#workspace = workspace;
+    this.#space = workspace.channels[channel]!;
+    this.#width = width;
+    this.#height = height;
+    for (const state of this.#space.referenceState) state.view.fill(0);
+  }
+
+  /** Row y's horizontal passes (values and squares), from its XYB row at byte offset `xybAt`. */
+  across(y: number, xybAt: number): void {
+    const slot = (y % RING) * this.#width * 4;
+    const [means, squares] = this.#space.referenceAcross;
+    this.#workspace.kernels.blurRow(xybAt, means.at + slot, this.#width, 0);
+    this.#workspace.kernels.blurRow(xybAt, squares.at + slot, this.#width, 1);
+  }
+
+  /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */
+  down(n: number): void {
+    const width = this.#width;
+    const top = n - RADIUS - 1;
+    const bottom = n + RADIUS - 1;
+    const { zeros } = this.#workspace;
+    this.#space.referenceAcross.forEach((ring, q) => {
+      const upper = top >= 0 ? ring.at + (top % RING) * width * 4 : zeros.at;
+      const lower = bottom < this.#height ? ring.at + (bottom % RING) * width * 4 : zeros.at;
+      this.#workspace.kernels.blurColumns(upper, lower, this.#space.referenceState[q]!.at, this.#space.referenceBlurred[q]!.at, width);
+    });
+  }
+
+  get mean(): Float32Array {
+    return this.#space.referenceBlurred[0].view.subarray(0, this.#width);
+  }
+
+  get square(): Float32Array {
+    return this.#space.referenceBlurred[1].view.subarray(0, this.#width);
+  }
+}
+
+/** The reference's side of a scale that is not kept, computed row by row beside a candidate's into the scale's rings. */
 class StreamedReference {
   readonly #workspace: Workspace;
   readonly #image: LinearImage;
   readonly #channels: (ReferenceChannel | null)[];
-  readonly #square: Float32Array;
-  // Per channel: horizontally blurred rings of a and a*a, and the vertical filters' states.
-  readonly #across: ({ mean: Float32Array; square: Float32Array; meanState: Float32Array; squareState: Float32Array } | null)[];
-  readonly #zeros: Float32Array;
-  readonly #discarded: Float32Array;
+  readonly #blurs: (ReferenceBlur | null)[];
 
   constructor(workspace: Workspace, image: LinearImage, channels: (ReferenceChannel | null)[]) {
-    const { width } = image;
     this.#workspace = workspace;
     this.#image = image;
     this.#channels = channels;
-    this.#square = new Float32Array(width);
-    this.#across = channels.map((channel) =>
-      channel === null
-        ? null
-        : { mean: new Float32Array(RING * width), square: new Float32Array(RING * width), meanState: new Float32Array(width * 6), squareState: new Float32Array(width * 6) },
-    );
-    this.#zeros = new Float32Array(width);
-    this.#discarded = new Float32Array(width);
+    this.#blurs = channels.map((channel, c) => (channel === null ? null : new ReferenceBlur(workspace, c, image.width, image.height)));
   }
 
   /** Reads row y: its XYB into the rings' slot for y, and its horizontal passes. */
   readRow(y: number): void {
     const { width } = this.#image;
-    const slot = (y % RING) * width;
     const { referenceRows, referenceConverted } = this.#workspace;
     const [red, green, blue] = viewsOf(referenceRows);
     this.#image.readRow(y, red, green, blue);
     toPositiveXyb(this.#workspace, referenceRows, referenceConverted, 0, width);
     this.#channels.forEach((channel, c) => {
-      const across = this.#across[c];
-      if (channel === null || across == null) return;
-      const values = referenceConverted[c]!.view;
-      channel.xyb.set(values.subarray(0, width), slot);
-      for (let x = 0; x < width; x++) this.#square[x] = values[x]! * values[x]!;
-      blurRow(values, 0, across.mean, slot, width);
-      blurRow(this.#square, 0, across.square, slot, width);
+      if (channel === null) return;
+      const converted = referenceConverted[c]!;
+      channel.xyb.set(converted.view.subarray(0, width), (y % RING) * width);
+      this.#blurs[c]!.across(y, converted.at);
     });
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into the rings' slot for n. */
   blurColumns(n: number): void {
-    const { width, height } = this.#image;
-    const top = n - RADIUS - 1;
-    const bottom = n + RADIUS - 1;
+    const { width } = this.#image;
     this.#channels.forEach((channel, c) => {
-      const across = this.#across[c];
-      if (channel === null || across == null) return;
-      const upperAt = top >= 0 ? (top % RING) * width : 0;
-      const lowerAt = bottom < height ? (bottom % RING) * width : 0;
-      const outAt = n >= 0 ? (n % RING) * width : 0;
-      blurColumnsStep(top >= 0 ? across.mean : this.#zeros, upperAt, bottom < height ? across.mean : this.#zeros, lowerAt, across.meanState, n >= 0 ? channel.mean : this.#discarded, outAt, width);
-      blurColumnsStep(top >= 0 ? across.square : this.#zeros, upperAt, bottom < height ? across.square : this.#zeros, lowerAt, across.squareState, n >= 0 ? channel.square : this.#discarded, outAt, width);
+      if (channel === null) return;
+      const blur = this.#blurs[c]!;
+      blur.down(n);
+      if (n < 0) return;
+      channel.mean.set(blur.mean, (n % RING) * width);
+      channel.square.set(blur.square, (n % RING) * width);
     });
   }
 }

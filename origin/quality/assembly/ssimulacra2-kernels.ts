@@ -1,8 +1,9 @@
 // AssemblyScript, compiled to ../ssimulacra2-kernels.wasm by `npm run build:kernels`
-// (kernels.test.ts rebuilds it and fails when the committed binary differs). The hot loops of
-// one candidate scale of SSIMULACRA 2 (../ssimulacra2.ts drives them row by row): the XYB
-// conversion, the horizontal and vertical passes of the recursive Gaussian over b, b*b and a*b,
-// and the SSIM and edge terms against the reference's cached side.
+// (ssimulacra2-kernels.test.ts rebuilds it and fails when the committed binary differs). The hot
+// loops of SSIMULACRA 2 (../ssimulacra2.ts drives them row by row): sRGB bytes to linear light,
+// the XYB conversion, the horizontal and vertical passes of the recursive Gaussian (over a
+// reference's values and squares, and over a candidate's b, b*b and a*b), and the SSIM and edge
+// terms against the reference's cached side.
 //
 // Every operation rounds where the JavaScript it replaced rounded, so scores do not move: a
 // Math.fround of a sum or product of two single-precision values is the single-precision
@@ -78,6 +79,30 @@ export function linearRow(bytes: usize, channels: i32, background: f64, width: i
 @inline
 function across(n: f32, d: f32, input: f32, before: f32, last: f32): f32 {
   return <f32>(<f64>(n * input - before) - <f64>d * <f64>last);
+}
+
+/** The horizontal pass over one row of `input` (its squares when `squared`, each rounded to single precision) into `output`. */
+export function blurRow(input: usize, output: usize, width: i32, squared: bool): void {
+  const radius = RADIUS;
+  const n1 = N1, n3 = N3, n5 = N5, d1 = D1, d3 = D3, d5 = D5;
+  let last1: f32 = 0, before1: f32 = 0, last3: f32 = 0, before3: f32 = 0, last5: f32 = 0, before5: f32 = 0;
+  for (let n = 1 - radius; n < width; n++) {
+    const left = n - radius - 1;
+    const right = n + radius - 1;
+    let leftValue: f32 = 0, rightValue: f32 = 0;
+    if (left >= 0) leftValue = load<f32>(input + (<usize>left << 2));
+    if (right < width) rightValue = load<f32>(input + (<usize>right << 2));
+    if (squared) {
+      leftValue *= leftValue;
+      rightValue *= rightValue;
+    }
+    const sum = leftValue + rightValue;
+    const out1 = across(n1, d1, sum, before1, last1);
+    const out3 = across(n3, d3, sum, before3, last3);
+    const out5 = across(n5, d5, sum, before5, last5);
+    before1 = last1; last1 = out1; before3 = last3; last3 = out3; before5 = last5; last5 = out5;
+    if (n >= 0) store<f32>(output + (<usize>n << 2), out1 + out3 + out5);
+  }
 }
 
 /** The horizontal pass over one row of a (the reference's XYB) and b (the candidate's) into rows of blurred b, b*b and a*b. */
@@ -209,6 +234,25 @@ function down(n: v128, d: v128, input: v128, at: usize): v128 {
 @inline
 function sum3(one: v128, three: v128, five: v128): v128 {
   return round2(f64x2.add(round2(f64x2.add(one, three)), five));
+}
+
+/**
+ * One step of the vertical pass for one quantity: the output row from the horizontally blurred
+ * rows r + 1 above it and r - 1 below it, two columns at a time; `state` holds per column its
+ * filters' last two outputs as doubles (12 doubles for two columns, in pairs).
+ */
+export function blurColumns(upper: usize, lower: usize, state: usize, output: usize, width: i32): void {
+  const n1 = f64x2.splat(<f64>N1), n3 = f64x2.splat(<f64>N3), n5 = f64x2.splat(<f64>N5);
+  const d1 = f64x2.splat(<f64>D1), d3 = f64x2.splat(<f64>D3), d5 = f64x2.splat(<f64>D5);
+  for (let x = 0; x < width; x += 2) {
+    const at = <usize>x << 2;
+    const sum = round2(f64x2.add(load2(upper + at), load2(lower + at)));
+    const s = state + (<usize>x * 48);
+    const out1 = down(n1, d1, sum, s);
+    const out3 = down(n3, d3, sum, s + 32);
+    const out5 = down(n5, d5, sum, s + 64);
+    storeRounded(output + at, sum3(out1, out3, out5), x + 1 == width);
+  }
 }
 
 /**
