@@ -17,6 +17,10 @@
 // reference kept about 380 MB) it is not kept: each candidate streams the reference's finest scale
 // beside its own, two more blurred quantities per channel, in the same order of operations, so
 // the scores are the same and the reference keeps about 9 bytes a pixel.
+//
+// This module walks the scales and rows and keeps the planes; the per-pixel work (sRGB decoding,
+// XYB, both passes of the Gaussian, the SSIM and edge terms) runs in WebAssembly kernels
+// (ssimulacra2-kernels.ts, from assembly/), on rows copied into their memory.
 import type { RawImage } from "./raw-image.ts";
 import { accumulateHalf, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
 import { RADIUS, RING, linearRows, workspaceFor, type ChannelWorkspace, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
