@@ -13,7 +13,8 @@ export const RING = 2 * RADIUS + 1;
 interface KernelExports {
   configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
-  toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number): void;
+  toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
+  accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
   blurRow(input: number, output: number, width: number, squared: number): void;
   blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
@@ -71,6 +72,8 @@ export interface Workspace {
   width: number;
   /** The candidate's linear rows. */
   rows: RowTriple;
+  /** A row pair's share of the next scale, while it accumulates. */
+  halves: RowTriple;
   /** The candidate's XYB rings. */
   xyb: RowTriple;
   channels: [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace];
@@ -112,6 +115,7 @@ export function workspaceFor(width: number): Workspace {
     });
     return {
       rows: triple(row),
+      halves: triple(row),
       xyb: triple(ring),
       channels: [channel(), channel(), channel()] as [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace],
       referenceRows: triple(row),

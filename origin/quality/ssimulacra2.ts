@@ -22,7 +22,7 @@
 // XYB, both passes of the Gaussian, the SSIM and edge terms) runs in WebAssembly kernels
 // (ssimulacra2-kernels.ts, from assembly/), on rows copied into their memory.
 import type { RawImage } from "./raw-image.ts";
-import { accumulateHalf, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
+import { hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
 import { RADIUS, RING, linearRows, workspaceFor, type ChannelWorkspace, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
 import { WEIGHTS, type LinearImage } from "./ssimulacra2-parameters.ts";
 
@@ -138,29 +138,35 @@ function halfSizePlanes(width: number, height: number): Planes {
   return [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
 }
 
-/** Reads linear row y into the three rows, adding it to the next scale's planes when there is one. */
-function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes | null): void {
-  const [red, green, blue] = rows;
+/**
+ * Reads linear row y into the three rows, adding it to the next scale's planes when there is one
+ * (the kernels average each pair of rows, and a finished pair is copied into the planes).
+ */
+function readLinearRow(workspace: Workspace, image: LinearImage, y: number, rows: RowTriple, next: Planes | null): void {
+  const [red, green, blue] = viewsOf(rows);
   image.readRow(y, red, green, blue);
   if (next === null) return;
-  accumulateHalf(next[0], red, y, image.width, image.height);
-  accumulateHalf(next[1], green, y, image.width, image.height);
-  accumulateHalf(next[2], blue, y, image.width, image.height);
+  const { width, height } = image;
+  const { kernels, halves } = workspace;
+  for (let c = 0; c < 3; c++) kernels.accumulateHalf(halves[c]!.at, rows[c]!.at, y, width, height);
+  if ((y & 1) === 0 && y !== height - 1) return;
+  const halfWidth = (width + 1) >> 1;
+  for (let c = 0; c < 3; c++) next[c]!.set(halves[c]!.view.subarray(0, halfWidth), (y >> 1) * halfWidth);
 }
 
 /** The views of a row triple, as the linear readers fill them (longer than a narrower scale's rows, which use their starts). */
 const viewsOf = (rows: RowTriple): Planes => [rows[0].view, rows[1].view, rows[2].view];
 
 /** Converts linear rows to positive XYB rows, `width` pixels from each region's start plus `offset` floats. */
-function toPositiveXyb(workspace: Workspace, rows: RowTriple, out: RowTriple, offset: number, width: number): void {
+function toPositiveXyb(workspace: Workspace, rows: RowTriple, out: RowTriple, offset: number, width: number, withB: boolean): void {
   const at = offset * 4;
-  workspace.kernels.toPositiveXyb(rows[0].at, rows[1].at, rows[2].at, out[0].at + at, out[1].at + at, out[2].at + at, width);
+  workspace.kernels.toPositiveXyb(rows[0].at, rows[1].at, rows[2].at, out[0].at + at, out[1].at + at, out[2].at + at, width, withB ? 1 : 0);
 }
 
 /** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels; the finest scale only as rings to stream into unless kept. */
 function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScale[] {
   const workspace = workspaceFor(image.width);
-  const rows = viewsOf(workspace.referenceRows);
+  const rows = workspace.referenceRows;
   const scales = scaleCount(image.width, image.height);
   const result: ReferenceScale[] = [];
   let current = image;
@@ -169,7 +175,7 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
     const weighted = [0, 1, 2].map((channel) => isWeighted(scales, channel, scale));
     if (scale === 0 && !keepFinest) {
-      for (let y = 0; y < height && next !== null; y++) readLinearRow(current, y, rows, next);
+      for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
       const ring = () => new Float32Array(RING * width);
       result.push({ width, height, channels: weighted.map((on) => (on ? { xyb: ring(), mean: ring(), square: ring() } : null)), streamed: current });
       if (next === null) break;
@@ -182,8 +188,8 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
     for (let n = 1 - RADIUS; n < height; n++) {
       const bottom = n + RADIUS - 1;
       if (bottom < height) {
-        readLinearRow(current, bottom, rows, next);
-        toPositiveXyb(workspace, workspace.referenceRows, workspace.referenceConverted, 0, width);
+        readLinearRow(workspace, current, bottom, rows, next);
+        toPositiveXyb(workspace, rows, workspace.referenceConverted, 0, width, weighted[2]!);
         for (let c = 0; c < 3; c++) {
           const converted = workspace.referenceConverted[c]!;
           channels[c]?.xyb.set(converted.view.subarray(0, width), bottom * width);
@@ -254,8 +260,8 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
     if (bottom < height) {
       const slot = slotOf(bottom);
       streamed?.readRow(bottom);
-      readLinearRow(candidate, bottom, viewsOf(rows), next);
-      toPositiveXyb(workspace, rows, xyb, (bottom % RING) * width, width);
+      readLinearRow(workspace, candidate, bottom, rows, next);
+      toPositiveXyb(workspace, rows, xyb, (bottom % RING) * width, width, reference.channels[2] !== null);
       channels.forEach((channel, c) => {
         if (channel === null) return;
         const at = referenceAt(bottom);
@@ -365,7 +371,7 @@ class StreamedReference {
     const { referenceRows, referenceConverted } = this.#workspace;
     const [red, green, blue] = viewsOf(referenceRows);
     this.#image.readRow(y, red, green, blue);
-    toPositiveXyb(this.#workspace, referenceRows, referenceConverted, 0, width);
+    toPositiveXyb(this.#workspace, referenceRows, referenceConverted, 0, width, this.#channels[2] !== null);
     this.#channels.forEach((channel, c) => {
       if (channel === null) return;
       const converted = referenceConverted[c]!;

@@ -73,6 +73,24 @@ export function linearRow(bytes: usize, channels: i32, background: f64, width: i
   }
 }
 
+/**
+ * Adds linear row y's share to its row of the next scale's 2x2 box average, `half` ((width + 1) / 2
+ * floats, restarted from zero on an even row): a quarter, or a half on an odd last row, an odd last
+ * column counting twice, as if the edge were repeated.
+ */
+export function accumulateHalf(half: usize, row: usize, y: i32, width: i32, height: i32): void {
+  if ((y & 1) == 0) memory.fill(half, 0, <usize>((width + 1) >> 1) << 2);
+  const weight: f64 = (height & 1) == 1 && y == height - 1 ? 0.5 : 0.25;
+  for (let x = 0; x < width; x++) {
+    const at = half + (<usize>(x >> 1) << 2);
+    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>x << 2)) * weight));
+  }
+  if ((width & 1) == 1) {
+    const at = half + (<usize>(width >> 1) << 2);
+    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight));
+  }
+}
+
 // One step of a horizontal filter: f32(f32(f32(n * input) - before) - d * last), the last
 // product exact in double precision as in the JavaScript.
 // @ts-ignore: decorator
@@ -105,12 +123,27 @@ export function blurRow(input: usize, output: usize, width: i32, squared: bool):
   }
 }
 
-/** The horizontal pass over one row of a (the reference's XYB) and b (the candidate's) into rows of blurred b, b*b and a*b. */
+// One step of a horizontal filter in double lanes holding single-precision values:
+// f32(f32(f32(n * input) - before) - d * last), for two chains at once.
+// @ts-ignore: decorator
+@inline
+function across2(n: v128, d: v128, input: v128, before: v128, last: v128): v128 {
+  return round2(f64x2.sub(round2(f64x2.sub(round2(f64x2.mul(n, input)), before)), f64x2.mul(d, last)));
+}
+
+/**
+ * The horizontal pass over one row of a (the reference's XYB) and b (the candidate's) into rows of
+ * blurred b, b*b and a*b. The filters of b and b*b run as pairs of double lanes (one lane each),
+ * those of a*b as scalar chains.
+ */
 export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
   const radius = RADIUS;
   const n1 = N1, n3 = N3, n5 = N5, d1 = D1, d3 = D3, d5 = D5;
-  let lastM1: f32 = 0, beforeM1: f32 = 0, lastM3: f32 = 0, beforeM3: f32 = 0, lastM5: f32 = 0, beforeM5: f32 = 0;
-  let lastS1: f32 = 0, beforeS1: f32 = 0, lastS3: f32 = 0, beforeS3: f32 = 0, lastS5: f32 = 0, beforeS5: f32 = 0;
+  const vn1 = f64x2.splat(<f64>n1), vn3 = f64x2.splat(<f64>n3), vn5 = f64x2.splat(<f64>n5);
+  const vd1 = f64x2.splat(<f64>d1), vd3 = f64x2.splat(<f64>d3), vd5 = f64x2.splat(<f64>d5);
+  const zero = f64x2.splat(0);
+  // Lanes: the mean of b, then the mean of b*b.
+  let last1 = zero, before1 = zero, last3 = zero, before3 = zero, last5 = zero, before5 = zero;
   let lastC1: f32 = 0, beforeC1: f32 = 0, lastC3: f32 = 0, beforeC3: f32 = 0, lastC5: f32 = 0, beforeC5: f32 = 0;
   for (let n = 1 - radius; n < width; n++) {
     const left = n - radius - 1;
@@ -127,22 +160,20 @@ export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usiz
     const mean = bLeft + bRight;
     const square = bLeft * bLeft + bRight * bRight;
     const cross = aLeft * bLeft + aRight * bRight;
-    const m1 = across(n1, d1, mean, beforeM1, lastM1);
-    const m3 = across(n3, d3, mean, beforeM3, lastM3);
-    const m5 = across(n5, d5, mean, beforeM5, lastM5);
-    const s1 = across(n1, d1, square, beforeS1, lastS1);
-    const s3 = across(n3, d3, square, beforeS3, lastS3);
-    const s5 = across(n5, d5, square, beforeS5, lastS5);
+    const input = f64x2.replace_lane(f64x2.splat(<f64>mean), 1, <f64>square);
+    const out1 = across2(vn1, vd1, input, before1, last1);
+    const out3 = across2(vn3, vd3, input, before3, last3);
+    const out5 = across2(vn5, vd5, input, before5, last5);
     const c1 = across(n1, d1, cross, beforeC1, lastC1);
     const c3 = across(n3, d3, cross, beforeC3, lastC3);
     const c5 = across(n5, d5, cross, beforeC5, lastC5);
-    beforeM1 = lastM1; lastM1 = m1; beforeM3 = lastM3; lastM3 = m3; beforeM5 = lastM5; lastM5 = m5;
-    beforeS1 = lastS1; lastS1 = s1; beforeS3 = lastS3; lastS3 = s3; beforeS5 = lastS5; lastS5 = s5;
+    before1 = last1; last1 = out1; before3 = last3; last3 = out3; before5 = last5; last5 = out5;
     beforeC1 = lastC1; lastC1 = c1; beforeC3 = lastC3; lastC3 = c3; beforeC5 = lastC5; lastC5 = c5;
     if (n >= 0) {
       const at = <usize>n << 2;
-      store<f32>(means + at, m1 + m3 + m5);
-      store<f32>(squares + at, s1 + s3 + s5);
+      const sums = f32x4.demote_f64x2_zero(sum3(out1, out3, out5));
+      v128.store32_lane(means + at, sums, 0);
+      v128.store32_lane(squares + at, sums, 1);
       store<f32>(crosses + at, c1 + c3 + c5);
     }
   }
@@ -196,8 +227,8 @@ function storeRounded(at: usize, value: v128, one: bool): void {
   else v128.store64_lane(at, rounded, 0);
 }
 
-/** Linear RGB rows to positive XYB rows (single precision), `width` pixels, two at a time. */
-export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32): void {
+/** Linear RGB rows to positive XYB rows (single precision), `width` pixels, two at a time; B only `withB` (its weights are zero at the two finest scales). */
+export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
   const bias = f64x2.splat(opsinBiasCbrt);
   const half = f64x2.splat(0.5);
   for (let i = 0; i < width; i += 2) {
@@ -207,12 +238,13 @@ export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y
     const bl = load2(blue + at);
     const long = f64x2.sub(cubeRoot(mix(0.3, 0.622, 0.078, r, g, bl)), bias);
     const medium = f64x2.sub(cubeRoot(mix(0.23, 0.692, 0.078, r, g, bl)), bias);
-    const short = f64x2.sub(cubeRoot(mix(M20, M21, M22, r, g, bl)), bias);
     const luma = f64x2.mul(half, f64x2.add(long, medium));
     // Shifted so every channel is positive, which the SSIM terms assume.
     const one = i + 1 == width;
     storeRounded(x + at, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half), one);
     storeRounded(y + at, f64x2.add(luma, f64x2.splat(0.05)), one);
+    if (!withB) continue;
+    const short = f64x2.sub(cubeRoot(mix(M20, M21, M22, r, g, bl)), bias);
     storeRounded(b + at, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), one);
   }
 }
