@@ -17,9 +17,14 @@
 // reference kept about 380 MB) it is not kept: each candidate streams the reference's finest scale
 // beside its own, two more blurred quantities per channel, in the same order of operations, so
 // the scores are the same and the reference keeps about 9 bytes a pixel.
+//
+// This module walks the scales and rows and keeps the planes; the per-pixel work (sRGB decoding,
+// XYB, both passes of the Gaussian, the SSIM and edge terms) runs in WebAssembly kernels
+// (ssimulacra2-kernels.ts, from assembly/), on rows copied into their memory.
 import type { RawImage } from "./raw-image.ts";
-import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
-import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+import { hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
+import { RADIUS, RING, linearRows, workspaceFor, type ChannelWorkspace, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
+import { WEIGHTS, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 type Planes = [Float32Array, Float32Array, Float32Array];
 
@@ -64,7 +69,7 @@ export class Ssimulacra2Reference {
     this.#image = image;
     this.#transparent = hasTransparency(image);
     this.#keepFinest = options.keepFinestScale ?? image.width * image.height <= STREAM_FINEST_SCALE_ABOVE;
-    this.#pages[0] = referenceScales(bytesReader(image, 0), this.#keepFinest);
+    this.#pages[0] = referenceScales(linearRows(image, 0), this.#keepFinest);
   }
 
   get transparent(): boolean {
@@ -74,7 +79,7 @@ export class Ssimulacra2Reference {
   /** The reference's scales over a dark (0) or light (1) page, computed on first use. */
   over(background: 0 | 1): ReferenceScale[] {
     if (!this.#transparent) return this.#pages[0]!;
-    return (this.#pages[background] ??= referenceScales(bytesReader(this.#image, background), this.#keepFinest));
+    return (this.#pages[background] ??= referenceScales(linearRows(this.#image, background), this.#keepFinest));
   }
 
   /** Bytes held beyond the reference's own pixels. */
@@ -95,9 +100,9 @@ export function scoreAgainst(reference: Ssimulacra2Reference, candidate: RawImag
   if (reference.width !== candidate.width || reference.height !== candidate.height) {
     throw new RangeError(`images differ in size: ${reference.width}x${reference.height} against ${candidate.width}x${candidate.height}`);
   }
-  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), bytesReader(candidate, 0));
+  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), linearRows(candidate, 0));
   // Transparency is judged as it would be seen: over a dark and over a light page, the worse of the two.
-  return Math.min(scoreLinear(reference.over(0), bytesReader(candidate, 0)), scoreLinear(reference.over(1), bytesReader(candidate, 1)));
+  return Math.min(scoreLinear(reference.over(0), linearRows(candidate, 0)), scoreLinear(reference.over(1), linearRows(candidate, 1)));
 }
 
 /** SSIMULACRA 2 of one pair; a search scoring several candidates against one reference prepares it once instead. */
@@ -121,7 +126,6 @@ function planesReader(planes: Planes, width: number, height: number): LinearImag
   };
 }
 
-/** As published: a further scale is computed while the current one is at least 8x8, however small its half is. */
 /** The weights run over the scales computed (fewer for small images), channel by channel. */
 function weightsOf(scales: number, channel: number, scale: number): number[] {
   return WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
@@ -134,127 +138,35 @@ function halfSizePlanes(width: number, height: number): Planes {
   return [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
 }
 
-/** Adds row y's quarter share to the next scale's 2x2 box average; an odd last row or column counts twice, as if the edge were repeated. */
-/** Reads linear row y into the three rows, adding it to the next scale's planes when there is one. */
-function readLinearRow(image: LinearImage, y: number, rows: Planes, next: Planes | null): void {
-  const [red, green, blue] = rows;
+/**
+ * Reads linear row y into the three rows, adding it to the next scale's planes when there is one
+ * (the kernels average each pair of rows, and a finished pair is copied into the planes).
+ */
+function readLinearRow(workspace: Workspace, image: LinearImage, y: number, rows: RowTriple, next: Planes | null): void {
+  const [red, green, blue] = viewsOf(rows);
   image.readRow(y, red, green, blue);
   if (next === null) return;
-  accumulateHalf(next[0], red, y, image.width, image.height);
-  accumulateHalf(next[1], green, y, image.width, image.height);
-  accumulateHalf(next[2], blue, y, image.width, image.height);
+  const { width, height } = image;
+  const { kernels, halves } = workspace;
+  for (let c = 0; c < 3; c++) kernels.accumulateHalf(halves[c]!.at, rows[c]!.at, y, width, height);
+  if ((y & 1) === 0 && y !== height - 1) return;
+  const halfWidth = (width + 1) >> 1;
+  for (let c = 0; c < 3; c++) next[c]!.set(halves[c]!.view.subarray(0, halfWidth), (y >> 1) * halfWidth);
 }
 
-// Math.cbrt is a library call and three a pixel made the colour conversion the largest single
-// cost of a score. The cube root here starts from a table over the range the opsin mixes can
-// take (bias to 1 + bias), linearly interpolated, and takes one Halley step, which brings the
-// table's worst relative error (about 1e-4 at the bias) to under 1e-11, far below the single
-// precision the XYB planes are stored in.
-const CBRT_STEPS = 4096;
-const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
+/** The views of a row triple, as the linear readers fill them (longer than a narrower scale's rows, which use their starts). */
+const viewsOf = (rows: RowTriple): Planes => [rows[0].view, rows[1].view, rows[2].view];
 
-function cubeRoot(value: number): number {
-  const position = value * CBRT_STEPS;
-  const index = Math.min(CBRT_STEPS, Math.floor(position));
-  const low = CBRT_TABLE[index]!;
-  const guess = low + (position - index) * (CBRT_TABLE[index + 1]! - low);
-  const cube = guess * guess * guess;
-  return (guess * (cube + 2 * value)) / (2 * cube + value);
-}
-
-function toPositiveXyb(red: Float32Array, green: Float32Array, blue: Float32Array, x: Float32Array, y: Float32Array, b: Float32Array, offset: number, width: number): void {
-  for (let i = 0; i < width; i++) {
-    const r = red[i]!;
-    const g = green[i]!;
-    const bl = blue[i]!;
-    const long = cubeRoot(0.3 * r + 0.622 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
-    const medium = cubeRoot(0.23 * r + 0.692 * g + 0.078 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
-    const short = cubeRoot(M20 * r + M21 * g + M22 * bl + OPSIN_BIAS) - OPSIN_BIAS_CBRT;
-    const luma = 0.5 * (long + medium);
-    // Shifted so every channel is positive, which the SSIM terms assume.
-    x[offset + i] = 0.5 * (long - medium) + 0.5;
-    y[offset + i] = luma + 0.05;
-    b[offset + i] = short - luma + 1.1;
-  }
-}
-
-// The filters run in single precision, rounding where the published implementations (C++
-// libjxl, Rust rust-av) round: the filters' poles lie on the unit circle, so rounding error builds
-// up along a row, and the SSIM terms (local variances are differences of blurred squares) are
-// sensitive to it. Computing in double precision moved scores by up to 1.6 from both.
-const f32 = Math.fround;
-const RADIUS = gaussian.radius;
-const RING = 2 * RADIUS + 1;
-const [N1, N3, N5] = gaussian.n2.map(f32) as [number, number, number];
-const [D1, D3, D5] = gaussian.d1.map(f32) as [number, number, number];
-
-/** The horizontal pass of the Gaussian over one row (`width` values from `inAt`) into `output` from `outAt`. */
-function blurRow(input: Float32Array, inAt: number, output: Float32Array, outAt: number, width: number): void {
-  // Each filter's last output and the one before it.
-  let last1 = 0, before1 = 0, last3 = 0, before3 = 0, last5 = 0, before5 = 0;
-  for (let n = 1 - RADIUS; n < width; n++) {
-    const left = n - RADIUS - 1;
-    const right = n + RADIUS - 1;
-    const sum = f32((left >= 0 ? input[inAt + left]! : 0) + (right < width ? input[inAt + right]! : 0));
-    const out1 = f32(f32(f32(N1 * sum) - before1) - D1 * last1);
-    const out3 = f32(f32(f32(N3 * sum) - before3) - D3 * last3);
-    const out5 = f32(f32(f32(N5 * sum) - before5) - D5 * last5);
-    before1 = last1;
-    last1 = out1;
-    before3 = last3;
-    last3 = out3;
-    before5 = last5;
-    last5 = out5;
-    if (n >= 0) output[outAt + n] = f32(f32(out1 + out3) + out5);
-  }
-}
-
-/**
- * One step of the vertical pass: the output row from the horizontally blurred rows r + 1 above
- * it and r - 1 below it (zeros outside the image); `state` holds each column's filters' last two
- * outputs (six values a column). The published order of operations differs from the horizontal pass.
- */
-function blurColumnsStep(upper: Float32Array, upperAt: number, lower: Float32Array, lowerAt: number, state: Float32Array, output: Float32Array, outAt: number, width: number): void {
-  for (let x = 0, s = 0; x < width; x++, s += 6) {
-    const sum = f32(upper[upperAt + x]! + lower[lowerAt + x]!);
-    const last1 = state[s]!, before1 = state[s + 1]!, last3 = state[s + 2]!, before3 = state[s + 3]!, last5 = state[s + 4]!, before5 = state[s + 5]!;
-    const out1 = f32(N1 * sum - f32(D1 * last1 + before1));
-    const out3 = f32(N3 * sum - f32(D3 * last3 + before3));
-    const out5 = f32(N5 * sum - f32(D5 * last5 + before5));
-    state[s] = out1;
-    state[s + 1] = last1;
-    state[s + 2] = out3;
-    state[s + 3] = last3;
-    state[s + 4] = out5;
-    state[s + 5] = last5;
-    output[outAt + x] = f32(f32(out1 + out3) + out5);
-  }
-}
-
-/** The Gaussian of a whole plane. */
-function blurPlane(plane: Float32Array, width: number, height: number): Float32Array {
-  const across = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) blurRow(plane, y * width, across, y * width, width);
-  const out = new Float32Array(width * height);
-  const zeros = new Float32Array(width);
-  const discarded = new Float32Array(width);
-  const state = new Float32Array(width * 6);
-  for (let n = 1 - RADIUS; n < height; n++) {
-    const top = n - RADIUS - 1;
-    const bottom = n + RADIUS - 1;
-    blurColumnsStep(top >= 0 ? across : zeros, top >= 0 ? top * width : 0, bottom < height ? across : zeros, bottom < height ? bottom * width : 0, state, n >= 0 ? out : discarded, n >= 0 ? n * width : 0, width);
-  }
-  return out;
-}
-
-function squares(plane: Float32Array): Float32Array {
-  const out = new Float32Array(plane.length);
-  for (let i = 0; i < plane.length; i++) out[i] = plane[i]! * plane[i]!;
-  return out;
+/** Converts linear rows to positive XYB rows, `width` pixels from each region's start plus `offset` floats. */
+function toPositiveXyb(workspace: Workspace, rows: RowTriple, out: RowTriple, offset: number, width: number, withB: boolean): void {
+  const at = offset * 4;
+  workspace.kernels.toPositiveXyb(rows[0].at, rows[1].at, rows[2].at, out[0].at + at, out[1].at + at, out[2].at + at, width, withB ? 1 : 0);
 }
 
 /** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels; the finest scale only as rings to stream into unless kept. */
 function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScale[] {
+  const workspace = workspaceFor(image.width);
+  const rows = workspace.referenceRows;
   const scales = scaleCount(image.width, image.height);
   const result: ReferenceScale[] = [];
   let current = image;
@@ -263,28 +175,38 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
     const weighted = [0, 1, 2].map((channel) => isWeighted(scales, channel, scale));
     if (scale === 0 && !keepFinest) {
-      const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-      for (let y = 0; y < height && next !== null; y++) readLinearRow(current, y, rows, next);
+      for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
       const ring = () => new Float32Array(RING * width);
       result.push({ width, height, channels: weighted.map((on) => (on ? { xyb: ring(), mean: ring(), square: ring() } : null)), streamed: current });
       if (next === null) break;
       current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
       continue;
     }
-    const xyb = weighted.map((on) => (on ? new Float32Array(width * height) : null));
-    const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-    const converted: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-    for (let y = 0; y < height; y++) {
-      readLinearRow(current, y, rows, next);
-      toPositiveXyb(rows[0], rows[1], rows[2], converted[0], converted[1], converted[2], 0, width);
-      for (let c = 0; c < 3; c++) xyb[c]?.set(converted[c]!, y * width);
+    const plane = () => new Float32Array(width * height);
+    const channels = weighted.map((on) => (on ? { xyb: plane(), mean: plane(), square: plane() } : null));
+    const blurs = weighted.map((on, c) => (on ? new ReferenceBlur(workspace, c, width, height) : null));
+    for (let n = 1 - RADIUS; n < height; n++) {
+      const bottom = n + RADIUS - 1;
+      if (bottom < height) {
+        readLinearRow(workspace, current, bottom, rows, next);
+        toPositiveXyb(workspace, rows, workspace.referenceConverted, 0, width, weighted[2]!);
+        for (let c = 0; c < 3; c++) {
+          const converted = workspace.referenceConverted[c]!;
+          channels[c]?.xyb.set(converted.view.subarray(0, width), bottom * width);
+          blurs[c]?.across(bottom, converted.at);
+        }
+      }
+      for (let c = 0; c < 3; c++) {
+        const blur = blurs[c];
+        if (blur == null) continue;
+        blur.down(n);
+        if (n >= 0) {
+          channels[c]!.mean.set(blur.mean, n * width);
+          channels[c]!.square.set(blur.square, n * width);
+        }
+      }
     }
-    result.push({
-      width,
-      height,
-      channels: xyb.map((plane) => (plane === null ? null : { xyb: plane, mean: blurPlane(plane, width, height), square: blurPlane(squares(plane), width, height) })),
-      streamed: null,
-    });
+    result.push({ width, height, channels, streamed: null });
     if (next === null) break;
     current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
   }
@@ -292,13 +214,14 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
 }
 
 function scoreLinear(reference: ReferenceScale[], candidate: LinearImage): number {
+  const workspace = workspaceFor(candidate.width);
   const scales = reference.length;
   let sum = 0;
   let image = candidate;
   for (let scale = 0; scale < scales; scale++) {
     const { width, height } = image;
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
-    const stats = scaleStatistics(reference[scale]!, image, next);
+    const stats = scaleStatistics(workspace, reference[scale]!, image, next);
     for (let channel = 0; channel < 3; channel++) {
       const weights = weightsOf(scales, channel, scale);
       stats[channel]?.forEach((value, i) => (sum += weights[i]! * Math.abs(value)));
@@ -314,246 +237,159 @@ function scoreLinear(reference: ReferenceScale[], candidate: LinearImage): numbe
  * One scale of the candidate: streams its rows top to bottom, converting each to XYB in a ring of
  * 2r+1 rows, blurring b, b*b and a*b horizontally into rings, then vertically, and accumulating
  * the SSIM and edge terms of each output row against the reference's cached side as soon as the
- * row is complete. Per weighted channel: [SSIM mean, artifact mean, detail-lost mean, and their 4-norms].
- * The three quantities run through one loop each way: their filters are independent chains, so
- * the processor overlaps them.
+ * row is complete, all in the WebAssembly kernels (the reference's rows are copied into their
+ * memory as they are needed). Per weighted channel: [SSIM mean, artifact mean, detail-lost mean,
+ * and their 4-norms].
  */
-function scaleStatistics(reference: ReferenceScale, candidate: LinearImage, next: Planes | null): (number[] | null)[] {
+function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candidate: LinearImage, next: Planes | null): (number[] | null)[] {
   const { width, height } = reference;
-  const rows: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-  const xyb: Planes = [new Float32Array(RING * width), new Float32Array(RING * width), new Float32Array(RING * width)];
-  const channels = reference.channels.map((channel) =>
-    channel === null
-      ? null
-      : {
-          reference: channel,
-          // Horizontally blurred rings of b, b*b and a*b, and per column the vertical filters' last two outputs of each.
-          across: [new Float32Array(RING * width), new Float32Array(RING * width), new Float32Array(RING * width)] as Planes,
-          state: new Float32Array(width * 18),
-          sums: new Float64Array(6),
-        },
-  );
-  const zeros: Planes = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-  const streamed = reference.streamed === null ? null : new StreamedReference(reference.streamed, reference.channels);
+  const { kernels, rows, xyb, zeros } = workspace;
+  const channels = reference.channels.map((channel, c) => (channel === null ? null : { reference: channel, space: workspace.channels[c]! }));
+  for (const channel of channels) {
+    channel?.space.state.view.fill(0);
+    channel?.space.sums.view.fill(0);
+  }
+  const streamed = reference.streamed === null ? null : new StreamedReference(workspace, reference.streamed, reference.channels);
   // Where row y of the reference's planes starts: whole planes when kept, rings when streamed.
   const referenceAt = (y: number) => (streamed === null ? y * width : (y % RING) * width);
+  // Byte offset of ring slot y's row.
+  const slotOf = (y: number) => (y % RING) * width * 4;
 
   for (let n = 1 - RADIUS; n < height; n++) {
     const bottom = n + RADIUS - 1;
     if (bottom < height) {
-      const slot = (bottom % RING) * width;
+      const slot = slotOf(bottom);
       streamed?.readRow(bottom);
-      readLinearRow(candidate, bottom, rows, next);
-      toPositiveXyb(rows[0], rows[1], rows[2], xyb[0], xyb[1], xyb[2], slot, width);
+      readLinearRow(workspace, candidate, bottom, rows, next);
+      toPositiveXyb(workspace, rows, xyb, (bottom % RING) * width, width, reference.channels[2] !== null);
       channels.forEach((channel, c) => {
-        if (channel !== null) blurCandidateRow(channel.reference.xyb, referenceAt(bottom), xyb[c]!, slot, channel.across, slot, width);
+        if (channel === null) return;
+        const at = referenceAt(bottom);
+        channel.space.referenceXyb.view.set(channel.reference.xyb.subarray(at, at + width), (bottom % RING) * width);
+        const [means, squares, crosses] = channel.space.across;
+        kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width);
       });
     }
     const top = n - RADIUS - 1;
     streamed?.blurColumns(n);
     channels.forEach((channel, c) => {
       if (channel === null) return;
-      const upper = top >= 0 ? channel.across : zeros;
-      const lower = bottom < height ? channel.across : zeros;
-      const upperAt = top >= 0 ? (top % RING) * width : 0;
-      const lowerAt = bottom < height ? (bottom % RING) * width : 0;
-      blurCandidateColumns(upper, upperAt, lower, lowerAt, channel.state, width, channel.reference, referenceAt(n), xyb[c]!, (n % RING) * width, n >= 0 ? channel.sums : null);
+      const { space } = channel;
+      const [means, squares, crosses] = space.across;
+      const upper = top >= 0 ? slotOf(top) : -1;
+      const lower = bottom < height ? slotOf(bottom) : -1;
+      const inside = n >= 0;
+      if (inside) {
+        const at = referenceAt(n);
+        space.referenceMean.view.set(channel.reference.mean.subarray(at, at + width));
+        space.referenceSquare.view.set(channel.reference.square.subarray(at, at + width));
+      }
+      const row = inside ? slotOf(n) : 0;
+      kernels.blurCandidateColumns(
+        upper < 0 ? zeros.at : means.at + upper, upper < 0 ? zeros.at : squares.at + upper, upper < 0 ? zeros.at : crosses.at + upper,
+        lower < 0 ? zeros.at : means.at + lower, lower < 0 ? zeros.at : squares.at + lower, lower < 0 ? zeros.at : crosses.at + lower,
+        space.state.at, width,
+        space.referenceXyb.at + row, space.referenceMean.at, space.referenceSquare.at, xyb[c]!.at + row,
+        space.sums.at, inside ? 1 : 0,
+      );
     });
   }
   const pixels = width * height;
   return channels.map((channel) => {
     if (channel === null) return null;
-    const s = channel.sums;
+    const s = channel.space.sums.view;
     return [s[0]! / pixels, s[2]! / pixels, s[4]! / pixels, (s[1]! / pixels) ** 0.25, (s[3]! / pixels) ** 0.25, (s[5]! / pixels) ** 0.25];
   });
 }
 
 /**
- * The reference's side of a scale that is not kept, computed row by row beside a candidate's: its
- * XYB rows, and its local means and squares by the same horizontal and vertical passes (blurRow,
- * blurColumnsStep) that blurPlane runs over a kept plane, into the scale's rings.
+ * The local means and mean squares of one channel of the reference at one scale, streamed through
+ * the kernels: each XYB row goes through the horizontal passes into rings, and each output row
+ * comes out of the vertical passes once the r - 1 rows below it are in.
  */
+class ReferenceBlur {
+  readonly #workspace: Workspace;
+  readonly #space: ChannelWorkspace;
+  readonly #width: number;
+  readonly #height: number;
+
+  constructor(workspace: Workspace, channel: number, width: number, height: number) {
+    this.#workspace = workspace;
+    this.#space = workspace.channels[channel]!;
+    this.#width = width;
+    this.#height = height;
+    for (const state of this.#space.referenceState) state.view.fill(0);
+  }
+
+  /** Row y's horizontal passes (values and squares), from its XYB row at byte offset `xybAt`. */
+  across(y: number, xybAt: number): void {
+    const slot = (y % RING) * this.#width * 4;
+    const [means, squares] = this.#space.referenceAcross;
+    this.#workspace.kernels.blurRow(xybAt, means.at + slot, this.#width, 0);
+    this.#workspace.kernels.blurRow(xybAt, squares.at + slot, this.#width, 1);
+  }
+
+  /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */
+  down(n: number): void {
+    const width = this.#width;
+    const top = n - RADIUS - 1;
+    const bottom = n + RADIUS - 1;
+    const { zeros } = this.#workspace;
+    this.#space.referenceAcross.forEach((ring, q) => {
+      const upper = top >= 0 ? ring.at + (top % RING) * width * 4 : zeros.at;
+      const lower = bottom < this.#height ? ring.at + (bottom % RING) * width * 4 : zeros.at;
+      this.#workspace.kernels.blurColumns(upper, lower, this.#space.referenceState[q]!.at, this.#space.referenceBlurred[q]!.at, width);
+    });
+  }
+
+  get mean(): Float32Array {
+    return this.#space.referenceBlurred[0].view.subarray(0, this.#width);
+  }
+
+  get square(): Float32Array {
+    return this.#space.referenceBlurred[1].view.subarray(0, this.#width);
+  }
+}
+
+/** The reference's side of a scale that is not kept, computed row by row beside a candidate's into the scale's rings. */
 class StreamedReference {
+  readonly #workspace: Workspace;
   readonly #image: LinearImage;
   readonly #channels: (ReferenceChannel | null)[];
-  readonly #rows: Planes;
-  readonly #xyb: Planes;
-  readonly #square: Float32Array;
-  // Per channel: horizontally blurred rings of a and a*a, and the vertical filters' states.
-  readonly #across: ({ mean: Float32Array; square: Float32Array; meanState: Float32Array; squareState: Float32Array } | null)[];
-  readonly #zeros: Float32Array;
-  readonly #discarded: Float32Array;
+  readonly #blurs: (ReferenceBlur | null)[];
 
-  constructor(image: LinearImage, channels: (ReferenceChannel | null)[]) {
-    const { width } = image;
+  constructor(workspace: Workspace, image: LinearImage, channels: (ReferenceChannel | null)[]) {
+    this.#workspace = workspace;
     this.#image = image;
     this.#channels = channels;
-    this.#rows = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-    this.#xyb = [new Float32Array(width), new Float32Array(width), new Float32Array(width)];
-    this.#square = new Float32Array(width);
-    this.#across = channels.map((channel) =>
-      channel === null
-        ? null
-        : { mean: new Float32Array(RING * width), square: new Float32Array(RING * width), meanState: new Float32Array(width * 6), squareState: new Float32Array(width * 6) },
-    );
-    this.#zeros = new Float32Array(width);
-    this.#discarded = new Float32Array(width);
+    this.#blurs = channels.map((channel, c) => (channel === null ? null : new ReferenceBlur(workspace, c, image.width, image.height)));
   }
 
   /** Reads row y: its XYB into the rings' slot for y, and its horizontal passes. */
   readRow(y: number): void {
     const { width } = this.#image;
-    const slot = (y % RING) * width;
-    const [red, green, blue] = this.#rows;
+    const { referenceRows, referenceConverted } = this.#workspace;
+    const [red, green, blue] = viewsOf(referenceRows);
     this.#image.readRow(y, red, green, blue);
-    toPositiveXyb(red, green, blue, this.#xyb[0], this.#xyb[1], this.#xyb[2], 0, width);
+    toPositiveXyb(this.#workspace, referenceRows, referenceConverted, 0, width, this.#channels[2] !== null);
     this.#channels.forEach((channel, c) => {
-      const across = this.#across[c];
-      if (channel === null || across == null) return;
-      const values = this.#xyb[c]!;
-      channel.xyb.set(values, slot);
-      for (let x = 0; x < width; x++) this.#square[x] = values[x]! * values[x]!;
-      blurRow(values, 0, across.mean, slot, width);
-      blurRow(this.#square, 0, across.square, slot, width);
+      if (channel === null) return;
+      const converted = referenceConverted[c]!;
+      channel.xyb.set(converted.view.subarray(0, width), (y % RING) * width);
+      this.#blurs[c]!.across(y, converted.at);
     });
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into the rings' slot for n. */
   blurColumns(n: number): void {
-    const { width, height } = this.#image;
-    const top = n - RADIUS - 1;
-    const bottom = n + RADIUS - 1;
+    const { width } = this.#image;
     this.#channels.forEach((channel, c) => {
-      const across = this.#across[c];
-      if (channel === null || across == null) return;
-      const upperAt = top >= 0 ? (top % RING) * width : 0;
-      const lowerAt = bottom < height ? (bottom % RING) * width : 0;
-      const outAt = n >= 0 ? (n % RING) * width : 0;
-      blurColumnsStep(top >= 0 ? across.mean : this.#zeros, upperAt, bottom < height ? across.mean : this.#zeros, lowerAt, across.meanState, n >= 0 ? channel.mean : this.#discarded, outAt, width);
-      blurColumnsStep(top >= 0 ? across.square : this.#zeros, upperAt, bottom < height ? across.square : this.#zeros, lowerAt, across.squareState, n >= 0 ? channel.square : this.#discarded, outAt, width);
+      if (channel === null) return;
+      const blur = this.#blurs[c]!;
+      blur.down(n);
+      if (n < 0) return;
+      channel.mean.set(blur.mean, (n % RING) * width);
+      channel.square.set(blur.square, (n % RING) * width);
     });
   }
 }
-
-/** The horizontal pass for b, b*b and a*b of one row (as blurRow, products rounded to single precision as a plane of them would be). */
-function blurCandidateRow(a: Float32Array, aAt: number, b: Float32Array, bAt: number, [means, squares, crosses]: Planes, outAt: number, width: number): void {
-  let lastM1 = 0, beforeM1 = 0, lastM3 = 0, beforeM3 = 0, lastM5 = 0, beforeM5 = 0;
-  let lastS1 = 0, beforeS1 = 0, lastS3 = 0, beforeS3 = 0, lastS5 = 0, beforeS5 = 0;
-  let lastC1 = 0, beforeC1 = 0, lastC3 = 0, beforeC3 = 0, lastC5 = 0, beforeC5 = 0;
-  for (let n = 1 - RADIUS; n < width; n++) {
-    const left = n - RADIUS - 1;
-    const right = n + RADIUS - 1;
-    const bLeft = left >= 0 ? b[bAt + left]! : 0;
-    const aLeft = left >= 0 ? a[aAt + left]! : 0;
-    const bRight = right < width ? b[bAt + right]! : 0;
-    const aRight = right < width ? a[aAt + right]! : 0;
-    const mean = f32(bLeft + bRight);
-    const square = f32(f32(bLeft * bLeft) + f32(bRight * bRight));
-    const cross = f32(f32(aLeft * bLeft) + f32(aRight * bRight));
-    const m1 = f32(f32(f32(N1 * mean) - beforeM1) - D1 * lastM1);
-    const m3 = f32(f32(f32(N3 * mean) - beforeM3) - D3 * lastM3);
-    const m5 = f32(f32(f32(N5 * mean) - beforeM5) - D5 * lastM5);
-    const s1 = f32(f32(f32(N1 * square) - beforeS1) - D1 * lastS1);
-    const s3 = f32(f32(f32(N3 * square) - beforeS3) - D3 * lastS3);
-    const s5 = f32(f32(f32(N5 * square) - beforeS5) - D5 * lastS5);
-    const c1 = f32(f32(f32(N1 * cross) - beforeC1) - D1 * lastC1);
-    const c3 = f32(f32(f32(N3 * cross) - beforeC3) - D3 * lastC3);
-    const c5 = f32(f32(f32(N5 * cross) - beforeC5) - D5 * lastC5);
-    beforeM1 = lastM1; lastM1 = m1; beforeM3 = lastM3; lastM3 = m3; beforeM5 = lastM5; lastM5 = m5;
-    beforeS1 = lastS1; lastS1 = s1; beforeS3 = lastS3; lastS3 = s3; beforeS5 = lastS5; lastS5 = s5;
-    beforeC1 = lastC1; lastC1 = c1; beforeC3 = lastC3; lastC3 = c3; beforeC5 = lastC5; lastC5 = c5;
-    if (n >= 0) {
-      means[outAt + n] = f32(f32(m1 + m3) + m5);
-      squares[outAt + n] = f32(f32(s1 + s3) + s5);
-      crosses[outAt + n] = f32(f32(c1 + c3) + c5);
-    }
-  }
-}
-
-// The SSIM's stabilising constant in its (co)variance term; the mean term, 1 - (mu1 - mu2)^2, needs none.
-const C2 = 0.0009;
-
-/**
- * The vertical pass for b, b*b and a*b (as blurColumnsStep) of one output row, and when `sums`
- * is given (the row is inside the image) its SSIM error and edge differences against the
- * reference, each with its fourth power, added to `sums`. `state` holds per column, for each
- * quantity, its filters' last two outputs.
- */
-function blurCandidateColumns(upper: Planes, upperAt: number, lower: Planes, lowerAt: number, state: Float32Array, width: number, reference: ReferenceChannel, at: number, b: Float32Array, offset: number, sums: Float64Array | null): void {
-  const [upperMeans, upperSquares, upperCrosses] = upper;
-  const [lowerMeans, lowerSquares, lowerCrosses] = lower;
-  const { xyb: a, mean: means, square: squares } = reference;
-  let ssim = 0, ssim4 = 0, artifact = 0, artifact4 = 0, detail = 0, detail4 = 0;
-  for (let x = 0, s = 0; x < width; x++, s += 18) {
-    const mean = f32(upperMeans[upperAt + x]! + lowerMeans[lowerAt + x]!);
-    const square = f32(upperSquares[upperAt + x]! + lowerSquares[lowerAt + x]!);
-    const cross = f32(upperCrosses[upperAt + x]! + lowerCrosses[lowerAt + x]!);
-    const lastM1 = state[s]!, beforeM1 = state[s + 1]!, lastM3 = state[s + 2]!, beforeM3 = state[s + 3]!, lastM5 = state[s + 4]!, beforeM5 = state[s + 5]!;
-    const lastS1 = state[s + 6]!, beforeS1 = state[s + 7]!, lastS3 = state[s + 8]!, beforeS3 = state[s + 9]!, lastS5 = state[s + 10]!, beforeS5 = state[s + 11]!;
-    const lastC1 = state[s + 12]!, beforeC1 = state[s + 13]!, lastC3 = state[s + 14]!, beforeC3 = state[s + 15]!, lastC5 = state[s + 16]!, beforeC5 = state[s + 17]!;
-    const m1 = f32(N1 * mean - f32(D1 * lastM1 + beforeM1));
-    const m3 = f32(N3 * mean - f32(D3 * lastM3 + beforeM3));
-    const m5 = f32(N5 * mean - f32(D5 * lastM5 + beforeM5));
-    const s1 = f32(N1 * square - f32(D1 * lastS1 + beforeS1));
-    const s3 = f32(N3 * square - f32(D3 * lastS3 + beforeS3));
-    const s5 = f32(N5 * square - f32(D5 * lastS5 + beforeS5));
-    const c1 = f32(N1 * cross - f32(D1 * lastC1 + beforeC1));
-    const c3 = f32(N3 * cross - f32(D3 * lastC3 + beforeC3));
-    const c5 = f32(N5 * cross - f32(D5 * lastC5 + beforeC5));
-    state[s] = m1;
-    state[s + 1] = lastM1;
-    state[s + 2] = m3;
-    state[s + 3] = lastM3;
-    state[s + 4] = m5;
-    state[s + 5] = lastM5;
-    state[s + 6] = s1;
-    state[s + 7] = lastS1;
-    state[s + 8] = s3;
-    state[s + 9] = lastS3;
-    state[s + 10] = s5;
-    state[s + 11] = lastS5;
-    state[s + 12] = c1;
-    state[s + 13] = lastC1;
-    state[s + 14] = c3;
-    state[s + 15] = lastC3;
-    state[s + 16] = c5;
-    state[s + 17] = lastC5;
-    if (sums === null) continue;
-    // mu and sigma: 1 the reference (cached), 2 the candidate.
-    const mu1 = means[at + x]!;
-    const mu2 = f32(f32(m1 + m3) + m5);
-    const sigma11 = squares[at + x]!;
-    const sigma22 = f32(f32(s1 + s3) + s5);
-    const sigma12 = f32(f32(c1 + c3) + c5);
-    const diff = mu1 - mu2;
-    const numerator = (1 - diff * diff) * (2 * (sigma12 - mu1 * mu2) + C2);
-    const denominator = sigma11 - mu1 * mu1 + (sigma22 - mu2 * mu2) + C2;
-    // One division for both ratios: the SSIM's and the edge term's.
-    const referenceEdge = 1 + Math.abs(a[at + x]! - mu1);
-    const inverse = 1 / (denominator * referenceEdge);
-    const error = 1 - numerator * referenceEdge * inverse;
-    if (error > 0) {
-      ssim += error;
-      const squared = error * error;
-      ssim4 += squared * squared;
-    }
-    // > 0: an edge where the reference is smooth (ringing, banding, blocks); < 0: an edge lost (blur).
-    const edge = (1 + Math.abs(b[offset + x]! - mu2)) * denominator * inverse - 1;
-    const squared = edge * edge;
-    if (edge > 0) {
-      artifact += edge;
-      artifact4 += squared * squared;
-    } else {
-      detail -= edge;
-      detail4 += squared * squared;
-    }
-  }
-  if (sums === null) return;
-  sums[0]! += ssim;
-  sums[1]! += ssim4;
-  sums[2]! += artifact;
-  sums[3]! += artifact4;
-  sums[4]! += detail;
-  sums[5]! += detail4;
-}
-

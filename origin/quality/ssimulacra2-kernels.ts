@@ -1,0 +1,205 @@
+// The WebAssembly kernels of SSIMULACRA 2 (assembly/ssimulacra2-kernels.ts, compiled to
+// ssimulacra2-kernels.wasm) and the rows they work on, which live in the kernels' memory: one
+// instance per thread, its memory sized for the widest image scored so far (about 1 KB a column,
+// whatever the height: a score's planes stay in JavaScript and its rows are copied in).
+import { readFileSync } from "node:fs";
+import type { RawImage } from "./raw-image.ts";
+import { OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+
+export const RADIUS = gaussian.radius;
+/** Rows the vertical pass needs around its output row, kept as rings. */
+export const RING = 2 * RADIUS + 1;
+
+interface KernelExports {
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
+  linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
+  toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
+  accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
+  blurRow(input: number, output: number, width: number, squared: number): void;
+  blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
+  blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
+  blurCandidateColumns(
+    upperMeans: number, upperSquares: number, upperCrosses: number,
+    lowerMeans: number, lowerSquares: number, lowerCrosses: number,
+    state: number, width: number,
+    referenceXyb: number, referenceMeans: number, referenceSquares: number, candidateXyb: number,
+    sums: number, accumulate: number,
+  ): void;
+}
+
+const wasmModule = await WebAssembly.compile(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
+
+// The cube root of the opsin mixes starts from this table over [0, 1 + 1/4096], linearly
+// interpolated, and takes one Halley step in the kernel (below 1e-11 relative, far under the
+// single precision the XYB planes keep; Math.cbrt three times a pixel had been the colour
+// conversion's largest cost).
+const CBRT_STEPS = 4096;
+const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
+const PAGE = 65536;
+// The tables' place in the kernels' memory, before every workspace.
+const SRGB_AT = CBRT_TABLE.byteLength;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength;
+
+/** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
+export interface Region<View extends Float32Array | Float64Array> {
+  at: number;
+  view: View;
+}
+
+/** Three rows, one per channel. */
+export type RowTriple = [Region<Float32Array>, Region<Float32Array>, Region<Float32Array>];
+
+/** Per XYB channel of a candidate: the rings and state the two passes need, and its six sums. */
+export interface ChannelWorkspace {
+  /** The reference's XYB rows, as a ring (the horizontal pass reads row y + r - 1, the SSIM row y). */
+  referenceXyb: Region<Float32Array>;
+  referenceMean: Region<Float32Array>;
+  referenceSquare: Region<Float32Array>;
+  /** Horizontally blurred rings of b, b*b and a*b. */
+  across: RowTriple;
+  /** Per column the vertical filters' last two outputs of each quantity (18 doubles a column). */
+  state: Region<Float64Array>;
+  sums: Region<Float64Array>;
+  /** The reference's side when computed here (prepared, or streamed beside a candidate): horizontally blurred rings of its values and squares, the vertical filters' states (6 doubles a column each), and the output rows. */
+  referenceAcross: [Region<Float32Array>, Region<Float32Array>];
+  referenceState: [Region<Float64Array>, Region<Float64Array>];
+  referenceBlurred: [Region<Float32Array>, Region<Float32Array>];
+}
+
+/** Every row buffer of one score, for images up to `width` wide; a narrower scale uses their starts. */
+export interface Workspace {
+  kernels: KernelExports;
+  width: number;
+  /** The candidate's linear rows. */
+  rows: RowTriple;
+  /** A row pair's share of the next scale, while it accumulates. */
+  halves: RowTriple;
+  /** The candidate's XYB rings. */
+  xyb: RowTriple;
+  channels: [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace];
+  /** Linear and XYB rows for the reference's side (prepared or streamed beside a candidate). */
+  referenceRows: RowTriple;
+  referenceConverted: RowTriple;
+  /** A row of zeros: the image's outside, for the vertical passes. */
+  zeros: Region<Float32Array>;
+  /** One row of an image's bytes. */
+  bytes: { at: number; view: Uint8Array };
+}
+
+let memory: WebAssembly.Memory | null = null;
+let kernels: KernelExports | null = null;
+let current: Workspace | null = null;
+
+/**
+ * The workspace for images up to `width` wide, its memory grown when a wider image comes. A
+ * workspace is valid until the next call with a greater width (growing the memory detaches its
+ * views); scores on one thread run one at a time, each asking once at its start.
+ */
+export function workspaceFor(width: number): Workspace {
+  if (current !== null && current.width >= width) return current;
+  const layout = new Layout();
+  const plan = () => {
+    const row = () => layout.floats(width);
+    const ring = () => layout.floats(RING * width);
+    const triple = (make: () => Region<Float32Array>): RowTriple => [make(), make(), make()];
+    const channel = (): ChannelWorkspace => ({
+      referenceXyb: ring(),
+      referenceMean: row(),
+      referenceSquare: row(),
+      across: triple(ring),
+      state: layout.doubles(18 * (width + 2)),
+      sums: layout.doubles(6),
+      referenceAcross: [ring(), ring()],
+      referenceState: [layout.doubles(6 * (width + 2)), layout.doubles(6 * (width + 2))],
+      referenceBlurred: [row(), row()],
+    });
+    return {
+      rows: triple(row),
+      halves: triple(row),
+      xyb: triple(ring),
+      channels: [channel(), channel(), channel()] as [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace],
+      referenceRows: triple(row),
+      referenceConverted: triple(row),
+      zeros: row(),
+      bytes: layout.bytes(4 * width),
+    };
+  };
+  plan();
+  const bytes = layout.end;
+  if (memory === null || kernels === null) {
+    memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+    kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
+    new Float64Array(memory.buffer, 0, CBRT_TABLE.length).set(CBRT_TABLE);
+    new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
+    const f32 = Math.fround;
+    const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
+    const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
+    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT);
+  } else if (memory.buffer.byteLength < bytes) {
+    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+  }
+  layout.reset(memory.buffer);
+  current = { kernels, width, ...plan() };
+  current.zeros.view.fill(0);
+  return current;
+}
+
+/** Hands out 16-byte-aligned regions one after another, with 16 bytes of slack after each (a two-lane kernel may read one value past a row). */
+class Layout {
+  #end = TABLES_END;
+  #buffer: ArrayBuffer | null = null;
+
+  get end(): number {
+    return this.#end;
+  }
+
+  reset(buffer: ArrayBuffer): void {
+    this.#end = TABLES_END;
+    this.#buffer = buffer;
+  }
+
+  floats(count: number): Region<Float32Array> {
+    const at = this.#take(count * 4);
+    return { at, view: this.#buffer === null ? new Float32Array(0) : new Float32Array(this.#buffer, at, count) };
+  }
+
+  doubles(count: number): Region<Float64Array> {
+    const at = this.#take(count * 8);
+    return { at, view: this.#buffer === null ? new Float64Array(0) : new Float64Array(this.#buffer, at, count) };
+  }
+
+  bytes(count: number): { at: number; view: Uint8Array } {
+    const at = this.#take(count);
+    return { at, view: this.#buffer === null ? new Uint8Array(0) : new Uint8Array(this.#buffer, at, count) };
+  }
+
+  #take(bytes: number): number {
+    const at = Math.ceil(this.#end / 16) * 16;
+    this.#end = at + bytes + 16;
+    return at;
+  }
+}
+
+/**
+ * An image's rows in linear light (a pixel not opaque over a dark, 0, or light, 1, page), decoded
+ * by the kernels; the rows it fills must be views of a workspace.
+ */
+export function linearRows(image: RawImage, background: number): LinearImage {
+  const { data, width, height, channels } = image;
+  if (data.length !== width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes for ${width}x${height}x${channels}, got ${data.length}`);
+  const rowBytes = width * channels;
+  return {
+    width,
+    height,
+    readRow(y, red, green, blue) {
+      const workspace = workspaceFor(width);
+      workspace.bytes.view.set(data.subarray(y * rowBytes, (y + 1) * rowBytes));
+      workspace.kernels.linearRow(workspace.bytes.at, channels, background, width, offsetOf(red), offsetOf(green), offsetOf(blue));
+    },
+  };
+}
+
+function offsetOf(view: Float32Array): number {
+  if (view.buffer !== memory?.buffer) throw new Error("a kernel's row must be a view of the kernels' memory");
+  return view.byteOffset;
+}
