@@ -27,7 +27,10 @@ interface KernelExports {
   ): void;
 }
 
-const wasmModule = await WebAssembly.compile(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
+// Node compiles WebAssembly from bytes; the Workers types the tree also loads declare Module
+// without that constructor (workerd forbids it), so the constructor is typed here.
+const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (bytes: Uint8Array) => WebAssembly.Module };
+const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
 // The cube root of the opsin mixes starts from this table over [0, 1 + 1/4096], linearly
 // interpolated, and takes one Halley step in the kernel (below 1e-11 relative, far under the
