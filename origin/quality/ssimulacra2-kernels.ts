@@ -4,14 +4,14 @@
 // whatever the height: a score's planes stay in JavaScript and its rows are copied in).
 import { readFileSync } from "node:fs";
 import type { RawImage } from "./raw-image.ts";
-import { OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+import { M20, M21, M22, OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 export const RADIUS = gaussian.radius;
 /** Rows the vertical pass needs around its output row, kept as rings. */
 export const RING = 2 * RADIUS + 1;
 
 interface KernelExports {
-  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number, shortRed: number, shortGreen: number, shortBlue: number): void;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
@@ -137,7 +137,7 @@ export function workspaceFor(width: number): Workspace {
     const f32 = Math.fround;
     const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
     const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
-    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT);
+    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22);
   } else if (memory.buffer.byteLength < bytes) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }

@@ -29,15 +29,16 @@ let cbrtTable: usize = 0;
 let srgbTable: usize = 0;
 let opsinBias: f64 = 0;
 let opsinBiasCbrt: f64 = 0;
+// The short-wavelength opsin mix's weights of red, green and blue.
+let m20: f64 = 0;
+let m21: f64 = 0;
+let m22: f64 = 0;
 
 const CBRT_STEPS: f64 = 4096;
-const M20: f64 = 0.24342268924547819;
-const M21: f64 = 0.20476744424496821;
-const M22: f64 = 1 - M20 - M21;
 const C2: f64 = 0.0009;
 
 /** Takes the constants the JavaScript side computes (its Math.cbrt and Gaussian), so both sides use the same numbers. */
-export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64): void {
+export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64): void {
   N1 = n1;
   N3 = n3;
   N5 = n5;
@@ -49,6 +50,9 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   srgbTable = srgb;
   opsinBias = bias;
   opsinBiasCbrt = biasCbrt;
+  m20 = shortRed;
+  m21 = shortGreen;
+  m22 = shortBlue;
 }
 
 /** A row of 8-bit sRGB (3 or 4 channels) to linear rows; a pixel not opaque is laid over a `background` page (0 dark, 1 light). */
@@ -244,7 +248,7 @@ export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y
     storeRounded(x + at, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half), one);
     storeRounded(y + at, f64x2.add(luma, f64x2.splat(0.05)), one);
     if (!withB) continue;
-    const short = f64x2.sub(cubeRoot(mix(M20, M21, M22, r, g, bl)), bias);
+    const short = f64x2.sub(cubeRoot(mix(m20, m21, m22, r, g, bl)), bias);
     storeRounded(b + at, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), one);
   }
 }
