@@ -83,15 +83,23 @@ export function linearRow(bytes: usize, channels: i32, background: f64, width: i
  * column counting twice, as if the edge were repeated.
  */
 export function accumulateHalf(half: usize, row: usize, y: i32, width: i32, height: i32): void {
-  if ((y & 1) == 0) memory.fill(half, 0, <usize>((width + 1) >> 1) << 2);
   const weight: f64 = (height & 1) == 1 && y == height - 1 ? 0.5 : 0.25;
-  for (let x = 0; x < width; x++) {
-    const at = half + (<usize>(x >> 1) << 2);
-    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>x << 2)) * weight));
+  const fresh = (y & 1) == 0;
+  // Each half-row value takes its two columns in turn, rounded after each as a plane element is.
+  const pairs = width >> 1;
+  for (let j = 0; j < pairs; j++) {
+    const at = half + (<usize>j << 2);
+    const from = row + (<usize>j << 3);
+    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
+    value = <f64><f32>(value + <f64>load<f32>(from) * weight);
+    store<f32>(at, <f32>(value + <f64>load<f32>(from, 4) * weight));
   }
   if ((width & 1) == 1) {
-    const at = half + (<usize>(width >> 1) << 2);
-    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight));
+    const at = half + (<usize>pairs << 2);
+    const last = <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight;
+    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
+    value = <f64><f32>(value + last);
+    store<f32>(at, <f32>(value + last));
   }
 }
 
