@@ -1,17 +1,17 @@
 // The WebAssembly kernels of SSIMULACRA 2 (assembly/ssimulacra2-kernels.ts, compiled to
 // ssimulacra2-kernels.wasm) and the rows they work on, which live in the kernels' memory: one
-// instance per thread, its memory sized for the widest image scored so far (about 1 KB a column,
+// instance per thread, its memory sized for the widest image scored so far (about 1.8 KB a column,
 // whatever the height: a score's planes stay in JavaScript and its rows are copied in).
 import { readFileSync } from "node:fs";
 import type { RawImage } from "./raw-image.ts";
-import { OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
+import { M20, M21, M22, OPSIN_BIAS, OPSIN_BIAS_CBRT, SRGB_TO_LINEAR, gaussian, type LinearImage } from "./ssimulacra2-parameters.ts";
 
 export const RADIUS = gaussian.radius;
 /** Rows the vertical pass needs around its output row, kept as rings. */
 export const RING = 2 * RADIUS + 1;
 
 interface KernelExports {
-  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number): void;
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number, shortRed: number, shortGreen: number, shortBlue: number): void;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
@@ -27,7 +27,10 @@ interface KernelExports {
   ): void;
 }
 
-const wasmModule = await WebAssembly.compile(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
+// Node compiles WebAssembly from bytes; the Workers types the tree also loads declare Module
+// without that constructor (workerd forbids it), so the constructor is typed here.
+const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (bytes: Uint8Array) => WebAssembly.Module };
+const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
 // The cube root of the opsin mixes starts from this table over [0, 1 + 1/4096], linearly
 // interpolated, and takes one Halley step in the kernel (below 1e-11 relative, far under the
@@ -134,7 +137,7 @@ export function workspaceFor(width: number): Workspace {
     const f32 = Math.fround;
     const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
     const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
-    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT);
+    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22);
   } else if (memory.buffer.byteLength < bytes) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }

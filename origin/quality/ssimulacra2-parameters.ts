@@ -1,6 +1,7 @@
 // The parameters of SSIMULACRA 2.0 that every implementation here shares: the published weights,
 // the XYB opsin constants, sRGB decoding and the recursive Gaussian's coefficients. The cached
-// scorer (ssimulacra2.ts) and the tests' streaming oracle differ only in how they walk the image.
+// scorer (ssimulacra2.ts, its loops in WebAssembly, which takes these numbers from here at start)
+// and the tests' streaming oracle (JavaScript) differ only in how they walk the image.
 export const SCALES = 6;
 export const SIGMA = 1.5;
 

@@ -262,18 +262,20 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
       streamed?.readRow(bottom);
       readLinearRow(workspace, candidate, bottom, rows, next);
       toPositiveXyb(workspace, rows, xyb, (bottom % RING) * width, width, reference.channels[2] !== null);
-      channels.forEach((channel, c) => {
-        if (channel === null) return;
+      for (let c = 0; c < 3; c++) {
+        const channel = channels[c];
+        if (channel == null) continue;
         const at = referenceAt(bottom);
         channel.space.referenceXyb.view.set(channel.reference.xyb.subarray(at, at + width), (bottom % RING) * width);
         const [means, squares, crosses] = channel.space.across;
         kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width);
-      });
+      }
     }
     const top = n - RADIUS - 1;
     streamed?.blurColumns(n);
-    channels.forEach((channel, c) => {
-      if (channel === null) return;
+    for (let c = 0; c < 3; c++) {
+      const channel = channels[c];
+      if (channel == null) continue;
       const { space } = channel;
       const [means, squares, crosses] = space.across;
       const upper = top >= 0 ? slotOf(top) : -1;
@@ -292,7 +294,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         space.referenceXyb.at + row, space.referenceMean.at, space.referenceSquare.at, xyb[c]!.at + row,
         space.sums.at, inside ? 1 : 0,
       );
-    });
+    }
   }
   const pixels = width * height;
   return channels.map((channel) => {

@@ -29,15 +29,16 @@ let cbrtTable: usize = 0;
 let srgbTable: usize = 0;
 let opsinBias: f64 = 0;
 let opsinBiasCbrt: f64 = 0;
+// The short-wavelength opsin mix's weights of red, green and blue.
+let m20: f64 = 0;
+let m21: f64 = 0;
+let m22: f64 = 0;
 
 const CBRT_STEPS: f64 = 4096;
-const M20: f64 = 0.24342268924547819;
-const M21: f64 = 0.20476744424496821;
-const M22: f64 = 1 - M20 - M21;
 const C2: f64 = 0.0009;
 
 /** Takes the constants the JavaScript side computes (its Math.cbrt and Gaussian), so both sides use the same numbers. */
-export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64): void {
+export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64): void {
   N1 = n1;
   N3 = n3;
   N5 = n5;
@@ -49,6 +50,9 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   srgbTable = srgb;
   opsinBias = bias;
   opsinBiasCbrt = biasCbrt;
+  m20 = shortRed;
+  m21 = shortGreen;
+  m22 = shortBlue;
 }
 
 /** A row of 8-bit sRGB (3 or 4 channels) to linear rows; a pixel not opaque is laid over a `background` page (0 dark, 1 light). */
@@ -79,15 +83,23 @@ export function linearRow(bytes: usize, channels: i32, background: f64, width: i
  * column counting twice, as if the edge were repeated.
  */
 export function accumulateHalf(half: usize, row: usize, y: i32, width: i32, height: i32): void {
-  if ((y & 1) == 0) memory.fill(half, 0, <usize>((width + 1) >> 1) << 2);
   const weight: f64 = (height & 1) == 1 && y == height - 1 ? 0.5 : 0.25;
-  for (let x = 0; x < width; x++) {
-    const at = half + (<usize>(x >> 1) << 2);
-    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>x << 2)) * weight));
+  const fresh = (y & 1) == 0;
+  // Each half-row value takes its two columns in turn, rounded after each as a plane element is.
+  const pairs = width >> 1;
+  for (let j = 0; j < pairs; j++) {
+    const at = half + (<usize>j << 2);
+    const from = row + (<usize>j << 3);
+    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
+    value = <f64><f32>(value + <f64>load<f32>(from) * weight);
+    store<f32>(at, <f32>(value + <f64>load<f32>(from, 4) * weight));
   }
   if ((width & 1) == 1) {
-    const at = half + (<usize>(width >> 1) << 2);
-    store<f32>(at, <f32>(<f64>load<f32>(at) + <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight));
+    const at = half + (<usize>pairs << 2);
+    const last = <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight;
+    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
+    value = <f64><f32>(value + last);
+    store<f32>(at, <f32>(value + last));
   }
 }
 
@@ -244,7 +256,7 @@ export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y
     storeRounded(x + at, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half), one);
     storeRounded(y + at, f64x2.add(luma, f64x2.splat(0.05)), one);
     if (!withB) continue;
-    const short = f64x2.sub(cubeRoot(mix(M20, M21, M22, r, g, bl)), bias);
+    const short = f64x2.sub(cubeRoot(mix(m20, m21, m22, r, g, bl)), bias);
     storeRounded(b + at, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), one);
   }
 }

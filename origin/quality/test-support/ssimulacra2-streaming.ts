@@ -17,8 +17,8 @@
 // the two images, while the one after it fills): about 7.5 bytes per input pixel beyond the
 // inputs themselves (bench:quality measured 95 MB at 12 MP).
 import type { RawImage } from "../raw-image.ts";
-import { accumulateHalf, bytesReader, hasTransparency, scaleCount } from "../ssimulacra2-image.ts";
-import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, gaussian, type LinearImage } from "../ssimulacra2-parameters.ts";
+import { hasTransparency, scaleCount } from "../ssimulacra2-image.ts";
+import { WEIGHTS, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, SRGB_TO_LINEAR, gaussian, type LinearImage } from "../ssimulacra2-parameters.ts";
 
 /** SSIMULACRA 2 of `candidate` against `reference`: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
 export function streamingSsimulacra2(reference: RawImage, candidate: RawImage): number {
@@ -256,4 +256,38 @@ function blurColumnsAndAccumulate(upper: Float32Array, lower: Float32Array, stat
   sums[3]! += artifact4;
   sums[4]! += detail;
   sums[5]! += detail4;
+}
+
+/** Reads an RGB(A) buffer into linear-light rows, a pixel not opaque over a dark (0) or light (1) page. */
+function bytesReader(image: RawImage, background: number): LinearImage {
+  const { data, width, height, channels } = image;
+  if (data.length !== width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes for ${width}x${height}x${channels}, got ${data.length}`);
+  return {
+    width,
+    height,
+    readRow(y, red, green, blue) {
+      let i = y * width * channels;
+      for (let x = 0; x < width; x++, i += channels) {
+        if (channels === 4 && data[i + 3] !== 255) {
+          const alpha = data[i + 3]! / 255;
+          const under = background * (1 - alpha);
+          red[x] = SRGB_TO_LINEAR[data[i]!]! * alpha + under;
+          green[x] = SRGB_TO_LINEAR[data[i + 1]!]! * alpha + under;
+          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]! * alpha + under;
+        } else {
+          red[x] = SRGB_TO_LINEAR[data[i]!]!;
+          green[x] = SRGB_TO_LINEAR[data[i + 1]!]!;
+          blue[x] = SRGB_TO_LINEAR[data[i + 2]!]!;
+        }
+      }
+    },
+  };
+}
+
+/** Adds row y's quarter share to the next scale's 2x2 box average; an odd last row or column counts twice, as if the edge were repeated. */
+function accumulateHalf(plane: Float32Array, row: Float32Array, y: number, width: number, height: number): void {
+  const weight = (height & 1) === 1 && y === height - 1 ? 0.5 : 0.25;
+  const start = (y >> 1) * ((width + 1) >> 1);
+  for (let x = 0; x < width; x++) plane[start + (x >> 1)]! += row[x]! * weight;
+  if ((width & 1) === 1) plane[start + (width >> 1)]! += row[width - 1]! * weight;
 }
