@@ -150,10 +150,11 @@ type RewritePlan = Extract<ImagePlan, { action: "rewrite" }>;
 /** What encoding one image came to: its new stream, or why it keeps its own. */
 type ImageOutcome = { stream: EncodedStream; channels: PixelChannels; quality: number } | { kept: "not_smaller" | "jpeg_already_at_quality" | "decode_failed" };
 
-// Images encoded at once. An image's work alternates between this thread (mupdf's decode, the
-// floor's metric) and sharp's threads (resize, encodes), so while one waits for sharp another
-// runs here: on two cores the corpus's compress took about a fifth less time. Each image in
-// flight holds its decoded pixels, so memory grows to about that many images, not more.
+// Images encoded at once. An image's work moves between this thread (mupdf's decode), the score
+// pool's worker (the floor's metric) and sharp's threads (resize, encodes): one image at a time,
+// a CPU profile of the corpus's compress found this thread idle a quarter of the time. With two,
+// one image's decode runs while the other's probes are encoded or scored. Each image in flight
+// holds its decoded pixels, so memory grows to about two images, not more.
 const IMAGES_IN_FLIGHT = 2;
 
 async function encodeImage(doc: mupdf.PDFDocument, image: ImageFacts, plan: RewritePlan, imageTargets: ImageTargets, grayscale: boolean, cache: EncodeCache): Promise<ImageOutcome> {
