@@ -1,5 +1,7 @@
 import * as mupdf from "mupdf";
-import { deflateSync } from "node:zlib";
+import { deflateSync, inflateSync } from "node:zlib";
+import sharp from "sharp";
+import type { Sharp } from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
@@ -104,6 +106,25 @@ describe("compressPdf image rewriting", () => {
       [600, "FlateDecode"],
     ]);
     expectRendersClose(input, result.bytes);
+  });
+
+  it("writes each image's own pixels back to it and lists them in the document's order, though images are encoded two at a time", async () => {
+    // Four photos tinted apart, each on its own page at 300 dpi, so each is resampled and searched for its floor.
+    const tints = [[60, 0, 0], [0, 60, 0], [0, 0, 60], [-60, -60, -60]] as const;
+    const pixels = tints.map((tint, index) => photoPixels(400, 300, 3, index + 1).map((value, offset) => Math.max(0, Math.min(255, value + tint[offset % 3]!))));
+    const images = pixels.map((samples, index) => flateImage(`Tinted${index}`, 400, 300, "DeviceRGB", samples));
+    const input = buildPdf(images, images.map((image) => [{ image: image.name, x: 72, y: 400, width: 96, height: 72 }]));
+    const result = await compressPdf(input, options({ profile: "ebook" }));
+    const inputObjects = pageImages(input).map((page) => page[0]!.objectNumber);
+    expect(result.stats.images.map((image) => image.object_number)).toEqual([...inputObjects].sort((a, b) => a - b));
+    const meanOf = async (decoded: Sharp) => (await decoded.stats()).channels.slice(0, 3).map((channel) => channel.mean);
+    for (const [page, written] of pageImages(result.bytes).entries()) {
+      const image = written[0]!;
+      expect(image).toMatchObject({ width: 200, height: 150 });
+      const before = await meanOf(sharp(pixels[page], { raw: { width: 400, height: 300, channels: 3 } }));
+      const after = await meanOf(image.filter === "DCTDecode" ? sharp(image.raw) : sharp(inflateSync(image.raw), { raw: { width: 200, height: 150, channels: 3 } }));
+      for (const channel of [0, 1, 2]) expect(Math.abs(after[channel]! - before[channel]!), `page ${page + 1} channel ${channel}`).toBeLessThan(4);
+    }
   });
 });
 

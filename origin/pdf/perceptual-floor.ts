@@ -24,7 +24,7 @@ import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample, wholeScoreEstimate } from "../quality/sample-mosaic.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { ScoreCurve } from "../quality/score-curve.ts";
-import { prepareReference, scoreAgainst } from "../quality/ssimulacra2.ts";
+import { perceptualScorer } from "../quality/perceptual-score.ts";
 import { cmykTiff } from "./cmyk-tiff.ts";
 import type { EncodingChoice } from "./encode-image.ts";
 import { encodeJpeg, rawInput } from "./encode-pixels.ts";
@@ -95,13 +95,17 @@ export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, fl
   return chosen.quality;
 }
 
-/** Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`. */
+/**
+ * Scores `pixels` re-encoded at a quality against themselves, both as drawn at `magnification`.
+ * The metric runs on the score pool's worker (its side of the reference prepared once and kept
+ * there for the search's probes), so while it scores one image this thread decodes and encodes
+ * the next (rewrite-images.ts keeps two in flight): on this thread, the metric was most of a
+ * search's time and nothing else could run beside it.
+ */
 async function scorer(pixels: RawPixels, magnification: number): Promise<(quality: number) => Promise<number>> {
-  // Prepared once: the reference's side of the metric is the same for every probe.
-  const reference = prepareReference(await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification));
+  const score = perceptualScorer(await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification));
   return async (quality) => {
     const encoded = await encodeJpeg(pixels, quality);
-    const decoded = await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification);
-    return scoreAgainst(reference, decoded);
+    return score(await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification));
   };
 }

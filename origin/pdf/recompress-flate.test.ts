@@ -6,6 +6,7 @@ import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import type { PdfCompressOptionsInput } from "../../contracts/pdf-options.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { filtersOf, forEachObject } from "./pdf-objects.ts";
+import { recompressFlateStreams } from "./recompress-flate.ts";
 import { photoPixels } from "./test-support/generate-pdf.ts";
 import { comparePdfRenders } from "./test-support/render-compare.ts";
 
@@ -47,6 +48,25 @@ function textAndImagePdf(level = 6): Uint8Array {
     doc.destroy();
   }
 }
+
+describe("recompressFlateStreams", () => {
+  it("writes each stream's own content back to it though two deflate at once, each at zlib's best level", async () => {
+    const doc = new mupdf.PDFDocument();
+    try {
+      const contents = Array.from({ length: 9 }, (_, index) => `stream ${index}: ${"0 0 m 10 10 l S ".repeat(40 * (index + 1))}`);
+      const objects = contents.map((content) => doc.addRawStream(deflateSync(content, { level: 1 }), { Filter: "FlateDecode" }).asIndirect());
+      const stats = await recompressFlateStreams(doc, "zlib");
+      expect(stats.streams_recompressed).toBe(contents.length);
+      for (const [index, objectNumber] of objects.entries()) {
+        const raw = doc.newIndirect(objectNumber).readRawStream().asUint8Array().slice();
+        expect(inflateSync(raw).toString(), `object ${objectNumber}`).toBe(contents[index]);
+        expect(raw.byteLength).toBe(deflateSync(contents[index]!, { level: 9, memLevel: 9 }).byteLength);
+      }
+    } finally {
+      doc.destroy();
+    }
+  });
+});
 
 describe("compressPdf's Flate recompression", () => {
   it("brings streams a producer deflated fast down to zlib's best level, content unchanged", async () => {

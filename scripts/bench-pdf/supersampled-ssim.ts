@@ -9,20 +9,24 @@ import path from "node:path";
 import { ssim, type LumaImage } from "../../origin/pdf/ssim.ts";
 import { RENDER_DPI, renderPages } from "./render-pages.ts";
 
-const FACTOR = 4;
+export const FACTOR = 4;
 
-function areaAverage(image: LumaImage, factor: number): LumaImage {
+/** The image brought down `factor` times by averaging each factor x factor block, every channel alike. */
+export function areaAverage<T extends LumaImage & { data: Uint8Array | Buffer }>(image: T, factor: number, channels = 1): { data: Uint8Array; width: number; height: number } {
   const width = Math.floor(image.width / factor);
   const height = Math.floor(image.height / factor);
-  const data = new Uint8Array(width * height);
-  const sums = new Uint32Array(width);
+  const data = new Uint8Array(width * height * channels);
+  const sums = new Uint32Array(width * channels);
   for (let y = 0; y < height; y++) {
     sums.fill(0);
     for (let dy = 0; dy < factor; dy++) {
-      const row = (y * factor + dy) * image.width;
-      for (let x = 0; x < width * factor; x++) sums[Math.floor(x / factor)]! += image.data[row + x]!;
+      const row = (y * factor + dy) * image.width * channels;
+      for (let x = 0; x < width * factor; x++) {
+        const target = Math.floor(x / factor) * channels;
+        for (let c = 0; c < channels; c++) sums[target + c]! += image.data[row + x * channels + c]!;
+      }
     }
-    for (let x = 0; x < width; x++) data[y * width + x] = Math.round(sums[x]! / (factor * factor));
+    for (let i = 0; i < width * channels; i++) data[y * width * channels + i] = Math.round(sums[i]! / (factor * factor));
   }
   return { data, width, height };
 }

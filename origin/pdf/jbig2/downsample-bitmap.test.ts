@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { packBitmap, unpackBitmap } from "./bitmap.ts";
+import { packBitmap, packedStride, unpackBitmap } from "./bitmap.ts";
+import type { PackedBitmap } from "./bitmap.ts";
 import { downsampleBitmap } from "./downsample-bitmap.ts";
 
 function bitmapOf(width: number, height: number, inked: (x: number, y: number) => boolean) {
@@ -41,4 +42,36 @@ describe("downsampleBitmap", () => {
       expect(out.pixels.every((pixel) => pixel === 1)).toBe(true);
     }
   });
+
+  it("inks exactly the pixels whose footprint is a third ink, counted pixel by pixel, and ignores the padding bits of each row", () => {
+    // Pseudo-random sparse and dense bitmaps, widths off the byte grid, rows padded with ink bits.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const [sw, sh, w, h, density] of [[203, 97, 50, 24, 0.05], [61, 40, 17, 13, 0.4], [8, 8, 3, 3, 0.5], [1001, 33, 999, 31, 0.2]] as const) {
+      const source = bitmapOf(sw, sh, () => random() < density);
+      const padded: PackedBitmap = { ...source, rows: source.rows.slice() };
+      const stride = packedStride(sw);
+      for (let y = 0; y < sh; y++) padded.rows[y * stride + stride - 1] = (padded.rows[y * stride + stride - 1] as number) | (0xff >> (sw - (stride - 1) * 8));
+      const expected = countedPixelByPixel(unpackBitmap(source).pixels, sw, sh, w, h);
+      expect([...unpackBitmap(downsampleBitmap(padded, w, h)).pixels], `${sw}x${sh} to ${w}x${h}`).toEqual(expected);
+    }
+  });
 });
+
+/** The rule as stated: each output pixel covers the source pixels mapped to it, and is ink when a third of them are. */
+function countedPixelByPixel(pixels: Uint8Array, sw: number, sh: number, w: number, h: number): number[] {
+  const ink = new Array<number>(w * h).fill(0);
+  const total = new Array<number>(w * h).fill(0);
+  const rowOf = (sy: number) => {
+    for (let y = 0; y < h; y++) if (sy < (y === h - 1 ? sh : Math.floor(((y + 1) * sh) / h))) return y;
+    return h - 1;
+  };
+  for (let sy = 0; sy < sh; sy++) {
+    for (let sx = 0; sx < sw; sx++) {
+      const index = rowOf(sy) * w + Math.min(w - 1, Math.floor((sx * w) / sw));
+      total[index]!++;
+      ink[index]! += pixels[sy * sw + sx]!;
+    }
+  }
+  return ink.map((count, index) => (count > 0 && count * 3 >= total[index]! ? 1 : 0));
+}
