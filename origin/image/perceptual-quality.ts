@@ -16,10 +16,10 @@
 // scores: the stretch holds on photos but not on shaded graphics and charts, whose banding only
 // the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
 // score short of the target moves up (the sample search again, aimed as far over as the estimate
-// overshot), one more than LANDING_SLACK above it moves down, and once a whole output below and
-// one above bracket the target the next quality is interpolated between them, to the single
-// quality step. So the answer reaches the target and lands at most LANDING_SLACK above it, unless
-// the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
+// overshot), the first one more than LANDING_SLACK above it moves down (a later one more than
+// LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
+// is interpolated between them, to the single quality step. So the answer reaches the target and
+// lands at most LANDING_LIMIT above it, unless the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
 // ceiling hands over to the other chroma. Every score reported is the output's own.
 //
 // A target no setting reaches is not answered at the ceiling by default: the answer is the
@@ -35,7 +35,7 @@ import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/percep
 import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { blockSample, DEFAULT_TILE, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
@@ -94,8 +94,12 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
   return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
 }
 
-// An answer may score this much above the target before a lower quality is tried.
+// The first whole output may score this much above the target before a lower quality is tried;
+// after a move, up to LANDING_LIMIT (issue #25's limit). On images whose score hardly moves with
+// quality (shaded graphics: cairo #12 WebP scored 72.6 at q76 and 71.5 at q64) the prior curve
+// moved the search down a few qualities at a time, five whole outputs of 2.6 MP for 9% of the bytes.
 const LANDING_SLACK = 2.5;
+const LANDING_LIMIT = 4;
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
 const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
@@ -133,7 +137,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const { format, level, encoder } = search;
   const { channels } = await reference.metadata();
   const pixels = await rawRgb(reference);
-  const sample = sampleOf(pixels);
+  const sample = sampleOf(pixels, format);
   const whole = sample === pixels;
   // A probe of the whole image is the output only when it is encoded as the output would be:
   // colour (a grey image is scored as RGB) and without metadata.
@@ -250,7 +254,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
     const below = mine.filter((output) => output.score < target).sort((a, b) => b.quality - a.quality)[0];
     const aim = target + AIM_MARGIN;
-    if (above !== undefined && (above.score - target <= LANDING_SLACK || above.quality <= 1)) return null;
+    const slack = outputs.length > 1 ? LANDING_LIMIT : LANDING_SLACK;
+    if (above !== undefined && (above.score - target <= slack || above.quality <= 1)) return null;
     if (above !== undefined && below !== undefined) {
       if (below.quality >= above.quality) return null;
       if (above.quality - below.quality <= 1) return null;
@@ -326,15 +331,22 @@ function qualitiesUpTo(ceiling: number): number[] {
 
 // The sample's size: a few percent of the image's pixels, so that three probes (each an encode,
 // a decode and a score at ~500 ms per megapixel) cost less than two encodes of the whole image at
-// ~50 ms per megapixel; never fewer than SAMPLE_MIN_PIXELS (eight tiles) nor more than
-// SAMPLE_MAX_PIXELS.
-const SAMPLE_FRACTION = 0.04;
-const SAMPLE_MIN_PIXELS = 8 * 64 * 64;
+// ~50 ms per megapixel; never fewer than eight tiles nor more than SAMPLE_MAX_PIXELS. WebP's tiles
+// are 128 pixels (see sample-mosaic.ts: its loop filter smears the seams of smaller ones), eight
+// of them a larger share of the image, which a probe pays for in time: a whole output the
+// misjudged sample sent the search to cost more (fox at 1100 px: three to four whole outputs).
+const SAMPLE: Record<LossyFormat, { tile: number; fraction: number }> = {
+  jpeg: { tile: DEFAULT_TILE, fraction: 0.04 },
+  webp: { tile: 128, fraction: 0.08 },
+  avif: { tile: DEFAULT_TILE, fraction: 0.04 },
+};
+const SAMPLE_MIN_TILES = 8;
 const SAMPLE_MAX_PIXELS = 512 * 512;
 
 /** The image itself when it is small enough, else a mosaic of tiles spread evenly over it. */
-export function sampleOf(image: RawImage): RawImage {
-  return blockSample(image, Math.min(SAMPLE_MAX_PIXELS, Math.max(SAMPLE_MIN_PIXELS, image.width * image.height * SAMPLE_FRACTION)));
+export function sampleOf(image: RawImage, format: LossyFormat): RawImage {
+  const { tile, fraction } = SAMPLE[format];
+  return blockSample(image, Math.min(SAMPLE_MAX_PIXELS, Math.max(SAMPLE_MIN_TILES * tile * tile, image.width * image.height * fraction)), tile);
 }
 
 function rawInput(image: RawImage): Sharp {
