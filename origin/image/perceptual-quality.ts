@@ -105,6 +105,8 @@ const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 const MAX_WHOLE_OUTPUTS = 5;
+// A move down from whole outputs goes at most this many qualities at once.
+const MAX_WHOLE_STEP = 24;
 // Qualities above the level's typical one at which the first chroma's answer is taken without
 // trying the other: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they can
 // only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down;
@@ -261,7 +263,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       if (above.quality - below.quality <= 1) return null;
       return { chroma, quality: between(below, above, aim) };
     }
-    if (above !== undefined) return { chroma, quality: Math.max(1, Math.min(above.quality - 1, Math.round(alongCurve(above, aim)))) };
+    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(mine, aim)))) };
     if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
     // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
     const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
@@ -272,6 +274,19 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
     answers.push({ chroma: unsearched, quality });
     return quality === null ? null : { chroma: unsearched, quality };
+  }
+
+  /**
+   * From the outputs above the target down to the aim: through the two lowest (in the prior's
+   * offsets, as the sample search extrapolates) when there are two, else along the prior curve
+   * shifted through the one. A flat image (base64image #15 WebP: 79.9 at q78, 75.4 at q68) takes
+   * the prior's steep slope for a few qualities a step; its own slope goes there in one.
+   */
+  function downFrom(mine: WholeOutput[], aim: number): number {
+    const [lowest, next] = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality);
+    if (next === undefined) return alongCurve(lowest!, aim);
+    const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
+    return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[format]);
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */
