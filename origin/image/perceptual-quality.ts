@@ -59,6 +59,21 @@ export interface PerceptualSearch {
   encoder: EncoderOptions;
   /** The highest quality the search may answer (100 unless something else caps it). */
   ceiling?: number;
+  /** Told of each encode the search makes, with where its time went (scripts/bench-quality/profile-auto.ts). */
+  onStep?: (step: SearchStep) => void;
+}
+
+/** One encode of the search: a probe of the sample or a whole output, each encoded, decoded and scored. */
+export interface SearchStep {
+  of: "sample" | "whole";
+  chroma: OutputChroma;
+  quality: number;
+  /** The whole output's score, or the sample's estimate of it. */
+  score: number;
+  bytes: number;
+  encodeMs: number;
+  decodeMs: number;
+  scoreMs: number;
 }
 
 /** Encodes the whole image at a quality and chroma, as the output. */
@@ -154,13 +169,36 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const scoreSample = perceptualScorer(sample);
   const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
 
+  const encodeAndScore = async (
+    of: SearchStep["of"],
+    chroma: OutputChroma,
+    quality: number,
+    encodeIt: () => Promise<Uint8Array>,
+    decode: (bytes: Uint8Array) => Promise<RawImage>,
+    score: (decoded: RawImage) => Promise<number>,
+  ): Promise<Scored> => {
+    const started = performance.now();
+    const bytes = await encodeIt();
+    encodes++;
+    const encoded = performance.now();
+    const decoded = await decode(bytes);
+    const decodedAt = performance.now();
+    const scored = { bytes, score: await score(decoded) };
+    search.onStep?.({ of, chroma, quality, score: scored.score, bytes: bytes.byteLength, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
+    return scored;
+  };
+
   const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
     const known = probes.get(chroma)?.get(quality);
     if (known !== undefined) return known;
-    const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true });
-    encodes++;
-    const decoded = await rawRgb(sharp(bytes), sample.channels);
-    const scored = { bytes, score: estimate(await scoreSample(decoded)) };
+    const scored = await encodeAndScore(
+      "sample",
+      chroma,
+      quality,
+      () => encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true }),
+      async (bytes) => rawRgb(sharp(bytes), sample.channels),
+      async (decoded) => estimate(await scoreSample(decoded)),
+    );
     if (!probes.has(chroma)) probes.set(chroma, new Map());
     probes.get(chroma)!.set(quality, scored);
     return scored;
@@ -198,9 +236,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (probeIsOutput) {
       output = { ...(await probe(chroma, quality)), quality, chroma };
     } else {
-      const bytes = await encodeImage(quality, chroma);
-      encodes++;
-      output = { bytes, score: await scoreWhole(await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
+      const scored = await encodeAndScore("whole", chroma, quality, () => encodeImage(quality, chroma), async (bytes) => rawRgb(sharp(bytes), pixels.channels), scoreWhole);
+      output = { ...scored, quality, chroma };
     }
     outputs.push(output);
     return output;
