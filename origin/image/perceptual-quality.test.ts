@@ -194,19 +194,39 @@ describe("the sample search's moves", () => {
 describe("sampleOf", () => {
   it("keeps a small image whole and tiles a large one on the 16-pixel grid", () => {
     const small: RawImage = { data: new Uint8Array(200 * 150 * 3), width: 200, height: 150, channels: 3 };
-    expect(sampleOf(small)).toBe(small);
+    expect(sampleOf(small, "jpeg")).toBe(small);
     const w = 1600;
     const h = 1000;
     const large: RawImage = { data: new Uint8Array(w * h * 3), width: w, height: h, channels: 3 };
     // Each pixel's red and green hold its column and row on the 16-pixel grid, so a tile's origin can be read back.
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) large.data.set([x % 16, y % 16], (y * w + x) * 3);
-    const sample = sampleOf(large);
+    const sample = sampleOf(large, "jpeg");
     expect(sample.width * sample.height).toBeLessThan(w * h * 0.1);
     expect(sample.width % 16).toBe(0);
     expect(sample.height % 16).toBe(0);
     for (let y = 0; y < sample.height; y += 16) {
       for (let x = 0; x < sample.width; x += 16) expect([...sample.data.subarray((y * sample.width + x) * 3, (y * sample.width + x) * 3 + 2)]).toEqual([0, 0]);
     }
+  });
+
+  it("tiles WebP's sample in 128-pixel tiles, each a run of the image's own columns and rows", () => {
+    const w = 1600;
+    const h = 1000;
+    const large: RawImage = { data: new Uint8Array(w * h * 3), width: w, height: h, channels: 3 };
+    // Red and green hold each pixel's column and row modulo 256, blue a third of its column's block of 256.
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) large.data.set([x % 256, y % 256, Math.floor(x / 256)], (y * w + x) * 3);
+    const sample = sampleOf(large, "webp");
+    expect([sample.width % 128, sample.height % 128]).toEqual([0, 0]);
+    expect(sample.width * sample.height).toBeGreaterThanOrEqual(8 * 128 * 128);
+    const at = (x: number, y: number) => [...sample.data.subarray((y * sample.width + x) * 3, (y * sample.width + x) * 3 + 3)];
+    for (let ty = 0; ty < sample.height; ty += 128) {
+      for (let tx = 0; tx < sample.width; tx += 128) {
+        const [x0, y0] = at(tx, ty);
+        expect([(x0! + 127) % 256, (y0! + 127) % 256]).toEqual([at(tx + 127, ty)[0], at(tx, ty + 127)[1]]);
+      }
+    }
+    // Neighbouring tiles come from different places: a tile's last column is not followed by the next column of the image.
+    expect((at(127, 0)[0]! + 1) % 256).not.toBe(at(128, 0)[0]);
   });
 });
 

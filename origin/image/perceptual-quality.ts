@@ -16,10 +16,10 @@
 // scores: the stretch holds on photos but not on shaded graphics and charts, whose banding only
 // the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
 // score short of the target moves up (the sample search again, aimed as far over as the estimate
-// overshot), one more than LANDING_SLACK above it moves down, and once a whole output below and
-// one above bracket the target the next quality is interpolated between them, to the single
-// quality step. So the answer reaches the target and lands at most LANDING_SLACK above it, unless
-// the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
+// overshot), the first one more than LANDING_SLACK above it moves down (a later one more than
+// LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
+// is interpolated between them, to the single quality step. So the answer reaches the target and
+// lands at most LANDING_LIMIT above it, unless the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
 // ceiling hands over to the other chroma. Every score reported is the output's own.
 //
 // A target no setting reaches is not answered at the ceiling by default: the answer is the
@@ -35,7 +35,7 @@ import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/percep
 import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { blockSample, DEFAULT_TILE, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
@@ -59,6 +59,21 @@ export interface PerceptualSearch {
   encoder: EncoderOptions;
   /** The highest quality the search may answer (100 unless something else caps it). */
   ceiling?: number;
+  /** Told of each encode the search makes, with where its time went (scripts/bench-quality/profile-auto.ts). */
+  onStep?: (step: SearchStep) => void;
+}
+
+/** One encode of the search: a probe of the sample or a whole output, each encoded, decoded and scored. */
+export interface SearchStep {
+  of: "sample" | "whole";
+  chroma: OutputChroma;
+  quality: number;
+  /** The whole output's score, or the sample's estimate of it. */
+  score: number;
+  bytes: number;
+  encodeMs: number;
+  decodeMs: number;
+  scoreMs: number;
 }
 
 /** Encodes the whole image at a quality and chroma, as the output. */
@@ -94,13 +109,21 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
   return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
 }
 
-// An answer may score this much above the target before a lower quality is tried.
+// The first whole output may score this much above the target before a lower quality is tried;
+// after a move, up to LANDING_LIMIT (issue #25's limit). On images whose score hardly moves with
+// quality (shaded graphics: cairo #12 WebP scored 72.6 at q76 and 71.5 at q64) the prior curve
+// moved the search down a few qualities at a time, five whole outputs of 2.6 MP for 9% of the bytes.
 const LANDING_SLACK = 2.5;
+const LANDING_LIMIT = 4;
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
 const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 const MAX_WHOLE_OUTPUTS = 5;
+// A move down from whole outputs goes at most this many qualities at once: extrapolated through
+// two outputs on a flat curve (cairo #15 JPEG at 1600 px: 73.7 at q56, 73.1 at q50) the line
+// pointed 24 qualities down, to 61.7, and the whole-output cap ended the search 4.1 above the target.
+const MAX_WHOLE_STEP = 12;
 // Qualities above the level's typical one at which the first chroma's answer is taken without
 // trying the other: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they can
 // only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down;
@@ -133,7 +156,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const { format, level, encoder } = search;
   const { channels } = await reference.metadata();
   const pixels = await rawRgb(reference);
-  const sample = sampleOf(pixels);
+  const sample = sampleOf(pixels, format);
   const whole = sample === pixels;
   // A probe of the whole image is the output only when it is encoded as the output would be:
   // colour (a grey image is scored as RGB) and without metadata.
@@ -148,13 +171,36 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const scoreSample = perceptualScorer(sample);
   const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
 
+  const encodeAndScore = async (
+    of: SearchStep["of"],
+    chroma: OutputChroma,
+    quality: number,
+    encodeIt: () => Promise<Uint8Array>,
+    decode: (bytes: Uint8Array) => Promise<RawImage>,
+    score: (decoded: RawImage) => Promise<number>,
+  ): Promise<Scored> => {
+    const started = performance.now();
+    const bytes = await encodeIt();
+    encodes++;
+    const encoded = performance.now();
+    const decoded = await decode(bytes);
+    const decodedAt = performance.now();
+    const scored = { bytes, score: await score(decoded) };
+    search.onStep?.({ of, chroma, quality, score: scored.score, bytes: bytes.byteLength, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
+    return scored;
+  };
+
   const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
     const known = probes.get(chroma)?.get(quality);
     if (known !== undefined) return known;
-    const bytes = await encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true });
-    encodes++;
-    const decoded = await rawRgb(sharp(bytes), sample.channels);
-    const scored = { bytes, score: estimate(await scoreSample(decoded)) };
+    const scored = await encodeAndScore(
+      "sample",
+      chroma,
+      quality,
+      () => encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true }),
+      async (bytes) => rawRgb(sharp(bytes), sample.channels),
+      async (decoded) => estimate(await scoreSample(decoded)),
+    );
     if (!probes.has(chroma)) probes.set(chroma, new Map());
     probes.get(chroma)!.set(quality, scored);
     return scored;
@@ -192,9 +238,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (probeIsOutput) {
       output = { ...(await probe(chroma, quality)), quality, chroma };
     } else {
-      const bytes = await encodeImage(quality, chroma);
-      encodes++;
-      output = { bytes, score: await scoreWhole(await rawRgb(sharp(bytes), pixels.channels)), quality, chroma };
+      const scored = await encodeAndScore("whole", chroma, quality, () => encodeImage(quality, chroma), async (bytes) => rawRgb(sharp(bytes), pixels.channels), scoreWhole);
+      output = { ...scored, quality, chroma };
     }
     outputs.push(output);
     return output;
@@ -250,13 +295,14 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
     const below = mine.filter((output) => output.score < target).sort((a, b) => b.quality - a.quality)[0];
     const aim = target + AIM_MARGIN;
-    if (above !== undefined && (above.score - target <= LANDING_SLACK || above.quality <= 1)) return null;
+    const slack = outputs.length > 1 ? LANDING_LIMIT : LANDING_SLACK;
+    if (above !== undefined && (above.score - target <= slack || above.quality <= 1)) return null;
     if (above !== undefined && below !== undefined) {
       if (below.quality >= above.quality) return null;
       if (above.quality - below.quality <= 1) return null;
       return { chroma, quality: between(below, above, aim) };
     }
-    if (above !== undefined) return { chroma, quality: Math.max(1, Math.min(above.quality - 1, Math.round(alongCurve(above, aim)))) };
+    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(mine, aim)))) };
     if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
     // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
     const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
@@ -267,6 +313,19 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
     answers.push({ chroma: unsearched, quality });
     return quality === null ? null : { chroma: unsearched, quality };
+  }
+
+  /**
+   * From the outputs above the target down to the aim: through the two lowest (in the prior's
+   * offsets, as the sample search extrapolates) when there are two, else along the prior curve
+   * shifted through the one. A flat image (base64image #15 WebP: 79.9 at q78, 75.4 at q68) takes
+   * the prior's steep slope for a few qualities a step; its own slope goes there in one.
+   */
+  function downFrom(mine: WholeOutput[], aim: number): number {
+    const [lowest, next] = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality);
+    if (next === undefined) return alongCurve(lowest!, aim);
+    const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
+    return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[format]);
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */
@@ -326,15 +385,22 @@ function qualitiesUpTo(ceiling: number): number[] {
 
 // The sample's size: a few percent of the image's pixels, so that three probes (each an encode,
 // a decode and a score at ~500 ms per megapixel) cost less than two encodes of the whole image at
-// ~50 ms per megapixel; never fewer than SAMPLE_MIN_PIXELS (eight tiles) nor more than
-// SAMPLE_MAX_PIXELS.
-const SAMPLE_FRACTION = 0.04;
-const SAMPLE_MIN_PIXELS = 8 * 64 * 64;
+// ~50 ms per megapixel; never fewer than eight tiles nor more than SAMPLE_MAX_PIXELS. WebP's tiles
+// are 128 pixels (see sample-mosaic.ts: its loop filter smears the seams of smaller ones), eight
+// of them a larger share of the image, which a probe pays for in time: a whole output the
+// misjudged sample sent the search to cost more (fox at 1100 px: three to four whole outputs).
+const SAMPLE: Record<LossyFormat, { tile: number; fraction: number }> = {
+  jpeg: { tile: DEFAULT_TILE, fraction: 0.04 },
+  webp: { tile: 128, fraction: 0.08 },
+  avif: { tile: DEFAULT_TILE, fraction: 0.04 },
+};
+const SAMPLE_MIN_TILES = 8;
 const SAMPLE_MAX_PIXELS = 512 * 512;
 
 /** The image itself when it is small enough, else a mosaic of tiles spread evenly over it. */
-export function sampleOf(image: RawImage): RawImage {
-  return blockSample(image, Math.min(SAMPLE_MAX_PIXELS, Math.max(SAMPLE_MIN_PIXELS, image.width * image.height * SAMPLE_FRACTION)));
+export function sampleOf(image: RawImage, format: LossyFormat): RawImage {
+  const { tile, fraction } = SAMPLE[format];
+  return blockSample(image, Math.min(SAMPLE_MAX_PIXELS, Math.max(SAMPLE_MIN_TILES * tile * tile, image.width * image.height * fraction)), tile);
 }
 
 function rawInput(image: RawImage): Sharp {

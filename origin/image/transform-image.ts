@@ -50,7 +50,7 @@ function paddingOf(background: string | undefined, format: ImageOutputFormat): P
 // Transforms take the image engine's encoder settings (baseline JPEG, the same quality scale for
 // every format, 4:2:0 or the auto search's chroma), so a `q_76` derivative matches what
 // /v1/image/optimize makes at quality 76.
-const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
+export const TRANSFORM_ENCODING = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
 
 // The step applying each token's work, by the name its registry declaration gives (TRANSFORM_STEPS
 // orders them): a name without a step here fails to typecheck.

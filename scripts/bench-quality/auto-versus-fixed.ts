@@ -12,7 +12,8 @@
 // equals auto's (target at most 0.80, equal-quality.ts). And the levels are checked with a second
 // metric: butteraugli's distance of auto:good's and q76's outputs, per format, for images up to
 // BUTTERAUGLI_MAX_PIXELS (the 2017 tool takes about 1.5 s of CPU a megapixel), when it is installed.
-// BENCH_QUALITY_IMAGES=n takes the first n images, BENCH_QUALITY_SIZES=1600|original one size.
+// BENCH_QUALITY_IMAGES=n takes the first n images (from the BENCH_QUALITY_FROM-th, default 0, so
+// a long run can be split between processes), BENCH_QUALITY_SIZES=1600|original one size.
 import sharp from "sharp";
 import { imageOptionsSchema } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS } from "../../contracts/perceptual-quality.ts";
@@ -84,8 +85,9 @@ export async function benchAutoVersusFixed(): Promise<string[]> {
   // decodes it again as the first did.
   sharp.cache(false);
   const limit = Number(process.env.BENCH_QUALITY_IMAGES ?? Infinity);
+  const from = Number(process.env.BENCH_QUALITY_FROM ?? 0);
   const onlySize = process.env.BENCH_QUALITY_SIZES ?? null;
-  const images = corpusImages().slice(0, limit);
+  const images = corpusImages().slice(from, from + limit);
   const target = QUALITY_LEVEL_TARGETS.good;
   const rows: Row[] = [];
   const withButteraugli = butteraugliAvailable();
