@@ -18,6 +18,7 @@ import { assertXlsxWritable, xlsxRequestSchema, type XlsxRequest } from "../cont
 import { MAX_JSON_BODY_BYTES } from "../workers/middleware/json-body.ts";
 
 const ROWS = 100_000;
+const RUNS_PER_CHILD = Number(process.env.BENCH_XLSX_RUNS ?? 3);
 const CHILDREN = ["engine", "engine-shared", "engine-inline", "exceljs-tuned", "schema-parse", "largest-parse", "largest-engine"] as const;
 type Child = (typeof CHILDREN)[number];
 
@@ -217,8 +218,14 @@ const RUNNERS: Record<Child, () => Promise<Result>> = {
 function runParent(): void {
   const script = fileURLToPath(import.meta.url);
   const loadBefore = loadavg()[0]!;
-  const results = new Map(CHILDREN.map((child) => [child, JSON.parse(execFileSync(process.execPath, ["--expose-gc", script, child], { encoding: "utf8", maxBuffer: 1 << 20 })) as Result]));
-  console.log(`${ROWS} rows x ${COLUMNS.length} columns + header = ${cellsOf(ROWS)} cells, Node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+  const runChild = (child: Child): Result => JSON.parse(execFileSync(process.execPath, ["--expose-gc", script, child], { encoding: "utf8", maxBuffer: 1 << 20 })) as Result;
+  // Each writer runs RUNS_PER_CHILD times, the writers in turn, and its median run is reported:
+  // one run of each swung by a third between runs on this shared machine.
+  const runs = new Map<Child, Result[]>(CHILDREN.map((child) => [child, []]));
+  for (let round = 0; round < RUNS_PER_CHILD; round++) for (const child of CHILDREN) runs.get(child)!.push(runChild(child));
+  const median = (list: Result[]): Result => [...list].sort((a, b) => a.seconds - b.seconds)[list.length >> 1]!;
+  const results = new Map(CHILDREN.map((child) => [child, median(runs.get(child)!)]));
+  console.log(`${ROWS} rows x ${COLUMNS.length} columns + header = ${cellsOf(ROWS)} cells, Node ${process.version}, load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores; each writer's median of ${RUNS_PER_CHILD} runs (BENCH_XLSX_RUNS)`);
   for (const r of results.values()) {
     const what = r.child.startsWith("largest-parse") ? `${r.bytes} bytes of JSON` : r.child === "schema-parse" ? "" : `${r.bytes} bytes out`;
     console.log(
