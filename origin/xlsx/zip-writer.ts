@@ -4,9 +4,11 @@
 // central directory goes last. Sizes stay under 4 GiB: the request's JSON cap bounds the XML.
 //
 // zlib only starts on the next queued piece when its last one's completion has run on the main
-// thread. A flush therefore gives the event loop a turn after handing a piece over: without it
-// the main thread wrote XML until the queue was full while zlib sat idle with work queued, and
-// then waited for zlib to empty the queue, so the two ran in turn (wall time was the sum of both).
+// thread, so a flush gives the event loop a turn after handing a piece over. A queue of pieces
+// still stalled: each turn starts at most one piece, so zlib could never catch up after a slow
+// piece, the queue filled, and the writer waited for it to drain (over 100 ms a million cells,
+// in 8-13 waits). So one piece is with zlib at a time, and everything written while it works goes
+// as the next piece: zlib's pieces grow when it falls behind, and the writer rarely waits.
 import { once } from "node:events";
 import type { TransformOptions, Writable } from "node:stream";
 import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw, type ZlibOptions } from "node:zlib";
@@ -25,10 +27,8 @@ const DOS_DATE = 0x0021;
 const DOS_TIME = 0;
 /** XML text is handed to zlib in pieces of about this many characters. */
 export const FLUSH_CHARS = 1 << 16;
-// zlib may hold this much XML not yet deflated before a flush waits (for the queue to empty, as
-// a stream's drain does). Deep enough that a burst of slow pieces, or a busy thread pool, rarely
-// stops the XML writing: waits fell from 27 to 8 a workbook going from 4 to 16 pieces.
-const QUEUED_BYTES = 16 * FLUSH_CHARS;
+// XML may wait this much for zlib before a flush waits for zlib in turn.
+const WAITING_BYTES = 16 * FLUSH_CHARS;
 
 interface EntryRecord {
   name: Buffer;
@@ -126,7 +126,7 @@ export class ZipWriter {
     this.entries.push(record);
     await this.emit(localHeader(record.name, STREAMED_FLAGS, 0, 0, 0));
     // zlib passes the stream options on; its own options type does not list them.
-    const options: ZlibOptions & TransformOptions = { level: this.level, chunkSize: 1 << 16, writableHighWaterMark: QUEUED_BYTES };
+    const options: ZlibOptions & TransformOptions = { level: this.level, chunkSize: 1 << 16, writableHighWaterMark: WAITING_BYTES };
     const deflate: DeflateRaw = createDeflateRaw(options);
     const output = this.output;
     deflate.on("data", (chunk: Buffer) => {
@@ -140,12 +140,35 @@ export class ZipWriter {
     const finished = once(deflate, "end");
     finished.catch(() => undefined);
     let text = "";
-    const hand = (): boolean => {
+    // One piece is with zlib at a time, and what is written meanwhile waits here and goes as one.
+    let waiting: Buffer[] = [];
+    let waitingBytes = 0;
+    let busy = false;
+    let wake: (() => void) | undefined;
+    const send = (): void => {
+      const data = waiting.length === 1 ? waiting[0]! : Buffer.concat(waiting, waitingBytes);
+      waiting = [];
+      waitingBytes = 0;
+      busy = true;
+      deflate.write(data, deflated);
+    };
+    function deflated(): void {
+      busy = false;
+      if (waitingBytes > 0) send();
+      if (wake !== undefined && waitingBytes <= WAITING_BYTES) {
+        const resume = wake;
+        wake = undefined;
+        resume();
+      }
+    }
+    const hand = (): void => {
       const data = Buffer.from(text);
       text = "";
       record.crc = crc32(data, record.crc);
       record.size += data.length;
-      return deflate.write(data);
+      waiting.push(data);
+      waitingBytes += data.length;
+      if (!busy) send();
     };
     return {
       write(chunk) {
@@ -156,11 +179,13 @@ export class ZipWriter {
       },
       flush: async () => {
         if (text.length === 0) return;
-        if (hand()) await new Promise(setImmediate);
-        else await Promise.race([once(deflate, "drain"), this.aborted]);
+        hand();
+        if (waitingBytes <= WAITING_BYTES) await new Promise(setImmediate);
+        else await Promise.race([new Promise<void>((resolve) => (wake = resolve)), this.aborted]);
       },
       close: async () => {
         if (text.length > 0) hand();
+        if (waitingBytes > 0) send();
         deflate.end();
         await Promise.race([finished, this.aborted]);
         const descriptor = Buffer.alloc(16);
