@@ -19,6 +19,7 @@ import type { PixelChannels, RawPixels } from "./raw-pixels.ts";
 import { replaceImageStream } from "./replace-image-stream.ts";
 import type { ReplacementImage } from "./replace-image-stream.ts";
 import { resamplePixels } from "./resample-pixels.ts";
+import { sizedImagePixels } from "./sized-pixels.ts";
 import { imageQuality } from "./profiles.ts";
 import type { ImageTargets } from "./profiles.ts";
 import type { PdfImageRewrite } from "../../contracts/origin/pdf-compress.ts";
@@ -159,7 +160,7 @@ const IMAGES_IN_FLIGHT = 2;
 
 async function encodeImage(doc: mupdf.PDFDocument, image: ImageFacts, plan: RewritePlan, imageTargets: ImageTargets, grayscale: boolean, cache: EncodeCache): Promise<ImageOutcome> {
   const sizeKey = `${image.objectNumber}:${plan.width}x${plan.height}`;
-  const pixels = new LazyPixels(async () => resamplePixels(decodeImagePixels(doc, image.objectNumber, grayscale), plan.width, plan.height));
+  const pixels = new LazyPixels(() => sizedImagePixels(doc, image, plan.width, plan.height, grayscale));
   // An image drawn larger than the profile's resolution is judged as drawn (perceptual-floor.ts).
   const magnification = plan.downsampled ? 1 : magnificationOf(image.placement?.minDpi ?? null, imageTargets.targetDpi);
   try {
