@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import type { Sharp } from "sharp";
@@ -68,6 +69,24 @@ describe("sizedImagePixels", () => {
     const doc = documentWith(jpeg, 3);
     const pixels = await sizedImagePixels(doc, onlyImage(doc), 600, 400, false);
     expect(meanDifference(pixels, await throughMupdf(doc, 600, 400))).toBeLessThan(1);
+  });
+
+  it("reads colours blended with a soft mask's /Matte as mupdf un-blends them", async () => {
+    const jpeg = await jpegOf(3);
+    const alpha = new Uint8Array(WIDTH * HEIGHT).map((_, index) => (index % WIDTH) % 256);
+    const mask = { name: "Mask", stream: new Uint8Array(deflateSync(alpha)), dict: { Type: "XObject", Subtype: "Image", Width: WIDTH, Height: HEIGHT, ColorSpace: "DeviceGray", BitsPerComponent: 8, Filter: "FlateDecode", Matte: [0, 0, 0] } };
+    const bytes = buildPdf([mask, { name: "Photo", stream: jpeg, dict: { Type: "XObject", Subtype: "Image", Width: WIDTH, Height: HEIGHT, ColorSpace: "DeviceRGB", BitsPerComponent: 8, Filter: "DCTDecode" } }], [[{ image: "Photo", x: 0, y: 0, width: 288, height: 192 }]]);
+    const doc = mupdf.PDFDocument.openDocument(bytes, "application/pdf") as mupdf.PDFDocument;
+    const images = [...inspectImages(doc).values()];
+    const photoNumber = images.find((image) => image.filters[0] === "DCTDecode")?.objectNumber ?? 0;
+    const maskNumber = images.find((image) => image.filters[0] === "FlateDecode")?.objectNumber ?? 0;
+    doc.newIndirect(photoNumber).put("SMask", doc.newIndirect(maskNumber));
+    const image = inspectImages(doc).get(photoNumber);
+    if (image === undefined) throw new Error("no photo");
+    const pixels = await sizedImagePixels(doc, image, 600, 400, false);
+    const plain = await sizedImagePixels(documentWith(jpeg, 3), onlyImage(documentWith(jpeg, 3)), 600, 400, false);
+    expect(meanDifference(pixels, await resamplePixels(decodeImagePixels(doc, photoNumber, false), 600, 400))).toBeLessThan(1);
+    expect(meanDifference(pixels, plain)).toBeGreaterThan(5);
   });
 
   it("gives gray pixels of a colour JPEG when asked, as mupdf converts them", async () => {

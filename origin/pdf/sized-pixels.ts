@@ -4,9 +4,9 @@
 // in the DCT domain (shrink-on-load) before the Lanczos resample: issue13931's 2996 x 4256 photo,
 // written at 946 x 1343, took 1306 ms through mupdf's WASM decoder and 141 ms this way, and a
 // 300 dpi page scan kept at its size decodes faster natively too. Everything else (JPX, CCITT,
-// Flate, Indexed, CMYK, a Decode array, a JPEG whose header disagrees with its dictionary, one
-// libjpeg warns about) goes through mupdf, which applies the dictionary and tolerates damage,
-// and is resampled after.
+// Flate, Indexed, CMYK, a Decode array, a soft mask with /Matte, a JPEG whose header disagrees
+// with its dictionary, one libjpeg warns about) goes through mupdf, which applies the dictionary
+// and tolerates damage, and is resampled after.
 import type * as mupdf from "mupdf";
 import sharp from "sharp";
 import type { ImageFacts } from "./image-facts.ts";
@@ -30,6 +30,10 @@ function plainJpegChannels(doc: mupdf.PDFDocument, image: ImageFacts, grayscale:
   const dict = doc.newIndirect(image.objectNumber);
   try {
     if (!dict.get("Decode").isNull() || !dict.get("DecodeParms").isNull()) return null;
+    // Colours stored pre-blended with a soft mask's /Matte: mupdf un-blends them, and compress
+    // writes what mupdf gives.
+    const softMask = dict.get("SMask");
+    if (softMask.isStream() && !softMask.get("Matte").isNull()) return null;
   } finally {
     dict.destroy();
   }
