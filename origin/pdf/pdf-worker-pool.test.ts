@@ -1,13 +1,24 @@
+import { deflateSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { generatedFile } from "../../test/fixtures/generated-files.ts";
 import { pdfCompressOptionsSchema } from "../../contracts/pdf-options.ts";
 import { PdfWorkerPool } from "./pdf-worker-pool.ts";
 import { problemOf } from "./test-support/expect-problem.ts";
+import { buildPdf, photoPixels } from "./test-support/generate-pdf.ts";
 
 // Two photo documents of different sizes, cycled: cheap enough to run many jobs.
 const DOCUMENTS = await Promise.all((["photo-placed-small.pdf", "photo-full-page.pdf"] as const).map(generatedFile));
 const options = pdfCompressOptionsSchema.parse({ profile: "ebook" });
 const MB = 1024 * 1024;
+
+/** A Flate photo drawn at 300 DPI. mupdf decodes it in the WASM heap; a plain JPEG is decoded by sharp outside it (sized-pixels.ts). */
+function flatePhotoPdf(width: number, height: number): Uint8Array {
+  const photo = { name: "Photo", stream: new Uint8Array(deflateSync(photoPixels(width, height, 3))), dict: { Type: "XObject", Subtype: "Image", Width: width, Height: height, ColorSpace: "DeviceRGB", BitsPerComponent: 8, Filter: "FlateDecode" } };
+  return buildPdf([photo], [[{ image: "Photo", x: 36, y: 36, width: (width * 72) / 300, height: (height * 72) / 300 }]]);
+}
+
+// Two documents whose decodes grow the WASM heap, of different sizes.
+const HEAP_DOCUMENTS = [flatePhotoPdf(1200, 800), flatePhotoPdf(2000, 1400)];
 
 describe("PdfWorkerPool", () => {
   const pools: PdfWorkerPool[] = [];
@@ -43,7 +54,7 @@ describe("PdfWorkerPool", () => {
     const keeping = new PdfWorkerPool({ maxJobsPerWorker: 100 });
     const ceiling = new PdfWorkerPool({ maxJobsPerWorker: 100, maxWasmHeapBytes: 1 });
     pools.push(keeping, ceiling);
-    for (const input of [...DOCUMENTS, ...DOCUMENTS]) {
+    for (const input of [...HEAP_DOCUMENTS, ...HEAP_DOCUMENTS]) {
       await keeping.compress(input, options);
       await ceiling.compress(input, options);
     }
@@ -51,7 +62,7 @@ describe("PdfWorkerPool", () => {
     for (let i = 1; i < grown.length; i++) expect(grown[i]).toBeGreaterThanOrEqual(grown[i - 1] ?? 0);
     expect(grown.at(-1)).toBeGreaterThan(Math.max(...ceiling.stats().wasmHeapBytesAfterJob));
     expect(keeping.stats().workersStarted).toBe(1);
-    expect(ceiling.stats().workersStarted).toBe(DOCUMENTS.length * 2);
+    expect(ceiling.stats().workersStarted).toBe(HEAP_DOCUMENTS.length * 2);
   });
 
   it("with transferInput moves the input to the worker instead of copying it, and compresses it the same", async () => {

@@ -25,7 +25,7 @@ import { blockSample, wholeScoreEstimate } from "../quality/sample-mosaic.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { ScoreCurve } from "../quality/score-curve.ts";
 import { perceptualScorer } from "../quality/perceptual-score.ts";
-import { cmykTiff } from "./cmyk-tiff.ts";
+import { cmykToSrgb } from "./cmyk-to-srgb.ts";
 import type { EncodingChoice } from "./encode-image.ts";
 import { encodeJpeg, rawInput } from "./encode-pixels.ts";
 import { UNCAPPED_QUALITY } from "./profiles.ts";
@@ -56,16 +56,32 @@ export function magnificationOf(placedDpi: number | null, targetDpi: number): nu
   return Math.min(MAX_MAGNIFICATION, targetDpi / placedDpi);
 }
 
-function sharpOf(pixels: RawPixels): Sharp {
-  return pixels.channels === 4 ? sharp(cmykTiff(pixels)) : rawInput(pixels);
-}
-
-/** 8-bit sRGB for the metric (gray widened, CMYK through sharp's CMYK profile, as both sides are), enlarged by `magnification`. */
+/** 8-bit sRGB for the metric (gray widened), enlarged by `magnification`. */
 async function metricImage(image: Sharp, width: number, height: number, magnification: number): Promise<RawImage> {
   const rgb = image.toColourspace("srgb");
   const sized = magnification > 1 ? rgb.resize(Math.round(width * magnification), Math.round(height * magnification), { fit: "fill", kernel: "linear" }) : rgb;
   const { data, info } = await sized.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 };
+}
+
+/** The same for CMYK samples, converted through sharp's CMYK profile as every CMYK image is (cmyk-to-srgb.ts). */
+async function cmykMetricImage(cmyk: Uint8Array, width: number, height: number, magnification: number): Promise<RawImage> {
+  const rgb = await cmykToSrgb(cmyk, width, height);
+  return magnification > 1 ? metricImage(sharp(rgb.data, { raw: { width, height, channels: 3 } }), width, height, magnification) : rgb;
+}
+
+/** What the metric sees of `pixels`. */
+function referenceImage(pixels: RawPixels, magnification: number): Promise<RawImage> {
+  const { data, width, height } = pixels;
+  return pixels.channels === 4 ? cmykMetricImage(data, width, height, magnification) : metricImage(rawInput(pixels), width, height, magnification);
+}
+
+/** What the metric sees of a JPEG encoded from `pixels`. */
+async function decodedImage(jpeg: Uint8Array, pixels: RawPixels, magnification: number): Promise<RawImage> {
+  const { width, height } = pixels;
+  if (pixels.channels !== 4) return metricImage(sharp(jpeg), width, height, magnification);
+  const cmyk = await sharp(jpeg).pipelineColourspace("cmyk").toColourspace("cmyk").raw().toBuffer();
+  return cmykMetricImage(new Uint8Array(cmyk.buffer, cmyk.byteOffset, cmyk.byteLength), width, height, magnification);
 }
 
 interface Scored {
@@ -103,9 +119,9 @@ export async function floorQuality(pixels: RawPixels, choice: EncodingChoice, fl
  * search's time and nothing else could run beside it.
  */
 async function scorer(pixels: RawPixels, magnification: number): Promise<(quality: number) => Promise<number>> {
-  const score = perceptualScorer(await metricImage(sharpOf(pixels), pixels.width, pixels.height, magnification));
+  const score = perceptualScorer(await referenceImage(pixels, magnification));
   return async (quality) => {
     const encoded = await encodeJpeg(pixels, quality);
-    return score(await metricImage(sharp(encoded.bytes), pixels.width, pixels.height, magnification));
+    return score(await decodedImage(encoded.bytes, pixels, magnification));
   };
 }

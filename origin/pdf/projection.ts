@@ -23,6 +23,7 @@ import { decodeImagePixels } from "./raw-pixels.ts";
 import type { RawPixels } from "./raw-pixels.ts";
 import { resamplePixels } from "./resample-pixels.ts";
 import { worthReplacing } from "./rewrite-images.ts";
+import { sizedImagePixels } from "./sized-pixels.ts";
 import type { PdfProfileProjection } from "../../contracts/origin/pdf-analyze.ts";
 
 export type ProfileProjection = PdfProfileProjection;
@@ -57,12 +58,6 @@ const LOSSLESS_SOURCE_QUALITY = 100;
 async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map<number, ImageFacts>, tallies: ProfileTally[]): Promise<void> {
   const plans = tallies.map((tally) => planImage(image, tally.targets));
   if (plans.every((plan) => plan.action === "keep")) return;
-  let source: RawPixels;
-  try {
-    source = decodeImagePixels(doc, image.objectNumber, false);
-  } catch {
-    return;
-  }
   const resampled = new Map<string, RawPixels>();
   const estimates = new Map<string, SizeEstimate>();
   const floorQualities = new Map<string, number>();
@@ -70,8 +65,15 @@ async function tallyImage(doc: mupdf.PDFDocument, image: ImageFacts, images: Map
     const tally = tallies[index];
     if (plan.action === "keep" || tally === undefined) continue;
     const key = `${plan.width}x${plan.height}`;
-    const pixels = resampled.get(key) ?? (await resamplePixels(source, plan.width, plan.height));
-    resampled.set(key, pixels);
+    let pixels = resampled.get(key);
+    if (pixels === undefined) {
+      try {
+        pixels = await sizedImagePixels(doc, image, plan.width, plan.height, false);
+      } catch {
+        return;
+      }
+      resampled.set(key, pixels);
+    }
     const magnification = plan.downsampled ? 1 : magnificationOf(image.placement?.minDpi ?? null, tally.targets.targetDpi);
     const quality = await imageQuality(tally.targets, async (floor) => {
       const floorKey = `${key}:floor${floor}x${magnification}`;
