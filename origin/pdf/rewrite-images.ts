@@ -226,19 +226,21 @@ export async function encodeRewrites(
     }
     const { stream, channels, quality } = outcome;
     const softMask = image.softMask === null ? undefined : images.get(image.softMask);
+    const matte = softMask !== undefined && !doc.newIndirect(softMask.objectNumber).get("Matte").isNull();
     if (softMask !== undefined && plan.downsampled && !rewrittenSoftMasks.has(softMask.objectNumber)) {
       rewrittenSoftMasks.add(softMask.objectNumber);
-      const scale = plan.width / image.width;
-      const width = Math.max(1, Math.round(softMask.width * scale));
-      const height = Math.max(1, Math.round(softMask.height * scale));
+      // Each axis scaled as the image's was, so a mask of the image's size gets its new size exactly.
+      const width = Math.max(1, Math.round((softMask.width * plan.width) / image.width));
+      const height = Math.max(1, Math.round((softMask.height * plan.height) / image.height));
       const maskStream = await encodeSoftMask(doc, cache, softMask, width, height);
-      const matte = !doc.newIndirect(softMask.objectNumber).get("Matte").isNull();
-      // A mask with /Matte must keep its image's dimensions, so it is written even when larger.
-      if (maskStream.bytes.byteLength < softMask.bytes || matte) {
+      if (maskStream.bytes.byteLength < softMask.bytes) {
         streamBytes.set(softMask.objectNumber, maskStream.bytes.byteLength);
         writes.push((target) => replaceImageStream(target, softMask.objectNumber, { stream: maskStream, width, height, channels: 1, colorSpace: "DeviceGray" }));
       }
     }
+    // mupdf un-blends /Matte from the colours it decodes, and those are what is written: a /Matte
+    // left on the mask would have viewers un-blend them a second time.
+    if (softMask !== undefined && matte) writes.push((target) => target.newIndirect(softMask.objectNumber).delete("Matte"));
     streamBytes.set(image.objectNumber, stream.bytes.byteLength);
     writes.push((target) =>
       replaceImageStream(target, image.objectNumber, { stream, width: plan.width, height: plan.height, channels, colorSpace: outputColorSpace(target, image, channels, targets.grayscale) }),
