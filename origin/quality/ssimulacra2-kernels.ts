@@ -1,6 +1,6 @@
 // The WebAssembly kernels of SSIMULACRA 2 (assembly/ssimulacra2-kernels.ts, compiled to
 // ssimulacra2-kernels.wasm) and the rows they work on, which live in the kernels' memory: one
-// instance per thread, its memory sized for the widest image scored so far (about 1.8 KB a column,
+// instance per thread, its memory sized for the widest image scored so far (about 1.4 KB a column,
 // whatever the height: a score's planes stay in JavaScript and its rows are copied in).
 import { readFileSync } from "node:fs";
 import type { RawImage } from "./raw-image.ts";
