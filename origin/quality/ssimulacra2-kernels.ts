@@ -1,6 +1,6 @@
 // The WebAssembly kernels of SSIMULACRA 2 (assembly/ssimulacra2-kernels.ts, compiled to
 // ssimulacra2-kernels.wasm) and the rows they work on, which live in the kernels' memory: one
-// instance per thread, its memory sized for the widest image scored so far (about 1.8 KB a column,
+// instance per thread, its memory sized for the widest image scored so far (about 1.4 KB a column,
 // whatever the height: a score's planes stay in JavaScript and its rows are copied in).
 import { readFileSync } from "node:fs";
 import type { RawImage } from "./raw-image.ts";
@@ -11,11 +11,11 @@ export const RADIUS = gaussian.radius;
 export const RING = 2 * RADIUS + 1;
 
 interface KernelExports {
-  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, table: number, srgb: number, bias: number, biasCbrt: number, shortRed: number, shortGreen: number, shortBlue: number): void;
+  configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, srgb: number, bias: number, biasCbrt: number, shortRed: number, shortGreen: number, shortBlue: number, fused: number): void;
+  fusesMultiplyAdd(a: number, c: number): number;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
-  blurRow(input: number, output: number, width: number, squared: number): void;
   blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
   blurCandidateColumns(
@@ -32,16 +32,11 @@ interface KernelExports {
 const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (bytes: Uint8Array) => WebAssembly.Module };
 const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
-// The cube root of the opsin mixes starts from this table over [0, 1 + 1/4096], linearly
-// interpolated, and takes one Halley step in the kernel (below 1e-11 relative, far under the
-// single precision the XYB planes keep; Math.cbrt three times a pixel had been the colour
-// conversion's largest cost).
-const CBRT_STEPS = 4096;
-const CBRT_TABLE = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt(i / CBRT_STEPS));
 const PAGE = 65536;
-// The tables' place in the kernels' memory, before every workspace.
-const SRGB_AT = CBRT_TABLE.byteLength;
-const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength;
+// sRGB's decoding table at the start of the kernels' memory, then 96 bytes where the XYB
+// conversion parks its double-precision values, before every workspace.
+const SRGB_AT = 0;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + 96;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {
@@ -60,13 +55,14 @@ export interface ChannelWorkspace {
   referenceSquare: Region<Float32Array>;
   /** Horizontally blurred rings of b, b*b and a*b. */
   across: RowTriple;
-  /** Per column the vertical filters' last two outputs of each quantity (18 doubles a column). */
-  state: Region<Float64Array>;
+  /** Per column the vertical filters' last two outputs of each quantity (18 floats a column). */
+  state: Region<Float32Array>;
   sums: Region<Float64Array>;
-  /** The reference's side when computed here (prepared, or streamed beside a candidate): horizontally blurred rings of its values and squares, the vertical filters' states (6 doubles a column each), and the output rows. */
+  /** The reference's side when computed here (prepared, or streamed beside a candidate): horizontally blurred rings of its values and squares, the vertical filters' states (6 floats a column each), the output rows, and a row the horizontal pass writes and nothing reads. */
   referenceAcross: [Region<Float32Array>, Region<Float32Array>];
-  referenceState: [Region<Float64Array>, Region<Float64Array>];
+  referenceState: [Region<Float32Array>, Region<Float32Array>];
   referenceBlurred: [Region<Float32Array>, Region<Float32Array>];
+  referenceScratch: Region<Float32Array>;
 }
 
 /** Every row buffer of one score, for images up to `width` wide; a narrower scale uses their starts. */
@@ -92,6 +88,31 @@ export interface Workspace {
 let memory: WebAssembly.Memory | null = null;
 let kernels: KernelExports | null = null;
 let current: Workspace | null = null;
+let hardwareFuses = false;
+let emulateMultiplyAdd = false;
+
+function configure(instance: KernelExports): void {
+  const f32 = Math.fround;
+  const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
+  const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
+  const fused = hardwareFuses && !emulateMultiplyAdd;
+  instance.configure(n1, n3, n5, d1, d3, d5, RADIUS, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22, fused ? 1 : 0);
+}
+
+/**
+ * How the kernels' filter steps round once per multiply-add: with the processor's fused
+ * instruction, or emulated in double lanes where it has none (slower, the same scores). The
+ * tests force the emulated form to check that the two agree.
+ */
+export function multiplyAddForm(): "fused" | "emulated" {
+  workspaceFor(8);
+  return hardwareFuses && !emulateMultiplyAdd ? "fused" : "emulated";
+}
+
+export function forceEmulatedMultiplyAdd(emulated: boolean): void {
+  emulateMultiplyAdd = emulated;
+  configure(workspaceFor(8).kernels);
+}
 
 /**
  * The workspace for images up to `width` wide, its memory grown when a wider image comes. A
@@ -110,11 +131,13 @@ export function workspaceFor(width: number): Workspace {
       referenceMean: row(),
       referenceSquare: row(),
       across: triple(ring),
-      state: layout.doubles(18 * (width + 2)),
+      // Whole groups of four columns.
+      state: layout.floats(18 * (width + 4)),
       sums: layout.doubles(6),
       referenceAcross: [ring(), ring()],
-      referenceState: [layout.doubles(6 * (width + 2)), layout.doubles(6 * (width + 2))],
+      referenceState: [layout.floats(6 * (width + 4)), layout.floats(6 * (width + 4))],
       referenceBlurred: [row(), row()],
+      referenceScratch: row(),
     });
     return {
       rows: triple(row),
@@ -132,12 +155,9 @@ export function workspaceFor(width: number): Workspace {
   if (memory === null || kernels === null) {
     memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
-    new Float64Array(memory.buffer, 0, CBRT_TABLE.length).set(CBRT_TABLE);
     new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
-    const f32 = Math.fround;
-    const [n1, n3, n5] = gaussian.n2.map(f32) as [number, number, number];
-    const [d1, d3, d5] = gaussian.d1.map(f32) as [number, number, number];
-    kernels.configure(n1, n3, n5, d1, d3, d5, RADIUS, 0, SRGB_AT, OPSIN_BIAS, OPSIN_BIAS_CBRT, M20, M21, M22);
+    hardwareFuses = kernels.fusesMultiplyAdd(1 + 2 ** -13, -(1 + 2 ** -12)) !== 0;
+    configure(kernels);
   } else if (memory.buffer.byteLength < bytes) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }

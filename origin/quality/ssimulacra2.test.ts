@@ -20,6 +20,7 @@ function withAlpha(image: RawImage, alphaAt: (x: number, y: number) => number): 
 }
 
 const reference = photo(320, 213);
+const ORACLE_TOLERANCE = 0.05;
 const scored = await Promise.all(DISTORTIONS.map(async (distortion) => ({ distortion, candidate: await distortion.apply(reference) })));
 
 describe("ssimulacra2", () => {
@@ -74,7 +75,12 @@ describe("ssimulacra2", () => {
     expect(filledHole).toBeLessThan(50);
   });
 
-  it("scores every candidate against one prepared reference as the validated streaming implementation scores the pair", async () => {
+  // The streaming oracle rounds its filters as the kernels do and computes its XYB conversion in
+  // double precision as they do, but its SSIM and edge terms in double precision where the kernels
+  // compute them in single precision, four lanes at a time, as the published implementations do:
+  // the scores agree to within a few hundredths (0.022 at most on bench:quality's 84 validation
+  // pairs), far inside the 0.5 they are held to against calc-s2-rust.
+  it("scores every candidate against one prepared reference as the validated streaming implementation scores the pair, to within 0.05", async () => {
     // Generated photos of even, odd and tiny sizes (fewer than six scales), each against its own distortions.
     for (const [width, height, seed] of [[320, 213, 1], [203, 117, 7], [61, 37, 4], [16, 9, 2]] as const) {
       const original = photo(width, height, seed);
@@ -82,7 +88,7 @@ describe("ssimulacra2", () => {
       for (const distortion of DISTORTIONS) {
         const candidate = await distortion.apply(original);
         const label = `${width}x${height} ${distortion.name}`;
-        expect(Math.abs(scoreAgainst(prepared, candidate) - streamingSsimulacra2(original, candidate)), label).toBeLessThan(1e-6);
+        expect(Math.abs(scoreAgainst(prepared, candidate) - streamingSsimulacra2(original, candidate)), label).toBeLessThan(ORACLE_TOLERANCE);
       }
     }
   });
@@ -118,7 +124,7 @@ describe("ssimulacra2", () => {
     const holed = withAlpha(reference, (x, y) => (inHole(x, y) ? 0 : 255));
     const softened = withAlpha(await jpegRoundTrip(reference, 60), (x, y) => (inHole(x, y) ? 128 : 255));
     for (const [original, candidate] of [[holed, softened], [withAlpha(reference, () => 255), softened], [holed, withAlpha(reference, () => 255)]] as const) {
-      expect(Math.abs(scoreAgainst(prepareReference(original), candidate) - streamingSsimulacra2(original, candidate))).toBeLessThan(1e-6);
+      expect(Math.abs(scoreAgainst(prepareReference(original), candidate) - streamingSsimulacra2(original, candidate))).toBeLessThan(ORACLE_TOLERANCE);
     }
   });
 

@@ -327,8 +327,8 @@ class ReferenceBlur {
   across(y: number, xybAt: number): void {
     const slot = (y % RING) * this.#width * 4;
     const [means, squares] = this.#space.referenceAcross;
-    this.#workspace.kernels.blurRow(xybAt, means.at + slot, this.#width, 0);
-    this.#workspace.kernels.blurRow(xybAt, squares.at + slot, this.#width, 1);
+    // The candidate's horizontal pass with the reference as both images: its b and b*b lanes are the values and squares.
+    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means.at + slot, squares.at + slot, this.#space.referenceScratch.at, this.#width);
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */

@@ -5,17 +5,20 @@
 // reference's values and squares, and over a candidate's b, b*b and a*b), and the SSIM and edge
 // terms against the reference's cached side.
 //
-// Every operation rounds where the JavaScript it replaced rounded, so scores do not move: a
-// Math.fround of a sum or product of two single-precision values is the single-precision
-// operation itself, and a Math.fround of a longer expression computed in double precision is
-// computed here in double precision and then rounded (the filters' poles lie on the unit circle,
-// so a different rounding takes the error along another walk; see the quality README). The
-// vertical pass, where columns are independent, runs two columns at a time in f64x2 lanes.
+// The Gaussian's passes and the SSIM and edge terms run in single precision, four lanes at a time
+// (f32x4), as the published implementations compute; the XYB conversion keeps double precision
+// until it rounds (below). The filters' poles lie on the unit circle, so each step's rounding
+// error stays in the row for good, and the scores follow that rounding closely (see the quality
+// README): a filter step must round where the Rust code behind calc-s2-rust rounds, which is once
+// per fused multiply-add (Rust's mul_add). Rounding the product separately moved scores by up to
+// 2.5. Wasm's relaxed SIMD multiply-add fuses where the processor has FMA (x86-64 since 2013, every
+// arm64); where it does not, `configure` is told so and the kernels take their emulated form,
+// which computes each multiply-add in double lanes (the product of two single-precision values is
+// exact there) and rounds once, with the same scores. Each kernel is generic over that choice:
+// `Fused` is f32 for the hardware multiply-add and f64 for the emulated one, decided at compile time.
 //
 // All arguments are byte offsets into the memory the caller imports; nothing is allocated here.
 
-// The filters' coefficients (ssimulacra2-parameters.ts), their single-precision values and,
-// once widened, the same numbers in double precision.
 let N1: f32 = 0;
 let N3: f32 = 0;
 let N5: f32 = 0;
@@ -23,9 +26,8 @@ let D1: f32 = 0;
 let D3: f32 = 0;
 let D5: f32 = 0;
 let RADIUS: i32 = 0;
-// The cube root table (CBRT_STEPS + 2 doubles), sRGB's decoding (256 floats), and the bias of the
-// opsin mixes and its cube root.
-let cbrtTable: usize = 0;
+let FUSED: bool = true;
+// sRGB's decoding (256 floats), and the bias of the opsin mixes and its cube root.
 let srgbTable: usize = 0;
 let opsinBias: f64 = 0;
 let opsinBiasCbrt: f64 = 0;
@@ -33,12 +35,13 @@ let opsinBiasCbrt: f64 = 0;
 let m20: f64 = 0;
 let m21: f64 = 0;
 let m22: f64 = 0;
+// 96 bytes after the sRGB table where the XYB conversion parks two pixels' three channels.
+let xybScratch: usize = 0;
 
-const CBRT_STEPS: f64 = 4096;
-const C2: f64 = 0.0009;
+const C2: f32 = 0.0009;
 
-/** Takes the constants the JavaScript side computes (its Math.cbrt and Gaussian), so both sides use the same numbers. */
-export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, table: usize, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64): void {
+/** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. */
+export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64, fused: bool): void {
   N1 = n1;
   N3 = n3;
   N5 = n5;
@@ -46,13 +49,35 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   D3 = d3;
   D5 = d5;
   RADIUS = radius;
-  cbrtTable = table;
   srgbTable = srgb;
+  xybScratch = srgb + 1024;
   opsinBias = bias;
   opsinBiasCbrt = biasCbrt;
   m20 = shortRed;
   m21 = shortGreen;
   m22 = shortBlue;
+  FUSED = fused;
+}
+
+/** Whether relaxed SIMD's multiply-add rounds once here: a * a + c for a = 1 + 2^-13, c = -(1 + 2^-12) is 2^-26 fused and 0 otherwise (the operands come from the caller so that nothing folds it at compile time). */
+export function fusesMultiplyAdd(a: f32, c: f32): bool {
+  return f32x4.extract_lane(f32x4.relaxed_madd(f32x4.splat(a), f32x4.splat(a), f32x4.splat(c)), 0) != 0;
+}
+
+// a * b + c in four single-precision lanes, rounded once.
+// @ts-ignore: decorator
+@inline
+function madd<Fused>(a: v128, b: v128, c: v128): v128 {
+  if (sizeof<Fused>() == 4) return f32x4.relaxed_madd(a, b, c);
+  const low = f64x2.add(f64x2.mul(f64x2.promote_low_f32x4(a), f64x2.promote_low_f32x4(b)), f64x2.promote_low_f32x4(c));
+  const high = f64x2.add(f64x2.mul(f64x2.promote_low_f32x4(upperHalf(a)), f64x2.promote_low_f32x4(upperHalf(b))), f64x2.promote_low_f32x4(upperHalf(c)));
+  return v128.shuffle<u32>(f32x4.demote_f64x2_zero(low), f32x4.demote_f64x2_zero(high), 0, 1, 4, 5);
+}
+
+// @ts-ignore: decorator
+@inline
+function upperHalf(value: v128): v128 {
+  return v128.shuffle<u32>(value, value, 2, 3, 0, 1);
 }
 
 /** A row of 8-bit sRGB (3 or 4 channels) to linear rows; a pixel not opaque is laid over a `background` page (0 dark, 1 light). */
@@ -80,83 +105,73 @@ export function linearRow(bytes: usize, channels: i32, background: f64, width: i
 /**
  * Adds linear row y's share to its row of the next scale's 2x2 box average, `half` ((width + 1) / 2
  * floats, restarted from zero on an even row): a quarter, or a half on an odd last row, an odd last
- * column counting twice, as if the edge were repeated.
+ * column counting twice, as if the edge were repeated. Each half-row value takes its two columns
+ * in turn, rounded after each; four half-row values at a time.
  */
 export function accumulateHalf(half: usize, row: usize, y: i32, width: i32, height: i32): void {
-  const weight: f64 = (height & 1) == 1 && y == height - 1 ? 0.5 : 0.25;
+  const weight = f32x4.splat((height & 1) == 1 && y == height - 1 ? 0.5 : 0.25);
   const fresh = (y & 1) == 0;
-  // Each half-row value takes its two columns in turn, rounded after each as a plane element is.
   const pairs = width >> 1;
-  for (let j = 0; j < pairs; j++) {
+  let j = 0;
+  for (; j + 4 <= pairs; j += 4) {
     const at = half + (<usize>j << 2);
     const from = row + (<usize>j << 3);
-    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
-    value = <f64><f32>(value + <f64>load<f32>(from) * weight);
-    store<f32>(at, <f32>(value + <f64>load<f32>(from, 4) * weight));
+    const first = v128.load(from);
+    const second = v128.load(from, 16);
+    const even = f32x4.mul(v128.shuffle<u32>(first, second, 0, 2, 4, 6), weight);
+    const odd = f32x4.mul(v128.shuffle<u32>(first, second, 1, 3, 5, 7), weight);
+    const value = fresh ? even : f32x4.add(v128.load(at), even);
+    v128.store(at, f32x4.add(value, odd));
+  }
+  const w = f32x4.extract_lane(weight, 0);
+  for (; j < pairs; j++) {
+    const at = half + (<usize>j << 2);
+    const from = row + (<usize>j << 3);
+    const even = load<f32>(from) * w;
+    const value = fresh ? even : load<f32>(at) + even;
+    store<f32>(at, value + load<f32>(from, 4) * w);
   }
   if ((width & 1) == 1) {
     const at = half + (<usize>pairs << 2);
-    const last = <f64>load<f32>(row + (<usize>(width - 1) << 2)) * weight;
-    let value: f64 = fresh ? 0 : <f64>load<f32>(at);
-    value = <f64><f32>(value + last);
-    store<f32>(at, <f32>(value + last));
+    const last = load<f32>(row + (<usize>(width - 1) << 2)) * w;
+    const value = fresh ? last : load<f32>(at) + last;
+    store<f32>(at, value + last);
   }
 }
 
-// One step of a horizontal filter: f32(f32(f32(n * input) - before) - d * last), the last
-// product exact in double precision as in the JavaScript.
+// The first `count` (1 to 4) lanes of `value` to `at`: a row's last group of columns, which must
+// not write into whatever follows the row (the next row of a ring).
 // @ts-ignore: decorator
 @inline
-function across(n: f32, d: f32, input: f32, before: f32, last: f32): f32 {
-  return <f32>(<f64>(n * input - before) - <f64>d * <f64>last);
-}
-
-/** The horizontal pass over one row of `input` (its squares when `squared`, each rounded to single precision) into `output`. */
-export function blurRow(input: usize, output: usize, width: i32, squared: bool): void {
-  const radius = RADIUS;
-  const n1 = N1, n3 = N3, n5 = N5, d1 = D1, d3 = D3, d5 = D5;
-  let last1: f32 = 0, before1: f32 = 0, last3: f32 = 0, before3: f32 = 0, last5: f32 = 0, before5: f32 = 0;
-  for (let n = 1 - radius; n < width; n++) {
-    const left = n - radius - 1;
-    const right = n + radius - 1;
-    let leftValue: f32 = 0, rightValue: f32 = 0;
-    if (left >= 0) leftValue = load<f32>(input + (<usize>left << 2));
-    if (right < width) rightValue = load<f32>(input + (<usize>right << 2));
-    if (squared) {
-      leftValue *= leftValue;
-      rightValue *= rightValue;
-    }
-    const sum = leftValue + rightValue;
-    const out1 = across(n1, d1, sum, before1, last1);
-    const out3 = across(n3, d3, sum, before3, last3);
-    const out5 = across(n5, d5, sum, before5, last5);
-    before1 = last1; last1 = out1; before3 = last3; last3 = out3; before5 = last5; last5 = out5;
-    if (n >= 0) store<f32>(output + (<usize>n << 2), out1 + out3 + out5);
+function storeLanes(at: usize, value: v128, count: i32): void {
+  if (count >= 4) {
+    v128.store(at, value);
+    return;
   }
-}
-
-// One step of a horizontal filter in double lanes holding single-precision values:
-// f32(f32(f32(n * input) - before) - d * last), for two chains at once.
-// @ts-ignore: decorator
-@inline
-function across2(n: v128, d: v128, input: v128, before: v128, last: v128): v128 {
-  return round2(f64x2.sub(round2(f64x2.sub(round2(f64x2.mul(n, input)), before)), f64x2.mul(d, last)));
+  v128.store32_lane(at, value, 0);
+  if (count > 1) v128.store32_lane(at, value, 1, 4);
+  if (count > 2) v128.store32_lane(at, value, 2, 8);
 }
 
 /**
- * The horizontal pass over one row of a (the reference's XYB) and b (the candidate's) into rows of
- * blurred b, b*b and a*b. The filters of b and b*b run as pairs of double lanes (one lane each),
- * those of a*b as scalar chains.
+ * The horizontal pass over one row of `a` (the reference's XYB) and `b` (the candidate's) into
+ * rows of blurred b, b*b and a*b, one lane each; with `a` and `b` the same row and `crosses` a
+ * scratch row, the reference's values and squares. Each lane's three filters are a chain along
+ * the row: f32(f32(f32(n * input) - before) - d * last), the last product fused.
  */
 export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
+  if (FUSED) blurRowWith<f32>(a, b, means, squares, crosses, width);
+  else blurRowWith<f64>(a, b, means, squares, crosses, width);
+}
+
+// @ts-ignore: decorator
+@inline
+function blurRowWith<Fused>(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
   const radius = RADIUS;
-  const n1 = N1, n3 = N3, n5 = N5, d1 = D1, d3 = D3, d5 = D5;
-  const vn1 = f64x2.splat(<f64>n1), vn3 = f64x2.splat(<f64>n3), vn5 = f64x2.splat(<f64>n5);
-  const vd1 = f64x2.splat(<f64>d1), vd3 = f64x2.splat(<f64>d3), vd5 = f64x2.splat(<f64>d5);
-  const zero = f64x2.splat(0);
-  // Lanes: the mean of b, then the mean of b*b.
+  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
+  const d1 = f32x4.splat(-D1), d3 = f32x4.splat(-D3), d5 = f32x4.splat(-D5);
+  const zero = f32x4.splat(0);
   let last1 = zero, before1 = zero, last3 = zero, before3 = zero, last5 = zero, before5 = zero;
-  let lastC1: f32 = 0, beforeC1: f32 = 0, lastC3: f32 = 0, beforeC3: f32 = 0, lastC5: f32 = 0, beforeC5: f32 = 0;
   for (let n = 1 - radius; n < width; n++) {
     const left = n - radius - 1;
     const right = n + radius - 1;
@@ -169,133 +184,139 @@ export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usiz
       bRight = load<f32>(b + (<usize>right << 2));
       aRight = load<f32>(a + (<usize>right << 2));
     }
-    const mean = bLeft + bRight;
-    const square = bLeft * bLeft + bRight * bRight;
-    const cross = aLeft * bLeft + aRight * bRight;
-    const input = f64x2.replace_lane(f64x2.splat(<f64>mean), 1, <f64>square);
-    const out1 = across2(vn1, vd1, input, before1, last1);
-    const out3 = across2(vn3, vd3, input, before3, last3);
-    const out5 = across2(vn5, vd5, input, before5, last5);
-    const c1 = across(n1, d1, cross, beforeC1, lastC1);
-    const c3 = across(n3, d3, cross, beforeC3, lastC3);
-    const c5 = across(n5, d5, cross, beforeC5, lastC5);
+    // Lanes: b, b*b, a*b (each a sum of the left and right samples).
+    const input = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(bLeft + bRight), 1, bLeft * bLeft + bRight * bRight), 2, aLeft * bLeft + aRight * bRight);
+    const out1 = madd<Fused>(d1, last1, f32x4.sub(f32x4.mul(n1, input), before1));
+    const out3 = madd<Fused>(d3, last3, f32x4.sub(f32x4.mul(n3, input), before3));
+    const out5 = madd<Fused>(d5, last5, f32x4.sub(f32x4.mul(n5, input), before5));
     before1 = last1; last1 = out1; before3 = last3; last3 = out3; before5 = last5; last5 = out5;
-    beforeC1 = lastC1; lastC1 = c1; beforeC3 = lastC3; lastC3 = c3; beforeC5 = lastC5; lastC5 = c5;
     if (n >= 0) {
       const at = <usize>n << 2;
-      const sums = f32x4.demote_f64x2_zero(sum3(out1, out3, out5));
+      const sums = f32x4.add(f32x4.add(out1, out3), out5);
       v128.store32_lane(means + at, sums, 0);
       v128.store32_lane(squares + at, sums, 1);
-      store<f32>(crosses + at, c1 + c3 + c5);
+      v128.store32_lane(crosses + at, sums, 2);
     }
   }
 }
 
-// Rounds each double lane to single precision and back.
+// The XYB conversion stays in double precision until its result is rounded: computed in single
+// precision (mixes and cube roots), its last-bit differences moved scores by up to 0.2 from the
+// double-precision conversion and 0.49 from calc-s2-rust on the validation set, against 0.02 and
+// 0.37 this way. Four pixels' linear RGB arrive as single-precision lanes and leave as XYB lanes;
+// in between each half of them runs in double lanes.
+
+// A first guess at the cube root of four positive single-precision lanes: a third of the float's
+// bits plus Kahan's bias (within about 3%), then one Halley step (cubing that error).
 // @ts-ignore: decorator
 @inline
-function round2(value: v128): v128 {
-  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(value));
+function cubeRootGuess(value: v128): v128 {
+  const thirdOfBits = i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.convert_i32x4_s(value), f32x4.splat(<f32>(1.0 / 3))));
+  const guess = i32x4.add(thirdOfBits, i32x4.splat(709958130));
+  const cube = f32x4.mul(f32x4.mul(guess, guess), guess);
+  const two = f32x4.splat(2);
+  return f32x4.div(f32x4.mul(guess, f32x4.add(cube, f32x4.mul(two, value))), f32x4.add(f32x4.mul(two, cube), value));
 }
 
-// Two single-precision values at `at`, widened to a double lane each.
-// @ts-ignore: decorator
-@inline
-function load2(at: usize): v128 {
-  return f64x2.promote_low_f32x4(v128.load64_zero(at));
-}
-
-// The cube root of two lanes: from the table, linearly interpolated, then one Halley step.
+// The cube root of two double lanes: the single-precision guess and a Halley step in double precision.
 // @ts-ignore: decorator
 @inline
 function cubeRoot(value: v128): v128 {
-  const position = f64x2.mul(value, f64x2.splat(CBRT_STEPS));
-  // Clamped below too: the second lane of an odd last pixel reads whatever follows the row.
-  const index = f64x2.max(f64x2.splat(0), f64x2.min(f64x2.splat(CBRT_STEPS), f64x2.floor(position)));
-  const indices = i32x4.trunc_sat_f64x2_s_zero(index);
-  const at0 = cbrtTable + (<usize>i32x4.extract_lane(indices, 0) << 3);
-  const at1 = cbrtTable + (<usize>i32x4.extract_lane(indices, 1) << 3);
-  const low = f64x2.replace_lane(f64x2.splat(load<f64>(at0)), 1, load<f64>(at1));
-  const high = f64x2.replace_lane(f64x2.splat(load<f64>(at0, 8)), 1, load<f64>(at1, 8));
-  const guess = f64x2.add(low, f64x2.mul(f64x2.sub(position, index), f64x2.sub(high, low)));
+  const guess = f64x2.promote_low_f32x4(cubeRootGuess(f32x4.demote_f64x2_zero(value)));
   const cube = f64x2.mul(f64x2.mul(guess, guess), guess);
   const two = f64x2.splat(2);
   return f64x2.div(f64x2.mul(guess, f64x2.add(cube, f64x2.mul(two, value))), f64x2.add(f64x2.mul(two, cube), value));
 }
 
-// An opsin mix of two pixels' linear RGB: f64(r * red + g * green + b * blue + bias), in this order.
+// An opsin mix of two pixels' linear RGB: r * red + g * green + b * blue + bias, in this order.
 // @ts-ignore: decorator
 @inline
 function mix(r: f64, g: f64, b: f64, red: v128, green: v128, blue: v128): v128 {
   return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(f64x2.splat(r), red), f64x2.mul(f64x2.splat(g), green)), f64x2.mul(f64x2.splat(b), blue)), f64x2.splat(opsinBias));
 }
 
-// Stores two double lanes as single precision, or only the first when `one` is set (an odd last pixel).
+// Two pixels (double lanes) to positive X, Y and B, stored at `out` as three pairs of doubles.
 // @ts-ignore: decorator
 @inline
-function storeRounded(at: usize, value: v128, one: bool): void {
-  const rounded = f32x4.demote_f64x2_zero(value);
-  if (one) v128.store32_lane(at, rounded, 0);
-  else v128.store64_lane(at, rounded, 0);
-}
-
-/** Linear RGB rows to positive XYB rows (single precision), `width` pixels, two at a time; B only `withB` (its weights are zero at the two finest scales). */
-export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
+function toPositiveXybPair(r: v128, g: v128, bl: v128, withB: bool, out: usize): void {
   const bias = f64x2.splat(opsinBiasCbrt);
   const half = f64x2.splat(0.5);
-  for (let i = 0; i < width; i += 2) {
+  const long = f64x2.sub(cubeRoot(mix(0.3, 0.622, 0.078, r, g, bl)), bias);
+  const medium = f64x2.sub(cubeRoot(mix(0.23, 0.692, 0.078, r, g, bl)), bias);
+  const luma = f64x2.mul(half, f64x2.add(long, medium));
+  // Shifted so every channel is positive, which the SSIM terms assume.
+  v128.store(out, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half));
+  v128.store(out, f64x2.add(luma, f64x2.splat(0.05)), 16);
+  if (!withB) return;
+  const short = f64x2.sub(cubeRoot(mix(m20, m21, m22, r, g, bl)), bias);
+  v128.store(out, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), 32);
+}
+
+// One channel of the four pixels parked by two toPositiveXybPair calls, rounded to single-precision lanes.
+// @ts-ignore: decorator
+@inline
+function parkedChannel(offset: usize): v128 {
+  return v128.shuffle<u32>(f32x4.demote_f64x2_zero(v128.load(xybScratch + offset)), f32x4.demote_f64x2_zero(v128.load(xybScratch + 48 + offset)), 0, 1, 4, 5);
+}
+
+/** Linear RGB rows to positive XYB rows, `width` pixels, four at a time; B only `withB` (its weights are zero at the two finest scales). */
+export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
+  for (let i = 0; i < width; i += 4) {
     const at = <usize>i << 2;
-    const r = load2(red + at);
-    const g = load2(green + at);
-    const bl = load2(blue + at);
-    const long = f64x2.sub(cubeRoot(mix(0.3, 0.622, 0.078, r, g, bl)), bias);
-    const medium = f64x2.sub(cubeRoot(mix(0.23, 0.692, 0.078, r, g, bl)), bias);
-    const luma = f64x2.mul(half, f64x2.add(long, medium));
-    // Shifted so every channel is positive, which the SSIM terms assume.
-    const one = i + 1 == width;
-    storeRounded(x + at, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half), one);
-    storeRounded(y + at, f64x2.add(luma, f64x2.splat(0.05)), one);
-    if (!withB) continue;
-    const short = f64x2.sub(cubeRoot(mix(m20, m21, m22, r, g, bl)), bias);
-    storeRounded(b + at, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), one);
+    const r = v128.load(red + at);
+    const g = v128.load(green + at);
+    const bl = v128.load(blue + at);
+    toPositiveXybPair(f64x2.promote_low_f32x4(r), f64x2.promote_low_f32x4(g), f64x2.promote_low_f32x4(bl), withB, xybScratch);
+    toPositiveXybPair(f64x2.promote_low_f32x4(upperHalf(r)), f64x2.promote_low_f32x4(upperHalf(g)), f64x2.promote_low_f32x4(upperHalf(bl)), withB, xybScratch + 48);
+    const count = width - i;
+    storeLanes(x + at, parkedChannel(0), count);
+    storeLanes(y + at, parkedChannel(16), count);
+    if (withB) storeLanes(b + at, parkedChannel(32), count);
   }
 }
 
-// One step of a vertical filter for two columns whose state (last, before) sits at `at`:
-// f32(n * input - f32(d * last + before)), in double lanes, returning the output.
+// One step of a vertical filter for four columns whose state (last, before) sits at `at`:
+// f32(n * input - f32(d * last + before)), both multiply-adds fused, returning the output.
 // @ts-ignore: decorator
 @inline
-function down(n: v128, d: v128, input: v128, at: usize): v128 {
+function down<Fused>(n: v128, d: v128, input: v128, at: usize): v128 {
   const last = v128.load(at);
-  const out = round2(f64x2.sub(f64x2.mul(n, input), round2(f64x2.add(f64x2.mul(d, last), v128.load(at, 16)))));
+  const out = madd<Fused>(n, input, f32x4.neg(madd<Fused>(d, last, v128.load(at, 16))));
   v128.store(at, out);
   v128.store(at, last, 16);
   return out;
 }
 
-// The three filters' outputs summed as single-precision values: f32(f32(one + three) + five).
+// The three filters' outputs summed: (one + three) + five.
 // @ts-ignore: decorator
 @inline
 function sum3(one: v128, three: v128, five: v128): v128 {
-  return round2(f64x2.add(round2(f64x2.add(one, three)), five));
+  return f32x4.add(f32x4.add(one, three), five);
 }
 
 /**
  * One step of the vertical pass for one quantity: the output row from the horizontally blurred
- * rows r + 1 above it and r - 1 below it, two columns at a time; `state` holds per column its
- * filters' last two outputs as doubles (12 doubles for two columns, in pairs).
+ * rows r + 1 above it and r - 1 below it, four columns at a time; `state` holds per group of four
+ * columns its filters' last two outputs (6 floats a column).
  */
 export function blurColumns(upper: usize, lower: usize, state: usize, output: usize, width: i32): void {
-  const n1 = f64x2.splat(<f64>N1), n3 = f64x2.splat(<f64>N3), n5 = f64x2.splat(<f64>N5);
-  const d1 = f64x2.splat(<f64>D1), d3 = f64x2.splat(<f64>D3), d5 = f64x2.splat(<f64>D5);
-  for (let x = 0; x < width; x += 2) {
+  if (FUSED) blurColumnsWith<f32>(upper, lower, state, output, width);
+  else blurColumnsWith<f64>(upper, lower, state, output, width);
+}
+
+// @ts-ignore: decorator
+@inline
+function blurColumnsWith<Fused>(upper: usize, lower: usize, state: usize, output: usize, width: i32): void {
+  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
+  const d1 = f32x4.splat(D1), d3 = f32x4.splat(D3), d5 = f32x4.splat(D5);
+  for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
-    const sum = round2(f64x2.add(load2(upper + at), load2(lower + at)));
-    const s = state + (<usize>x * 48);
-    const out1 = down(n1, d1, sum, s);
-    const out3 = down(n3, d3, sum, s + 32);
-    const out5 = down(n5, d5, sum, s + 64);
-    storeRounded(output + at, sum3(out1, out3, out5), x + 1 == width);
+    const sum = f32x4.add(v128.load(upper + at), v128.load(lower + at));
+    const s = state + (<usize>x * 24);
+    const out1 = down<Fused>(n1, d1, sum, s);
+    const out3 = down<Fused>(n3, d3, sum, s + 32);
+    const out5 = down<Fused>(n5, d5, sum, s + 64);
+    storeLanes(output + at, sum3(out1, out3, out5), width - x);
   }
 }
 
@@ -303,8 +324,8 @@ export function blurColumns(upper: usize, lower: usize, state: usize, output: us
  * The vertical pass for b, b*b and a*b of one output row, from the horizontally blurred rows r + 1
  * above it (`upper*`) and r - 1 below it (`lower*`), and when `accumulate` is set (the row is
  * inside the image) its SSIM error and edge differences against the reference's row, each with
- * its fourth power, added to the six doubles at `sums`. `state` holds per column, for each
- * quantity and filter, its last two outputs as doubles (36 doubles for two columns, in pairs).
+ * its fourth power, added to the six doubles at `sums`. `state` holds per group of four columns,
+ * for each quantity and filter, its last two outputs (18 floats a column).
  */
 export function blurCandidateColumns(
   upperMeans: usize, upperSquares: usize, upperCrosses: usize,
@@ -313,67 +334,91 @@ export function blurCandidateColumns(
   referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
   sums: usize, accumulate: bool,
 ): void {
-  const n1 = f64x2.splat(<f64>N1), n3 = f64x2.splat(<f64>N3), n5 = f64x2.splat(<f64>N5);
-  const d1 = f64x2.splat(<f64>D1), d3 = f64x2.splat(<f64>D3), d5 = f64x2.splat(<f64>D5);
-  const one = f64x2.splat(1), two = f64x2.splat(2), c2 = f64x2.splat(C2), zero = f64x2.splat(0);
-  const firstLane = i64x2(-1, 0);
+  if (FUSED) blurCandidateColumnsWith<f32>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, referenceXyb, referenceMeans, referenceSquares, candidateXyb, sums, accumulate);
+  else blurCandidateColumnsWith<f64>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, referenceXyb, referenceMeans, referenceSquares, candidateXyb, sums, accumulate);
+}
+
+// @ts-ignore: decorator
+@inline
+function blurCandidateColumnsWith<Fused>(
+  upperMeans: usize, upperSquares: usize, upperCrosses: usize,
+  lowerMeans: usize, lowerSquares: usize, lowerCrosses: usize,
+  state: usize, width: i32,
+  referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
+  sums: usize, accumulate: bool,
+): void {
+  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
+  const d1 = f32x4.splat(D1), d3 = f32x4.splat(D3), d5 = f32x4.splat(D5);
+  const one = f32x4.splat(1), two = f32x4.splat(2), c2 = f32x4.splat(C2), zero = f32x4.splat(0);
+  const lanes = i32x4(0, 1, 2, 3);
   let ssim = zero, ssim4 = zero, artifact = zero, artifact4 = zero, detail = zero, detail4 = zero;
-  // Pairs of columns; an odd last column is the pair's first lane, its second lane reading and
-  // writing one value past the row, which every buffer here allows, and adding nothing.
-  for (let x = 0; x < width; x += 2) {
+  // Groups of four columns; the last group's lanes past the row read whatever follows it (every
+  // buffer here has 16 bytes to spare), are not stored, and add nothing.
+  for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
-    const mean = round2(f64x2.add(load2(upperMeans + at), load2(lowerMeans + at)));
-    const square = round2(f64x2.add(load2(upperSquares + at), load2(lowerSquares + at)));
-    const cross = round2(f64x2.add(load2(upperCrosses + at), load2(lowerCrosses + at)));
-    const s = state + (<usize>x * 144);
-    const m1 = down(n1, d1, mean, s);
-    const m3 = down(n3, d3, mean, s + 32);
-    const m5 = down(n5, d5, mean, s + 64);
-    const s1 = down(n1, d1, square, s + 96);
-    const s3 = down(n3, d3, square, s + 128);
-    const s5 = down(n5, d5, square, s + 160);
-    const c1 = down(n1, d1, cross, s + 192);
-    const c3 = down(n3, d3, cross, s + 224);
-    const c5 = down(n5, d5, cross, s + 256);
+    const mean = f32x4.add(v128.load(upperMeans + at), v128.load(lowerMeans + at));
+    const square = f32x4.add(v128.load(upperSquares + at), v128.load(lowerSquares + at));
+    const cross = f32x4.add(v128.load(upperCrosses + at), v128.load(lowerCrosses + at));
+    const s = state + (<usize>x * 72);
+    const m1 = down<Fused>(n1, d1, mean, s);
+    const m3 = down<Fused>(n3, d3, mean, s + 32);
+    const m5 = down<Fused>(n5, d5, mean, s + 64);
+    const s1 = down<Fused>(n1, d1, square, s + 96);
+    const s3 = down<Fused>(n3, d3, square, s + 128);
+    const s5 = down<Fused>(n5, d5, square, s + 160);
+    const c1 = down<Fused>(n1, d1, cross, s + 192);
+    const c3 = down<Fused>(n3, d3, cross, s + 224);
+    const c5 = down<Fused>(n5, d5, cross, s + 256);
     if (!accumulate) continue;
     // mu and sigma: 1 the reference (cached), 2 the candidate.
-    const mu1 = load2(referenceMeans + at);
+    const mu1 = v128.load(referenceMeans + at);
     const mu2 = sum3(m1, m3, m5);
-    const sigma11 = load2(referenceSquares + at);
+    const sigma11 = v128.load(referenceSquares + at);
     const sigma22 = sum3(s1, s3, s5);
     const sigma12 = sum3(c1, c3, c5);
-    const diff = f64x2.sub(mu1, mu2);
-    const numerator = f64x2.mul(f64x2.sub(one, f64x2.mul(diff, diff)), f64x2.add(f64x2.mul(two, f64x2.sub(sigma12, f64x2.mul(mu1, mu2))), c2));
-    const denominator = f64x2.add(f64x2.add(f64x2.sub(sigma11, f64x2.mul(mu1, mu1)), f64x2.sub(sigma22, f64x2.mul(mu2, mu2))), c2);
+    const diff = f32x4.sub(mu1, mu2);
+    const numerator = f32x4.mul(f32x4.sub(one, f32x4.mul(diff, diff)), f32x4.add(f32x4.mul(two, f32x4.sub(sigma12, f32x4.mul(mu1, mu2))), c2));
+    const denominator = f32x4.add(f32x4.add(f32x4.sub(sigma11, f32x4.mul(mu1, mu1)), f32x4.sub(sigma22, f32x4.mul(mu2, mu2))), c2);
     // One division for both ratios: the SSIM's and the edge term's.
-    const referenceEdge = f64x2.add(one, f64x2.abs(f64x2.sub(load2(referenceXyb + at), mu1)));
-    const inverse = f64x2.div(one, f64x2.mul(denominator, referenceEdge));
-    let error = f64x2.sub(one, f64x2.mul(f64x2.mul(numerator, referenceEdge), inverse));
+    const referenceEdge = f32x4.add(one, f32x4.abs(f32x4.sub(v128.load(referenceXyb + at), mu1)));
+    const inverse = f32x4.div(one, f32x4.mul(denominator, referenceEdge));
+    let error = f32x4.sub(one, f32x4.mul(f32x4.mul(numerator, referenceEdge), inverse));
     // > 0: an edge where the reference is smooth (ringing, banding, blocks); < 0: an edge lost (blur).
-    const edge = f64x2.sub(f64x2.mul(f64x2.mul(f64x2.add(one, f64x2.abs(f64x2.sub(load2(candidateXyb + at), mu2))), denominator), inverse), one);
-    let gained = f64x2.max(edge, zero);
-    let lost = f64x2.max(f64x2.neg(edge), zero);
-    error = f64x2.max(error, zero);
-    if (x + 1 == width) {
-      error = v128.and(error, firstLane);
-      gained = v128.and(gained, firstLane);
-      lost = v128.and(lost, firstLane);
+    const edge = f32x4.sub(f32x4.mul(f32x4.mul(f32x4.add(one, f32x4.abs(f32x4.sub(v128.load(candidateXyb + at), mu2))), denominator), inverse), one);
+    let gained = f32x4.max(edge, zero);
+    let lost = f32x4.max(f32x4.neg(edge), zero);
+    error = f32x4.max(error, zero);
+    if (x + 4 > width) {
+      const inside = i32x4.lt_s(lanes, i32x4.splat(width - x));
+      error = v128.and(error, inside);
+      gained = v128.and(gained, inside);
+      lost = v128.and(lost, inside);
     }
-    ssim = f64x2.add(ssim, error);
-    artifact = f64x2.add(artifact, gained);
-    detail = f64x2.add(detail, lost);
-    const error2 = f64x2.mul(error, error);
-    const gained2 = f64x2.mul(gained, gained);
-    const lost2 = f64x2.mul(lost, lost);
-    ssim4 = f64x2.add(ssim4, f64x2.mul(error2, error2));
-    artifact4 = f64x2.add(artifact4, f64x2.mul(gained2, gained2));
-    detail4 = f64x2.add(detail4, f64x2.mul(lost2, lost2));
+    ssim = f32x4.add(ssim, error);
+    artifact = f32x4.add(artifact, gained);
+    detail = f32x4.add(detail, lost);
+    const error2 = f32x4.mul(error, error);
+    const gained2 = f32x4.mul(gained, gained);
+    const lost2 = f32x4.mul(lost, lost);
+    ssim4 = f32x4.add(ssim4, f32x4.mul(error2, error2));
+    artifact4 = f32x4.add(artifact4, f32x4.mul(gained2, gained2));
+    detail4 = f32x4.add(detail4, f32x4.mul(lost2, lost2));
   }
   if (!accumulate) return;
-  store<f64>(sums, load<f64>(sums) + (f64x2.extract_lane(ssim, 0) + f64x2.extract_lane(ssim, 1)));
-  store<f64>(sums, load<f64>(sums, 8) + (f64x2.extract_lane(ssim4, 0) + f64x2.extract_lane(ssim4, 1)), 8);
-  store<f64>(sums, load<f64>(sums, 16) + (f64x2.extract_lane(artifact, 0) + f64x2.extract_lane(artifact, 1)), 16);
-  store<f64>(sums, load<f64>(sums, 24) + (f64x2.extract_lane(artifact4, 0) + f64x2.extract_lane(artifact4, 1)), 24);
-  store<f64>(sums, load<f64>(sums, 32) + (f64x2.extract_lane(detail, 0) + f64x2.extract_lane(detail, 1)), 32);
-  store<f64>(sums, load<f64>(sums, 40) + (f64x2.extract_lane(detail4, 0) + f64x2.extract_lane(detail4, 1)), 40);
+  addLanes(sums, ssim);
+  addLanes(sums + 8, ssim4);
+  addLanes(sums + 16, artifact);
+  addLanes(sums + 24, artifact4);
+  addLanes(sums + 32, detail);
+  addLanes(sums + 40, detail4);
+}
+
+// Adds a row's four lane sums to the double at `at` (the sums over the image stay in double precision).
+// @ts-ignore: decorator
+@inline
+function addLanes(at: usize, lanes: v128): void {
+  const low = f64x2.promote_low_f32x4(lanes);
+  const high = f64x2.promote_low_f32x4(upperHalf(lanes));
+  const both = f64x2.add(low, high);
+  store<f64>(at, load<f64>(at) + (f64x2.extract_lane(both, 0) + f64x2.extract_lane(both, 1)));
 }
