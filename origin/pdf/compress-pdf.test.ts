@@ -25,6 +25,17 @@ function flateImage(name: string, width: number, height: number, colorSpace: unk
   };
 }
 
+/** One page drawing an RGB photo with the given soft mask, placed by the `cm` matrix given. */
+function maskedPhotoPdf(mask: TestImage, width: number, height: number, colours: Uint8Array, matrix: string): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  const photo = flateImage("Photo", width, height, "DeviceRGB", colours, { SMask: doc.addRawStream(mask.stream, mask.dict) });
+  const imageRef = doc.addRawStream(photo.stream, photo.dict);
+  doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, { XObject: { Photo: imageRef } }, `q ${matrix} cm /Photo Do Q`));
+  const bytes = doc.saveToBuffer("compress").asUint8Array().slice();
+  doc.destroy();
+  return bytes;
+}
+
 function expectRendersClose(before: Uint8Array, after: Uint8Array, password?: string) {
   for (const page of comparePdfRenders(before, after, { dpi: 36, maxPages: 4, password: password ?? null })) {
     expect(page.meanAbsDiff, `page ${page.page}`).toBeLessThan(6);
@@ -75,14 +86,7 @@ describe("compressPdf image rewriting", () => {
   });
 
   it("resamples a soft mask with its image", async () => {
-    const mask = flateImage("Mask", 1200, 800, "DeviceGray", photoPixels(1200, 800, 1, 7));
-    const doc = new mupdf.PDFDocument();
-    const maskRef = doc.addRawStream(mask.stream, mask.dict);
-    const photo = flateImage("Photo", 1200, 800, "DeviceRGB", photoPixels(1200, 800, 3), { SMask: maskRef });
-    const imageRef = doc.addRawStream(photo.stream, photo.dict);
-    doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, { XObject: { Photo: imageRef } }, "q 288 0 0 192 72 400 cm /Photo Do Q"));
-    const input = doc.saveToBuffer("compress").asUint8Array().slice();
-    doc.destroy();
+    const input = maskedPhotoPdf(flateImage("Mask", 1200, 800, "DeviceGray", photoPixels(1200, 800, 1, 7)), 1200, 800, photoPixels(1200, 800, 3), "288 0 0 192 72 400");
     const result = await compressPdf(input, options({ profile: "ebook" }));
     expect(pageImages(result.bytes)[0]?.[0]).toMatchObject({ width: 600, height: 400, softMask: { width: 600, height: 400 } });
     expectRendersClose(input, result.bytes);
@@ -95,14 +99,7 @@ describe("compressPdf image rewriting", () => {
     const colours = photoPixels(1195, 560, 3);
     // Stored pre-blended with a black matte: each colour times its alpha.
     const blended = colours.map((value, i) => Math.round((value * alpha[Math.floor(i / 3)]!) / 255));
-    const doc = new mupdf.PDFDocument();
-    const mask = flateImage("Mask", 1195, 560, "DeviceGray", alpha, { Matte: [0, 0, 0] });
-    const maskRef = doc.addRawStream(mask.stream, mask.dict);
-    const photo = flateImage("Photo", 1195, 560, "DeviceRGB", blended, { SMask: maskRef });
-    const imageRef = doc.addRawStream(photo.stream, photo.dict);
-    doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, { XObject: { Photo: imageRef } }, "q 288 0 0 140 72 400 cm /Photo Do Q"));
-    const input = doc.saveToBuffer("compress").asUint8Array().slice();
-    doc.destroy();
+    const input = maskedPhotoPdf(flateImage("Mask", 1195, 560, "DeviceGray", alpha, { Matte: [0, 0, 0] }), 1195, 560, blended, "288 0 0 140 72 400");
     const result = await compressPdf(input, options({ profile: "ebook" }));
     expect(pageImages(result.bytes)[0]?.[0]).toMatchObject({ width: 622, height: 292, softMask: { width: 622, height: 292 } });
     const output = mupdf.PDFDocument.openDocument(result.bytes, "application/pdf") as mupdf.PDFDocument;
