@@ -17,6 +17,8 @@ export interface PdfImageObject {
   filters: string[];
   bytes: number;
   softMask: number | null;
+  /** The soft mask has /Matte: the samples are stored pre-blended with its colour. */
+  softMaskMatte: boolean;
   /** A colour-key (/Mask array) or stencil (/Mask stream) mask. */
   hasMask: boolean;
   isStencilMask: boolean;
@@ -76,6 +78,7 @@ export function listImageObjects(doc: mupdf.PDFDocument): Map<number, PdfImageOb
       filters: filtersOf(value),
       bytes: rawStreamLength(value),
       softMask: softMask.isIndirect() ? softMask.asIndirect() : null,
+      softMaskMatte: softMask.isStream() && !softMask.get("Matte").isNull(),
       hasMask: !mask.isNull(),
       isStencilMask,
       alphaInData: (numberOf(value.get("SMaskInData")) ?? 0) > 0,

@@ -226,7 +226,6 @@ export async function encodeRewrites(
     }
     const { stream, channels, quality } = outcome;
     const softMask = image.softMask === null ? undefined : images.get(image.softMask);
-    const matte = softMask !== undefined && !doc.newIndirect(softMask.objectNumber).get("Matte").isNull();
     if (softMask !== undefined && plan.downsampled && !rewrittenSoftMasks.has(softMask.objectNumber)) {
       rewrittenSoftMasks.add(softMask.objectNumber);
       // Each axis scaled as the image's was, so a mask of the image's size gets its new size exactly.
@@ -240,7 +239,7 @@ export async function encodeRewrites(
     }
     // mupdf un-blends /Matte from the colours it decodes, and those are what is written: a /Matte
     // left on the mask would have viewers un-blend them a second time.
-    if (softMask !== undefined && matte) writes.push((target) => target.newIndirect(softMask.objectNumber).delete("Matte"));
+    if (softMask !== undefined && image.softMaskMatte) writes.push((target) => target.newIndirect(softMask.objectNumber).delete("Matte"));
     streamBytes.set(image.objectNumber, stream.bytes.byteLength);
     writes.push((target) =>
       replaceImageStream(target, image.objectNumber, { stream, width: plan.width, height: plan.height, channels, colorSpace: outputColorSpace(target, image, channels, targets.grayscale) }),

@@ -27,13 +27,12 @@ function plainJpegChannels(doc: mupdf.PDFDocument, image: ImageFacts, grayscale:
   if (components !== 1 && components !== 3) return null;
   // mupdf's gray conversion of a colour image is its own; keep it.
   if (grayscale && components !== 1) return null;
+  // Colours stored pre-blended with a soft mask's /Matte: mupdf un-blends them, and compress
+  // writes what mupdf gives.
+  if (image.softMaskMatte) return null;
   const dict = doc.newIndirect(image.objectNumber);
   try {
     if (!dict.get("Decode").isNull() || !dict.get("DecodeParms").isNull()) return null;
-    // Colours stored pre-blended with a soft mask's /Matte: mupdf un-blends them, and compress
-    // writes what mupdf gives.
-    const softMask = dict.get("SMask");
-    if (softMask.isStream() && !softMask.get("Matte").isNull()) return null;
   } finally {
     dict.destroy();
   }
