@@ -44,6 +44,18 @@ export function rawStreamLength(value: mupdf.PDFObject): number {
   return Math.max(0, numberOf(value.get("Length")) ?? 0);
 }
 
+/** A copy of a stream object's raw (encoded) data, which outlives the document's buffers. */
+export function rawStreamBytes(doc: mupdf.PDFDocument, objectNumber: number): Uint8Array {
+  const ref = doc.newIndirect(objectNumber);
+  const buffer = ref.readRawStream();
+  try {
+    return buffer.asUint8Array().slice();
+  } finally {
+    buffer.destroy();
+    ref.destroy();
+  }
+}
+
 export function isImageStream(ref: mupdf.PDFObject): boolean {
   return ref.isStream() && nameOf(ref.get("Subtype")) === "Image";
 }

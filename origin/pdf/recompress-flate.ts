@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { constants, deflate, inflateSync } from "node:zlib";
 import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
-import { filtersOf, forEachObject, rawStreamLength } from "./pdf-objects.ts";
+import { filtersOf, forEachObject, rawStreamBytes, rawStreamLength } from "./pdf-objects.ts";
 import type { PdfZopfli } from "../../contracts/origin/pdf-compress.ts";
 
 export type FlateEngine = "zlib" | "zopfli";
@@ -58,18 +58,6 @@ async function compress(inflated: Uint8Array, engine: FlateEngine): Promise<Uint
 // its time budget stops it where it did.
 const STREAMS_IN_FLIGHT: Record<FlateEngine, number> = { zlib: 2, zopfli: 1 };
 
-function readRaw(doc: mupdf.PDFDocument, objectNumber: number): Uint8Array {
-  const ref = doc.newIndirect(objectNumber);
-  try {
-    const buffer = ref.readRawStream();
-    const raw = buffer.asUint8Array().slice();
-    buffer.destroy();
-    return raw;
-  } finally {
-    ref.destroy();
-  }
-}
-
 /**
  * `compressed`: streams already compressed by inflated content, which the runs of one request
  * share so an unchanged content stream is compressed once however many outputs are saved.
@@ -94,7 +82,7 @@ export async function recompressFlateStreams(
       stats.streams_skipped++;
       return;
     }
-    const raw = readRaw(doc, objectNumber);
+    const raw = rawStreamBytes(doc, objectNumber);
     const inflated = inflateOrNull(raw);
     if (inflated === null || inflated.byteLength > MAX_INFLATED_BYTES) return;
     stats.streams_examined++;

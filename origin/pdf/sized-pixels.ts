@@ -10,6 +10,7 @@
 import type * as mupdf from "mupdf";
 import sharp from "sharp";
 import type { ImageFacts } from "./image-facts.ts";
+import { rawStreamBytes } from "./pdf-objects.ts";
 import { decodeImagePixels } from "./raw-pixels.ts";
 import type { PixelChannels, RawPixels } from "./raw-pixels.ts";
 import { resamplePixels } from "./resample-pixels.ts";
@@ -37,15 +38,6 @@ function plainJpegChannels(doc: mupdf.PDFDocument, image: ImageFacts, grayscale:
     dict.destroy();
   }
   return components;
-}
-
-function rawStreamBytes(doc: mupdf.PDFDocument, objectNumber: number): Uint8Array {
-  const raw = doc.newIndirect(objectNumber).readRawStream();
-  try {
-    return raw.asUint8Array().slice();
-  } finally {
-    raw.destroy();
-  }
 }
 
 async function decodeJpeg(jpeg: Uint8Array, image: ImageFacts, channels: PixelChannels, width: number, height: number): Promise<RawPixels | null> {
