@@ -10,8 +10,8 @@
 // in 8-13 waits). So one piece is with zlib at a time, and everything written while it works goes
 // as the next piece: zlib's pieces grow when it falls behind, and the writer rarely waits.
 import { once } from "node:events";
-import type { TransformOptions, Writable } from "node:stream";
-import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw, type ZlibOptions } from "node:zlib";
+import type { Writable } from "node:stream";
+import { constants, crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from "node:zlib";
 
 const LOCAL_HEADER = 0x04034b50;
 const DATA_DESCRIPTOR = 0x08074b50;
@@ -125,9 +125,8 @@ export class ZipWriter {
     const record: EntryRecord = { name: Buffer.from(path), flags: STREAMED_FLAGS, crc: 0, compressed: 0, size: 0, offset: this.offset };
     this.entries.push(record);
     await this.emit(localHeader(record.name, STREAMED_FLAGS, 0, 0, 0));
-    // zlib passes the stream options on; its own options type does not list them.
-    const options: ZlibOptions & TransformOptions = { level: this.level, chunkSize: 1 << 16, writableHighWaterMark: WAITING_BYTES };
-    const deflate: DeflateRaw = createDeflateRaw(options);
+    // The stream's own buffer holds at most the one piece in flight: waiting pieces stay here.
+    const deflate: DeflateRaw = createDeflateRaw({ level: this.level, chunkSize: 1 << 16 });
     const output = this.output;
     deflate.on("data", (chunk: Buffer) => {
       record.compressed += chunk.length;
