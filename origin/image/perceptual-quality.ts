@@ -170,6 +170,10 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   // Each reference's side of the metric is computed once for all of this search's scores.
   const scoreSample = perceptualScorer(sample);
   const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
+  // Every search scores a whole output, so the whole image's side of the metric (about half of
+  // its first score) is prepared on its own lane while the sample is probed and the first whole
+  // output encoded. Its failure surfaces at the whole output's score.
+  if (!whole) scoreWhole.prepare().catch(() => undefined);
 
   const encodeAndScore = async (
     of: SearchStep["of"],

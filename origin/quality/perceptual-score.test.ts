@@ -35,6 +35,14 @@ describe("perceptual score in worker threads", () => {
     expect(await perceptualScorer(reference)(decodedJpegs[1]!)).toBe(direct[1]);
   });
 
+  it("prepares a reference ahead of its candidates, then scores them exactly as the direct call does", async () => {
+    const scorer = pool.referenceScorer(reference);
+    await scorer.prepare();
+    for (const candidate of decodedJpegs) expect(await scorer(candidate)).toBe(ssimulacra2(reference, candidate));
+    const tiny: RawImage = { data: new Uint8Array(4 * 4 * 3), width: 4, height: 4, channels: 3 };
+    await expect(pool.referenceScorer(tiny).prepare()).rejects.toThrow(/at least 8x8/);
+  });
+
   it("leaves the event loop free while it scores", async () => {
     let turnsWhileScoring = 0;
     let scoring = true;

@@ -13,7 +13,8 @@ import { prepareReference, scoreAgainst, ssimulacra2, type Ssimulacra2Reference 
 export interface ScoreRequest {
   id: number;
   reference: RawImage;
-  candidate: RawImage;
+  /** Null prepares and keeps the named reference only, so its first candidate is only compared. */
+  candidate: RawImage | null;
   /** Names the reference across requests (unique per search), so its side of the metric is computed once. */
   referenceKey?: string;
 }
@@ -48,8 +49,14 @@ function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
 parentPort?.on("message", (request: ScoreRequest) => {
   try {
     const { reference, candidate, referenceKey } = request;
-    const score = referenceKey === undefined ? ssimulacra2(reference, candidate) : scoreAgainst(preparedFor(referenceKey, reference), candidate);
-    parentPort?.postMessage({ id: request.id, score });
+    if (referenceKey === undefined) {
+      if (candidate === null) throw new TypeError("a reference is prepared only under a key");
+      parentPort?.postMessage({ id: request.id, score: ssimulacra2(reference, candidate) });
+      return;
+    }
+    // A prepare-only request for a reference over the bound (above about 13 MP) is wasted: it is prepared again with each candidate.
+    const prepared = preparedFor(referenceKey, reference);
+    parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, score: scoreAgainst(prepared, candidate) });
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }

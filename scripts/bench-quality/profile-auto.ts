@@ -3,6 +3,7 @@
 // timed by its onStep (encode, decode, score; the first whole score includes preparing the whole
 // image's side of the metric), beside a q76 encode of the same pixels. Medians of BENCH_PROFILE_RUNS
 // (default 3) per format, after one warm-up search that starts the score worker.
+// BENCH_PROFILE_SOURCE (a corpus path) and BENCH_PROFILE_WIDTH profile another picture or size.
 //   CORPUS_DIR=... node scripts/bench-quality/profile-auto.ts
 import sharp from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
@@ -12,10 +13,11 @@ import { TRANSFORM_ENCODING } from "../../origin/image/transform-image.ts";
 import { corpusPath } from "../../test/support/corpus-dir.ts";
 
 const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 3);
-const WIDTH = 1100;
+const WIDTH = Number(process.env.BENCH_PROFILE_WIDTH ?? 1100);
+const SOURCE = process.env.BENCH_PROFILE_SOURCE ?? "img/avif/fox.png";
 
 sharp.cache(false);
-const source = await sharp(corpusPath("img/avif/fox.png")).resize({ width: 1200 }).jpeg({ quality: 90 }).toBuffer();
+const source = await sharp(corpusPath(SOURCE)).resize({ width: Math.max(1200, WIDTH) }).jpeg({ quality: 90 }).toBuffer();
 
 interface Profile {
   totalMs: number;
@@ -40,7 +42,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const ms = (value: number) => value.toFixed(0).padStart(6);
 
-console.log(`q_auto (good) at ${WIDTH} px of a 1200 px JPEG of fox.png; medians of ${RUNS} runs, wall ms`);
+console.log(`q_auto (good) at ${WIDTH} px of a ${Math.max(1200, WIDTH)} px JPEG of ${SOURCE}; medians of ${RUNS} runs, wall ms`);
 console.log(`${"format".padEnd(6)} ${"q76 enc".padStart(7)} ${"search".padStart(6)} | ${"sample n".padStart(8)} ${"enc".padStart(6)} ${"dec".padStart(6)} ${"score".padStart(6)} | ${"whole n".padStart(7)} ${"enc".padStart(6)} ${"dec".padStart(6)} ${"score 1".padStart(7)} ${"later".padStart(6)} | ${"other".padStart(6)}  whole outputs`);
 for (const format of ["jpeg", "webp"] as const) {
   await profile(format, WIDTH - 100);
