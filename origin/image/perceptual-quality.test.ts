@@ -4,7 +4,9 @@ import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/imag
 import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
-import { coarseRungs, sampleOf, typicalQuality, withinReach } from "./perceptual-quality.ts";
+import { mosaicTiles } from "../quality/sample-mosaic.ts";
+import { encode } from "./encode.ts";
+import { coarseRungs, sampleOf, searchPerceptualQuality, typicalQuality, withinReach, type SearchStep } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
 import { seededRandom } from "./test-support/seeded-random.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
@@ -29,6 +31,8 @@ async function decoded(bytes: Uint8Array): Promise<RawImage> {
 async function fullScore(reference: Uint8Array, output: Uint8Array): Promise<number> {
   return ssimulacra2(await decoded(reference), await decoded(output));
 }
+
+const ENCODER = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
 
 const run = (input: Uint8Array, options: ImageOptionsInput) => processImage(input, imageOptionsSchema.parse(options));
 
@@ -227,6 +231,30 @@ describe("sampleOf", () => {
     }
     // Neighbouring tiles come from different places: a tile's last column is not followed by the next column of the image.
     expect((at(127, 0)[0]! + 1) % 256).not.toBe(at(128, 0)[0]);
+  });
+
+  it("encodes WebP's sample tile by tile and JPEG's as one mosaic: each probe's bytes are those encodes'", async () => {
+    const w = 1200;
+    const h = 800;
+    const pixels: RawImage = { data: new Uint8Array(photoLikePixels(w, h, 5)), width: w, height: h, channels: 3 };
+    const image = () => sharp(pixels.data, { raw: { width: w, height: h, channels: 3 } });
+    const raw = (piece: RawImage) => sharp(piece.data, { raw: { width: piece.width, height: piece.height, channels: 3 } });
+    for (const format of ["webp", "jpeg"] as const) {
+      const settings = { ...ENCODER, chroma_subsampling: "4:2:0" as const };
+      const steps: SearchStep[] = [];
+      await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
+        format,
+        level: "good",
+        encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
+        onStep: (step) => steps.push(step),
+      });
+      const first = steps.find((step) => step.of === "sample")!;
+      const sample = sampleOf(pixels, format);
+      const pieces = format === "webp" ? mosaicTiles(sample, 128) : [sample];
+      expect(pieces.length).toBe(format === "webp" ? (sample.width / 128) * (sample.height / 128) : 1);
+      const encoded = await Promise.all(pieces.map((piece) => encode(raw(piece), { format, lossless: false, quality: first.quality }, settings)));
+      expect(first.bytes, format).toBe(encoded.reduce((total, bytes) => total + bytes.byteLength, 0));
+    }
   });
 });
 

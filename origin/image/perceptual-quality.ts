@@ -6,7 +6,8 @@
 // Scoring the whole output costs several encodes of it, so the search first probes a sample: a
 // mosaic of tiles spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's
 // macroblocks use, so each tile of the encoded mosaic holds the blocks the full encode makes there
-// (quality/sample-mosaic.ts). Each probe encodes and scores the mosaic, its score turned into the
+// (quality/sample-mosaic.ts). Each probe encodes (WebP's tile by tile, so its loop filter has no
+// seams to smear) and scores the mosaic, its score turned into the
 // whole output's by a measured stretch (wholeScoreEstimate). Per chroma, the sample search brackets
 // where the estimate reaches the aim on every other rung of a ladder, each move at most
 // MAX_SAMPLE_STEP qualities, and interpolates inside the bracket; the chroma whose sample costs
@@ -35,7 +36,7 @@ import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/percep
 import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample, DEFAULT_TILE, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { blockSample, DEFAULT_TILE, joinTiles, mosaicTiles, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
@@ -133,11 +134,16 @@ const CHROMA_HEADROOM = 10;
 const BEST_EFFORT_TOLERANCE = 1;
 
 interface Scored {
-  bytes: Uint8Array;
+  /** What the encoder wrote: one file, or one per tile of a sample encoded tile by tile. */
+  pieces: Uint8Array[];
+  /** Their bytes together. */
+  size: number;
   score: number;
 }
 
-interface WholeOutput extends Scored {
+interface WholeOutput {
+  bytes: Uint8Array;
+  score: number;
   quality: number;
   chroma: OutputChroma;
 }
@@ -158,6 +164,9 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const pixels = await rawRgb(reference);
   const sample = sampleOf(pixels, format);
   const whole = sample === pixels;
+  // WebP's loop filter smears the seams between a mosaic's tiles, more at lower qualities, so its
+  // sample is encoded tile by tile (sample-mosaic.ts: wholeScoreEstimate).
+  const sampleTiles = whole || !SAMPLE[format].tileByTile ? null : mosaicTiles(sample, SAMPLE[format].tile);
   // A probe of the whole image is the output only when it is encoded as the output would be:
   // colour (a grey image is scored as RGB) and without metadata.
   const probeIsOutput = whole && encoder.strip_metadata && (channels ?? 3) >= 3;
@@ -179,30 +188,33 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     of: SearchStep["of"],
     chroma: OutputChroma,
     quality: number,
-    encodeIt: () => Promise<Uint8Array>,
-    decode: (bytes: Uint8Array) => Promise<RawImage>,
+    encodeIt: () => Promise<Uint8Array[]>,
+    decode: (pieces: Uint8Array[]) => Promise<RawImage>,
     score: (decoded: RawImage) => Promise<number>,
   ): Promise<Scored> => {
     const started = performance.now();
-    const bytes = await encodeIt();
+    const pieces = await encodeIt();
     encodes++;
     const encoded = performance.now();
-    const decoded = await decode(bytes);
+    const decoded = await decode(pieces);
     const decodedAt = performance.now();
-    const scored = { bytes, score: await score(decoded) };
-    search.onStep?.({ of, chroma, quality, score: scored.score, bytes: bytes.byteLength, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
+    const scored = { pieces, size: pieces.reduce((total, piece) => total + piece.byteLength, 0), score: await score(decoded) };
+    search.onStep?.({ of, chroma, quality, score: scored.score, bytes: scored.size, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
     return scored;
   };
 
   const probe = async (chroma: OutputChroma, quality: number): Promise<Scored> => {
     const known = probes.get(chroma)?.get(quality);
     if (known !== undefined) return known;
+    const settings = { ...encoder, chroma_subsampling: chroma, strip_metadata: true };
+    const encodePiece = (piece: RawImage) => encode(rawInput(piece), { format, lossless: false, quality }, settings);
+    const decodePiece = (bytes: Uint8Array) => rawRgb(sharp(bytes), sample.channels);
     const scored = await encodeAndScore(
       "sample",
       chroma,
       quality,
-      () => encode(rawInput(sample), { format, lossless: false, quality }, { ...encoder, chroma_subsampling: chroma, strip_metadata: true }),
-      async (bytes) => rawRgb(sharp(bytes), sample.channels),
+      () => Promise.all(sampleTiles === null ? [encodePiece(sample)] : sampleTiles.map(encodePiece)),
+      async (pieces) => (sampleTiles === null ? decodePiece(pieces[0]!) : joinTiles(await Promise.all(pieces.map(decodePiece)), sample, SAMPLE[format].tile)),
       async (decoded) => estimate(await scoreSample(decoded)),
     );
     if (!probes.has(chroma)) probes.set(chroma, new Map());
@@ -240,10 +252,11 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (done !== undefined) return done;
     let output: WholeOutput;
     if (probeIsOutput) {
-      output = { ...(await probe(chroma, quality)), quality, chroma };
+      const { pieces, score } = await probe(chroma, quality);
+      output = { bytes: pieces[0]!, score, quality, chroma };
     } else {
-      const scored = await encodeAndScore("whole", chroma, quality, () => encodeImage(quality, chroma), async (bytes) => rawRgb(sharp(bytes), pixels.channels), scoreWhole);
-      output = { ...scored, quality, chroma };
+      const { pieces, score } = await encodeAndScore("whole", chroma, quality, async () => [await encodeImage(quality, chroma)], async ([bytes]) => rawRgb(sharp(bytes), pixels.channels), scoreWhole);
+      output = { bytes: pieces[0]!, score, quality, chroma };
     }
     outputs.push(output);
     return output;
@@ -271,7 +284,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
   // An answer interpolated between probes is compared by the probe that brackets it from above.
   const sampleBytes = ({ chroma, quality }: { chroma: OutputChroma; quality: number }) =>
-    Math.min(...[...probes.get(chroma)!].filter(([probed]) => probed >= quality).map(([, scored]) => scored.bytes.byteLength));
+    Math.min(...[...probes.get(chroma)!].filter(([probed]) => probed >= quality).map(([, scored]) => scored.size));
   reaching.sort((a, b) => sampleBytes(a) - sampleBytes(b));
 
   let next: { chroma: OutputChroma; quality: number } | null;
@@ -393,10 +406,12 @@ function qualitiesUpTo(ceiling: number): number[] {
 // are 128 pixels (see sample-mosaic.ts: its loop filter smears the seams of smaller ones), eight
 // of them a larger share of the image, which a probe pays for in time: a whole output the
 // misjudged sample sent the search to cost more (fox at 1100 px: three to four whole outputs).
-const SAMPLE: Record<LossyFormat, { tile: number; fraction: number }> = {
-  jpeg: { tile: DEFAULT_TILE, fraction: 0.04 },
-  webp: { tile: 128, fraction: 0.08 },
-  avif: { tile: DEFAULT_TILE, fraction: 0.04 },
+// WebP's tiles are encoded one by one (tileByTile): in one mosaic the loop filter smeared their
+// seams, and below about q80 the sample's score fell far under the whole output's.
+const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; tileByTile: boolean }> = {
+  jpeg: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false },
+  webp: { tile: 128, fraction: 0.08, tileByTile: true },
+  avif: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false },
 };
 const SAMPLE_MIN_TILES = 8;
 const SAMPLE_MAX_PIXELS = 512 * 512;
