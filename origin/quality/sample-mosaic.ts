@@ -105,7 +105,7 @@ function tileStart(index: number, count: number, length: number, tile: number, a
 // photos, the stretch below.
 // The estimate takes the larger of the stretched distance and the shifted one. Shaded graphics
 // stray further (up to 1.7 in JPEG), so auto quality scores its answer whole; PDF floors, for
-// time, take the estimate alone.
+// time, do so only for low answers and shaded graphics (pdf/perceptual-floor.ts).
 const SAMPLE_GAP: Record<LossyFormat, { stretch: number; shift: number }> = {
   jpeg: { stretch: 1.25, shift: 4 },
   webp: { stretch: 1.2, shift: 4 },
