@@ -6,8 +6,8 @@
 // Scoring the whole output costs several encodes of it, so the search first probes a sample: a
 // mosaic of tiles spread over the image, cut on the 16-pixel grid JPEG's 4:2:0 blocks and WebP's
 // macroblocks use, so each tile of the encoded mosaic holds the blocks the full encode makes there
-// (quality/sample-mosaic.ts). Each probe encodes (WebP's tile by tile, so its loop filter has no
-// seams to smear) and scores the mosaic, its score turned into the
+// (quality/sample-mosaic.ts). Each probe encodes (WebP's tile by tile, see SAMPLE) and scores the
+// mosaic, its score turned into the
 // whole output's by a measured stretch (wholeScoreEstimate). Per chroma, the sample search brackets
 // where the estimate reaches the aim on every other rung of a ladder, each move at most
 // MAX_SAMPLE_STEP qualities, and interpolates inside the bracket; the chroma whose sample costs
@@ -164,8 +164,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const pixels = await rawRgb(reference);
   const sample = sampleOf(pixels, format);
   const whole = sample === pixels;
-  // WebP's loop filter smears the seams between a mosaic's tiles, more at lower qualities, so its
-  // sample is encoded tile by tile (sample-mosaic.ts: wholeScoreEstimate).
+  // A WebP sample is encoded tile by tile (SAMPLE), and laid back together to be scored.
   const sampleTiles = whole || !SAMPLE[format].tileByTile ? null : mosaicTiles(sample, SAMPLE[format].tile);
   // A probe of the whole image is the output only when it is encoded as the output would be:
   // colour (a grey image is scored as RGB) and without metadata.
@@ -406,8 +405,9 @@ function qualitiesUpTo(ceiling: number): number[] {
 // are 128 pixels (see sample-mosaic.ts: its loop filter smears the seams of smaller ones), eight
 // of them a larger share of the image, which a probe pays for in time: a whole output the
 // misjudged sample sent the search to cost more (fox at 1100 px: three to four whole outputs).
-// WebP's tiles are encoded one by one (tileByTile): in one mosaic the loop filter smeared their
-// seams, and below about q80 the sample's score fell far under the whole output's.
+// WebP's tiles are encoded one by one (tileByTile): encoded as one mosaic, below about q80 the
+// sample scored up to 11 under the whole output (its tiles' seams, which libwebp's loop filter
+// works across, are the likely cause; see sample-mosaic.ts), one by one within the stretch.
 const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; tileByTile: boolean }> = {
   jpeg: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false },
   webp: { tile: 128, fraction: 0.08, tileByTile: true },

@@ -97,12 +97,13 @@ function tileStart(index: number, count: number, length: number, tile: number, a
 // smears the seams of 64-pixel ones, whose score then jumped by 15-35 between neighbouring rungs,
 // fox 59 at q73 and 76 at q79); from them the whole output's distance was 1.14 to 1.2 times the
 // sample's between q73 and q85 on fox, Landscape_0 and issue19971 #8, within 1.2 of the estimate.
-// That held near q80 only: below it the encoded mosaic's score fell by up to 15 at once (Portrait_0
-// at q76: mosaic 64.4, q82 80.3; whole 68.7 and 73.8), the loop filter smearing the seams at its
-// lower qualities' strength. So auto quality encodes a WebP sample tile by tile (no seams to
-// filter): on the 16 corpus image-sizes whose WebP sample is a mosaic, the whole output's distance
-// from 100 was 1.09 to 1.30 times the tiles' (median about 1.18) at q70, q76 and q82 alike on the
-// photos, the stretch below.
+// That held near q80 only: the encoded mosaic jumped by up to 16 between q76 and q82 where the
+// whole output moved 5 (Portrait_0: mosaic 64.4 and 80.3, whole 68.7 and 73.8); the likely cause,
+// not isolated, is the seams, which libwebp's loop filter works across, harder at lower
+// qualities. So auto quality encodes a WebP sample tile by tile (no seams): on the 16 corpus
+// image-sizes whose WebP sample is a mosaic, the whole output's distance from 100 was 1.07 to
+// 1.36 times the tiles' (median about 1.18) at q70, q76 and q82 alike on the photos, the stretch
+// below (origin/quality/README.md has the table).
 // The estimate takes the larger of the stretched distance and the shifted one. Shaded graphics
 // stray further (up to 1.7 in JPEG), so auto quality scores its answer whole; PDF floors, for
 // time, do so only for low answers and shaded graphics (pdf/perceptual-floor.ts).
