@@ -22,34 +22,22 @@ const BLOCK = 16;
 
 /** `across` x `down` tiles of `tile` pixels square, each centred in its share of the image, starting on multiples of `align`. */
 export function mosaicOf<T extends PackedPixels>(pixels: T, tile: number, across: number, down: number, align = 1): T {
-  const { width, height, channels, data } = pixels;
-  const rowBytes = across * tile * channels;
-  const out = new Uint8Array(rowBytes * down * tile);
+  const mosaic = { ...pixels, data: new Uint8Array(across * tile * down * tile * pixels.channels), width: across * tile, height: down * tile };
   for (let ty = 0; ty < down; ty++) {
-    const y0 = tileStart(ty, down, height, tile, align);
-    for (let tx = 0; tx < across; tx++) {
-      const x0 = tileStart(tx, across, width, tile, align);
-      for (let y = 0; y < tile; y++) {
-        const from = ((y0 + y) * width + x0) * channels;
-        out.set(data.subarray(from, from + tile * channels), (ty * tile + y) * rowBytes + tx * tile * channels);
-      }
-    }
+    const y0 = tileStart(ty, down, pixels.height, tile, align);
+    for (let tx = 0; tx < across; tx++) copyTile(pixels, tileStart(tx, across, pixels.width, tile, align), y0, mosaic, tx * tile, ty * tile, tile);
   }
-  return { ...pixels, data: out, width: across * tile, height: down * tile };
+  return mosaic;
 }
 
 /** The tiles of a mosaic of `tile`-pixel tiles, each an image of its own, in row order. */
 export function mosaicTiles<T extends PackedPixels>(mosaic: T, tile: number): T[] {
-  const { width, height, channels, data } = mosaic;
   const tiles: T[] = [];
-  for (let y0 = 0; y0 + tile <= height; y0 += tile) {
-    for (let x0 = 0; x0 + tile <= width; x0 += tile) {
-      const out = new Uint8Array(tile * tile * channels);
-      for (let y = 0; y < tile; y++) {
-        const from = ((y0 + y) * width + x0) * channels;
-        out.set(data.subarray(from, from + tile * channels), y * tile * channels);
-      }
-      tiles.push({ ...mosaic, data: out, width: tile, height: tile });
+  for (let y0 = 0; y0 + tile <= mosaic.height; y0 += tile) {
+    for (let x0 = 0; x0 + tile <= mosaic.width; x0 += tile) {
+      const piece = { ...mosaic, data: new Uint8Array(tile * tile * mosaic.channels), width: tile, height: tile };
+      copyTile(mosaic, x0, y0, piece, 0, 0, tile);
+      tiles.push(piece);
     }
   }
   return tiles;
@@ -57,15 +45,19 @@ export function mosaicTiles<T extends PackedPixels>(mosaic: T, tile: number): T[
 
 /** The mosaic `mosaicTiles` cut into `tiles`, laid back together (the tiles changed, say by an encode). */
 export function joinTiles<T extends PackedPixels>(tiles: readonly T[], mosaic: T, tile: number): T {
-  const { width, channels } = mosaic;
-  const across = Math.floor(width / tile);
-  const out = new Uint8Array(mosaic.data.byteLength);
-  tiles.forEach((piece, index) => {
-    const x0 = (index % across) * tile;
-    const y0 = Math.floor(index / across) * tile;
-    for (let y = 0; y < tile; y++) out.set(piece.data.subarray(y * tile * channels, (y + 1) * tile * channels), ((y0 + y) * width + x0) * channels);
-  });
-  return { ...mosaic, data: out };
+  const joined = { ...mosaic, data: new Uint8Array(mosaic.data.byteLength) };
+  const across = Math.floor(mosaic.width / tile);
+  tiles.forEach((piece, index) => copyTile(piece, 0, 0, joined, (index % across) * tile, Math.floor(index / across) * tile, tile));
+  return joined;
+}
+
+/** Copies the `tile`-pixel square at (fromX, fromY) of `from` to (toX, toY) of `to`; both have the same channels. */
+function copyTile(from: PackedPixels, fromX: number, fromY: number, to: PackedPixels, toX: number, toY: number, tile: number): void {
+  const rowBytes = tile * from.channels;
+  for (let y = 0; y < tile; y++) {
+    const start = ((fromY + y) * from.width + fromX) * from.channels;
+    to.data.set(from.data.subarray(start, start + rowBytes), ((toY + y) * to.width + toX) * to.channels);
+  }
 }
 
 /**
