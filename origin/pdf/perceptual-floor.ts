@@ -147,10 +147,12 @@ async function lowestMeeting(floor: number, scoreAt: (quality: number) => Promis
  * The metric runs on the score pool's worker (its side of the reference prepared once and kept
  * there for the search's probes), so while it scores one image this thread decodes and encodes
  * the next (rewrite-images.ts keeps two in flight): on this thread, the metric was most of a
- * search's time and nothing else could run beside it.
+ * search's time and nothing else could run beside it. The reference is prepared while this
+ * thread encodes the first probe; its failure surfaces at that probe's score.
  */
 async function scorer(pixels: RawPixels, magnification: number): Promise<(quality: number) => Promise<number>> {
   const score = perceptualScorer(await referenceImage(pixels, magnification));
+  score.prepare().catch(() => undefined);
   return async (quality) => {
     const encoded = await encodeJpeg(pixels, quality);
     return score(await decodedImage(encoded.bytes, pixels, magnification));
