@@ -179,6 +179,33 @@ describe("typicalQuality", () => {
   });
 });
 
+describe("the richer chroma, after 4:2:0's whole outputs", () => {
+  const w = 768;
+  const h = 512;
+  const bands = saturatedBands(w, h);
+  const image = () => sharp(bands, { raw: { width: w, height: h, channels: 3 } });
+  const encodeAt = (chroma: "4:2:0" | "4:4:4") => (quality: number) => encode(image(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma });
+
+  it("searches 4:4:4 once one whole 4:2:0 output at the typical quality confirms the sample's verdict that 4:2:0 reaches the target nowhere", async () => {
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(image(), (quality, chroma) => encodeAt(chroma as "4:2:0" | "4:4:4")(quality), { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) });
+    const wholes420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0");
+    expect(wholes420.map((step) => step.quality)).toEqual([typicalQuality("jpeg", "good")]);
+    expect(wholes420[0]!.score).toBeLessThan(QUALITY_LEVEL_TARGETS.good);
+    expect([result.chroma, result.targetMet]).toEqual(["4:4:4", true]);
+  });
+
+  it("keeps 4:2:0 without sampling 4:4:4 where the whole output reaches the target the sample said it could not", async () => {
+    // The whole encoder keeps the colours the 4:2:0 sample loses, as a false-colour map's whole output did
+    // where its tiles' seams did not (S2 JPX #19): the whole outputs refute the sample.
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(image(), encodeAt("4:4:4"), { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) });
+    expect(steps.filter((step) => step.of === "sample").every((step) => step.chroma === "4:2:0" && step.score < QUALITY_LEVEL_TARGETS.good)).toBe(true);
+    expect([result.chroma, result.targetMet]).toEqual(["4:2:0", true]);
+    expect(steps.some((step) => step.of === "sample" && step.chroma === "4:4:4")).toBe(false);
+  });
+});
+
 describe("the sample search's moves", () => {
   it("probes every other rung, the top always among them", () => {
     expect(coarseRungs([1, 4, 7, 10, 13])).toEqual([1, 7, 13]);
