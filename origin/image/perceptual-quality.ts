@@ -81,13 +81,14 @@ export interface SearchStep {
 export type WholeEncoder = (quality: number, chroma: OutputChroma) => Promise<Uint8Array>;
 
 // Typical SSIMULACRA 2 against quality per encoder with this engine's settings (mozjpeg tables,
-// WebP effort 4, AVIF effort 2, 4:2:0): medians of the whole outputs of four corpus photos at
-// 1600 px (exif-orientation Landscape_0 and Portrait_0, fox, kimono). The model's prior, so the
-// first probe lands near the answer; piecewise linear between the points.
+// WebP effort 4, AVIF effort 2) at the chroma each searches first (4:2:0; AVIF 4:4:4): medians of
+// the whole outputs of four corpus photos at 1600 px (exif-orientation Landscape_0 and Portrait_0,
+// fox, kimono). The model's prior, so the first probe lands near the answer; piecewise linear
+// between the points.
 const SCORE_CURVES: Record<LossyFormat, ScoreCurve> = {
   jpeg: [[10, -10], [20, 20], [40, 52], [60, 63], [70, 70], [80, 79], [90, 86], [100, 94]],
   webp: [[10, 15], [20, 33], [40, 50], [60, 60], [70, 65], [80, 72.5], [90, 84], [100, 92]],
-  avif: [[10, -10], [20, 19], [40, 53], [60, 75], [70, 80.5], [80, 86], [90, 90.5], [100, 95]],
+  avif: [[10, -2], [20, 20], [30, 38], [40, 55], [50, 67.5], [60, 76.5], [70, 82.5], [80, 86.5], [90, 91.5], [100, 100]],
 };
 
 /** The quality the format typically needs to reach the level: the search's first guess, and the answer where no score is possible (an animation). */
