@@ -206,6 +206,36 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
   });
 });
 
+describe("a sample that is the image itself", () => {
+  it.each([[1, "eco"], [2, "low"], [3, "good"]] as const)("lands on the lowest rung probed that reaches the target when within 2.5 of it, with no probe between rungs (seed %i, %s)", async (seed, level) => {
+    // 320x320: under WebP's smallest sample (eight 128-pixel tiles), so every probe is a whole output.
+    const side = 320;
+    const pixels = photoLikePixels(side, side, seed);
+    const image = () => sharp(pixels, { raw: { width: side, height: side, channels: 3 } });
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
+      format: "webp",
+      level,
+      encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
+      onStep: (step) => steps.push(step),
+    });
+    const target = QUALITY_LEVEL_TARGETS[level];
+    expect(steps.every((step) => step.of === "sample")).toBe(true);
+    expect(result.encodes).toBe(steps.length);
+    // The sample search's ladder: every other rung of 3 qualities below 100.
+    const rungs = coarseRungs(Array.from({ length: 34 }, (_, index) => 1 + 3 * index));
+    const lowest = steps.filter((step) => rungs.includes(step.quality) && step.score >= target).sort((a, b) => a.quality - b.quality)[0]!;
+    expect(result.score).toBeCloseTo(steps.find((step) => step.quality === result.quality)!.score, 9);
+    if (lowest.score - target <= 2.5) {
+      expect(result.quality).toBe(lowest.quality);
+      // None was probed between the rungs.
+      expect(steps.filter((step) => !rungs.includes(step.quality))).toEqual([]);
+    } else {
+      expect(result.score).toBeLessThanOrEqual(target + 4);
+    }
+  });
+});
+
 describe("the sample search's moves", () => {
   it("probes every other rung, the top always among them", () => {
     expect(coarseRungs([1, 4, 7, 10, 13])).toEqual([1, 7, 13]);

@@ -315,6 +315,14 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     next = { chroma: best.chroma, quality: (await sampleSearch(best.chroma, best.score - BEST_EFFORT_TOLERANCE, ladder)) ?? ceiling };
   }
 
+  // A sample that is the image itself scored whole outputs: the lowest quality among them that
+  // reaches the target lands, when within LANDING_SLACK of it, without an encode between probes.
+  if (probeIsOutput && next !== null) {
+    const { chroma } = next;
+    const landed = [...probes.get(chroma)!].filter(([, { score }]) => score >= target).sort(([a], [b]) => a - b)[0];
+    if (landed !== undefined && landed[1].score - target <= LANDING_SLACK) next = { chroma, quality: landed[0] };
+  }
+
   while (next !== null && outputs.length < MAX_WHOLE_OUTPUTS) {
     const tried = outputs.length;
     const output = await wholeAt(next.chroma, next.quality);
