@@ -195,6 +195,23 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
     expect([result.chroma, result.targetMet]).toEqual(["4:4:4", true]);
   });
 
+  it("searches 4:4:4 after 4:2:0 lands far above the typical quality, and answers it where it costs fewer bytes", async () => {
+    const pale = saturatedBands(w, h, 0.65);
+    const paleImage = () => sharp(pale, { raw: { width: w, height: h, channels: 3 } });
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(
+      paleImage(),
+      (quality, chroma) => encode(paleImage(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }),
+      { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) },
+    );
+    const landed420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0" && step.score >= QUALITY_LEVEL_TARGETS.good);
+    // The premise: 4:2:0 reaches the target, but only well above the typical quality.
+    expect(Math.min(...landed420.map((step) => step.quality))).toBeGreaterThan(typicalQuality("jpeg", "good") + 10);
+    expect(steps.findIndex((step) => step.chroma === "4:4:4")).toBeGreaterThan(steps.indexOf(landed420[0]!));
+    expect([result.chroma, result.targetMet]).toEqual(["4:4:4", true]);
+    expect(result.bytes.byteLength).toBeLessThan(Math.min(...landed420.map((step) => step.bytes)));
+  });
+
   it("keeps 4:2:0 without sampling 4:4:4 where the whole output reaches the target the sample said it could not", async () => {
     // The whole encoder keeps the colours the 4:2:0 sample loses, as a false-colour map's whole output did
     // where its tiles' seams did not (S2 JPX #19): the whole outputs refute the sample.
@@ -333,7 +350,8 @@ function noiseTexture(w: number, h: number): Uint8Array {
 
 // A smooth gradient laid in bands of saturated colours with hard, curved edges between them, as
 // in a colourful wallpaper: at half the chroma resolution every edge bleeds, which no quality mends.
-function saturatedBands(w: number, h: number): Uint8Array {
+// `saturation` below 1 moves each colour towards its grey, and 4:2:0 reaches the target again at a high quality.
+function saturatedBands(w: number, h: number, saturation = 1): Uint8Array {
   const data = new Uint8Array(w * h * 3);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -342,7 +360,9 @@ function saturatedBands(w: number, h: number): Uint8Array {
       const t = (u + v) / 2;
       const band = Math.floor(v * 8 + 0.6 * Math.sin(u * 7)) & 3;
       const colours = [[230 * t + 20, 20, 200 - 150 * t], [20, 180 * t + 40, 230], [240, 200 - 100 * t, 20], [150 + 100 * t, 20, 160]];
-      data.set(colours[band]!.map(Math.round), (y * w + x) * 3);
+      const colour = colours[band]!;
+      const grey = (colour[0]! + colour[1]! + colour[2]!) / 3;
+      data.set(colour.map((value) => Math.round(grey + (value - grey) * saturation)), (y * w + x) * 3);
     }
   }
   return data;

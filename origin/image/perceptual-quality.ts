@@ -361,7 +361,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   async function richerChroma(upTo: number | null): Promise<{ chroma: OutputChroma; quality: number } | null> {
     const richer = choices[1]!;
     if (answers.some((answer) => answer.chroma === richer)) return null;
-    if (upTo !== null && (await probe(richer, upTo)).score < target + AIM_MARGIN) {
+    if (upTo !== null && !costsLessAtAim(await probe(richer, upTo), upTo)) {
       answers.push({ chroma: richer, quality: null });
       return null;
     }
@@ -370,6 +370,25 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (quality === null) return null;
     if (upTo !== null && sampleBytes({ chroma: richer, quality }) >= sampleBytes({ chroma: choices[0]!, quality: upTo })) return null;
     return { chroma: richer, quality };
+  }
+
+  /**
+   * Whether the richer chroma's sample at 4:2:0's landing, `atLanding`, may reach the aim for
+   * fewer bytes than 4:2:0's there: it must score at least the aim, and moved down the prior curve
+   * to the aim, its bytes falling as 4:2:0's sample's fall with quality, cost less. On the corpus
+   * 4:4:4 JPEG never won where 4:2:0 reached (issue19971 #218 at q84, cairo #12 at q83): its
+   * search there cost four probes for nothing.
+   */
+  function costsLessAtAim(atLanding: Scored, upTo: number): boolean {
+    const aim = target + AIM_MARGIN;
+    if (atLanding.score < aim) return false;
+    const sampled = [...probes.get(choices[0]!)!].sort(([a], [b]) => a - b);
+    const low = sampled[0]!;
+    const high = sampled[sampled.length - 1]!;
+    if (high[0] === low[0]) return true;
+    const logBytesPerQuality = (Math.log(high[1].size) - Math.log(low[1].size)) / (high[0] - low[0]);
+    const drop = Math.max(0, curveQuality(format, atLanding.score) - curveQuality(format, aim));
+    return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
   }
 
   /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
