@@ -64,3 +64,21 @@ export function equalQuality(ladders: readonly LadderPoint[][], autoScores: read
   }
   return { autoWorstDecile, quality: null, fixedBytes: null, atLadderFloor: false };
 }
+
+/**
+ * The bound on what choosing a quality per image can save at this encoder setting: each image at
+ * the lowest quality (interpolated on its ladder) whose score reaches `target`, or its ladder's top
+ * when none does, its total bytes against the fixed quality with the same worst-decile score.
+ */
+export function exactLandingRatio(ladders: readonly LadderPoint[][], target: number): number | null {
+  const landings = ladders.map((ladder) => {
+    const index = ladder.findIndex((point) => point.score >= target);
+    if (index <= 0) return index === 0 ? ladder[0]! : ladder[ladder.length - 1]!;
+    const [below, above] = [ladder[index - 1]!, ladder[index]!];
+    const t = (target - below.score) / (above.score - below.score);
+    return { quality: below.quality + t * (above.quality - below.quality), bytes: below.bytes + t * (above.bytes - below.bytes), score: target };
+  });
+  const equal = equalQuality(ladders, landings.map((landing) => landing.score));
+  if (equal.fixedBytes === null) return null;
+  return landings.reduce((total, landing) => total + landing.bytes, 0) / equal.fixedBytes;
+}
