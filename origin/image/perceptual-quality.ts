@@ -262,32 +262,21 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     return output;
   };
 
-  // The sample's answer for each chroma in chromaChoices' order; the second is not searched when
-  // the first answers near the level's typical quality (CHROMA_HEADROOM), and after 4:2:0 not
-  // before its whole outputs (richerChroma). Past 4:2:0's answer 4:4:4 and sharp YUV cost more
-  // bytes than 4:2:0 (at the same quality), so they are searched only up to there; 4:2:0 after
-  // AVIF's 4:4:4 costs less at the same quality and is searched over the whole ladder. The chroma
-  // whose sample answer costs fewer bytes goes whole first.
+  // The sample's answer for each chroma in chromaChoices' order. After 4:2:0 (JPEG and WebP) the
+  // richer chroma waits for 4:2:0's whole outputs (richerChroma): a sample of false-colour maps
+  // and illustrations misjudges 4:2:0 both ways (S2 JPX #19's sample said no quality reached 69
+  // where q76 scored 71 whole), and only a landing above the typical quality by CHROMA_HEADROOM, or
+  // a ceiling that cannot reach, gives the richer chroma a chance to win. After AVIF's 4:4:4,
+  // 4:2:0 costs less at the same quality and is searched over the whole ladder, unless 4:4:4
+  // answers near the typical quality. The chroma whose sample answer costs fewer bytes goes whole first.
   const choices = chromaChoices(format, encoder.chroma_subsampling);
   const typical = typicalQuality(format, level);
-  // After 4:2:0 (JPEG and WebP), the richer chroma waits for 4:2:0's whole outputs: a sample of
-  // false-colour maps and illustrations misjudges 4:2:0 both ways (S2 JPX #19's sample said no
-  // quality reached 69 where q76 scored 71 whole), and only a landing above the typical quality by
-  // CHROMA_HEADROOM, or a ceiling that cannot reach, gives the richer chroma a chance to win.
   const richerAfterWhole = choices.length > 1 && choices[0] === "4:2:0";
   const answers: SampleAnswer[] = [];
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
-    if (answers.length > 0 && richerAfterWhole) break;
-    if (first !== null && first <= typical + CHROMA_HEADROOM) break;
-    const richer = chroma !== "4:2:0";
-    // One probe at the first answer tells whether a richer chroma can do better: short of the aim there, it cannot.
-    if (first !== null && richer && (await probe(chroma, first)).score < target + AIM_MARGIN) {
-      answers.push({ chroma, quality: null });
-      continue;
-    }
-    const rungs = first === null || !richer ? ladder : ladder.filter((quality) => quality <= first);
-    answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, rungs) });
+    if (answers.length > 0 && (richerAfterWhole || (first !== null && first <= typical + CHROMA_HEADROOM))) break;
+    answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, ladder) });
   }
   const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
   // Chromas are compared by their sample's bytes at their answers, between probes interpolated in
