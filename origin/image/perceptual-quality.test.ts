@@ -182,29 +182,31 @@ describe("typicalQuality", () => {
 describe("the richer chroma, after 4:2:0's whole outputs", () => {
   const w = 768;
   const h = 512;
-  const bands = saturatedBands(w, h);
-  const image = () => sharp(bands, { raw: { width: w, height: h, channels: 3 } });
-  const encodeAt = (chroma: "4:2:0" | "4:4:4") => (quality: number) => encode(image(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma });
+  const target = QUALITY_LEVEL_TARGETS.good;
+
+  /** A JPEG auto:good search of `pixels`, its whole outputs encoded at `wholeChroma` when named, else at the chroma asked. */
+  async function searchJpeg(pixels: Uint8Array, wholeChroma: "4:4:4" | null = null) {
+    const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(
+      image(),
+      (quality, chroma) => encode(image(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: wholeChroma ?? chroma }),
+      { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) },
+    );
+    return { result, steps };
+  }
 
   it("searches 4:4:4 once one whole 4:2:0 output at the typical quality confirms the sample's verdict that 4:2:0 reaches the target nowhere", async () => {
-    const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), (quality, chroma) => encodeAt(chroma as "4:2:0" | "4:4:4")(quality), { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) });
+    const { result, steps } = await searchJpeg(saturatedBands(w, h));
     const wholes420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0");
     expect(wholes420.map((step) => step.quality)).toEqual([typicalQuality("jpeg", "good")]);
-    expect(wholes420[0]!.score).toBeLessThan(QUALITY_LEVEL_TARGETS.good);
+    expect(wholes420[0]!.score).toBeLessThan(target);
     expect([result.chroma, result.targetMet]).toEqual(["4:4:4", true]);
   });
 
   it("searches 4:4:4 after 4:2:0 lands far above the typical quality, and answers it where it costs fewer bytes", async () => {
-    const pale = saturatedBands(w, h, 0.65);
-    const paleImage = () => sharp(pale, { raw: { width: w, height: h, channels: 3 } });
-    const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(
-      paleImage(),
-      (quality, chroma) => encode(paleImage(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }),
-      { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) },
-    );
-    const landed420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0" && step.score >= QUALITY_LEVEL_TARGETS.good);
+    const { result, steps } = await searchJpeg(saturatedBands(w, h, 0.65));
+    const landed420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0" && step.score >= target);
     // The premise: 4:2:0 reaches the target, but only well above the typical quality.
     expect(Math.min(...landed420.map((step) => step.quality))).toBeGreaterThan(typicalQuality("jpeg", "good") + 10);
     expect(steps.findIndex((step) => step.chroma === "4:4:4")).toBeGreaterThan(steps.indexOf(landed420[0]!));
@@ -215,9 +217,8 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
   it("keeps 4:2:0 without sampling 4:4:4 where the whole output reaches the target the sample said it could not", async () => {
     // The whole encoder keeps the colours the 4:2:0 sample loses, as a false-colour map's whole output did
     // where its tiles' seams did not (S2 JPX #19): the whole outputs refute the sample.
-    const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), encodeAt("4:4:4"), { format: "jpeg", level: "good", encoder: ENCODER, onStep: (step) => steps.push(step) });
-    expect(steps.filter((step) => step.of === "sample").every((step) => step.chroma === "4:2:0" && step.score < QUALITY_LEVEL_TARGETS.good)).toBe(true);
+    const { result, steps } = await searchJpeg(saturatedBands(w, h), "4:4:4");
+    expect(steps.filter((step) => step.of === "sample").every((step) => step.chroma === "4:2:0" && step.score < target)).toBe(true);
     expect([result.chroma, result.targetMet]).toEqual(["4:2:0", true]);
     expect(steps.some((step) => step.of === "sample" && step.chroma === "4:4:4")).toBe(false);
   });

@@ -325,7 +325,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (richerAfterWhole && last.chroma === choices[0] && last.score < target && sampleNeverReached(last)) return richerChroma(null);
     const along = await alongChroma(last);
     if (along !== null || !richerAfterWhole || last.chroma !== choices[0]) return along;
-    const landed = outputs.filter((output) => output.chroma === last.chroma && output.score >= target).sort((a, b) => a.quality - b.quality)[0];
+    const landed = metAscending(last.chroma)[0];
     return landed !== undefined && landed.quality > typical + CHROMA_HEADROOM ? richerChroma(landed.quality) : null;
   }
 
@@ -338,7 +338,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (answers.find((answer) => answer.chroma === output.chroma)?.quality !== null) return false;
     const sampled = probes.get(output.chroma)!;
     const top = sampled.get(ceiling)!.score;
-    const nearest = [...sampled.keys()].reduce((a, b) => (Math.abs(b - output.quality) < Math.abs(a - output.quality) ? b : a));
+    const nearest = nearestQuality([...sampled.keys()], output.quality);
     return top + (output.score - sampled.get(nearest)!.score) < target;
   }
 
@@ -380,12 +380,16 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
   }
 
+  /** The chroma's whole outputs that reach the target, lowest quality first. */
+  function metAscending(chroma: OutputChroma): WholeOutput[] {
+    return outputs.filter((output) => output.chroma === chroma && output.score >= target).sort((a, b) => a.quality - b.quality);
+  }
+
   /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
   async function alongChroma(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
     const { chroma } = last;
-    const mine = outputs.filter((output) => output.chroma === chroma);
-    const above = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality)[0];
-    const below = mine.filter((output) => output.score < target).sort((a, b) => b.quality - a.quality)[0];
+    const above = metAscending(chroma)[0];
+    const below = outputs.filter((output) => output.chroma === chroma && output.score < target).sort((a, b) => b.quality - a.quality)[0];
     const aim = target + AIM_MARGIN;
     const slack = outputs.length > 1 ? LANDING_LIMIT : LANDING_SLACK;
     if (above !== undefined && (above.score - target <= slack || above.quality <= 1)) return null;
@@ -394,7 +398,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       if (above.quality - below.quality <= 1) return null;
       return { chroma, quality: between(below, above, aim) };
     }
-    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(mine, aim)))) };
+    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(chroma, aim)))) };
     if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
     // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
     const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
@@ -413,8 +417,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
    * shifted through the one. A flat image (base64image #15 WebP: 79.9 at q78, 75.4 at q68) takes
    * the prior's steep slope for a few qualities a step; its own slope goes there in one.
    */
-  function downFrom(mine: WholeOutput[], aim: number): number {
-    const [lowest, next] = mine.filter((output) => output.score >= target).sort((a, b) => a.quality - b.quality);
+  function downFrom(chroma: OutputChroma, aim: number): number {
+    const [lowest, next] = metAscending(chroma);
     if (next === undefined) return alongCurve(lowest!, aim);
     const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
     return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[format]);
@@ -455,8 +459,13 @@ const MAX_SAMPLE_STEP = 12;
 /** A predicted quality moved to within MAX_SAMPLE_STEP of the nearest probe made. */
 export function withinReach(predicted: number, probed: number[]): number {
   if (probed.length === 0 || !Number.isFinite(predicted)) return predicted;
-  const nearest = probed.reduce((a, b) => (Math.abs(b - predicted) < Math.abs(a - predicted) ? b : a));
+  const nearest = nearestQuality(probed, predicted);
   return Math.min(nearest + MAX_SAMPLE_STEP, Math.max(nearest - MAX_SAMPLE_STEP, predicted));
+}
+
+/** The quality among `qualities` (at least one) nearest `quality`. */
+function nearestQuality(qualities: number[], quality: number): number {
+  return qualities.reduce((a, b) => (Math.abs(b - quality) < Math.abs(a - quality) ? b : a));
 }
 
 /** Every other rung, the top kept: the sample search's ladder. */

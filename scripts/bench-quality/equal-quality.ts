@@ -76,7 +76,7 @@ export function exactLandingRatio(ladders: readonly LadderPoint[][], target: num
     if (index <= 0) return index === 0 ? ladder[0]! : ladder[ladder.length - 1]!;
     const [below, above] = [ladder[index - 1]!, ladder[index]!];
     const t = (target - below.score) / (above.score - below.score);
-    return { quality: below.quality + t * (above.quality - below.quality), bytes: below.bytes + t * (above.bytes - below.bytes), score: target };
+    return { bytes: below.bytes + t * (above.bytes - below.bytes), score: target };
   });
   const equal = equalQuality(ladders, landings.map((landing) => landing.score));
   if (equal.fixedBytes === null) return null;
