@@ -225,14 +225,20 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
 });
 
 describe("a sample that is the image itself", () => {
-  it.each([[1, "eco"], [2, "low"], [3, "good"]] as const)("lands on the lowest rung probed that reaches the target when within 2.5 of it, with no probe between rungs (seed %i, %s)", async (seed, level) => {
-    // 320x320: under WebP's smallest sample (eight 128-pixel tiles), so every probe is a whole output.
-    const side = 320;
+  // WebP at 320x320: under its smallest sample (eight 128-pixel tiles). JPEG at 400x400: its
+  // smallest sample would be a fifth of it. Either way every probe is a whole output.
+  it.each([
+    ["webp", 320, 1, "eco"],
+    ["webp", 320, 2, "low"],
+    ["webp", 320, 3, "good"],
+    ["jpeg", 400, 1, "eco"],
+    ["jpeg", 400, 3, "good"],
+  ] as const)("%s %ipx: lands on the lowest rung probed that reaches the target when within 2.5 of it, with no probe between rungs (seed %i, %s)", async (format, side, seed, level) => {
     const pixels = photoLikePixels(side, side, seed);
     const image = () => sharp(pixels, { raw: { width: side, height: side, channels: 3 } });
     const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
-      format: "webp",
+    const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
+      format,
       level,
       encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
       onStep: (step) => steps.push(step),
@@ -286,6 +292,16 @@ describe("sampleOf", () => {
     for (let y = 0; y < sample.height; y += 16) {
       for (let x = 0; x < sample.width; x += 16) expect([...sample.data.subarray((y * sample.width + x) * 3, (y * sample.width + x) * 3 + 2)]).toEqual([0, 0]);
     }
+  });
+
+  it("probes a JPEG image whole where its sample would be a fifth of it or more; AVIF's only from half", () => {
+    const image = (side: number): RawImage => ({ data: new Uint8Array(side * side * 3), width: side, height: side, channels: 3 });
+    // 400x400: JPEG's smallest sample (eight 64-pixel tiles, 32,768 pixels) is a fifth of it.
+    const small = image(400);
+    expect(sampleOf(small, "jpeg")).toBe(small);
+    expect(sampleOf(small, "avif")).not.toBe(small);
+    const larger = image(420);
+    expect(sampleOf(larger, "jpeg")).not.toBe(larger);
   });
 
   it("tiles WebP's sample in 128-pixel tiles, each a run of the image's own columns and rows", () => {
