@@ -179,9 +179,10 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   // Each reference's side of the metric is computed once for all of this search's scores.
   const scoreSample = perceptualScorer(sample);
   const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
-  // Every search scores a whole output, so the whole image's side of the metric (about half of
-  // its first score) is prepared on its own lane while the sample is probed and the first whole
-  // output encoded. Its failure surfaces at the whole output's score.
+  // Each reference's side of the metric (about half of its first score) is prepared on its own
+  // lane while the first probe is encoded, the whole image's while the sample is probed and the
+  // first whole output encoded. A failure surfaces at the reference's first score.
+  scoreSample.prepare().catch(() => undefined);
   if (!whole) scoreWhole.prepare().catch(() => undefined);
 
   const encodeAndScore = async (
@@ -523,8 +524,8 @@ function rawInput(image: RawImage): Sharp {
 /** 8-bit sRGB, RGB or RGBA (as `channels` says, else as the image has alpha), for the metric. */
 async function rawRgb(image: Sharp, channels?: 3 | 4): Promise<RawImage> {
   const srgb = image.toColourspace("srgb");
-  const { hasAlpha } = await image.metadata();
-  const wanted = channels ?? (hasAlpha ? 4 : 3);
+  // A decoded probe's channels are the reference's: no header read before its pixels.
+  const wanted = channels ?? ((await image.metadata()).hasAlpha ? 4 : 3);
   const { data, info } = await (wanted === 4 ? srgb.ensureAlpha() : srgb.removeAlpha()).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: wanted };
 }
