@@ -246,6 +246,8 @@ describe("a sample that is the image itself", () => {
     const target = QUALITY_LEVEL_TARGETS[level];
     expect(steps.every((step) => step.of === "sample")).toBe(true);
     expect(result.encodes).toBe(steps.length);
+    // A first probe within 2.5 of the target settles the search.
+    if (steps[0]!.score >= target && steps[0]!.score - target <= 2.5) expect(steps).toHaveLength(1);
     // The sample search's ladder: every other rung of 3 qualities below 100.
     const rungs = coarseRungs(Array.from({ length: 34 }, (_, index) => 1 + 3 * index));
     const lowest = steps.filter((step) => rungs.includes(step.quality) && step.score >= target).sort((a, b) => a.quality - b.quality)[0]!;
@@ -257,6 +259,28 @@ describe("a sample that is the image itself", () => {
     } else {
       expect(result.score).toBeLessThanOrEqual(target + 4);
     }
+  });
+
+  it("answers the first probe, one encode, on a small image where it lands within 2.5 of the target", async () => {
+    const side = 400;
+    const settled: number[] = [];
+    for (const seed of [1, 2, 3]) {
+      const pixels = photoLikePixels(side, side, seed);
+      const image = () => sharp(pixels, { raw: { width: side, height: side, channels: 3 } });
+      const steps: SearchStep[] = [];
+      const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
+        format: "jpeg",
+        level: "good",
+        encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
+        onStep: (step) => steps.push(step),
+      });
+      const [first] = steps;
+      if (first!.score < QUALITY_LEVEL_TARGETS.good || first!.score - QUALITY_LEVEL_TARGETS.good > 2.5) continue;
+      expect([result.encodes, result.quality, result.score]).toEqual([1, first!.quality, first!.score]);
+      settled.push(seed);
+    }
+    // The prior puts JPEG's good level near these generated photos' answers: at least one lands.
+    expect(settled.length).toBeGreaterThan(0);
   });
 });
 

@@ -274,6 +274,11 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const typical = typicalQuality(format, level);
   const richerAfterWhole = choices.length > 1 && choices[0] === "4:2:0";
   const answers: SampleAnswer[] = [];
+  // A probe that is the output settles the search when it lands within LANDING_SLACK of the
+  // target, as a first whole output does: the sample search's first probe, at the rung nearest the
+  // prior's answer, often does on a small image (S2 JPX #18 and #20, JPEG q70 at 71.1 and 70.2).
+  const firstRung = nearestQuality(coarseRungs(ladder), curveQuality(format, target + AIM_MARGIN));
+  if (probeIsOutput && landsOnTarget((await probe(choices[0]!, firstRung)).score)) answers.push({ chroma: choices[0]!, quality: firstRung });
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
     if (answers.length > 0 && (richerAfterWhole || (first !== null && first <= typical + CHROMA_HEADROOM))) break;
@@ -379,6 +384,11 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const logBytesPerQuality = (Math.log(high[1].size) - Math.log(low[1].size)) / (high[0] - low[0]);
     const drop = Math.max(0, curveQuality(format, atLanding.score) - curveQuality(format, aim));
     return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
+  }
+
+  /** Whether a whole score reaches the target and lands at most LANDING_SLACK above it. */
+  function landsOnTarget(score: number): boolean {
+    return score >= target && score - target <= LANDING_SLACK;
   }
 
   /** The chroma's whole outputs that reach the target, lowest quality first. */
