@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { MIN_SEARCH_QUALITY, SIZE_MODELS, fitToBytes, qualityLadder, searchQualityBoundary } from "./fit-to-bytes.ts";
+import { MIN_SEARCH_QUALITY, SIZE_MODELS, fitToBytes, qualityLadder, searchQualityBoundary, type Bracket, type Probe } from "./fit-to-bytes.ts";
 
 // Size curves of the shapes encoders produce: log-linear in quality, steeper
 // at the top (JPEG), flattening at the bottom (WebP), with a jump (WebP near 80).
@@ -124,5 +124,76 @@ describe("searchQualityBoundary", () => {
     expect(boundary.measured).toBe(probed.length);
     // A plain bisection of 91 qualities takes 7.
     expect(probed.length).toBeLessThanOrEqual(16);
+  });
+});
+
+describe("searchQualityBoundary's bisection", () => {
+  // Auto quality's sample ladder: every other rung of 3 qualities, 17 rungs.
+  const ladder = Array.from({ length: 17 }, (_, i) => 4 + 6 * i);
+  const aim = 70;
+
+  // A score model as auto quality's (quality/predict-quality.ts) in a straight line: through the
+  // bracket once there is one, else through the two lowest probes that reach the aim, else from the
+  // one probe along a prior slope, 1.5 qualities past the aim; each move at most 12 qualities.
+  const lineModel =
+    (priorSlope: number) =>
+    ({ passing, failing, previousFailing }: Bracket<number>): number => {
+      const along = (from: Probe<number>, slope: number) => from.quality + (aim - from.value) / slope;
+      let predicted: number;
+      if (passing !== null && failing !== null) predicted = along(passing, (failing.value - passing.value) / (failing.quality - passing.quality));
+      else if (failing !== null && previousFailing !== null) predicted = along(failing, (previousFailing.value - failing.value) / (previousFailing.quality - failing.quality)) - 1.5;
+      else if (failing !== null) predicted = along(failing, priorSlope) - 1.5;
+      else return 70;
+      const nearest = (passing ?? failing).quality;
+      return Math.min(nearest + 12, Math.max(nearest - 12, predicted));
+    };
+
+  const searchFor = (score: (q: number) => number, predict: (bracket: Bracket<number>) => number, on = ladder) => {
+    const probed: number[] = [];
+    const search = searchQualityBoundary<number>({
+      ladder: on,
+      measure: (q) => (probed.push(q), Promise.resolve(score(q))),
+      passes: (value) => value < aim,
+      predict,
+    });
+    return { probed, search };
+  };
+
+  it("follows the model down a curve flatter than it expects, where it falls short on the same side twice, instead of jumping below the answer", async () => {
+    // Scores 78 at q70 where the model expects 70, and rises 0.3 a quality where it expects 1:
+    // the aim lies between q40 (69.0) and q46 (70.8).
+    const { probed, search } = searchFor((q) => 57 + 0.3 * q, lineModel(1));
+    const boundary = await search;
+    expect([boundary.passing?.quality, boundary.failing?.quality]).toEqual([40, 46]);
+    expect(probed.slice(0, 2)).toEqual([70, 58]);
+    // Bisecting after those two went to q28 and took 5 probes.
+    expect(probed.length).toBeLessThanOrEqual(4);
+    expect(Math.min(...probed)).toBe(40);
+  });
+
+  it("bisects once the model is surprised in both directions", async () => {
+    // First too low (q21 passes where it expected a miss), then too high (q79 misses).
+    const predict = ({ passing }: Bracket<number>) => (passing === null ? 20.9 : 79.1);
+    const { probed, search } = searchFor((q) => q, predict, qualityLadder(100));
+    const boundary = await search;
+    expect([boundary.passing?.quality, boundary.failing?.quality]).toEqual([69, 70]);
+    expect(probed.slice(0, 3)).toEqual([21, 79, 50]);
+  });
+
+  it("bisects after two surprises a model whose prediction ignores the probes that contradict it", async () => {
+    const { probed, search } = searchFor((q) => q, () => 100, qualityLadder(100));
+    await search;
+    expect(probed.slice(0, 3)).toEqual([100, 99, 54]);
+  });
+
+  it("reaches a boundary at the ladder's bottom, behind a model that creeps one rung a probe, in 9 probes", async () => {
+    const predict = ({ failing }: Bracket<number>) => (failing?.quality ?? 101) - 1;
+    const { probed, search } = searchFor(() => 100, predict);
+    const boundary = await search;
+    expect([boundary.passing, boundary.failing?.quality]).toEqual([null, 4]);
+    // Four creeping probes, then halvings with a model probe between: two more than bisecting
+    // after two surprises (7), the bound the comment on OPEN_SIDE_SURPRISES states.
+    expect(probed.slice(0, 4)).toEqual([100, 94, 88, 82]);
+    expect(probed.length).toBeLessThanOrEqual(9);
   });
 });
