@@ -508,8 +508,8 @@ function qualitiesUpTo(ceiling: number): number[] {
 // A sample of `wholeShare` of the image or more is not cut: the image itself is probed, each probe
 // a whole output. JPEG's encode is cheap beside its score, so a probe costs about its pixels'
 // scoring, and on small images the sample's misjudgement costs whole outputs on top: the six S2
-// JPX maps (about 0.14 MP, a quarter of each in the sample) took 4-6 encodes each, and 2-4 probed
-// whole, for 3% fewer bytes. An AVIF encode costs several scores, so there the same change took
+// JPX maps (about 0.14 MP, a quarter of each in the sample) took 4-6 encodes each, and 1-3 probed
+// whole (with the settling first probe), for 3% fewer bytes. An AVIF encode costs several scores, so there the same change took
 // the six from 2.6 s to 3.6 s, and only a sample of half the image or more is not cut.
 const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; tileByTile: boolean; wholeShare: number }> = {
   jpeg: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false, wholeShare: 0.2 },
