@@ -315,7 +315,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   if (probeIsOutput && next !== null) {
     const { chroma } = next;
     const landed = [...probes.get(chroma)!].filter(([, { score }]) => score >= target).sort(([a], [b]) => a - b)[0];
-    if (landed !== undefined && landed[1].score - target <= LANDING_SLACK) next = { chroma, quality: landed[0] };
+    if (landed !== undefined && landsOnTarget(landed[1].score)) next = { chroma, quality: landed[0] };
   }
 
   while (next !== null && outputs.length < MAX_WHOLE_OUTPUTS) {
