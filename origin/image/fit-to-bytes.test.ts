@@ -127,6 +127,42 @@ describe("searchQualityBoundary", () => {
   });
 });
 
+describe("searchQualityBoundary's settling", () => {
+  const ladder = Array.from({ length: 17 }, (_, i) => 4 + 6 * i);
+  const search = (settles: (value: number) => boolean, known: Probe<number>[] = []) => {
+    const probed: number[] = [];
+    const boundary = searchQualityBoundary<number>({
+      ladder,
+      measure: (q) => (probed.push(q), Promise.resolve(q)),
+      passes: (value) => value < 70,
+      predict: () => 65,
+      known,
+      settles,
+    });
+    return { probed, boundary };
+  };
+
+  it("returns at the first measurement that settles, with the bracket as it stands", async () => {
+    // The model's first probe (q64) passes; q70 would close the bracket, but q64 settles first.
+    const { probed, boundary } = search((value) => value >= 60);
+    const { settled, passing, failing, measured } = await boundary;
+    expect(probed).toEqual([64]);
+    expect([settled?.quality, passing?.quality, failing, measured]).toEqual([64, 64, null, 1]);
+  });
+
+  it("returns a known probe that settles without measuring", async () => {
+    const { probed, boundary } = search((value) => value === 40, [{ quality: 40, value: 40, passes: true }]);
+    expect((await boundary).settled?.quality).toBe(40);
+    expect(probed).toEqual([]);
+  });
+
+  it("finds the exact boundary when nothing settles", async () => {
+    const { boundary } = search(() => false);
+    const { settled, passing, failing } = await boundary;
+    expect([settled, passing?.quality, failing?.quality]).toEqual([null, 64, 70]);
+  });
+});
+
 describe("searchQualityBoundary's bisection", () => {
   // Auto quality's sample ladder: every other rung of 3 qualities, 17 rungs.
   const ladder = Array.from({ length: 17 }, (_, i) => 4 + 6 * i);

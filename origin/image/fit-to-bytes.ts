@@ -57,6 +57,12 @@ export interface BoundarySearch<T> {
   predict: (bracket: Bracket<T>) => number;
   /** Probes already made, not counted as measurements. */
   known?: readonly Probe<T>[];
+  /**
+   * A value that answers the search where it stands, known or measured: the search returns with
+   * it as `settled`, the bracket left as it is. For a caller whose measurements are candidate
+   * answers, one of which can be good enough without the exact boundary.
+   */
+  settles?: (value: T) => boolean;
 }
 
 export interface Bracket<T> {
@@ -71,11 +77,14 @@ export interface Bracket<T> {
 export interface Boundary<T> extends Bracket<T> {
   /** Probes measured by the search (known ones not counted). */
   measured: number;
+  /** The probe that settled the search (see BoundarySearch.settles), else null. */
+  settled: Probe<T> | null;
 }
 
 /**
  * Finds the boundary exactly: on return `passing` and `failing` are neighbours on the ladder, or
- * `passing` is the ladder's top, or `failing` its bottom. Every claim rests on a probe.
+ * `passing` is the ladder's top, or `failing` its bottom, or a probe settled the search. Every
+ * claim rests on a probe.
  */
 export async function searchQualityBoundary<T>(search: BoundarySearch<T>): Promise<Boundary<T>> {
   const { ladder } = search;
@@ -91,13 +100,16 @@ export async function searchQualityBoundary<T>(search: BoundarySearch<T>): Promi
   };
   for (const probe of search.known ?? []) record(probe);
   let measured = 0;
+  const settles = (probe: Probe<T>) => search.settles?.(probe.value) === true;
+  const settledBefore = search.known?.find(settles);
+  if (settledBefore !== undefined) return { ...bracket, measured, settled: settledBefore };
   let surprises = 0;
   let bisected = false;
   for (;;) {
     // The bracket as ladder positions: -1 and ladder.length stand for a side not probed yet.
     const low = bracket.passing === null ? -1 : ladder.indexOf(bracket.passing.quality);
     const high = bracket.failing === null ? ladder.length : ladder.indexOf(bracket.failing.quality);
-    if (high - low <= 1) return { ...bracket, measured };
+    if (high - low <= 1) return { ...bracket, measured, settled: null };
     const predicted = search.predict(bracket);
     const open = low === -1 || high === ladder.length;
     const allowance = open && !bisected && consistent(ladder, low, high, predicted) ? OPEN_SIDE_SURPRISES : SURPRISES_BEFORE_BISECTION;
@@ -107,7 +119,9 @@ export async function searchQualityBoundary<T>(search: BoundarySearch<T>): Promi
     const value = await search.measure(quality);
     measured++;
     const passes = search.passes(value);
-    record({ quality, value, passes });
+    const probe = { quality, value, passes };
+    record(probe);
+    if (settles(probe)) return { ...bracket, measured, settled: probe };
     if (next.expectPass !== null) surprises = passes === next.expectPass ? 0 : surprises + 1;
     else {
       bisected = true;

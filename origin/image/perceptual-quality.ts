@@ -239,8 +239,13 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       passes: ({ score }) => score < aim,
       predict: (bracket) => withinReach(predictQuality(bracket, aim, SCORE_CURVES[format]), probed()),
       known,
+      // A probe that is the output is answered where it lands, as a first whole output is: probing on
+      // to the exact bracket bought nothing the landing rule then took (WebP S2 JPX #22 landed at q64,
+      // 71.1, then probed q52 and q58 below the target).
+      settles: probeIsOutput ? ({ score }) => landsOnTarget(score) : undefined,
     });
-    const { passing, failing } = boundary;
+    const { passing, failing, settled } = boundary;
+    if (settled !== null) return settled.quality;
     if (failing === null) return null;
     if (passing === null) return failing.quality;
     const predicted = Math.round(predictQuality(boundary, aim, SCORE_CURVES[format]));
@@ -274,11 +279,6 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const typical = typicalQuality(format, level);
   const richerAfterWhole = choices.length > 1 && choices[0] === "4:2:0";
   const answers: SampleAnswer[] = [];
-  // A probe that is the output settles the search when it lands within LANDING_SLACK of the
-  // target, as a first whole output does: the sample search's first probe, at the rung nearest the
-  // prior's answer, often does on a small image (S2 JPX #18 and #20, JPEG q70 at 71.1 and 70.2).
-  const firstRung = nearestQuality(coarseRungs(ladder), curveQuality(format, target + AIM_MARGIN));
-  if (probeIsOutput && landsOnTarget((await probe(choices[0]!, firstRung)).score)) answers.push({ chroma: choices[0]!, quality: firstRung });
   for (const chroma of choices) {
     const first = answers[0]?.quality ?? null;
     if (answers.length > 0 && (richerAfterWhole || (first !== null && first <= typical + CHROMA_HEADROOM))) break;
@@ -509,7 +509,7 @@ function qualitiesUpTo(ceiling: number): number[] {
 // a whole output. JPEG's encode is cheap beside its score, so a probe costs about its pixels'
 // scoring, and on small images the sample's misjudgement costs whole outputs on top: the six S2
 // JPX maps (about 0.14 MP, a quarter of each in the sample) took 4-6 encodes each, and 1-3 probed
-// whole (with the settling first probe), for 3% fewer bytes. An AVIF encode costs several scores, so there the same change took
+// whole (a probe that lands ending the search), for 3% fewer bytes. An AVIF encode costs several scores, so there the same change took
 // the six from 2.6 s to 3.6 s, and only a sample of half the image or more is not cut.
 const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; tileByTile: boolean; wholeShare: number }> = {
   jpeg: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false, wholeShare: 0.2 },
