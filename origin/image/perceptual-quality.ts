@@ -176,12 +176,16 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const ladder = qualitiesUpTo(ceiling);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
-  // Each reference's side of the metric is computed once for all of this search's scores.
+  // Each reference's side of the metric is computed once for all of this search's scores. A
+  // whole image's scores are split across both lanes, its finest scale on one and the coarser ones
+  // on the other, which scores it in about 70% of the time (1600x1067: 178 ms to 128) when the
+  // lanes are free, as they are while the search waits for a whole score. A sample's score stays
+  // on one lane: under 0.3 MP a split saves nothing.
   const scoreSample = perceptualScorer(sample);
-  const scoreWhole = whole ? scoreSample : perceptualScorer(pixels);
+  const scoreWhole = whole ? scoreSample : perceptualScorer(pixels, { split: true });
   // Each reference's side of the metric (about half of its first score) is prepared on its own
-  // lane while the first probe is encoded, the whole image's while the sample is probed and the
-  // first whole output encoded. A failure surfaces at the reference's first score.
+  // lane while the first probe is encoded, the whole image's (its finest scale) while the sample is
+  // probed and the first whole output encoded. A failure surfaces at the reference's first score.
   scoreSample.prepare().catch(() => undefined);
   if (!whole) scoreWhole.prepare().catch(() => undefined);
 

@@ -43,6 +43,19 @@ describe("perceptual score in worker threads", () => {
     await expect(pool.referenceScorer(tiny).prepare()).rejects.toThrow(/at least 8x8/);
   });
 
+  it("splits a scorer's work across both lanes, the finest scale on one and the coarser ones on the other, for exactly the direct call's scores", async () => {
+    const scorer = pool.referenceScorer(reference, { split: true });
+    await scorer.prepare();
+    const direct = decodedJpegs.map((candidate) => ssimulacra2(reference, candidate));
+    expect(await Promise.all(decodedJpegs.map((candidate) => scorer(candidate)))).toEqual(direct);
+    // Its coarser share, prepared with the first candidate, is kept for the next ones.
+    for (const candidate of decodedJpegs) expect(await scorer(candidate)).toBe(ssimulacra2(reference, candidate));
+    // A pool of one lane scores the same without splitting.
+    const single = new PerceptualScorePool({ size: 1 });
+    expect(await single.referenceScorer(reference, { split: true })(decodedJpegs[0]!)).toBe(direct[0]);
+    await single.close();
+  });
+
   it("leaves the event loop free while it scores", async () => {
     let turnsWhileScoring = 0;
     let scoring = true;

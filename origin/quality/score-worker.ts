@@ -1,5 +1,6 @@
 // Worker thread entry: scores one pair at a time, so a metric run of several hundred
-// milliseconds never holds the origin's event loop.
+// milliseconds never holds the origin's event loop. It answers a share's terms, not a score: the
+// pool adds up the shares of a score split across lanes (ssimulacra2-terms.ts).
 //
 // A quality search scores many candidates against one reference, whose side of the metric
 // (XYB planes, local means and squares at every scale) costs most of a score to compute. A
@@ -8,7 +9,8 @@
 // used dropped first; a reference larger than the bound is prepared, used and not kept.
 import { parentPort } from "node:worker_threads";
 import type { RawImage } from "./raw-image.ts";
-import { prepareReference, scoreAgainst, ssimulacra2, type Ssimulacra2Reference } from "./ssimulacra2.ts";
+import { prepareReference, scaleTerms, type Ssimulacra2Reference } from "./ssimulacra2.ts";
+import type { ScaleShare } from "./ssimulacra2-terms.ts";
 
 export interface ScoreRequest {
   id: number;
@@ -17,6 +19,8 @@ export interface ScoreRequest {
   candidate: RawImage | null;
   /** Names the reference across requests (unique per search), so its side of the metric is computed once. */
   referenceKey?: string;
+  /** The scales to compute (all unless the score is split across lanes). */
+  share: ScaleShare;
 }
 
 // A reference keeps about 33 bytes a pixel up to 4 MP and about 9 above, streaming its finest
@@ -25,7 +29,7 @@ export interface ScoreRequest {
 const KEPT_REFERENCE_BYTES = 120 * 1024 * 1024;
 const kept = new Map<string, Ssimulacra2Reference>();
 
-function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
+function preparedFor(key: string, reference: RawImage, share: ScaleShare): Ssimulacra2Reference {
   const known = kept.get(key);
   if (known !== undefined && known.width === reference.width && known.height === reference.height) {
     // Most recently used last.
@@ -33,7 +37,7 @@ function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
     kept.set(key, known);
     return known;
   }
-  const prepared = prepareReference(reference);
+  const prepared = prepareReference(reference, { share });
   if (prepared.retainedBytes > KEPT_REFERENCE_BYTES) return prepared;
   let total = prepared.retainedBytes;
   for (const other of kept.values()) total += other.retainedBytes;
@@ -48,15 +52,15 @@ function preparedFor(key: string, reference: RawImage): Ssimulacra2Reference {
 
 parentPort?.on("message", (request: ScoreRequest) => {
   try {
-    const { reference, candidate, referenceKey } = request;
+    const { reference, candidate, referenceKey, share } = request;
     if (referenceKey === undefined) {
       if (candidate === null) throw new TypeError("a reference is prepared only under a key");
-      parentPort?.postMessage({ id: request.id, score: ssimulacra2(reference, candidate) });
+      parentPort?.postMessage({ id: request.id, terms: scaleTerms(prepareReference(reference, { share }), candidate) });
       return;
     }
     // A prepare-only request for a reference over the bound (above about 13 MP) is wasted: it is prepared again with each candidate.
-    const prepared = preparedFor(referenceKey, reference);
-    parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, score: scoreAgainst(prepared, candidate) });
+    const prepared = preparedFor(`${referenceKey}/${share}`, reference, share);
+    parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, terms: scaleTerms(prepared, candidate) });
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
 import type { RawImage } from "./raw-image.ts";
-import { prepareReference, scoreAgainst, ssimulacra2 } from "./ssimulacra2.ts";
+import { prepareReference, scaleTerms, scoreAgainst, ssimulacra2 } from "./ssimulacra2.ts";
+import { scoreOfTerms } from "./ssimulacra2-terms.ts";
 import { calcS2Rust } from "./test-support/calc-s2-rust.ts";
 import { DISTORTIONS, jpegRoundTrip } from "./test-support/distortions.ts";
 import { streamingSsimulacra2 } from "./test-support/ssimulacra2-streaming.ts";
@@ -108,6 +109,33 @@ describe("ssimulacra2", () => {
     const holed = withAlpha(reference, (x, y) => (inHole(x, y) ? 0 : 255));
     const softened = withAlpha(await jpegRoundTrip(reference, 60), (x, y) => (inHole(x, y) ? 128 : 255));
     expect(scoreAgainst(prepareReference(holed, { keepFinestScale: false }), softened)).toBe(scoreAgainst(prepareReference(holed, { keepFinestScale: true }), softened));
+  });
+
+  it("gives, split into the finest scale and the coarser ones, exactly the score of every scale at once: opaque, transparent, kept or streamed", async () => {
+    const inHole = (x: number, y: number) => Math.hypot(x - 100, y - 80) < 40;
+    const holed = withAlpha(reference, (x, y) => (inHole(x, y) ? 0 : 255));
+    const softened = withAlpha(await jpegRoundTrip(reference, 60), (x, y) => (inHole(x, y) ? 128 : 255));
+    const odd = photo(203, 117, 7);
+    const pairs = [...scored.map(({ candidate }) => [reference, candidate] as const), [holed, softened] as const, [odd, await jpegRoundTrip(odd, 40)] as const, [photo(16, 9, 2), photo(16, 9, 3)] as const];
+    for (const [original, candidate] of pairs) {
+      for (const keepFinestScale of [true, false]) {
+        const finest = prepareReference(original, { share: "finest", keepFinestScale });
+        const coarser = prepareReference(original, { share: "coarser", keepFinestScale });
+        const split = scoreOfTerms([scaleTerms(finest, candidate), scaleTerms(coarser, candidate)]);
+        expect(split, `${original.width}x${original.height}`).toBe(scoreAgainst(prepareReference(original, { keepFinestScale }), candidate));
+        // The finest scale's planes are the coarser share's to skip: it keeps under half as much.
+        if (keepFinestScale && original.width > 100) expect(coarser.retainedBytes).toBeLessThan(finest.retainedBytes / 2);
+      }
+    }
+  });
+
+  it("refuses to add up shares that leave a scale out or compute one twice, and to score a share alone", () => {
+    const candidate = scored[0]!.candidate;
+    const finest = scaleTerms(prepareReference(reference, { share: "finest" }), candidate);
+    const all = scaleTerms(prepareReference(reference), candidate);
+    expect(() => scoreOfTerms([finest])).toThrow(/scale 1 was computed by 0 shares/);
+    expect(() => scoreOfTerms([finest, all])).toThrow(/scale 0 was computed by 2 shares/);
+    expect(() => scoreAgainst(prepareReference(reference, { share: "coarser" }), candidate)).toThrow(/gives terms/);
   });
 
   it("keeps a prepared reference unchanged by what it scores: the same candidate scores the same before and after others", () => {

@@ -18,13 +18,18 @@
 // beside its own, two more blurred quantities per channel, in the same order of operations, so
 // the scores are the same and the reference keeps about 9 bytes a pixel.
 //
+// The scales are computed independently and only their terms are summed, so one lane can compute
+// the finest scale while another computes the coarser ones from the same pixels (`ScaleShare`):
+// `scaleTerms` gives a share's terms, summed by ssimulacra2-terms.ts.
+//
 // This module walks the scales and rows and keeps the planes; the per-pixel work (sRGB decoding,
 // XYB, both passes of the Gaussian, the SSIM and edge terms) runs in WebAssembly kernels
 // (ssimulacra2-kernels.ts, from assembly/), on rows copied into their memory.
 import type { RawImage } from "./raw-image.ts";
 import { hasTransparency, scaleCount } from "./ssimulacra2-image.ts";
 import { RADIUS, RING, linearRows, workspaceFor, type ChannelWorkspace, type RowTriple, type Workspace } from "./ssimulacra2-kernels.ts";
-import { WEIGHTS, type LinearImage } from "./ssimulacra2-parameters.ts";
+import type { LinearImage } from "./ssimulacra2-parameters.ts";
+import { scoreOfTerms, weightsOf, type ScaleShare, type ScaleTerms } from "./ssimulacra2-terms.ts";
 
 type Planes = [Float32Array, Float32Array, Float32Array];
 
@@ -50,6 +55,8 @@ export const STREAM_FINEST_SCALE_ABOVE = 4_000_000;
 export interface PrepareOptions {
   /** Keep the finest scale's planes (faster per candidate, about 24 more bytes a pixel); by default only up to STREAM_FINEST_SCALE_ABOVE pixels. */
   keepFinestScale?: boolean;
+  /** The scales this reference computes (all by default). */
+  share?: ScaleShare;
 }
 
 /** A reference image with its side of the metric computed, to score any number of candidates of its size against. */
@@ -58,9 +65,10 @@ export class Ssimulacra2Reference {
   readonly height: number;
   readonly #image: RawImage;
   readonly #transparent: boolean;
+  readonly share: ScaleShare;
   readonly #keepFinest: boolean;
-  // By background (0 dark, 1 light page); an opaque reference has one.
-  readonly #pages: (ReferenceScale[] | undefined)[] = [];
+  // By background (0 dark, 1 light page); an opaque reference has one. A scale outside the share is null.
+  readonly #pages: ((ReferenceScale | null)[] | undefined)[] = [];
 
   constructor(image: RawImage, options: PrepareOptions = {}) {
     if (image.width < 8 || image.height < 8) throw new RangeError("SSIMULACRA 2 needs images of at least 8x8 pixels");
@@ -69,7 +77,8 @@ export class Ssimulacra2Reference {
     this.#image = image;
     this.#transparent = hasTransparency(image);
     this.#keepFinest = options.keepFinestScale ?? image.width * image.height <= STREAM_FINEST_SCALE_ABOVE;
-    this.#pages[0] = referenceScales(linearRows(image, 0), this.#keepFinest);
+    this.share = options.share ?? "all";
+    this.#pages[0] = referenceScales(linearRows(image, 0), this.#keepFinest, this.share);
   }
 
   get transparent(): boolean {
@@ -77,15 +86,15 @@ export class Ssimulacra2Reference {
   }
 
   /** The reference's scales over a dark (0) or light (1) page, computed on first use. */
-  over(background: 0 | 1): ReferenceScale[] {
+  over(background: 0 | 1): (ReferenceScale | null)[] {
     if (!this.#transparent) return this.#pages[0]!;
-    return (this.#pages[background] ??= referenceScales(linearRows(this.#image, background), this.#keepFinest));
+    return (this.#pages[background] ??= referenceScales(linearRows(this.#image, background), this.#keepFinest, this.share));
   }
 
   /** Bytes held beyond the reference's own pixels. */
   get retainedBytes(): number {
     let bytes = 0;
-    for (const page of this.#pages) for (const scale of page ?? []) for (const channel of scale.channels) if (channel !== null && scale.streamed === null) bytes += 3 * channel.xyb.byteLength;
+    for (const page of this.#pages) for (const scale of page ?? []) for (const channel of scale?.channels ?? []) if (channel !== null && scale!.streamed === null) bytes += 3 * channel.xyb.byteLength;
     return bytes;
   }
 }
@@ -95,14 +104,20 @@ export function prepareReference(reference: RawImage, options: PrepareOptions = 
   return new Ssimulacra2Reference(reference, options);
 }
 
-/** SSIMULACRA 2 of `candidate` against a prepared reference: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
+/** SSIMULACRA 2 of `candidate` against a prepared reference of every scale: 100 is identical, 90 visually lossless, lower is worse (it can go below 0). */
 export function scoreAgainst(reference: Ssimulacra2Reference, candidate: RawImage): number {
+  if (reference.share !== "all") throw new RangeError(`a reference of the ${reference.share} scales gives terms (scaleTerms), not a score`);
+  return scoreOfTerms([scaleTerms(reference, candidate)]);
+}
+
+/** The terms of `candidate`'s score at the reference's share of the scales. */
+export function scaleTerms(reference: Ssimulacra2Reference, candidate: RawImage): ScaleTerms {
   if (reference.width !== candidate.width || reference.height !== candidate.height) {
     throw new RangeError(`images differ in size: ${reference.width}x${reference.height} against ${candidate.width}x${candidate.height}`);
   }
-  if (!reference.transparent && !hasTransparency(candidate)) return scoreLinear(reference.over(0), linearRows(candidate, 0));
+  if (!reference.transparent && !hasTransparency(candidate)) return [linearTerms(reference.over(0), linearRows(candidate, 0))];
   // Transparency is judged as it would be seen: over a dark and over a light page, the worse of the two.
-  return Math.min(scoreLinear(reference.over(0), linearRows(candidate, 0)), scoreLinear(reference.over(1), linearRows(candidate, 1)));
+  return [linearTerms(reference.over(0), linearRows(candidate, 0)), linearTerms(reference.over(1), linearRows(candidate, 1))];
 }
 
 /** SSIMULACRA 2 of one pair; a search scoring several candidates against one reference prepares it once instead. */
@@ -124,11 +139,6 @@ function planesReader(planes: Planes, width: number, height: number): LinearImag
       blue.set(planes[2].subarray(start, start + width));
     },
   };
-}
-
-/** The weights run over the scales computed (fewer for small images), channel by channel. */
-function weightsOf(scales: number, channel: number, scale: number): number[] {
-  return WEIGHTS.slice((channel * scales + scale) * 6, (channel * scales + scale + 1) * 6);
 }
 
 const isWeighted = (scales: number, channel: number, scale: number) => weightsOf(scales, channel, scale).some((weight) => weight !== 0);
@@ -163,17 +173,28 @@ function toPositiveXyb(workspace: Workspace, rows: RowTriple, out: RowTriple, of
   workspace.kernels.toPositiveXyb(rows[0].at, rows[1].at, rows[2].at, out[0].at + at, out[1].at + at, out[2].at + at, width, withB ? 1 : 0);
 }
 
-/** The reference side of every scale: XYB planes and their blurred means and squares, for the weighted channels; the finest scale only as rings to stream into unless kept. */
-function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScale[] {
+/**
+ * The reference side of each scale in the share (null for the others): XYB planes and their
+ * blurred means and squares, for the weighted channels; the finest scale only as rings to stream
+ * into unless kept. The coarser share still reads the finest scale's rows, to halve them.
+ */
+function referenceScales(image: LinearImage, keepFinest: boolean, share: ScaleShare): (ReferenceScale | null)[] {
   const workspace = workspaceFor(image.width);
   const rows = workspace.referenceRows;
-  const scales = scaleCount(image.width, image.height);
-  const result: ReferenceScale[] = [];
+  const scales = share === "finest" ? 1 : scaleCount(image.width, image.height);
+  const result: (ReferenceScale | null)[] = [];
   let current = image;
   for (let scale = 0; scale < scales; scale++) {
     const { width, height } = current;
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
-    const weighted = [0, 1, 2].map((channel) => isWeighted(scales, channel, scale));
+    const weighted = [0, 1, 2].map((channel) => isWeighted(scaleCount(image.width, image.height), channel, scale));
+    if (scale === 0 && share === "coarser") {
+      for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
+      result.push(null);
+      if (next === null) break;
+      current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
+      continue;
+    }
     if (scale === 0 && !keepFinest) {
       for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
       const ring = () => new Float32Array(RING * width);
@@ -213,24 +234,29 @@ function referenceScales(image: LinearImage, keepFinest: boolean): ReferenceScal
   return result;
 }
 
-function scoreLinear(reference: ReferenceScale[], candidate: LinearImage): number {
+/** The candidate's terms at each scale the reference computes, halving its rows down to the last of them. */
+function linearTerms(reference: (ReferenceScale | null)[], candidate: LinearImage): (number[] | null)[][] {
   const workspace = workspaceFor(candidate.width);
-  const scales = reference.length;
-  let sum = 0;
+  const scales = scaleCount(candidate.width, candidate.height);
+  const terms: (number[] | null)[][] = [];
   let image = candidate;
   for (let scale = 0; scale < scales; scale++) {
     const { width, height } = image;
-    const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
-    const stats = scaleStatistics(workspace, reference[scale]!, image, next);
-    for (let channel = 0; channel < 3; channel++) {
-      const weights = weightsOf(scales, channel, scale);
-      stats[channel]?.forEach((value, i) => (sum += weights[i]! * Math.abs(value)));
+    const next = scale + 1 < reference.length ? halfSizePlanes(width, height) : null;
+    const prepared = reference[scale] ?? null;
+    if (prepared === null) {
+      if (next !== null) for (let y = 0; y < height; y++) readLinearRow(workspace, image, y, workspace.rows, next);
+      terms.push([null, null, null]);
+    } else {
+      terms.push(scaleStatistics(workspace, prepared, image, next));
     }
-    if (next === null) break;
+    if (next === null) {
+      while (terms.length < scales) terms.push([null, null, null]);
+      break;
+    }
     image = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
   }
-  const distortion = sum * 17.829717797575952 - 1.634169143917183;
-  return distortion > 0 ? 100 - 10 * distortion ** 0.5453261009510213 : 100;
+  return terms;
 }
 
 /**
