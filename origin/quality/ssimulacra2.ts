@@ -181,13 +181,14 @@ function toPositiveXyb(workspace: Workspace, rows: RowTriple, out: RowTriple, of
 function referenceScales(image: LinearImage, keepFinest: boolean, share: ScaleShare): (ReferenceScale | null)[] {
   const workspace = workspaceFor(image.width);
   const rows = workspace.referenceRows;
-  const scales = share === "finest" ? 1 : scaleCount(image.width, image.height);
+  const allScales = scaleCount(image.width, image.height);
+  const scales = share === "finest" ? 1 : allScales;
   const result: (ReferenceScale | null)[] = [];
   let current = image;
   for (let scale = 0; scale < scales; scale++) {
     const { width, height } = current;
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
-    const weighted = [0, 1, 2].map((channel) => isWeighted(scaleCount(image.width, image.height), channel, scale));
+    const weighted = [0, 1, 2].map((channel) => isWeighted(allScales, channel, scale));
     if (scale === 0 && share === "coarser") {
       for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
       result.push(null);
