@@ -189,17 +189,11 @@ function referenceScales(image: LinearImage, keepFinest: boolean, share: ScaleSh
     const { width, height } = current;
     const next = scale + 1 < scales ? halfSizePlanes(width, height) : null;
     const weighted = [0, 1, 2].map((channel) => isWeighted(allScales, channel, scale));
-    if (scale === 0 && share === "coarser") {
-      for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
-      result.push(null);
-      if (next === null) break;
-      current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
-      continue;
-    }
-    if (scale === 0 && !keepFinest) {
+    // The finest scale outside the share, or streamed beside each candidate: its rows are read only to be halved.
+    if (scale === 0 && (share === "coarser" || !keepFinest)) {
       for (let y = 0; y < height && next !== null; y++) readLinearRow(workspace, current, y, rows, next);
       const ring = () => new Float32Array(RING * width);
-      result.push({ width, height, channels: weighted.map((on) => (on ? { xyb: ring(), mean: ring(), square: ring() } : null)), streamed: current });
+      result.push(share === "coarser" ? null : { width, height, channels: weighted.map((on) => (on ? { xyb: ring(), mean: ring(), square: ring() } : null)), streamed: current });
       if (next === null) break;
       current = planesReader(next, (width + 1) >> 1, (height + 1) >> 1);
       continue;
