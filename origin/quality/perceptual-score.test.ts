@@ -56,6 +56,17 @@ describe("perceptual score in worker threads", () => {
     await single.close();
   });
 
+  it("sends a reference again when its worker no longer keeps it, and scores as the direct call does", async () => {
+    const single = new PerceptualScorePool({ size: 1 });
+    const scorer = single.referenceScorer(reference);
+    expect(await scorer(decodedJpegs[0]!)).toBe(ssimulacra2(reference, decodedJpegs[0]!));
+    // Two other searches' references of 1.9 MP (about 63 MB kept each) push it out of the worker's 120 MB.
+    const large: RawImage = { data: new Uint8Array(1900 * 1000 * 3).fill(128), width: 1900, height: 1000, channels: 3 };
+    for (let search = 0; search < 2; search++) await single.referenceScorer(large).prepare();
+    expect(await scorer(decodedJpegs[1]!)).toBe(ssimulacra2(reference, decodedJpegs[1]!));
+    await single.close();
+  });
+
   it("leaves the event loop free while it scores", async () => {
     let turnsWhileScoring = 0;
     let scoring = true;

@@ -1,6 +1,6 @@
 // SSIMULACRA 2 off the event loop: a few worker threads ("lanes"), each scoring one pair at a time.
-// Memory per running job is the two inputs (copied to the worker, 3 or 4 bytes a pixel each)
-// plus the metric's own: about 33 bytes a pixel for the prepared reference (about 9 above 4 MP) and a few rows for
+// Memory per running job is its inputs (copied to the worker, 3 or 4 bytes a pixel each: the
+// candidate, and a scorer's reference the first time its lane gets it) plus the metric's own: about 33 bytes a pixel for the prepared reference (about 9 above 4 MP) and a few rows for
 // the candidate (see ssimulacra2.ts). A search scores through `referenceScorer`, whose
 // reference one lane prepares once and keeps (up to 120 MB of kept references a worker,
 // score-worker.ts); every job of that scorer goes to that lane, so the reference is never
@@ -19,6 +19,7 @@ const WORKER_URL = new URL("./score-worker.ts", import.meta.url);
 const scoreReplySchema = z.union([
   z.object({ id: z.number(), terms: z.array(z.array(z.array(z.array(z.number()).nullable()))) }),
   z.object({ id: z.number(), prepared: z.literal(true) }),
+  z.object({ id: z.number(), missing: z.literal(true) }),
   z.object({ id: z.number(), error: z.string() }),
 ]);
 type ScoreReply = z.infer<typeof scoreReplySchema>;
@@ -79,10 +80,22 @@ export class PerceptualScorePool {
           { lane: this.#lanes[(dealt + 1) % this.#lanes.length]!, share: "coarser" },
         ]
       : [{ lane: this.#lanes[dealt]!, share: "all" }];
-    const scorer = async (candidate: RawImage) => scoreOfTerms(await Promise.all(shares.map(async ({ lane, share }) => termsOf(await lane.run({ reference, candidate, referenceKey, share })))));
+    // A lane sent the reference once is sent only the candidate after that (the reference is
+    // about as many bytes as the candidate, copied to each lane with every score: 20 of a 1.7 MP
+    // split score's 100 ms), and sent it again only when the worker no longer keeps it.
+    const sentTo = new Set<Lane>();
+    const run = async (lane: Lane, candidate: RawImage | null, share: ScaleShare): Promise<ScoreReply> => {
+      if (candidate !== null && sentTo.has(lane)) {
+        const reply = await lane.run({ reference: null, candidate, referenceKey, share });
+        if (!("missing" in reply)) return reply;
+      }
+      sentTo.add(lane);
+      return lane.run({ reference, candidate, referenceKey, share });
+    };
+    const scorer = async (candidate: RawImage) => scoreOfTerms(await Promise.all(shares.map(async ({ lane, share }) => termsOf(await run(lane, candidate, share)))));
     const prepare = async () => {
       const { lane, share } = shares[0]!;
-      const reply = await lane.run({ reference, candidate: null, referenceKey, share });
+      const reply = await run(lane, null, share);
       if ("error" in reply) throw new RangeError(reply.error);
     };
     return Object.assign(scorer, { prepare });

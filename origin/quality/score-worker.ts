@@ -14,7 +14,11 @@ import type { ScaleShare } from "./ssimulacra2-terms.ts";
 
 export interface ScoreRequest {
   id: number;
-  reference: RawImage;
+  /**
+   * Null when this worker was sent the reference before, under `referenceKey`: the request is then
+   * answered `{ missing: true }` if the reference is no longer kept (dropped, or the worker replaced).
+   */
+  reference: RawImage | null;
   /** Null prepares and keeps the named reference only, so its first candidate is only compared. */
   candidate: RawImage | null;
   /** Names the reference across requests (unique per search), so its side of the metric is computed once. */
@@ -29,14 +33,18 @@ export interface ScoreRequest {
 const KEPT_REFERENCE_BYTES = 120 * 1024 * 1024;
 const kept = new Map<string, Ssimulacra2Reference>();
 
-function preparedFor(key: string, reference: RawImage, share: ScaleShare): Ssimulacra2Reference {
+/** The reference kept under `key`, now the most recently used; undefined when it is not kept. */
+function keptUnder(key: string): Ssimulacra2Reference | undefined {
   const known = kept.get(key);
-  if (known !== undefined && known.width === reference.width && known.height === reference.height) {
-    // Most recently used last.
-    kept.delete(key);
-    kept.set(key, known);
-    return known;
-  }
+  if (known === undefined) return undefined;
+  kept.delete(key);
+  kept.set(key, known);
+  return known;
+}
+
+function preparedFor(key: string, reference: RawImage, share: ScaleShare): Ssimulacra2Reference {
+  const known = keptUnder(key);
+  if (known !== undefined && known.width === reference.width && known.height === reference.height) return known;
   const prepared = prepareReference(reference, { share });
   if (prepared.retainedBytes > KEPT_REFERENCE_BYTES) return prepared;
   let total = prepared.retainedBytes;
@@ -54,12 +62,17 @@ parentPort?.on("message", (request: ScoreRequest) => {
   try {
     const { reference, candidate, referenceKey, share } = request;
     if (referenceKey === undefined) {
-      if (candidate === null) throw new TypeError("a reference is prepared only under a key");
+      if (candidate === null || reference === null) throw new TypeError("a reference is prepared, or named, only under a key");
       parentPort?.postMessage({ id: request.id, terms: scaleTerms(prepareReference(reference, { share }), candidate) });
       return;
     }
+    const key = `${referenceKey}/${share}`;
     // A prepare-only request for a reference over the bound (above about 13 MP) is wasted: it is prepared again with each candidate.
-    const prepared = preparedFor(`${referenceKey}/${share}`, reference, share);
+    const prepared = reference === null ? keptUnder(key) : preparedFor(key, reference, share);
+    if (prepared === undefined) {
+      parentPort?.postMessage({ id: request.id, missing: true });
+      return;
+    }
     parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, terms: scaleTerms(prepared, candidate) });
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
