@@ -33,10 +33,9 @@ const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (byte
 const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
 const PAGE = 65536;
-// sRGB's decoding table at the start of the kernels' memory, then 96 bytes where the XYB
-// conversion parks its double-precision values, before every workspace.
+// sRGB's decoding table at the start of the kernels' memory, before every workspace.
 const SRGB_AT = 0;
-const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + 96;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {

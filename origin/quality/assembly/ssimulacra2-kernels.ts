@@ -35,8 +35,6 @@ let opsinBiasCbrt: f64 = 0;
 let m20: f64 = 0;
 let m21: f64 = 0;
 let m22: f64 = 0;
-// 96 bytes after the sRGB table where the XYB conversion parks two pixels' three channels.
-let xybScratch: usize = 0;
 
 const C2: f32 = 0.0009;
 
@@ -50,7 +48,6 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   D5 = d5;
   RADIUS = radius;
   srgbTable = srgb;
-  xybScratch = srgb + 1024;
   opsinBias = bias;
   opsinBiasCbrt = biasCbrt;
   m20 = shortRed;
@@ -207,7 +204,8 @@ function blurRowWith<Fused>(a: usize, b: usize, means: usize, squares: usize, cr
 // in between each half of them runs in double lanes.
 
 // A first guess at the cube root of four positive single-precision lanes: a third of the float's
-// bits plus Kahan's bias (within about 3%), then one Halley step (cubing that error).
+// bits plus Kahan's bias (within about 3%), then one Halley step (cubing that error). Each lane is
+// its own single-precision computation, so four pixels share one guess.
 // @ts-ignore: decorator
 @inline
 function cubeRootGuess(value: v128): v128 {
@@ -218,11 +216,18 @@ function cubeRootGuess(value: v128): v128 {
   return f32x4.div(f32x4.mul(guess, f32x4.add(cube, f32x4.mul(two, value))), f32x4.add(f32x4.mul(two, cube), value));
 }
 
-// The cube root of two double lanes: the single-precision guess and a Halley step in double precision.
+// Two double lanes each (the low and high halves of four pixels) rounded to four single-precision lanes.
 // @ts-ignore: decorator
 @inline
-function cubeRoot(value: v128): v128 {
-  const guess = f64x2.promote_low_f32x4(cubeRootGuess(f32x4.demote_f64x2_zero(value)));
+function toSingle(low: v128, high: v128): v128 {
+  return v128.shuffle<u32>(f32x4.demote_f64x2_zero(low), f32x4.demote_f64x2_zero(high), 0, 1, 4, 5);
+}
+
+// The cube root of two double lanes from their single-precision guess (the guess's low two lanes): a Halley step in double precision.
+// @ts-ignore: decorator
+@inline
+function refinedCubeRoot(value: v128, guesses: v128): v128 {
+  const guess = f64x2.promote_low_f32x4(guesses);
   const cube = f64x2.mul(f64x2.mul(guess, guess), guess);
   const two = f64x2.splat(2);
   return f64x2.div(f64x2.mul(guess, f64x2.add(cube, f64x2.mul(two, value))), f64x2.add(f64x2.mul(two, cube), value));
@@ -231,47 +236,48 @@ function cubeRoot(value: v128): v128 {
 // An opsin mix of two pixels' linear RGB: r * red + g * green + b * blue + bias, in this order.
 // @ts-ignore: decorator
 @inline
-function mix(r: f64, g: f64, b: f64, red: v128, green: v128, blue: v128): v128 {
-  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(f64x2.splat(r), red), f64x2.mul(f64x2.splat(g), green)), f64x2.mul(f64x2.splat(b), blue)), f64x2.splat(opsinBias));
-}
-
-// Two pixels (double lanes) to positive X, Y and B, stored at `out` as three pairs of doubles.
-// @ts-ignore: decorator
-@inline
-function toPositiveXybPair(r: v128, g: v128, bl: v128, withB: bool, out: usize): void {
-  const bias = f64x2.splat(opsinBiasCbrt);
-  const half = f64x2.splat(0.5);
-  const long = f64x2.sub(cubeRoot(mix(0.3, 0.622, 0.078, r, g, bl)), bias);
-  const medium = f64x2.sub(cubeRoot(mix(0.23, 0.692, 0.078, r, g, bl)), bias);
-  const luma = f64x2.mul(half, f64x2.add(long, medium));
-  // Shifted so every channel is positive, which the SSIM terms assume.
-  v128.store(out, f64x2.add(f64x2.mul(half, f64x2.sub(long, medium)), half));
-  v128.store(out, f64x2.add(luma, f64x2.splat(0.05)), 16);
-  if (!withB) return;
-  const short = f64x2.sub(cubeRoot(mix(m20, m21, m22, r, g, bl)), bias);
-  v128.store(out, f64x2.add(f64x2.sub(short, luma), f64x2.splat(1.1)), 32);
-}
-
-// One channel of the four pixels parked by two toPositiveXybPair calls, rounded to single-precision lanes.
-// @ts-ignore: decorator
-@inline
-function parkedChannel(offset: usize): v128 {
-  return v128.shuffle<u32>(f32x4.demote_f64x2_zero(v128.load(xybScratch + offset)), f32x4.demote_f64x2_zero(v128.load(xybScratch + 48 + offset)), 0, 1, 4, 5);
+function mix(r: f64, g: f64, b: f64, red: v128, green: v128, blue: v128, bias: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(f64x2.splat(r), red), f64x2.mul(f64x2.splat(g), green)), f64x2.mul(f64x2.splat(b), blue)), bias);
 }
 
 /** Linear RGB rows to positive XYB rows, `width` pixels, four at a time; B only `withB` (its weights are zero at the two finest scales). */
 export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
+  const bias = f64x2.splat(opsinBias);
+  const biasCbrt = f64x2.splat(opsinBiasCbrt);
+  const half = f64x2.splat(0.5);
+  const shortRed = m20, shortGreen = m21, shortBlue = m22;
   for (let i = 0; i < width; i += 4) {
     const at = <usize>i << 2;
     const r = v128.load(red + at);
     const g = v128.load(green + at);
     const bl = v128.load(blue + at);
-    toPositiveXybPair(f64x2.promote_low_f32x4(r), f64x2.promote_low_f32x4(g), f64x2.promote_low_f32x4(bl), withB, xybScratch);
-    toPositiveXybPair(f64x2.promote_low_f32x4(upperHalf(r)), f64x2.promote_low_f32x4(upperHalf(g)), f64x2.promote_low_f32x4(upperHalf(bl)), withB, xybScratch + 48);
+    // Each channel's low (pixels 0 and 1) and high (2 and 3) halves in double lanes.
+    const rLow = f64x2.promote_low_f32x4(r), rHigh = f64x2.promote_low_f32x4(upperHalf(r));
+    const gLow = f64x2.promote_low_f32x4(g), gHigh = f64x2.promote_low_f32x4(upperHalf(g));
+    const blLow = f64x2.promote_low_f32x4(bl), blHigh = f64x2.promote_low_f32x4(upperHalf(bl));
+    const longLow = mix(0.3, 0.622, 0.078, rLow, gLow, blLow, bias);
+    const longHigh = mix(0.3, 0.622, 0.078, rHigh, gHigh, blHigh, bias);
+    const longGuess = cubeRootGuess(toSingle(longLow, longHigh));
+    const lLow = f64x2.sub(refinedCubeRoot(longLow, longGuess), biasCbrt);
+    const lHigh = f64x2.sub(refinedCubeRoot(longHigh, upperHalf(longGuess)), biasCbrt);
+    const mediumLow = mix(0.23, 0.692, 0.078, rLow, gLow, blLow, bias);
+    const mediumHigh = mix(0.23, 0.692, 0.078, rHigh, gHigh, blHigh, bias);
+    const mediumGuess = cubeRootGuess(toSingle(mediumLow, mediumHigh));
+    const mLow = f64x2.sub(refinedCubeRoot(mediumLow, mediumGuess), biasCbrt);
+    const mHigh = f64x2.sub(refinedCubeRoot(mediumHigh, upperHalf(mediumGuess)), biasCbrt);
+    const lumaLow = f64x2.mul(half, f64x2.add(lLow, mLow));
+    const lumaHigh = f64x2.mul(half, f64x2.add(lHigh, mHigh));
     const count = width - i;
-    storeLanes(x + at, parkedChannel(0), count);
-    storeLanes(y + at, parkedChannel(16), count);
-    if (withB) storeLanes(b + at, parkedChannel(32), count);
+    // Shifted so every channel is positive, which the SSIM terms assume.
+    storeLanes(x + at, toSingle(f64x2.add(f64x2.mul(half, f64x2.sub(lLow, mLow)), half), f64x2.add(f64x2.mul(half, f64x2.sub(lHigh, mHigh)), half)), count);
+    storeLanes(y + at, toSingle(f64x2.add(lumaLow, f64x2.splat(0.05)), f64x2.add(lumaHigh, f64x2.splat(0.05))), count);
+    if (!withB) continue;
+    const shortLow = mix(shortRed, shortGreen, shortBlue, rLow, gLow, blLow, bias);
+    const shortHigh = mix(shortRed, shortGreen, shortBlue, rHigh, gHigh, blHigh, bias);
+    const shortGuess = cubeRootGuess(toSingle(shortLow, shortHigh));
+    const sLow = f64x2.sub(refinedCubeRoot(shortLow, shortGuess), biasCbrt);
+    const sHigh = f64x2.sub(refinedCubeRoot(shortHigh, upperHalf(shortGuess)), biasCbrt);
+    storeLanes(b + at, toSingle(f64x2.add(f64x2.sub(sLow, lumaLow), f64x2.splat(1.1)), f64x2.add(f64x2.sub(sHigh, lumaHigh), f64x2.splat(1.1))), count);
   }
 }
 
