@@ -17,7 +17,7 @@ interface KernelExports {
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
   blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
-  blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number): void;
+  blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number, inputs: number): void;
   blurCandidateColumns(
     upperMeans: number, upperSquares: number, upperCrosses: number,
     lowerMeans: number, lowerSquares: number, lowerCrosses: number,
@@ -33,9 +33,10 @@ const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (byte
 const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
 const PAGE = 65536;
-// sRGB's decoding table at the start of the kernels' memory, before every workspace.
+// sRGB's decoding table at the start of the kernels' memory, then the filters' nine constants
+// (four lanes each) that `configure` writes there, before every workspace.
 const SRGB_AT = 0;
-const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + 9 * 16;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {
@@ -78,6 +79,8 @@ export interface Workspace {
   /** Linear and XYB rows for the reference's side (prepared or streamed beside a candidate). */
   referenceRows: RowTriple;
   referenceConverted: RowTriple;
+  /** Scratch for the horizontal pass: each step's input, then its output (4 floats a column and radius). */
+  stepInputs: Region<Float32Array>;
   /** A row of zeros: the image's outside, for the vertical passes. */
   zeros: Region<Float32Array>;
   /** One row of an image's bytes. */
@@ -145,6 +148,7 @@ export function workspaceFor(width: number): Workspace {
       channels: [channel(), channel(), channel()] as [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace],
       referenceRows: triple(row),
       referenceConverted: triple(row),
+      stepInputs: layout.floats(4 * (width + RADIUS)),
       zeros: row(),
       bytes: layout.bytes(4 * width),
     };

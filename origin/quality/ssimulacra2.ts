@@ -289,7 +289,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         const at = referenceAt(bottom);
         channel.space.referenceXyb.view.set(channel.reference.xyb.subarray(at, at + width), (bottom % RING) * width);
         const [means, squares, crosses] = channel.space.across;
-        kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width);
+        kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width, workspace.stepInputs.at);
       }
     }
     const top = n - RADIUS - 1;
@@ -349,7 +349,7 @@ class ReferenceBlur {
     const slot = (y % RING) * this.#width * 4;
     const [means, squares] = this.#space.referenceAcross;
     // The candidate's horizontal pass with the reference as both images: its b and b*b lanes are the values and squares.
-    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means.at + slot, squares.at + slot, this.#space.referenceScratch.at, this.#width);
+    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means.at + slot, squares.at + slot, this.#space.referenceScratch.at, this.#width, this.#workspace.stepInputs.at);
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */

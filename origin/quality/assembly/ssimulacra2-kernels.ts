@@ -19,12 +19,11 @@
 //
 // All arguments are byte offsets into the memory the caller imports; nothing is allocated here.
 
-let N1: f32 = 0;
-let N3: f32 = 0;
-let N5: f32 = 0;
-let D1: f32 = 0;
-let D3: f32 = 0;
-let D5: f32 = 0;
+// The Gaussian's numerators and denominators, each splat to four lanes at `filterConstants` (after
+// the sRGB table), in this order, then the denominators negated: loaded rather than splat in the
+// kernels, because V8 recomputes a splat inside the loop that uses it.
+let filterConstants: usize = 0;
+const N1 = 0, N3 = 16, N5 = 32, D1 = 48, D3 = 64, D5 = 80, NEGATED_D1 = 96, NEGATED_D3 = 112, NEGATED_D5 = 128;
 let RADIUS: i32 = 0;
 let FUSED: bool = true;
 // sRGB's decoding (256 floats), and the bias of the opsin mixes and its cube root.
@@ -40,12 +39,16 @@ const C2: f32 = 0.0009;
 
 /** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. */
 export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64, fused: bool): void {
-  N1 = n1;
-  N3 = n3;
-  N5 = n5;
-  D1 = d1;
-  D3 = d3;
-  D5 = d5;
+  filterConstants = srgb + 1024;
+  storeSplat(N1, n1);
+  storeSplat(N3, n3);
+  storeSplat(N5, n5);
+  storeSplat(D1, d1);
+  storeSplat(D3, d3);
+  storeSplat(D5, d5);
+  storeSplat(NEGATED_D1, -d1);
+  storeSplat(NEGATED_D3, -d3);
+  storeSplat(NEGATED_D5, -d5);
   RADIUS = radius;
   srgbTable = srgb;
   opsinBias = bias;
@@ -54,6 +57,16 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   m21 = shortGreen;
   m22 = shortBlue;
   FUSED = fused;
+}
+
+function storeSplat(offset: usize, value: f32): void {
+  v128.store(filterConstants + offset, f32x4.splat(value));
+}
+
+// @ts-ignore: decorator
+@inline
+function filterConstant(offset: usize): v128 {
+  return v128.load(filterConstants + offset);
 }
 
 /** Whether relaxed SIMD's multiply-add rounds once here: a * a + c for a = 1 + 2^-13, c = -(1 + 2^-12) is 2^-26 fused and 0 otherwise (the operands come from the caller so that nothing folds it at compile time). */
@@ -154,46 +167,117 @@ function storeLanes(at: usize, value: v128, count: i32): void {
  * The horizontal pass over one row of `a` (the reference's XYB) and `b` (the candidate's) into
  * rows of blurred b, b*b and a*b, one lane each; with `a` and `b` the same row and `crosses` a
  * scratch row, the reference's values and squares. Each lane's three filters are a chain along
- * the row: f32(f32(f32(n * input) - before) - d * last), the last product fused.
+ * the row: f32(f32(f32(n * input) - before) - d * last), the last product fused. `inputs` holds
+ * 4 * (width + radius) floats of scratch: each step's input, computed beforehand, then its output.
  */
-export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
-  if (FUSED) blurRowWith<f32>(a, b, means, squares, crosses, width);
-  else blurRowWith<f64>(a, b, means, squares, crosses, width);
+export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32, inputs: usize): void {
+  const steps = width + RADIUS - 1;
+  stepInputs(a, b, width, steps, inputs);
+  if (FUSED) blurRowWith<f32>(inputs, steps);
+  else blurRowWith<f64>(inputs, steps);
+  splitOutputs(inputs + (<usize>(RADIUS - 1) << 4), means, squares, crosses, width);
+}
+
+// Step k's input (the filters' output k - radius + 1 is the first to take it): lanes b, b*b and
+// a*b, each the sum of the samples k - 2 * radius (left) and k (right), zero outside the row,
+// and a zero lane. Lanes are computed, and rounded, as the filter's own step would.
+function stepInputs(a: usize, b: usize, width: i32, steps: i32, inputs: usize): void {
+  const reach = RADIUS << 1;
+  const leftOutside = min(reach, steps);
+  let k = 0;
+  for (; k < leftOutside; k++) stepInput(a, b, width, reach, k, inputs);
+  const left = <usize>reach << 2;
+  const zero = f32x4.splat(0);
+  // Four steps at a time where both samples are inside the row: the quantities of four steps, transposed into four inputs.
+  for (; k + 4 <= width; k += 4) {
+    const at = <usize>k << 2;
+    const bLeft = v128.load(b + at - left), bRight = v128.load(b + at);
+    const aLeft = v128.load(a + at - left), aRight = v128.load(a + at);
+    const values = f32x4.add(bLeft, bRight);
+    const squares = f32x4.add(f32x4.mul(bLeft, bLeft), f32x4.mul(bRight, bRight));
+    const crosses = f32x4.add(f32x4.mul(aLeft, bLeft), f32x4.mul(aRight, bRight));
+    const low = v128.shuffle<u32>(values, squares, 0, 4, 1, 5);
+    const high = v128.shuffle<u32>(values, squares, 2, 6, 3, 7);
+    const lowCrosses = v128.shuffle<u32>(crosses, zero, 0, 4, 1, 5);
+    const highCrosses = v128.shuffle<u32>(crosses, zero, 2, 6, 3, 7);
+    const out = inputs + (<usize>k << 4);
+    v128.store(out, v128.shuffle<u32>(low, lowCrosses, 0, 1, 4, 5));
+    v128.store(out, v128.shuffle<u32>(low, lowCrosses, 2, 3, 6, 7), 16);
+    v128.store(out, v128.shuffle<u32>(high, highCrosses, 0, 1, 4, 5), 32);
+    v128.store(out, v128.shuffle<u32>(high, highCrosses, 2, 3, 6, 7), 48);
+  }
+  for (; k < steps; k++) stepInput(a, b, width, reach, k, inputs);
 }
 
 // @ts-ignore: decorator
 @inline
-function blurRowWith<Fused>(a: usize, b: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
-  const radius = RADIUS;
-  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
-  const d1 = f32x4.splat(-D1), d3 = f32x4.splat(-D3), d5 = f32x4.splat(-D5);
+function stepInput(a: usize, b: usize, width: i32, reach: i32, k: i32, inputs: usize): void {
+  const left = k - reach;
+  let bLeft: f32 = 0, aLeft: f32 = 0, bRight: f32 = 0, aRight: f32 = 0;
+  if (left >= 0) {
+    bLeft = load<f32>(b + (<usize>left << 2));
+    aLeft = load<f32>(a + (<usize>left << 2));
+  }
+  if (k < width) {
+    bRight = load<f32>(b + (<usize>k << 2));
+    aRight = load<f32>(a + (<usize>k << 2));
+  }
+  const out = inputs + (<usize>k << 4);
+  store<f32>(out, bLeft + bRight);
+  store<f32>(out, bLeft * bLeft + bRight * bRight, 4);
+  store<f32>(out, aLeft * bLeft + aRight * bRight, 8);
+  store<f32>(out, 0, 12);
+}
+
+// The filters over `steps` inputs, each step's output (its lanes' three filters summed) in place of
+// its input; the first radius - 1 only start the filters (step k gives output k - radius + 1).
+// @ts-ignore: decorator
+@inline
+function blurRowWith<Fused>(inputs: usize, steps: i32): void {
+  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
+  const d1 = filterConstant(NEGATED_D1), d3 = filterConstant(NEGATED_D3), d5 = filterConstant(NEGATED_D5);
   const zero = f32x4.splat(0);
   let last1 = zero, before1 = zero, last3 = zero, before3 = zero, last5 = zero, before5 = zero;
-  for (let n = 1 - radius; n < width; n++) {
-    const left = n - radius - 1;
-    const right = n + radius - 1;
-    let bLeft: f32 = 0, aLeft: f32 = 0, bRight: f32 = 0, aRight: f32 = 0;
-    if (left >= 0) {
-      bLeft = load<f32>(b + (<usize>left << 2));
-      aLeft = load<f32>(a + (<usize>left << 2));
-    }
-    if (right < width) {
-      bRight = load<f32>(b + (<usize>right << 2));
-      aRight = load<f32>(a + (<usize>right << 2));
-    }
-    // Lanes: b, b*b, a*b (each a sum of the left and right samples).
-    const input = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(bLeft + bRight), 1, bLeft * bLeft + bRight * bRight), 2, aLeft * bLeft + aRight * bRight);
-    const out1 = madd<Fused>(d1, last1, f32x4.sub(f32x4.mul(n1, input), before1));
-    const out3 = madd<Fused>(d3, last3, f32x4.sub(f32x4.mul(n3, input), before3));
-    const out5 = madd<Fused>(d5, last5, f32x4.sub(f32x4.mul(n5, input), before5));
-    before1 = last1; last1 = out1; before3 = last3; last3 = out3; before5 = last5; last5 = out5;
-    if (n >= 0) {
-      const at = <usize>n << 2;
-      const sums = f32x4.add(f32x4.add(out1, out3), out5);
-      v128.store32_lane(means + at, sums, 0);
-      v128.store32_lane(squares + at, sums, 1);
-      v128.store32_lane(crosses + at, sums, 2);
-    }
+  // Two steps a turn: V8 copies registers around a loop whose outputs take turns as last and
+  // before, and not around one where each turn leaves them where the turn found them.
+  const end = inputs + (<usize>steps << 4);
+  let at = inputs;
+  for (; at + 16 < end; at += 32) {
+    const value = v128.load(at);
+    const out1 = madd<Fused>(d1, last1, f32x4.sub(f32x4.mul(n1, value), before1));
+    const out3 = madd<Fused>(d3, last3, f32x4.sub(f32x4.mul(n3, value), before3));
+    const out5 = madd<Fused>(d5, last5, f32x4.sub(f32x4.mul(n5, value), before5));
+    v128.store(at, f32x4.add(f32x4.add(out1, out3), out5));
+    const next = v128.load(at, 16);
+    const nextOut1 = madd<Fused>(d1, out1, f32x4.sub(f32x4.mul(n1, next), last1));
+    const nextOut3 = madd<Fused>(d3, out3, f32x4.sub(f32x4.mul(n3, next), last3));
+    const nextOut5 = madd<Fused>(d5, out5, f32x4.sub(f32x4.mul(n5, next), last5));
+    v128.store(at, f32x4.add(f32x4.add(nextOut1, nextOut3), nextOut5), 16);
+    before1 = out1; last1 = nextOut1; before3 = out3; last3 = nextOut3; before5 = out5; last5 = nextOut5;
+  }
+  if (at < end) {
+    const value = v128.load(at);
+    const out1 = madd<Fused>(d1, last1, f32x4.sub(f32x4.mul(n1, value), before1));
+    const out3 = madd<Fused>(d3, last3, f32x4.sub(f32x4.mul(n3, value), before3));
+    const out5 = madd<Fused>(d5, last5, f32x4.sub(f32x4.mul(n5, value), before5));
+    v128.store(at, f32x4.add(f32x4.add(out1, out3), out5));
+  }
+}
+
+// The outputs at `outputs` (lanes b, b*b, a*b, one output each 16 bytes) into the three rows, four columns at a time.
+function splitOutputs(outputs: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
+  for (let x = 0; x < width; x += 4) {
+    const from = outputs + (<usize>x << 4);
+    const first = v128.load(from), second = v128.load(from, 16), third = v128.load(from, 32), fourth = v128.load(from, 48);
+    const lowPairs = v128.shuffle<u32>(first, second, 0, 4, 1, 5);
+    const highPairs = v128.shuffle<u32>(third, fourth, 0, 4, 1, 5);
+    const lowCrosses = v128.shuffle<u32>(first, second, 2, 6, 3, 7);
+    const highCrosses = v128.shuffle<u32>(third, fourth, 2, 6, 3, 7);
+    const at = <usize>x << 2;
+    const count = width - x;
+    storeLanes(means + at, v128.shuffle<u32>(lowPairs, highPairs, 0, 1, 4, 5), count);
+    storeLanes(squares + at, v128.shuffle<u32>(lowPairs, highPairs, 2, 3, 6, 7), count);
+    storeLanes(crosses + at, v128.shuffle<u32>(lowCrosses, highCrosses, 0, 1, 4, 5), count);
   }
 }
 
@@ -313,8 +397,8 @@ export function blurColumns(upper: usize, lower: usize, state: usize, output: us
 // @ts-ignore: decorator
 @inline
 function blurColumnsWith<Fused>(upper: usize, lower: usize, state: usize, output: usize, width: i32): void {
-  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
-  const d1 = f32x4.splat(D1), d3 = f32x4.splat(D3), d5 = f32x4.splat(D5);
+  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
+  const d1 = filterConstant(D1), d3 = filterConstant(D3), d5 = filterConstant(D5);
   for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
     const sum = f32x4.add(v128.load(upper + at), v128.load(lower + at));
@@ -353,8 +437,8 @@ function blurCandidateColumnsWith<Fused>(
   referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
   sums: usize, accumulate: bool,
 ): void {
-  const n1 = f32x4.splat(N1), n3 = f32x4.splat(N3), n5 = f32x4.splat(N5);
-  const d1 = f32x4.splat(D1), d3 = f32x4.splat(D3), d5 = f32x4.splat(D5);
+  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
+  const d1 = filterConstant(D1), d3 = filterConstant(D3), d5 = filterConstant(D5);
   const one = f32x4.splat(1), two = f32x4.splat(2), c2 = f32x4.splat(C2), zero = f32x4.splat(0);
   const lanes = i32x4(0, 1, 2, 3);
   let ssim = zero, ssim4 = zero, artifact = zero, artifact4 = zero, detail = zero, detail4 = zero;
