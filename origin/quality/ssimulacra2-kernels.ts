@@ -16,14 +16,14 @@ interface KernelExports {
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
-  blurColumns(upper: number, lower: number, state: number, output: number, width: number): void;
+  blurColumns(upper: number, lower: number, state: number, output: number, width: number, row: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number, inputs: number): void;
   blurCandidateColumns(
     upperMeans: number, upperSquares: number, upperCrosses: number,
     lowerMeans: number, lowerSquares: number, lowerCrosses: number,
     state: number, width: number,
     referenceXyb: number, referenceMeans: number, referenceSquares: number, candidateXyb: number,
-    sums: number, accumulate: number,
+    sums: number, accumulate: number, row: number,
   ): void;
 }
 

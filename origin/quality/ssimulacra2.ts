@@ -313,7 +313,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         lower < 0 ? zeros.at : means.at + lower, lower < 0 ? zeros.at : squares.at + lower, lower < 0 ? zeros.at : crosses.at + lower,
         space.state.at, width,
         space.referenceXyb.at + row, space.referenceMean.at, space.referenceSquare.at, xyb[c]!.at + row,
-        space.sums.at, inside ? 1 : 0,
+        space.sums.at, inside ? 1 : 0, n,
       );
     }
   }
@@ -361,7 +361,7 @@ class ReferenceBlur {
     this.#space.referenceAcross.forEach((ring, q) => {
       const upper = top >= 0 ? ring.at + (top % RING) * width * 4 : zeros.at;
       const lower = bottom < this.#height ? ring.at + (bottom % RING) * width * 4 : zeros.at;
-      this.#workspace.kernels.blurColumns(upper, lower, this.#space.referenceState[q]!.at, this.#space.referenceBlurred[q]!.at, width);
+      this.#workspace.kernels.blurColumns(upper, lower, this.#space.referenceState[q]!.at, this.#space.referenceBlurred[q]!.at, width, n);
     });
   }
 
