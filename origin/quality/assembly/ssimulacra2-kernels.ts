@@ -19,54 +19,81 @@
 //
 // All arguments are byte offsets into the memory the caller imports; nothing is allocated here.
 
-// The Gaussian's numerators and denominators, each splat to four lanes at `filterConstants` (after
-// the sRGB table), in this order, then the denominators negated: loaded rather than splat in the
-// kernels, because V8 recomputes a splat inside the loop that uses it.
-let filterConstants: usize = 0;
+// Every constant vector of the kernels, at `constants` (after the sRGB table), 16 bytes each:
+// loaded rather than written as splats or literals, because V8 recomputes those inside the loop
+// that uses them, three instructions for a double literal, where a loaded one stays in a register
+// or is reloaded by one.
+let constants: usize = 0;
+// The Gaussian's numerators and denominators, then the denominators negated (single precision).
 const N1 = 0, N3 = 16, N5 = 32, D1 = 48, D3 = 64, D5 = 80, NEGATED_D1 = 96, NEGATED_D3 = 112, NEGATED_D5 = 128;
+// The XYB conversion's (double precision): the three opsin mixes' weights of red, green and blue,
+// the mixes' bias and its cube root, and the numbers of the conversion's formulas.
+const LONG_RED = 144, LONG_GREEN = 160, LONG_BLUE = 176, MEDIUM_RED = 192, MEDIUM_GREEN = 208, MEDIUM_BLUE = 224;
+const SHORT_RED = 240, SHORT_GREEN = 256, SHORT_BLUE = 272, OPSIN_BIAS = 288, OPSIN_BIAS_CBRT = 304;
+const HALF = 320, Y_SHIFT = 336, B_SHIFT = 352, TWO = 368;
+// The cube root's first guess (single precision; KAHAN_BIAS an integer).
+const THIRD = 384, KAHAN_BIAS = 400, TWO_SINGLE = 416;
+/** Bytes of the constants. */
+const CONSTANTS_SIZE = 432;
 let RADIUS: i32 = 0;
 let FUSED: bool = true;
-// sRGB's decoding (256 floats), and the bias of the opsin mixes and its cube root.
+// sRGB's decoding (256 floats).
 let srgbTable: usize = 0;
-let opsinBias: f64 = 0;
-let opsinBiasCbrt: f64 = 0;
-// The short-wavelength opsin mix's weights of red, green and blue.
-let m20: f64 = 0;
-let m21: f64 = 0;
-let m22: f64 = 0;
 
 const C2: f32 = 0.0009;
 
-/** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. */
+/** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. Writes CONSTANTS_SIZE bytes after the sRGB table. */
 export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64, fused: bool): void {
-  filterConstants = srgb + 1024;
-  storeSplat(N1, n1);
-  storeSplat(N3, n3);
-  storeSplat(N5, n5);
-  storeSplat(D1, d1);
-  storeSplat(D3, d3);
-  storeSplat(D5, d5);
-  storeSplat(NEGATED_D1, -d1);
-  storeSplat(NEGATED_D3, -d3);
-  storeSplat(NEGATED_D5, -d5);
+  constants = srgb + 1024;
+  storeSingles(N1, n1);
+  storeSingles(N3, n3);
+  storeSingles(N5, n5);
+  storeSingles(D1, d1);
+  storeSingles(D3, d3);
+  storeSingles(D5, d5);
+  storeSingles(NEGATED_D1, -d1);
+  storeSingles(NEGATED_D3, -d3);
+  storeSingles(NEGATED_D5, -d5);
+  storeDoubles(LONG_RED, 0.3);
+  storeDoubles(LONG_GREEN, 0.622);
+  storeDoubles(LONG_BLUE, 0.078);
+  storeDoubles(MEDIUM_RED, 0.23);
+  storeDoubles(MEDIUM_GREEN, 0.692);
+  storeDoubles(MEDIUM_BLUE, 0.078);
+  storeDoubles(SHORT_RED, shortRed);
+  storeDoubles(SHORT_GREEN, shortGreen);
+  storeDoubles(SHORT_BLUE, shortBlue);
+  storeDoubles(OPSIN_BIAS, bias);
+  storeDoubles(OPSIN_BIAS_CBRT, biasCbrt);
+  storeDoubles(HALF, 0.5);
+  storeDoubles(Y_SHIFT, 0.05);
+  storeDoubles(B_SHIFT, 1.1);
+  storeDoubles(TWO, 2);
+  storeSingles(THIRD, <f32>(1.0 / 3));
+  v128.store(constants + KAHAN_BIAS, i32x4.splat(709958130));
+  storeSingles(TWO_SINGLE, 2);
   RADIUS = radius;
   srgbTable = srgb;
-  opsinBias = bias;
-  opsinBiasCbrt = biasCbrt;
-  m20 = shortRed;
-  m21 = shortGreen;
-  m22 = shortBlue;
   FUSED = fused;
 }
 
-function storeSplat(offset: usize, value: f32): void {
-  v128.store(filterConstants + offset, f32x4.splat(value));
+/** The bytes `configure` writes after the sRGB table. */
+export function constantsSize(): i32 {
+  return CONSTANTS_SIZE;
+}
+
+function storeSingles(offset: usize, value: f32): void {
+  v128.store(constants + offset, f32x4.splat(value));
+}
+
+function storeDoubles(offset: usize, value: f64): void {
+  v128.store(constants + offset, f64x2.splat(value));
 }
 
 // @ts-ignore: decorator
 @inline
-function filterConstant(offset: usize): v128 {
-  return v128.load(filterConstants + offset);
+function constant(offset: usize): v128 {
+  return v128.load(constants + offset);
 }
 
 /** Whether relaxed SIMD's multiply-add rounds once here: a * a + c for a = 1 + 2^-13, c = -(1 + 2^-12) is 2^-26 fused and 0 otherwise (the operands come from the caller so that nothing folds it at compile time). */
@@ -234,8 +261,8 @@ function stepInput(a: usize, b: usize, width: i32, reach: i32, k: i32, inputs: u
 // @ts-ignore: decorator
 @inline
 function blurRowWith<Fused>(inputs: usize, steps: i32): void {
-  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
-  const d1 = filterConstant(NEGATED_D1), d3 = filterConstant(NEGATED_D3), d5 = filterConstant(NEGATED_D5);
+  const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
+  const d1 = constant(NEGATED_D1), d3 = constant(NEGATED_D3), d5 = constant(NEGATED_D5);
   const zero = f32x4.splat(0);
   let last1 = zero, before1 = zero, last3 = zero, before3 = zero, last5 = zero, before5 = zero;
   // Two steps a turn: V8 copies registers around a loop whose outputs take turns as last and
@@ -289,14 +316,14 @@ function splitOutputs(outputs: usize, means: usize, squares: usize, crosses: usi
 
 // A first guess at the cube root of four positive single-precision lanes: a third of the float's
 // bits plus Kahan's bias (within about 3%), then one Halley step (cubing that error). Each lane is
-// its own single-precision computation, so four pixels share one guess.
+// its own single-precision computation, so four pixels share one guess. The bits are positive and
+// their third far inside the integers, so the relaxed truncation (one instruction) is the exact one.
 // @ts-ignore: decorator
 @inline
-function cubeRootGuess(value: v128): v128 {
-  const thirdOfBits = i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.convert_i32x4_s(value), f32x4.splat(<f32>(1.0 / 3))));
-  const guess = i32x4.add(thirdOfBits, i32x4.splat(709958130));
+function cubeRootGuess(value: v128, third: v128, kahanBias: v128, two: v128): v128 {
+  const thirdOfBits = i32x4.relaxed_trunc_f32x4_s(f32x4.mul(f32x4.convert_i32x4_s(value), third));
+  const guess = i32x4.add(thirdOfBits, kahanBias);
   const cube = f32x4.mul(f32x4.mul(guess, guess), guess);
-  const two = f32x4.splat(2);
   return f32x4.div(f32x4.mul(guess, f32x4.add(cube, f32x4.mul(two, value))), f32x4.add(f32x4.mul(two, cube), value));
 }
 
@@ -310,26 +337,27 @@ function toSingle(low: v128, high: v128): v128 {
 // The cube root of two double lanes from their single-precision guess (the guess's low two lanes): a Halley step in double precision.
 // @ts-ignore: decorator
 @inline
-function refinedCubeRoot(value: v128, guesses: v128): v128 {
+function refinedCubeRoot(value: v128, guesses: v128, two: v128): v128 {
   const guess = f64x2.promote_low_f32x4(guesses);
   const cube = f64x2.mul(f64x2.mul(guess, guess), guess);
-  const two = f64x2.splat(2);
   return f64x2.div(f64x2.mul(guess, f64x2.add(cube, f64x2.mul(two, value))), f64x2.add(f64x2.mul(two, cube), value));
 }
 
 // An opsin mix of two pixels' linear RGB: r * red + g * green + b * blue + bias, in this order.
 // @ts-ignore: decorator
 @inline
-function mix(r: f64, g: f64, b: f64, red: v128, green: v128, blue: v128, bias: v128): v128 {
-  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(f64x2.splat(r), red), f64x2.mul(f64x2.splat(g), green)), f64x2.mul(f64x2.splat(b), blue)), bias);
+function mix(r: v128, g: v128, b: v128, red: v128, green: v128, blue: v128, bias: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(r, red), f64x2.mul(g, green)), f64x2.mul(b, blue)), bias);
 }
 
 /** Linear RGB rows to positive XYB rows, `width` pixels, four at a time; B only `withB` (its weights are zero at the two finest scales). */
 export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
-  const bias = f64x2.splat(opsinBias);
-  const biasCbrt = f64x2.splat(opsinBiasCbrt);
-  const half = f64x2.splat(0.5);
-  const shortRed = m20, shortGreen = m21, shortBlue = m22;
+  const longR = constant(LONG_RED), longG = constant(LONG_GREEN), longB = constant(LONG_BLUE);
+  const mediumR = constant(MEDIUM_RED), mediumG = constant(MEDIUM_GREEN), mediumB = constant(MEDIUM_BLUE);
+  const shortR = constant(SHORT_RED), shortG = constant(SHORT_GREEN), shortB = constant(SHORT_BLUE);
+  const bias = constant(OPSIN_BIAS), biasCbrt = constant(OPSIN_BIAS_CBRT);
+  const half = constant(HALF), yShift = constant(Y_SHIFT), bShift = constant(B_SHIFT), two = constant(TWO);
+  const third = constant(THIRD), kahanBias = constant(KAHAN_BIAS), twoSingle = constant(TWO_SINGLE);
   for (let i = 0; i < width; i += 4) {
     const at = <usize>i << 2;
     const r = v128.load(red + at);
@@ -339,29 +367,29 @@ export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y
     const rLow = f64x2.promote_low_f32x4(r), rHigh = f64x2.promote_low_f32x4(upperHalf(r));
     const gLow = f64x2.promote_low_f32x4(g), gHigh = f64x2.promote_low_f32x4(upperHalf(g));
     const blLow = f64x2.promote_low_f32x4(bl), blHigh = f64x2.promote_low_f32x4(upperHalf(bl));
-    const longLow = mix(0.3, 0.622, 0.078, rLow, gLow, blLow, bias);
-    const longHigh = mix(0.3, 0.622, 0.078, rHigh, gHigh, blHigh, bias);
-    const longGuess = cubeRootGuess(toSingle(longLow, longHigh));
-    const lLow = f64x2.sub(refinedCubeRoot(longLow, longGuess), biasCbrt);
-    const lHigh = f64x2.sub(refinedCubeRoot(longHigh, upperHalf(longGuess)), biasCbrt);
-    const mediumLow = mix(0.23, 0.692, 0.078, rLow, gLow, blLow, bias);
-    const mediumHigh = mix(0.23, 0.692, 0.078, rHigh, gHigh, blHigh, bias);
-    const mediumGuess = cubeRootGuess(toSingle(mediumLow, mediumHigh));
-    const mLow = f64x2.sub(refinedCubeRoot(mediumLow, mediumGuess), biasCbrt);
-    const mHigh = f64x2.sub(refinedCubeRoot(mediumHigh, upperHalf(mediumGuess)), biasCbrt);
+    const longLow = mix(rLow, gLow, blLow, longR, longG, longB, bias);
+    const longHigh = mix(rHigh, gHigh, blHigh, longR, longG, longB, bias);
+    const longGuess = cubeRootGuess(toSingle(longLow, longHigh), third, kahanBias, twoSingle);
+    const lLow = f64x2.sub(refinedCubeRoot(longLow, longGuess, two), biasCbrt);
+    const lHigh = f64x2.sub(refinedCubeRoot(longHigh, upperHalf(longGuess), two), biasCbrt);
+    const mediumLow = mix(rLow, gLow, blLow, mediumR, mediumG, mediumB, bias);
+    const mediumHigh = mix(rHigh, gHigh, blHigh, mediumR, mediumG, mediumB, bias);
+    const mediumGuess = cubeRootGuess(toSingle(mediumLow, mediumHigh), third, kahanBias, twoSingle);
+    const mLow = f64x2.sub(refinedCubeRoot(mediumLow, mediumGuess, two), biasCbrt);
+    const mHigh = f64x2.sub(refinedCubeRoot(mediumHigh, upperHalf(mediumGuess), two), biasCbrt);
     const lumaLow = f64x2.mul(half, f64x2.add(lLow, mLow));
     const lumaHigh = f64x2.mul(half, f64x2.add(lHigh, mHigh));
     const count = width - i;
     // Shifted so every channel is positive, which the SSIM terms assume.
     storeLanes(x + at, toSingle(f64x2.add(f64x2.mul(half, f64x2.sub(lLow, mLow)), half), f64x2.add(f64x2.mul(half, f64x2.sub(lHigh, mHigh)), half)), count);
-    storeLanes(y + at, toSingle(f64x2.add(lumaLow, f64x2.splat(0.05)), f64x2.add(lumaHigh, f64x2.splat(0.05))), count);
+    storeLanes(y + at, toSingle(f64x2.add(lumaLow, yShift), f64x2.add(lumaHigh, yShift)), count);
     if (!withB) continue;
-    const shortLow = mix(shortRed, shortGreen, shortBlue, rLow, gLow, blLow, bias);
-    const shortHigh = mix(shortRed, shortGreen, shortBlue, rHigh, gHigh, blHigh, bias);
-    const shortGuess = cubeRootGuess(toSingle(shortLow, shortHigh));
-    const sLow = f64x2.sub(refinedCubeRoot(shortLow, shortGuess), biasCbrt);
-    const sHigh = f64x2.sub(refinedCubeRoot(shortHigh, upperHalf(shortGuess)), biasCbrt);
-    storeLanes(b + at, toSingle(f64x2.add(f64x2.sub(sLow, lumaLow), f64x2.splat(1.1)), f64x2.add(f64x2.sub(sHigh, lumaHigh), f64x2.splat(1.1))), count);
+    const shortLow = mix(rLow, gLow, blLow, shortR, shortG, shortB, bias);
+    const shortHigh = mix(rHigh, gHigh, blHigh, shortR, shortG, shortB, bias);
+    const shortGuess = cubeRootGuess(toSingle(shortLow, shortHigh), third, kahanBias, twoSingle);
+    const sLow = f64x2.sub(refinedCubeRoot(shortLow, shortGuess, two), biasCbrt);
+    const sHigh = f64x2.sub(refinedCubeRoot(shortHigh, upperHalf(shortGuess), two), biasCbrt);
+    storeLanes(b + at, toSingle(f64x2.add(f64x2.sub(sLow, lumaLow), bShift), f64x2.add(f64x2.sub(sHigh, lumaHigh), bShift)), count);
   }
 }
 
@@ -404,8 +432,8 @@ export function blurColumns(upper: usize, lower: usize, state: usize, output: us
 // @ts-ignore: decorator
 @inline
 function blurColumnsWith<Fused>(upper: usize, lower: usize, state: usize, output: usize, width: i32, row: i32): void {
-  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
-  const d1 = filterConstant(D1), d3 = filterConstant(D3), d5 = filterConstant(D5);
+  const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
+  const d1 = constant(D1), d3 = constant(D3), d5 = constant(D5);
   const lasts = state + turnOf(row), befores = state + 16 - turnOf(row);
   for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
@@ -445,8 +473,8 @@ function blurCandidateColumnsWith<Fused>(
   referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
   sums: usize, accumulate: bool, row: i32,
 ): void {
-  const n1 = filterConstant(N1), n3 = filterConstant(N3), n5 = filterConstant(N5);
-  const d1 = filterConstant(D1), d3 = filterConstant(D3), d5 = filterConstant(D5);
+  const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
+  const d1 = constant(D1), d3 = constant(D3), d5 = constant(D5);
   const one = f32x4.splat(1), two = f32x4.splat(2), c2 = f32x4.splat(C2), zero = f32x4.splat(0);
   const lanes = i32x4(0, 1, 2, 3);
   const lasts = state + turnOf(row), befores = state + 16 - turnOf(row);
