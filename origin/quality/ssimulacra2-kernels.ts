@@ -13,7 +13,7 @@ export const RING = 2 * RADIUS + 1;
 interface KernelExports {
   configure(n1: number, n3: number, n5: number, d1: number, d3: number, d5: number, radius: number, srgb: number, bias: number, biasCbrt: number, shortRed: number, shortGreen: number, shortBlue: number, fused: number): void;
   fusesMultiplyAdd(a: number, c: number): number;
-  constantsSize(): number;
+  reservedSize(): number;
   linearRow(bytes: number, channels: number, background: number, width: number, red: number, green: number, blue: number): void;
   toPositiveXyb(red: number, green: number, blue: number, x: number, y: number, b: number, width: number, withB: number): void;
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
@@ -34,11 +34,12 @@ const { Module: CompiledModule } = WebAssembly as unknown as { Module: new (byte
 const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernels.wasm", import.meta.url)));
 
 const PAGE = 65536;
-// sRGB's decoding table at the start of the kernels' memory, then the constant vectors that
-// `configure` writes after it (the kernels' constantsSize, checked at instantiation), before every workspace.
+// sRGB's decoding table at the start of the kernels' memory, then what the kernels keep after it
+// (27 constant vectors and the XYB conversion's scratch, 3 x 256 doubles: the kernels'
+// reservedSize, checked at instantiation), before every workspace.
 const SRGB_AT = 0;
-const CONSTANTS_SIZE = 27 * 16;
-const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + CONSTANTS_SIZE;
+const RESERVED_SIZE = 27 * 16 + 3 * 256 * 8;
+const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + RESERVED_SIZE;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {
@@ -160,7 +161,7 @@ export function workspaceFor(width: number): Workspace {
   if (memory === null || kernels === null) {
     memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
-    if (kernels.constantsSize() !== CONSTANTS_SIZE) throw new Error(`the kernels write ${kernels.constantsSize()} bytes of constants, not ${CONSTANTS_SIZE}`);
+    if (kernels.reservedSize() !== RESERVED_SIZE) throw new Error(`the kernels keep ${kernels.reservedSize()} bytes after the sRGB table, not ${RESERVED_SIZE}`);
     new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
     hardwareFuses = kernels.fusesMultiplyAdd(1 + 2 ** -13, -(1 + 2 ** -12)) !== 0;
     configure(kernels);

@@ -33,8 +33,12 @@ const SHORT_RED = 240, SHORT_GREEN = 256, SHORT_BLUE = 272, OPSIN_BIAS = 288, OP
 const HALF = 320, Y_SHIFT = 336, B_SHIFT = 352, TWO = 368;
 // The cube root's first guess (single precision; KAHAN_BIAS an integer).
 const THIRD = 384, KAHAN_BIAS = 400, TWO_SINGLE = 416;
-/** Bytes of the constants. */
 const CONSTANTS_SIZE = 432;
+// After the constants, the XYB conversion's scratch: its three opsin mixes of XYB_CHUNK pixels, as doubles.
+const XYB_CHUNK = 256;
+const LONG_MIXES = CONSTANTS_SIZE, MEDIUM_MIXES = LONG_MIXES + XYB_CHUNK * 8, SHORT_MIXES = MEDIUM_MIXES + XYB_CHUNK * 8;
+/** Bytes after the sRGB table: the constants and the XYB scratch. */
+const RESERVED_SIZE = SHORT_MIXES + XYB_CHUNK * 8;
 let RADIUS: i32 = 0;
 let FUSED: bool = true;
 // sRGB's decoding (256 floats).
@@ -42,7 +46,7 @@ let srgbTable: usize = 0;
 
 const C2: f32 = 0.0009;
 
-/** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. Writes CONSTANTS_SIZE bytes after the sRGB table. */
+/** Takes the constants the JavaScript side computes (its Gaussian and opsin numbers), so both sides use the same numbers, and whether the multiply-add fuses. Its constants and scratch take RESERVED_SIZE bytes after the sRGB table. */
 export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, radius: i32, srgb: usize, bias: f64, biasCbrt: f64, shortRed: f64, shortGreen: f64, shortBlue: f64, fused: bool): void {
   constants = srgb + 1024;
   storeSingles(N1, n1);
@@ -77,9 +81,9 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   FUSED = fused;
 }
 
-/** The bytes `configure` writes after the sRGB table. */
-export function constantsSize(): i32 {
-  return CONSTANTS_SIZE;
+/** The bytes the kernels take after the sRGB table (constants and scratch). */
+export function reservedSize(): i32 {
+  return RESERVED_SIZE;
 }
 
 function storeSingles(offset: usize, value: f32): void {
@@ -350,46 +354,80 @@ function mix(r: v128, g: v128, b: v128, red: v128, green: v128, blue: v128, bias
   return f64x2.add(f64x2.add(f64x2.add(f64x2.mul(r, red), f64x2.mul(g, green)), f64x2.mul(b, blue)), bias);
 }
 
-/** Linear RGB rows to positive XYB rows, `width` pixels, four at a time; B only `withB` (its weights are zero at the two finest scales). */
+/**
+ * Linear RGB rows to positive XYB rows, `width` pixels; B only `withB` (its weights are zero at
+ * the two finest scales). XYB_CHUNK pixels at a time, in three passes over scratch: the opsin mixes,
+ * their cube roots, and X, Y and B from those. In one pass per pixel the conversion's values and
+ * constants did not fit in the processor's registers, and moving them to the stack and back cost
+ * more than the passes' loads and stores.
+ */
 export function toPositiveXyb(red: usize, green: usize, blue: usize, x: usize, y: usize, b: usize, width: i32, withB: bool): void {
-  const longR = constant(LONG_RED), longG = constant(LONG_GREEN), longB = constant(LONG_BLUE);
-  const mediumR = constant(MEDIUM_RED), mediumG = constant(MEDIUM_GREEN), mediumB = constant(MEDIUM_BLUE);
-  const shortR = constant(SHORT_RED), shortG = constant(SHORT_GREEN), shortB = constant(SHORT_BLUE);
-  const bias = constant(OPSIN_BIAS), biasCbrt = constant(OPSIN_BIAS_CBRT);
-  const half = constant(HALF), yShift = constant(Y_SHIFT), bShift = constant(B_SHIFT), two = constant(TWO);
-  const third = constant(THIRD), kahanBias = constant(KAHAN_BIAS), twoSingle = constant(TWO_SINGLE);
-  for (let i = 0; i < width; i += 4) {
+  for (let start = 0; start < width; start += XYB_CHUNK) {
+    const at = <usize>start << 2;
+    const count = min(XYB_CHUNK, width - start);
+    opsinMixes(red + at, green + at, blue + at, count, withB);
+    cubeRoots(LONG_MIXES, count);
+    cubeRoots(MEDIUM_MIXES, count);
+    if (withB) cubeRoots(SHORT_MIXES, count);
+    positiveXyb(x + at, y + at, b + at, count, withB);
+  }
+}
+
+// Each opsin mix of `count` pixels into its scratch, four pixels as two pairs of doubles.
+function opsinMixes(red: usize, green: usize, blue: usize, count: i32, withB: bool): void {
+  opsinMix(red, green, blue, count, LONG_MIXES, LONG_RED);
+  opsinMix(red, green, blue, count, MEDIUM_MIXES, MEDIUM_RED);
+  if (withB) opsinMix(red, green, blue, count, SHORT_MIXES, SHORT_RED);
+}
+
+// One opsin mix, its weights of red, green and blue the three constants from `weights` on.
+// @ts-ignore: decorator
+@inline
+function opsinMix(red: usize, green: usize, blue: usize, count: i32, mixes: usize, weights: usize): void {
+  const wr = constant(weights), wg = constant(weights + 16), wb = constant(weights + 32), bias = constant(OPSIN_BIAS);
+  const out = constants + mixes;
+  for (let i = 0; i < count; i += 4) {
     const at = <usize>i << 2;
     const r = v128.load(red + at);
     const g = v128.load(green + at);
     const bl = v128.load(blue + at);
-    // Each channel's low (pixels 0 and 1) and high (2 and 3) halves in double lanes.
-    const rLow = f64x2.promote_low_f32x4(r), rHigh = f64x2.promote_low_f32x4(upperHalf(r));
-    const gLow = f64x2.promote_low_f32x4(g), gHigh = f64x2.promote_low_f32x4(upperHalf(g));
-    const blLow = f64x2.promote_low_f32x4(bl), blHigh = f64x2.promote_low_f32x4(upperHalf(bl));
-    const longLow = mix(rLow, gLow, blLow, longR, longG, longB, bias);
-    const longHigh = mix(rHigh, gHigh, blHigh, longR, longG, longB, bias);
-    const longGuess = cubeRootGuess(toSingle(longLow, longHigh), third, kahanBias, twoSingle);
-    const lLow = f64x2.sub(refinedCubeRoot(longLow, longGuess, two), biasCbrt);
-    const lHigh = f64x2.sub(refinedCubeRoot(longHigh, upperHalf(longGuess), two), biasCbrt);
-    const mediumLow = mix(rLow, gLow, blLow, mediumR, mediumG, mediumB, bias);
-    const mediumHigh = mix(rHigh, gHigh, blHigh, mediumR, mediumG, mediumB, bias);
-    const mediumGuess = cubeRootGuess(toSingle(mediumLow, mediumHigh), third, kahanBias, twoSingle);
-    const mLow = f64x2.sub(refinedCubeRoot(mediumLow, mediumGuess, two), biasCbrt);
-    const mHigh = f64x2.sub(refinedCubeRoot(mediumHigh, upperHalf(mediumGuess), two), biasCbrt);
+    v128.store(out + (at << 1), mix(f64x2.promote_low_f32x4(r), f64x2.promote_low_f32x4(g), f64x2.promote_low_f32x4(bl), wr, wg, wb, bias));
+    v128.store(out + (at << 1), mix(f64x2.promote_low_f32x4(upperHalf(r)), f64x2.promote_low_f32x4(upperHalf(g)), f64x2.promote_low_f32x4(upperHalf(bl)), wr, wg, wb, bias), 16);
+  }
+}
+
+// The cube roots of one mix's scratch, less the bias's cube root, in place: one single-precision guess for four pixels, refined per pair.
+function cubeRoots(mixes: usize, count: i32): void {
+  const biasCbrt = constant(OPSIN_BIAS_CBRT), two = constant(TWO);
+  const third = constant(THIRD), kahanBias = constant(KAHAN_BIAS), twoSingle = constant(TWO_SINGLE);
+  const at = constants + mixes;
+  const end = at + (<usize>count << 3);
+  for (let pair = at; pair < end; pair += 32) {
+    const low = v128.load(pair), high = v128.load(pair, 16);
+    const guess = cubeRootGuess(toSingle(low, high), third, kahanBias, twoSingle);
+    v128.store(pair, f64x2.sub(refinedCubeRoot(low, guess, two), biasCbrt));
+    v128.store(pair, f64x2.sub(refinedCubeRoot(high, upperHalf(guess), two), biasCbrt), 16);
+  }
+}
+
+// X, Y and B of `count` pixels from the mixes' cube roots, rounded to single precision.
+function positiveXyb(x: usize, y: usize, b: usize, count: i32, withB: bool): void {
+  const half = constant(HALF), yShift = constant(Y_SHIFT), bShift = constant(B_SHIFT);
+  const long = constants + LONG_MIXES, medium = constants + MEDIUM_MIXES, short = constants + SHORT_MIXES;
+  for (let i = 0; i < count; i += 4) {
+    const at = <usize>i << 2;
+    const from = at << 1;
+    const lLow = v128.load(long + from), lHigh = v128.load(long + from, 16);
+    const mLow = v128.load(medium + from), mHigh = v128.load(medium + from, 16);
     const lumaLow = f64x2.mul(half, f64x2.add(lLow, mLow));
     const lumaHigh = f64x2.mul(half, f64x2.add(lHigh, mHigh));
-    const count = width - i;
+    const left = count - i;
     // Shifted so every channel is positive, which the SSIM terms assume.
-    storeLanes(x + at, toSingle(f64x2.add(f64x2.mul(half, f64x2.sub(lLow, mLow)), half), f64x2.add(f64x2.mul(half, f64x2.sub(lHigh, mHigh)), half)), count);
-    storeLanes(y + at, toSingle(f64x2.add(lumaLow, yShift), f64x2.add(lumaHigh, yShift)), count);
+    storeLanes(x + at, toSingle(f64x2.add(f64x2.mul(half, f64x2.sub(lLow, mLow)), half), f64x2.add(f64x2.mul(half, f64x2.sub(lHigh, mHigh)), half)), left);
+    storeLanes(y + at, toSingle(f64x2.add(lumaLow, yShift), f64x2.add(lumaHigh, yShift)), left);
     if (!withB) continue;
-    const shortLow = mix(rLow, gLow, blLow, shortR, shortG, shortB, bias);
-    const shortHigh = mix(rHigh, gHigh, blHigh, shortR, shortG, shortB, bias);
-    const shortGuess = cubeRootGuess(toSingle(shortLow, shortHigh), third, kahanBias, twoSingle);
-    const sLow = f64x2.sub(refinedCubeRoot(shortLow, shortGuess, two), biasCbrt);
-    const sHigh = f64x2.sub(refinedCubeRoot(shortHigh, upperHalf(shortGuess), two), biasCbrt);
-    storeLanes(b + at, toSingle(f64x2.add(f64x2.sub(sLow, lumaLow), bShift), f64x2.add(f64x2.sub(sHigh, lumaHigh), bShift)), count);
+    const sLow = v128.load(short + from), sHigh = v128.load(short + from, 16);
+    storeLanes(b + at, toSingle(f64x2.add(f64x2.sub(sLow, lumaLow), bShift), f64x2.add(f64x2.sub(sHigh, lumaHigh), bShift)), left);
   }
 }
 
