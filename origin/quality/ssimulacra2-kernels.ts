@@ -24,7 +24,7 @@ interface KernelExports {
     lowerMeans: number, lowerSquares: number, lowerCrosses: number,
     state: number, width: number,
     referenceXyb: number, referenceMeans: number, referenceSquares: number, candidateXyb: number,
-    sums: number, accumulate: number, row: number,
+    sums: number, accumulate: number, row: number, scratch: number,
   ): void;
 }
 
@@ -82,7 +82,7 @@ export interface Workspace {
   /** Linear and XYB rows for the reference's side (prepared or streamed beside a candidate). */
   referenceRows: RowTriple;
   referenceConverted: RowTriple;
-  /** Scratch for the horizontal pass: each step's input, then its output (4 floats a column and radius). */
+  /** Scratch for the kernels: the horizontal pass's inputs, then its outputs (4 floats a column and radius); the vertical pass's blurred row (3 floats a column). */
   stepInputs: Region<Float32Array>;
   /** A row of zeros: the image's outside, for the vertical passes. */
   zeros: Region<Float32Array>;

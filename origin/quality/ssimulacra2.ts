@@ -313,7 +313,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         lower < 0 ? zeros.at : means.at + lower, lower < 0 ? zeros.at : squares.at + lower, lower < 0 ? zeros.at : crosses.at + lower,
         space.state.at, width,
         space.referenceXyb.at + row, space.referenceMean.at, space.referenceSquare.at, xyb[c]!.at + row,
-        space.sums.at, inside ? 1 : 0, n,
+        space.sums.at, inside ? 1 : 0, n, workspace.stepInputs.at,
       );
     }
   }

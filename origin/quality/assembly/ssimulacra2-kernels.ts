@@ -489,36 +489,35 @@ function blurColumnsWith<Fused>(upper: usize, lower: usize, state: usize, output
  * above it (`upper*`) and r - 1 below it (`lower*`), and when `accumulate` is set (the row is
  * inside the image) its SSIM error and edge differences against the reference's row, each with
  * its fourth power, added to the six doubles at `sums`. `state` holds per group of four columns,
- * for each quantity and filter, its last two outputs (18 floats a column).
+ * for each quantity and filter, its last two outputs (18 floats a column); `scratch` takes the
+ * blurred row between the two (3 floats a column).
  */
 export function blurCandidateColumns(
   upperMeans: usize, upperSquares: usize, upperCrosses: usize,
   lowerMeans: usize, lowerSquares: usize, lowerCrosses: usize,
   state: usize, width: i32,
   referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
-  sums: usize, accumulate: bool, row: i32,
+  sums: usize, accumulate: bool, row: i32, scratch: usize,
 ): void {
-  if (FUSED) blurCandidateColumnsWith<f32>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, referenceXyb, referenceMeans, referenceSquares, candidateXyb, sums, accumulate, row);
-  else blurCandidateColumnsWith<f64>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, referenceXyb, referenceMeans, referenceSquares, candidateXyb, sums, accumulate, row);
+  if (FUSED) blurCandidateColumnsWith<f32>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, row, scratch);
+  else blurCandidateColumnsWith<f64>(upperMeans, upperSquares, upperCrosses, lowerMeans, lowerSquares, lowerCrosses, state, width, row, scratch);
+  if (accumulate) addTerms(referenceXyb, referenceMeans, referenceSquares, candidateXyb, scratch, width, sums);
 }
 
+// The vertical filters of b, b*b and a*b for one row; their outputs, the candidate's mu, sigma22
+// and sigma12, go to `blurred` as three vectors a group of four columns. The SSIM terms follow in
+// their own pass (addTerms): in one, the two's values and constants did not fit in the
+// processor's registers.
 // @ts-ignore: decorator
 @inline
 function blurCandidateColumnsWith<Fused>(
   upperMeans: usize, upperSquares: usize, upperCrosses: usize,
   lowerMeans: usize, lowerSquares: usize, lowerCrosses: usize,
-  state: usize, width: i32,
-  referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize,
-  sums: usize, accumulate: bool, row: i32,
+  state: usize, width: i32, row: i32, blurred: usize,
 ): void {
   const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
   const d1 = constant(D1), d3 = constant(D3), d5 = constant(D5);
-  const one = f32x4.splat(1), two = f32x4.splat(2), c2 = f32x4.splat(C2), zero = f32x4.splat(0);
-  const lanes = i32x4(0, 1, 2, 3);
   const lasts = state + turnOf(row), befores = state + 16 - turnOf(row);
-  let ssim = zero, ssim4 = zero, artifact = zero, artifact4 = zero, detail = zero, detail4 = zero;
-  // Groups of four columns; the last group's lanes past the row read whatever follows it (every
-  // buffer here has 16 bytes to spare), are not stored, and add nothing.
   for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
     const mean = f32x4.add(v128.load(upperMeans + at), v128.load(lowerMeans + at));
@@ -534,13 +533,31 @@ function blurCandidateColumnsWith<Fused>(
     const c1 = down<Fused>(n1, d1, cross, last + 192, before + 192);
     const c3 = down<Fused>(n3, d3, cross, last + 224, before + 224);
     const c5 = down<Fused>(n5, d5, cross, last + 256, before + 256);
-    if (!accumulate) continue;
+    const out = blurred + at * 3;
+    v128.store(out, sum3(m1, m3, m5));
+    v128.store(out, sum3(s1, s3, s5), 16);
+    v128.store(out, sum3(c1, c3, c5), 32);
+  }
+}
+
+// A row's SSIM error and edge differences, each with its fourth power, added to the six doubles at
+// `sums`, from the reference's cached side and the candidate's blurred row (`blurred`, as
+// blurCandidateColumnsWith leaves it).
+function addTerms(referenceXyb: usize, referenceMeans: usize, referenceSquares: usize, candidateXyb: usize, blurred: usize, width: i32, sums: usize): void {
+  const one = f32x4.splat(1), two = f32x4.splat(2), c2 = f32x4.splat(C2), zero = f32x4.splat(0);
+  const lanes = i32x4(0, 1, 2, 3);
+  let ssim = zero, ssim4 = zero, artifact = zero, artifact4 = zero, detail = zero, detail4 = zero;
+  // Groups of four columns; the last group's lanes past the row read whatever follows it (every
+  // buffer here has 16 bytes to spare), are not stored, and add nothing.
+  for (let x = 0; x < width; x += 4) {
+    const at = <usize>x << 2;
+    const from = blurred + at * 3;
     // mu and sigma: 1 the reference (cached), 2 the candidate.
     const mu1 = v128.load(referenceMeans + at);
-    const mu2 = sum3(m1, m3, m5);
+    const mu2 = v128.load(from);
     const sigma11 = v128.load(referenceSquares + at);
-    const sigma22 = sum3(s1, s3, s5);
-    const sigma12 = sum3(c1, c3, c5);
+    const sigma22 = v128.load(from, 16);
+    const sigma12 = v128.load(from, 32);
     const diff = f32x4.sub(mu1, mu2);
     const numerator = f32x4.mul(f32x4.sub(one, f32x4.mul(diff, diff)), f32x4.add(f32x4.mul(two, f32x4.sub(sigma12, f32x4.mul(mu1, mu2))), c2));
     const denominator = f32x4.add(f32x4.add(f32x4.sub(sigma11, f32x4.mul(mu1, mu1)), f32x4.sub(sigma22, f32x4.mul(mu2, mu2))), c2);
@@ -571,7 +588,6 @@ function blurCandidateColumnsWith<Fused>(
     artifact4 = f32x4.add(artifact4, f32x4.mul(gained2, gained2));
     detail4 = f32x4.add(detail4, f32x4.mul(lost2, lost2));
   }
-  if (!accumulate) return;
   addLanes(sums, ssim);
   addLanes(sums + 8, ssim4);
   addLanes(sums + 16, artifact);
