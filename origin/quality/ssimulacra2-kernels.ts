@@ -19,6 +19,7 @@ interface KernelExports {
   accumulateHalf(half: number, row: number, y: number, width: number, height: number): void;
   blurColumns(upper: number, lower: number, state: number, output: number, width: number, row: number): void;
   blurCandidateRow(a: number, b: number, means: number, squares: number, crosses: number, width: number, inputs: number): void;
+  blurReferenceRows(first: number, second: number, firstMeans: number, firstSquares: number, secondMeans: number, secondSquares: number, width: number, inputs: number): void;
   blurCandidateColumns(
     upperMeans: number, upperSquares: number, upperCrosses: number,
     lowerMeans: number, lowerSquares: number, lowerCrosses: number,

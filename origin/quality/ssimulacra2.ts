@@ -206,11 +206,8 @@ function referenceScales(image: LinearImage, keepFinest: boolean, share: ScaleSh
       if (bottom < height) {
         readLinearRow(workspace, current, bottom, rows, next);
         toPositiveXyb(workspace, rows, workspace.referenceConverted, 0, width, weighted[2]!);
-        for (let c = 0; c < 3; c++) {
-          const converted = workspace.referenceConverted[c]!;
-          channels[c]?.xyb.set(converted.view.subarray(0, width), bottom * width);
-          blurs[c]?.across(bottom, converted.at);
-        }
+        for (let c = 0; c < 3; c++) channels[c]?.xyb.set(workspace.referenceConverted[c]!.view.subarray(0, width), bottom * width);
+        blurAcross(workspace, blurs, bottom, workspace.referenceConverted);
       }
       for (let c = 0; c < 3; c++) {
         const blur = blurs[c];
@@ -344,12 +341,22 @@ class ReferenceBlur {
     for (const state of this.#space.referenceState) state.view.fill(0);
   }
 
-  /** Row y's horizontal passes (values and squares), from its XYB row at byte offset `xybAt`. */
-  across(y: number, xybAt: number): void {
+  get width(): number {
+    return this.#width;
+  }
+
+  /** Where row y's horizontal passes go: the byte offsets of its values' and its squares' ring rows. */
+  acrossRows(y: number): [number, number] {
     const slot = (y % RING) * this.#width * 4;
     const [means, squares] = this.#space.referenceAcross;
+    return [means.at + slot, squares.at + slot];
+  }
+
+  /** Row y's horizontal passes (values and squares), from its XYB row at byte offset `xybAt`. */
+  across(y: number, xybAt: number): void {
+    const [means, squares] = this.acrossRows(y);
     // The candidate's horizontal pass with the reference as both images: its b and b*b lanes are the values and squares.
-    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means.at + slot, squares.at + slot, this.#space.referenceScratch.at, this.#width, this.#workspace.stepInputs.at);
+    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means, squares, this.#space.referenceScratch.at, this.#width, this.#workspace.stepInputs.at);
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */
@@ -374,6 +381,27 @@ class ReferenceBlur {
   }
 }
 
+/**
+ * Row y's horizontal passes for each channel that has a blur, from its XYB row in `converted`: two
+ * channels a kernel call (their values and squares fill its four lanes), a channel left over alone.
+ */
+function blurAcross(workspace: Workspace, blurs: (ReferenceBlur | null)[], y: number, converted: RowTriple): void {
+  let waiting = -1;
+  for (let c = 0; c < blurs.length; c++) {
+    const blur = blurs[c];
+    if (blur == null) continue;
+    if (waiting < 0) {
+      waiting = c;
+      continue;
+    }
+    const [firstMeans, firstSquares] = blurs[waiting]!.acrossRows(y);
+    const [secondMeans, secondSquares] = blur.acrossRows(y);
+    workspace.kernels.blurReferenceRows(converted[waiting]!.at, converted[c]!.at, firstMeans, firstSquares, secondMeans, secondSquares, blur.width, workspace.stepInputs.at);
+    waiting = -1;
+  }
+  if (waiting >= 0) blurs[waiting]!.across(y, converted[waiting]!.at);
+}
+
 /** The reference's side of a scale that is not kept, computed row by row beside a candidate's into the scale's rings. */
 class StreamedReference {
   readonly #workspace: Workspace;
@@ -395,12 +423,8 @@ class StreamedReference {
     const [red, green, blue] = viewsOf(referenceRows);
     this.#image.readRow(y, red, green, blue);
     toPositiveXyb(this.#workspace, referenceRows, referenceConverted, 0, width, this.#channels[2] !== null);
-    this.#channels.forEach((channel, c) => {
-      if (channel === null) return;
-      const converted = referenceConverted[c]!;
-      channel.xyb.set(converted.view.subarray(0, width), (y % RING) * width);
-      this.#blurs[c]!.across(y, converted.at);
-    });
+    this.#channels.forEach((channel, c) => channel?.xyb.set(referenceConverted[c]!.view.subarray(0, width), (y % RING) * width));
+    blurAcross(this.#workspace, this.#blurs, y, referenceConverted);
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into the rings' slot for n. */

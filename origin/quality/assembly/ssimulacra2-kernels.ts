@@ -228,6 +228,74 @@ export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usiz
   splitOutputs(inputs + (<usize>(RADIUS - 1) << 4), means, squares, crosses, width);
 }
 
+/**
+ * The reference's horizontal pass for two channels' rows at once, `first` and `second`, into their
+ * rows of blurred values and squares: lanes first's value and square, then second's, each
+ * computed as blurCandidateRow's b and b*b lanes with `a` the same row (the same numbers, where
+ * that pass spent a lane on a*b and one on nothing). `inputs` as for blurCandidateRow.
+ */
+export function blurReferenceRows(first: usize, second: usize, firstMeans: usize, firstSquares: usize, secondMeans: usize, secondSquares: usize, width: i32, inputs: usize): void {
+  const steps = width + RADIUS - 1;
+  referenceStepInputs(first, second, width, steps, inputs);
+  if (FUSED) blurRowWith<f32>(inputs, steps);
+  else blurRowWith<f64>(inputs, steps);
+  const outputs = inputs + (<usize>(RADIUS - 1) << 4);
+  for (let x = 0; x < width; x += 4) {
+    const from = outputs + (<usize>x << 4);
+    const one = v128.load(from), two = v128.load(from, 16), three = v128.load(from, 32), four = v128.load(from, 48);
+    const low = v128.shuffle<u32>(one, two, 0, 4, 1, 5);
+    const high = v128.shuffle<u32>(three, four, 0, 4, 1, 5);
+    const lowSecond = v128.shuffle<u32>(one, two, 2, 6, 3, 7);
+    const highSecond = v128.shuffle<u32>(three, four, 2, 6, 3, 7);
+    const at = <usize>x << 2;
+    const count = width - x;
+    storeLanes(firstMeans + at, v128.shuffle<u32>(low, high, 0, 1, 4, 5), count);
+    storeLanes(firstSquares + at, v128.shuffle<u32>(low, high, 2, 3, 6, 7), count);
+    storeLanes(secondMeans + at, v128.shuffle<u32>(lowSecond, highSecond, 0, 1, 4, 5), count);
+    storeLanes(secondSquares + at, v128.shuffle<u32>(lowSecond, highSecond, 2, 3, 6, 7), count);
+  }
+}
+
+// Each step's input for blurReferenceRows: as stepInputs's, with lanes first's value and square, then second's.
+function referenceStepInputs(first: usize, second: usize, width: i32, steps: i32, inputs: usize): void {
+  const reach = RADIUS << 1;
+  const leftOutside = min(reach, steps);
+  let k = 0;
+  for (; k < leftOutside; k++) referenceStepInput(first, second, width, reach, k, inputs);
+  const left = <usize>reach << 2;
+  for (; k + 4 <= width; k += 4) {
+    const at = <usize>k << 2;
+    const firstLeft = v128.load(first + at - left), firstRight = v128.load(first + at);
+    const secondLeft = v128.load(second + at - left), secondRight = v128.load(second + at);
+    const firstValues = f32x4.add(firstLeft, firstRight);
+    const firstSquares = f32x4.add(f32x4.mul(firstLeft, firstLeft), f32x4.mul(firstRight, firstRight));
+    const secondValues = f32x4.add(secondLeft, secondRight);
+    const secondSquares = f32x4.add(f32x4.mul(secondLeft, secondLeft), f32x4.mul(secondRight, secondRight));
+    storeTransposed(inputs + (<usize>k << 4), firstValues, firstSquares, secondValues, secondSquares);
+  }
+  for (; k < steps; k++) referenceStepInput(first, second, width, reach, k, inputs);
+}
+
+// @ts-ignore: decorator
+@inline
+function referenceStepInput(first: usize, second: usize, width: i32, reach: i32, k: i32, inputs: usize): void {
+  const left = k - reach;
+  let firstLeft: f32 = 0, secondLeft: f32 = 0, firstRight: f32 = 0, secondRight: f32 = 0;
+  if (left >= 0) {
+    firstLeft = load<f32>(first + (<usize>left << 2));
+    secondLeft = load<f32>(second + (<usize>left << 2));
+  }
+  if (k < width) {
+    firstRight = load<f32>(first + (<usize>k << 2));
+    secondRight = load<f32>(second + (<usize>k << 2));
+  }
+  const out = inputs + (<usize>k << 4);
+  store<f32>(out, firstLeft + firstRight);
+  store<f32>(out, firstLeft * firstLeft + firstRight * firstRight, 4);
+  store<f32>(out, secondLeft + secondRight, 8);
+  store<f32>(out, secondLeft * secondLeft + secondRight * secondRight, 12);
+}
+
 // Step k's input (the filters' output k - radius + 1 is the first to take it): lanes b, b*b and
 // a*b, each the sum of the samples k - 2 * radius (left) and k (right), zero outside the row,
 // and a zero lane. Lanes are computed, and rounded, as the filter's own step would.
@@ -246,17 +314,23 @@ function stepInputs(a: usize, b: usize, width: i32, steps: i32, inputs: usize): 
     const values = f32x4.add(bLeft, bRight);
     const squares = f32x4.add(f32x4.mul(bLeft, bLeft), f32x4.mul(bRight, bRight));
     const crosses = f32x4.add(f32x4.mul(aLeft, bLeft), f32x4.mul(aRight, bRight));
-    const low = v128.shuffle<u32>(values, squares, 0, 4, 1, 5);
-    const high = v128.shuffle<u32>(values, squares, 2, 6, 3, 7);
-    const lowCrosses = v128.shuffle<u32>(crosses, zero, 0, 4, 1, 5);
-    const highCrosses = v128.shuffle<u32>(crosses, zero, 2, 6, 3, 7);
-    const out = inputs + (<usize>k << 4);
-    v128.store(out, v128.shuffle<u32>(low, lowCrosses, 0, 1, 4, 5));
-    v128.store(out, v128.shuffle<u32>(low, lowCrosses, 2, 3, 6, 7), 16);
-    v128.store(out, v128.shuffle<u32>(high, highCrosses, 0, 1, 4, 5), 32);
-    v128.store(out, v128.shuffle<u32>(high, highCrosses, 2, 3, 6, 7), 48);
+    storeTransposed(inputs + (<usize>k << 4), values, squares, crosses, zero);
   }
   for (; k < steps; k++) stepInput(a, b, width, reach, k, inputs);
+}
+
+// Four vectors, each a quantity of four steps, stored as four steps' vectors of the four quantities.
+// @ts-ignore: decorator
+@inline
+function storeTransposed(out: usize, first: v128, second: v128, third: v128, fourth: v128): void {
+  const low = v128.shuffle<u32>(first, second, 0, 4, 1, 5);
+  const high = v128.shuffle<u32>(first, second, 2, 6, 3, 7);
+  const lowOthers = v128.shuffle<u32>(third, fourth, 0, 4, 1, 5);
+  const highOthers = v128.shuffle<u32>(third, fourth, 2, 6, 3, 7);
+  v128.store(out, v128.shuffle<u32>(low, lowOthers, 0, 1, 4, 5));
+  v128.store(out, v128.shuffle<u32>(low, lowOthers, 2, 3, 6, 7), 16);
+  v128.store(out, v128.shuffle<u32>(high, highOthers, 0, 1, 4, 5), 32);
+  v128.store(out, v128.shuffle<u32>(high, highOthers, 2, 3, 6, 7), 48);
 }
 
 // @ts-ignore: decorator
