@@ -84,7 +84,7 @@ export interface Workspace {
   referenceRows: RowTriple;
   referenceConverted: RowTriple;
   /** Scratch for the kernels: the horizontal pass's inputs, then its outputs (4 floats a column and radius); the vertical pass's blurred row (3 floats a column). */
-  stepInputs: Region<Float32Array>;
+  kernelScratch: Region<Float32Array>;
   /** A row of zeros: the image's outside, for the vertical passes. */
   zeros: Region<Float32Array>;
   /** One row of an image's bytes. */
@@ -152,7 +152,7 @@ export function workspaceFor(width: number): Workspace {
       channels: [channel(), channel(), channel()] as [ChannelWorkspace, ChannelWorkspace, ChannelWorkspace],
       referenceRows: triple(row),
       referenceConverted: triple(row),
-      stepInputs: layout.floats(4 * (width + RADIUS)),
+      kernelScratch: layout.floats(4 * (width + RADIUS)),
       zeros: row(),
       bytes: layout.bytes(4 * width),
     };

@@ -286,7 +286,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         const at = referenceAt(bottom);
         channel.space.referenceXyb.view.set(channel.reference.xyb.subarray(at, at + width), (bottom % RING) * width);
         const [means, squares, crosses] = channel.space.across;
-        kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width, workspace.stepInputs.at);
+        kernels.blurCandidateRow(channel.space.referenceXyb.at + slot, xyb[c]!.at + slot, means.at + slot, squares.at + slot, crosses.at + slot, width, workspace.kernelScratch.at);
       }
     }
     const top = n - RADIUS - 1;
@@ -310,7 +310,7 @@ function scaleStatistics(workspace: Workspace, reference: ReferenceScale, candid
         lower < 0 ? zeros.at : means.at + lower, lower < 0 ? zeros.at : squares.at + lower, lower < 0 ? zeros.at : crosses.at + lower,
         space.state.at, width,
         space.referenceXyb.at + row, space.referenceMean.at, space.referenceSquare.at, xyb[c]!.at + row,
-        space.sums.at, inside ? 1 : 0, n, workspace.stepInputs.at,
+        space.sums.at, inside ? 1 : 0, n, workspace.kernelScratch.at,
       );
     }
   }
@@ -356,7 +356,7 @@ class ReferenceBlur {
   across(y: number, xybAt: number): void {
     const [means, squares] = this.acrossRows(y);
     // The candidate's horizontal pass with the reference as both images: its b and b*b lanes are the values and squares.
-    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means, squares, this.#space.referenceScratch.at, this.#width, this.#workspace.stepInputs.at);
+    this.#workspace.kernels.blurCandidateRow(xybAt, xybAt, means, squares, this.#space.referenceScratch.at, this.#width, this.#workspace.kernelScratch.at);
   }
 
   /** The vertical passes for output row n (n < 0 only advances the filters), into `mean` and `square`. */
@@ -396,7 +396,7 @@ function blurAcross(workspace: Workspace, blurs: (ReferenceBlur | null)[], y: nu
     }
     const [firstMeans, firstSquares] = blurs[waiting]!.acrossRows(y);
     const [secondMeans, secondSquares] = blur.acrossRows(y);
-    workspace.kernels.blurReferenceRows(converted[waiting]!.at, converted[c]!.at, firstMeans, firstSquares, secondMeans, secondSquares, blur.width, workspace.stepInputs.at);
+    workspace.kernels.blurReferenceRows(converted[waiting]!.at, converted[c]!.at, firstMeans, firstSquares, secondMeans, secondSquares, blur.width, workspace.kernelScratch.at);
     waiting = -1;
   }
   if (waiting >= 0) blurs[waiting]!.across(y, converted[waiting]!.at);
