@@ -36,10 +36,10 @@ const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernel
 
 const PAGE = 65536;
 // sRGB's decoding table at the start of the kernels' memory, then what the kernels keep after it
-// (27 constant vectors and the XYB conversion's scratch, 3 x 256 doubles: the kernels'
+// (28 constant vectors and the XYB conversion's scratch, 3 x 256 doubles: the kernels'
 // reservedSize, checked at instantiation), before every workspace.
 const SRGB_AT = 0;
-const RESERVED_SIZE = 27 * 16 + 3 * 256 * 8;
+const RESERVED_SIZE = 28 * 16 + 3 * 256 * 8;
 const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + RESERVED_SIZE;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */

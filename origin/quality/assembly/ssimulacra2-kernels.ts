@@ -31,9 +31,11 @@ const N1 = 0, N3 = 16, N5 = 32, D1 = 48, D3 = 64, D5 = 80, NEGATED_D1 = 96, NEGA
 const LONG_RED = 144, LONG_GREEN = 160, LONG_BLUE = 176, MEDIUM_RED = 192, MEDIUM_GREEN = 208, MEDIUM_BLUE = 224;
 const SHORT_RED = 240, SHORT_GREEN = 256, SHORT_BLUE = 272, OPSIN_BIAS = 288, OPSIN_BIAS_CBRT = 304;
 const HALF = 320, Y_SHIFT = 336, B_SHIFT = 352, TWO = 368;
-// The cube root's first guess (single precision; KAHAN_BIAS an integer).
-const THIRD = 384, KAHAN_BIAS = 400, TWO_SINGLE = 416;
-const CONSTANTS_SIZE = 432;
+// The cube root's first guess (single precision; KAHAN_BIAS an integer), and the sign bit of four
+// single-precision lanes, for the vertical filters' negation by bits (V8's f32x4.neg fetches the
+// address of a constant of its own every time).
+const THIRD = 384, KAHAN_BIAS = 400, TWO_SINGLE = 416, SIGN_BITS = 432;
+const CONSTANTS_SIZE = 448;
 // After the constants, the XYB conversion's scratch: its three opsin mixes of XYB_CHUNK pixels, as doubles.
 const XYB_CHUNK = 256;
 const LONG_MIXES = CONSTANTS_SIZE, MEDIUM_MIXES = LONG_MIXES + XYB_CHUNK * 8, SHORT_MIXES = MEDIUM_MIXES + XYB_CHUNK * 8;
@@ -76,6 +78,7 @@ export function configure(n1: f32, n3: f32, n5: f32, d1: f32, d3: f32, d5: f32, 
   storeSingles(THIRD, <f32>(1.0 / 3));
   v128.store(constants + KAHAN_BIAS, i32x4.splat(709958130));
   storeSingles(TWO_SINGLE, 2);
+  v128.store(constants + SIGN_BITS, i32x4.splat(0x80000000));
   RADIUS = radius;
   srgbTable = srgb;
   FUSED = fused;
@@ -527,11 +530,11 @@ function positiveXyb(x: usize, y: usize, b: usize, count: i32, withB: bool): voi
 // One step of a vertical filter for four columns whose last output sits at `last` and the one
 // before at `before`: f32(n * input - f32(d * last + before)), both multiply-adds fused. The
 // output takes the place of `before`, so the two places take turns (`turnOf`) instead of the last
-// output being copied.
+// output being copied. The inner sum is negated by flipping its `sign` bits, as f32x4.neg does.
 // @ts-ignore: decorator
 @inline
-function down<Fused>(n: v128, d: v128, input: v128, last: usize, before: usize): v128 {
-  const out = madd<Fused>(n, input, f32x4.neg(madd<Fused>(d, v128.load(last), v128.load(before))));
+function down<Fused>(n: v128, d: v128, input: v128, last: usize, before: usize, sign: v128): v128 {
+  const out = madd<Fused>(n, input, v128.xor(madd<Fused>(d, v128.load(last), v128.load(before)), sign));
   v128.store(before, out);
   return out;
 }
@@ -566,13 +569,14 @@ function blurColumnsWith<Fused>(upper: usize, lower: usize, state: usize, output
   const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
   const d1 = constant(D1), d3 = constant(D3), d5 = constant(D5);
   const lasts = state + turnOf(row), befores = state + 16 - turnOf(row);
+  const sign = constant(SIGN_BITS);
   for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
     const sum = f32x4.add(v128.load(upper + at), v128.load(lower + at));
     const last = lasts + (<usize>x * 24), before = befores + (<usize>x * 24);
-    const out1 = down<Fused>(n1, d1, sum, last, before);
-    const out3 = down<Fused>(n3, d3, sum, last + 32, before + 32);
-    const out5 = down<Fused>(n5, d5, sum, last + 64, before + 64);
+    const out1 = down<Fused>(n1, d1, sum, last, before, sign);
+    const out3 = down<Fused>(n3, d3, sum, last + 32, before + 32, sign);
+    const out5 = down<Fused>(n5, d5, sum, last + 64, before + 64, sign);
     storeLanes(output + at, sum3(out1, out3, out5), width - x);
   }
 }
@@ -611,21 +615,22 @@ function blurCandidateColumnsWith<Fused>(
   const n1 = constant(N1), n3 = constant(N3), n5 = constant(N5);
   const d1 = constant(D1), d3 = constant(D3), d5 = constant(D5);
   const lasts = state + turnOf(row), befores = state + 16 - turnOf(row);
+  const sign = constant(SIGN_BITS);
   for (let x = 0; x < width; x += 4) {
     const at = <usize>x << 2;
     const mean = f32x4.add(v128.load(upperMeans + at), v128.load(lowerMeans + at));
     const square = f32x4.add(v128.load(upperSquares + at), v128.load(lowerSquares + at));
     const cross = f32x4.add(v128.load(upperCrosses + at), v128.load(lowerCrosses + at));
     const last = lasts + (<usize>x * 72), before = befores + (<usize>x * 72);
-    const m1 = down<Fused>(n1, d1, mean, last, before);
-    const m3 = down<Fused>(n3, d3, mean, last + 32, before + 32);
-    const m5 = down<Fused>(n5, d5, mean, last + 64, before + 64);
-    const s1 = down<Fused>(n1, d1, square, last + 96, before + 96);
-    const s3 = down<Fused>(n3, d3, square, last + 128, before + 128);
-    const s5 = down<Fused>(n5, d5, square, last + 160, before + 160);
-    const c1 = down<Fused>(n1, d1, cross, last + 192, before + 192);
-    const c3 = down<Fused>(n3, d3, cross, last + 224, before + 224);
-    const c5 = down<Fused>(n5, d5, cross, last + 256, before + 256);
+    const m1 = down<Fused>(n1, d1, mean, last, before, sign);
+    const m3 = down<Fused>(n3, d3, mean, last + 32, before + 32, sign);
+    const m5 = down<Fused>(n5, d5, mean, last + 64, before + 64, sign);
+    const s1 = down<Fused>(n1, d1, square, last + 96, before + 96, sign);
+    const s3 = down<Fused>(n3, d3, square, last + 128, before + 128, sign);
+    const s5 = down<Fused>(n5, d5, square, last + 160, before + 160, sign);
+    const c1 = down<Fused>(n1, d1, cross, last + 192, before + 192, sign);
+    const c3 = down<Fused>(n3, d3, cross, last + 224, before + 224, sign);
+    const c5 = down<Fused>(n5, d5, cross, last + 256, before + 256, sign);
     const out = blurred + at * 3;
     v128.store(out, sum3(m1, m3, m5));
     v128.store(out, sum3(s1, s3, s5), 16);
