@@ -228,7 +228,7 @@ export function blurCandidateRow(a: usize, b: usize, means: usize, squares: usiz
   stepInputs(a, b, width, steps, inputs);
   if (FUSED) blurRowWith<f32>(inputs, steps);
   else blurRowWith<f64>(inputs, steps);
-  splitOutputs(inputs + (<usize>(RADIUS - 1) << 4), means, squares, crosses, width);
+  splitOutputs(inputs + (<usize>(RADIUS - 1) << 4), means, squares, crosses, 0, width);
 }
 
 /**
@@ -242,21 +242,7 @@ export function blurReferenceRows(first: usize, second: usize, firstMeans: usize
   referenceStepInputs(first, second, width, steps, inputs);
   if (FUSED) blurRowWith<f32>(inputs, steps);
   else blurRowWith<f64>(inputs, steps);
-  const outputs = inputs + (<usize>(RADIUS - 1) << 4);
-  for (let x = 0; x < width; x += 4) {
-    const from = outputs + (<usize>x << 4);
-    const one = v128.load(from), two = v128.load(from, 16), three = v128.load(from, 32), four = v128.load(from, 48);
-    const low = v128.shuffle<u32>(one, two, 0, 4, 1, 5);
-    const high = v128.shuffle<u32>(three, four, 0, 4, 1, 5);
-    const lowSecond = v128.shuffle<u32>(one, two, 2, 6, 3, 7);
-    const highSecond = v128.shuffle<u32>(three, four, 2, 6, 3, 7);
-    const at = <usize>x << 2;
-    const count = width - x;
-    storeLanes(firstMeans + at, v128.shuffle<u32>(low, high, 0, 1, 4, 5), count);
-    storeLanes(firstSquares + at, v128.shuffle<u32>(low, high, 2, 3, 6, 7), count);
-    storeLanes(secondMeans + at, v128.shuffle<u32>(lowSecond, highSecond, 0, 1, 4, 5), count);
-    storeLanes(secondSquares + at, v128.shuffle<u32>(lowSecond, highSecond, 2, 3, 6, 7), count);
-  }
+  splitOutputs(inputs + (<usize>(RADIUS - 1) << 4), firstMeans, firstSquares, secondMeans, secondSquares, width);
 }
 
 // Each step's input for blurReferenceRows: as stepInputs's, with lanes first's value and square, then second's.
@@ -279,19 +265,19 @@ function referenceStepInputs(first: usize, second: usize, width: i32, steps: i32
   for (; k < steps; k++) referenceStepInput(first, second, width, reach, k, inputs);
 }
 
+// Sample x of a row `width` long, zero outside it (the filters' inputs beyond both ends).
+// @ts-ignore: decorator
+@inline
+function sampleOf(row: usize, x: i32, width: i32): f32 {
+  return x >= 0 && x < width ? load<f32>(row + (<usize>x << 2)) : 0;
+}
+
 // @ts-ignore: decorator
 @inline
 function referenceStepInput(first: usize, second: usize, width: i32, reach: i32, k: i32, inputs: usize): void {
   const left = k - reach;
-  let firstLeft: f32 = 0, secondLeft: f32 = 0, firstRight: f32 = 0, secondRight: f32 = 0;
-  if (left >= 0) {
-    firstLeft = load<f32>(first + (<usize>left << 2));
-    secondLeft = load<f32>(second + (<usize>left << 2));
-  }
-  if (k < width) {
-    firstRight = load<f32>(first + (<usize>k << 2));
-    secondRight = load<f32>(second + (<usize>k << 2));
-  }
+  const firstLeft = sampleOf(first, left, width), firstRight = sampleOf(first, k, width);
+  const secondLeft = sampleOf(second, left, width), secondRight = sampleOf(second, k, width);
   const out = inputs + (<usize>k << 4);
   store<f32>(out, firstLeft + firstRight);
   store<f32>(out, firstLeft * firstLeft + firstRight * firstRight, 4);
@@ -340,15 +326,8 @@ function storeTransposed(out: usize, first: v128, second: v128, third: v128, fou
 @inline
 function stepInput(a: usize, b: usize, width: i32, reach: i32, k: i32, inputs: usize): void {
   const left = k - reach;
-  let bLeft: f32 = 0, aLeft: f32 = 0, bRight: f32 = 0, aRight: f32 = 0;
-  if (left >= 0) {
-    bLeft = load<f32>(b + (<usize>left << 2));
-    aLeft = load<f32>(a + (<usize>left << 2));
-  }
-  if (k < width) {
-    bRight = load<f32>(b + (<usize>k << 2));
-    aRight = load<f32>(a + (<usize>k << 2));
-  }
+  const bLeft = sampleOf(b, left, width), bRight = sampleOf(b, k, width);
+  const aLeft = sampleOf(a, left, width), aRight = sampleOf(a, k, width);
   const out = inputs + (<usize>k << 4);
   store<f32>(out, bLeft + bRight);
   store<f32>(out, bLeft * bLeft + bRight * bRight, 4);
@@ -391,20 +370,22 @@ function blurRowWith<Fused>(inputs: usize, steps: i32): void {
   }
 }
 
-// The outputs at `outputs` (lanes b, b*b, a*b, one output each 16 bytes) into the three rows, four columns at a time.
-function splitOutputs(outputs: usize, means: usize, squares: usize, crosses: usize, width: i32): void {
+// The outputs at `outputs` (one output of four lanes each 16 bytes) into a row per lane, four
+// columns at a time; lane 3 only where `lane3` is not 0 (a candidate's is unused).
+function splitOutputs(outputs: usize, lane0: usize, lane1: usize, lane2: usize, lane3: usize, width: i32): void {
   for (let x = 0; x < width; x += 4) {
     const from = outputs + (<usize>x << 4);
     const first = v128.load(from), second = v128.load(from, 16), third = v128.load(from, 32), fourth = v128.load(from, 48);
     const lowPairs = v128.shuffle<u32>(first, second, 0, 4, 1, 5);
     const highPairs = v128.shuffle<u32>(third, fourth, 0, 4, 1, 5);
-    const lowCrosses = v128.shuffle<u32>(first, second, 2, 6, 3, 7);
-    const highCrosses = v128.shuffle<u32>(third, fourth, 2, 6, 3, 7);
+    const lowOthers = v128.shuffle<u32>(first, second, 2, 6, 3, 7);
+    const highOthers = v128.shuffle<u32>(third, fourth, 2, 6, 3, 7);
     const at = <usize>x << 2;
     const count = width - x;
-    storeLanes(means + at, v128.shuffle<u32>(lowPairs, highPairs, 0, 1, 4, 5), count);
-    storeLanes(squares + at, v128.shuffle<u32>(lowPairs, highPairs, 2, 3, 6, 7), count);
-    storeLanes(crosses + at, v128.shuffle<u32>(lowCrosses, highCrosses, 0, 1, 4, 5), count);
+    storeLanes(lane0 + at, v128.shuffle<u32>(lowPairs, highPairs, 0, 1, 4, 5), count);
+    storeLanes(lane1 + at, v128.shuffle<u32>(lowPairs, highPairs, 2, 3, 6, 7), count);
+    storeLanes(lane2 + at, v128.shuffle<u32>(lowOthers, highOthers, 0, 1, 4, 5), count);
+    if (lane3 != 0) storeLanes(lane3 + at, v128.shuffle<u32>(lowOthers, highOthers, 2, 3, 6, 7), count);
   }
 }
 
