@@ -3,11 +3,13 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { storeFile } from "../files/file-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import { freezeClockInsideMinute } from "../test-support/frozen-clock.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 
 describe("URL-transform middleware chain", () => {
   it("applies the key's rate limit past the edge cache only, and names the key's own scopes as the caller", async () => {
+    freezeClockInsideMinute();
     const app = createApp();
     // A key limited to another scope: transform URLs never needed a scope, and still do not.
     const caller = await seedCaller({ scopes: ["pdf"] });

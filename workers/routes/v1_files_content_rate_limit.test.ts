@@ -4,6 +4,7 @@ import { signedDownloadUrl } from "../files/download-signature.ts";
 import { storeFile } from "../files/file-store.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import { freezeClockInsideMinute } from "../test-support/frozen-clock.ts";
 
 async function signedPath(accountId: string): Promise<string> {
   const bytes = crypto.getRandomValues(new Uint8Array(256));
@@ -18,6 +19,7 @@ function download(path: string, address: string, limit = "2"): Promise<Response>
 
 describe("GET /v1/files/{file_id}/content is rate-limited without an API key", () => {
   it("limits one client address across files, with Retry-After, and never touches the owner's key window", async () => {
+    freezeClockInsideMinute();
     const caller = await seedCaller();
     const paths = [await signedPath(caller.accountId), await signedPath(caller.accountId), await signedPath(caller.accountId)];
     expect((await download(paths[0]!, "198.51.100.7")).status).toBe(200);
@@ -31,6 +33,7 @@ describe("GET /v1/files/{file_id}/content is rate-limited without an API key", (
   });
 
   it("limits one file across addresses, counting only valid links", async () => {
+    freezeClockInsideMinute();
     const caller = await seedCaller();
     const path = await signedPath(caller.accountId);
     const forged = path.replace(/sig=[^&]+/, "sig=AAAAAAAAAAAAAAAAAAAAAA");

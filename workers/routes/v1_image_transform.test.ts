@@ -5,6 +5,7 @@ import { readImageHeader } from "../edge-image/image-header.ts";
 import { insertPendingFile } from "../files/file-store.ts";
 import { revokeKey, createKey } from "../keys/key-store.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import { freezeClockInsideMinute } from "../test-support/frozen-clock.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
@@ -352,6 +353,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   });
 
   it("applies the key's rate limit past the edge cache", async () => {
+    freezeClockInsideMinute();
     const caller = await seedCaller();
     const request = () => new Request(`http://api.test${transformUrl(caller, "w_10", "file_missing")}`);
     const first = await fetchWithEnv({ RATE_LIMIT_PER_MINUTE: "1" }, request());
