@@ -36,11 +36,9 @@ const wasmModule = new CompiledModule(readFileSync(new URL("./ssimulacra2-kernel
 
 const PAGE = 65536;
 // sRGB's decoding table at the start of the kernels' memory, then what the kernels keep after it
-// (28 constant vectors and the XYB conversion's scratch, 3 x 256 doubles: the kernels'
-// reservedSize, checked at instantiation), before every workspace.
+// (their constants and the XYB conversion's scratch: `reservedSize()` bytes, declared there),
+// before every workspace.
 const SRGB_AT = 0;
-const RESERVED_SIZE = 28 * 16 + 3 * 256 * 8;
-const TABLES_END = SRGB_AT + SRGB_TO_LINEAR.byteLength + RESERVED_SIZE;
 
 /** A region of the kernels' memory: its byte offset for the kernels and a view for JavaScript. */
 export interface Region<View extends Float32Array | Float64Array> {
@@ -91,8 +89,7 @@ export interface Workspace {
   bytes: { at: number; view: Uint8Array };
 }
 
-let memory: WebAssembly.Memory | null = null;
-let kernels: KernelExports | null = null;
+let instance: ReturnType<typeof instantiate> | null = null;
 let current: Workspace | null = null;
 let hardwareFuses = false;
 let emulateMultiplyAdd = false;
@@ -127,7 +124,8 @@ export function forceEmulatedMultiplyAdd(emulated: boolean): void {
  */
 export function workspaceFor(width: number): Workspace {
   if (current !== null && current.width >= width) return current;
-  const layout = new Layout();
+  const { memory, kernels, tablesEnd } = (instance ??= instantiate());
+  const layout = new Layout(tablesEnd);
   const plan = () => {
     const row = () => layout.floats(width);
     const ring = () => layout.floats(RING * width);
@@ -159,33 +157,42 @@ export function workspaceFor(width: number): Workspace {
   };
   plan();
   const bytes = layout.end;
-  if (memory === null || kernels === null) {
-    memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
-    kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
-    if (kernels.reservedSize() !== RESERVED_SIZE) throw new Error(`the kernels keep ${kernels.reservedSize()} bytes after the sRGB table, not ${RESERVED_SIZE}`);
-    new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
-    hardwareFuses = kernels.fusesMultiplyAdd(1 + 2 ** -13, -(1 + 2 ** -12)) !== 0;
-    configure(kernels);
-  } else if (memory.buffer.byteLength < bytes) {
-    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
-  }
+  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   layout.reset(memory.buffer);
   current = { kernels, width, ...plan() };
   current.zeros.view.fill(0);
   return current;
 }
 
-/** Hands out 16-byte-aligned regions one after another, with 16 bytes of slack after each (a two-lane kernel may read one value past a row). */
+/** The kernels on one page of memory, their sRGB table written and their constants configured; workspaces grow the memory. */
+function instantiate(): { memory: WebAssembly.Memory; kernels: KernelExports; tablesEnd: number } {
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const kernels = new WebAssembly.Instance(wasmModule, { env: { memory } }).exports as unknown as KernelExports;
+  const tablesEnd = SRGB_AT + SRGB_TO_LINEAR.byteLength + kernels.reservedSize();
+  if (tablesEnd > PAGE) throw new Error(`the kernels' tables (${tablesEnd} bytes) do not fit their first page`);
+  new Float32Array(memory.buffer, SRGB_AT, SRGB_TO_LINEAR.length).set(SRGB_TO_LINEAR);
+  hardwareFuses = kernels.fusesMultiplyAdd(1 + 2 ** -13, -(1 + 2 ** -12)) !== 0;
+  configure(kernels);
+  return { memory, kernels, tablesEnd };
+}
+
+/** Hands out 16-byte-aligned regions one after another from `start`, with 16 bytes of slack after each (a two-lane kernel may read one value past a row). */
 class Layout {
-  #end = TABLES_END;
+  readonly #start: number;
+  #end: number;
   #buffer: ArrayBuffer | null = null;
+
+  constructor(start: number) {
+    this.#start = start;
+    this.#end = start;
+  }
 
   get end(): number {
     return this.#end;
   }
 
   reset(buffer: ArrayBuffer): void {
-    this.#end = TABLES_END;
+    this.#end = this.#start;
     this.#buffer = buffer;
   }
 
@@ -231,6 +238,6 @@ export function linearRows(image: RawImage, background: number): LinearImage {
 }
 
 function offsetOf(view: Float32Array): number {
-  if (view.buffer !== memory?.buffer) throw new Error("a kernel's row must be a view of the kernels' memory");
+  if (view.buffer !== instance?.memory.buffer) throw new Error("a kernel's row must be a view of the kernels' memory");
   return view.byteOffset;
 }
