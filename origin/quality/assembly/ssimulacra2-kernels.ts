@@ -256,13 +256,30 @@ function referenceStepInputs(first: usize, second: usize, width: i32, steps: i32
     const at = <usize>k << 2;
     const firstLeft = v128.load(first + at - left), firstRight = v128.load(first + at);
     const secondLeft = v128.load(second + at - left), secondRight = v128.load(second + at);
-    const firstValues = f32x4.add(firstLeft, firstRight);
-    const firstSquares = f32x4.add(f32x4.mul(firstLeft, firstLeft), f32x4.mul(firstRight, firstRight));
-    const secondValues = f32x4.add(secondLeft, secondRight);
-    const secondSquares = f32x4.add(f32x4.mul(secondLeft, secondLeft), f32x4.mul(secondRight, secondRight));
-    storeTransposed(inputs + (<usize>k << 4), firstValues, firstSquares, secondValues, secondSquares);
+    storeTransposed(inputs + (<usize>k << 4), pairSum(firstLeft, firstRight), pairSquares(firstLeft, firstRight), pairSum(secondLeft, secondRight), pairSquares(secondLeft, secondRight));
   }
   for (; k < steps; k++) referenceStepInput(first, second, width, reach, k, inputs);
+}
+
+// A step's lanes from its left and right samples, four steps at a time: their sum, the sum of their
+// squares, and the sum of their products with the other image's (a * b); each rounded as the
+// filter's own step would.
+// @ts-ignore: decorator
+@inline
+function pairSum(left: v128, right: v128): v128 {
+  return f32x4.add(left, right);
+}
+
+// @ts-ignore: decorator
+@inline
+function pairSquares(left: v128, right: v128): v128 {
+  return f32x4.add(f32x4.mul(left, left), f32x4.mul(right, right));
+}
+
+// @ts-ignore: decorator
+@inline
+function pairCrosses(aLeft: v128, bLeft: v128, aRight: v128, bRight: v128): v128 {
+  return f32x4.add(f32x4.mul(aLeft, bLeft), f32x4.mul(aRight, bRight));
 }
 
 // Sample x of a row `width` long, zero outside it (the filters' inputs beyond both ends).
@@ -300,10 +317,7 @@ function stepInputs(a: usize, b: usize, width: i32, steps: i32, inputs: usize): 
     const at = <usize>k << 2;
     const bLeft = v128.load(b + at - left), bRight = v128.load(b + at);
     const aLeft = v128.load(a + at - left), aRight = v128.load(a + at);
-    const values = f32x4.add(bLeft, bRight);
-    const squares = f32x4.add(f32x4.mul(bLeft, bLeft), f32x4.mul(bRight, bRight));
-    const crosses = f32x4.add(f32x4.mul(aLeft, bLeft), f32x4.mul(aRight, bRight));
-    storeTransposed(inputs + (<usize>k << 4), values, squares, crosses, zero);
+    storeTransposed(inputs + (<usize>k << 4), pairSum(bLeft, bRight), pairSquares(bLeft, bRight), pairCrosses(aLeft, bLeft, aRight, bRight), zero);
   }
   for (; k < steps; k++) stepInput(a, b, width, reach, k, inputs);
 }
