@@ -185,7 +185,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const scoreWhole = whole ? scoreSample : perceptualScorer(pixels, { split: true });
   // Each reference's side of the metric (about half of its first score) is prepared on its own
   // lane while the first probe is encoded, the whole image's (its finest scale) while the sample is
-  // probed and the first whole output encoded. A failure surfaces at the reference's first score.
+  // probed and the first whole output encoded, its coarser scales while that output is encoded
+  // (wholeAt). A failure surfaces at the reference's first score.
   scoreSample.prepare().catch(() => undefined);
   if (!whole) scoreWhole.prepare().catch(() => undefined);
 
@@ -265,6 +266,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       const { pieces, score } = await probe(chroma, quality);
       output = { bytes: pieces[0]!, score, quality, chroma };
     } else {
+      // The sample's probes are done, so the lane they used prepares the whole image's coarser scales while the output is encoded.
+      if (outputs.length === 0) scoreWhole.prepareOtherLane().catch(() => undefined);
       const { pieces, score } = await encodeAndScore("whole", chroma, quality, async () => [await encodeImage(quality, chroma)], async ([bytes]) => rawRgb(sharp(bytes), pixels.channels), scoreWhole);
       output = { bytes: pieces[0]!, score, quality, chroma };
     }

@@ -56,6 +56,16 @@ describe("perceptual score in worker threads", () => {
     await single.close();
   });
 
+  it("prepares a split scorer's coarser scales ahead on their own lane, when asked, for the direct call's scores", async () => {
+    const scorer = pool.referenceScorer(reference, { split: true });
+    await Promise.all([scorer.prepare(), scorer.prepareOtherLane()]);
+    for (const candidate of decodedJpegs) expect(await scorer(candidate)).toBe(ssimulacra2(reference, candidate));
+    const tiny: RawImage = { data: new Uint8Array(4 * 4 * 3), width: 4, height: 4, channels: 3 };
+    await expect(pool.referenceScorer(tiny, { split: true }).prepareOtherLane()).rejects.toThrow(/at least 8x8/);
+    // A scorer on one lane has no other lane to prepare.
+    await expect(pool.referenceScorer(tiny).prepareOtherLane()).resolves.toBeUndefined();
+  });
+
   it("sends a reference again when its worker no longer keeps it, and scores as the direct call does", async () => {
     const single = new PerceptualScorePool({ size: 1 });
     const scorer = single.referenceScorer(reference);
