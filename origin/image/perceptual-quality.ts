@@ -36,8 +36,9 @@ import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/percep
 import { perceptualScore, perceptualScorer } from "../quality/perceptual-score.ts";
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
-import { blockSample, DEFAULT_TILE, joinTiles, mosaicTiles, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { blockSample, DEFAULT_TILE, mosaicTiles, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
+import type { WebpCandidate } from "../quality/webp-candidate.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
 
@@ -73,6 +74,7 @@ export interface SearchStep {
   score: number;
   bytes: number;
   encodeMs: number;
+  /** On the main thread; a WebP probe is decoded by the score worker, within scoreMs. */
   decodeMs: number;
   scoreMs: number;
 }
@@ -165,8 +167,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const pixels = await rawRgb(reference);
   const sample = sampleOf(pixels, format);
   const whole = sample === pixels;
-  // A WebP sample is encoded tile by tile (SAMPLE), and laid back together to be scored.
-  const sampleTiles = whole || !SAMPLE[format].tileByTile ? null : mosaicTiles(sample, SAMPLE[format].tile);
+  // A WebP sample is encoded tile by tile (SAMPLE), and laid back together by the score worker.
+  const sampleTiles = whole || format !== "webp" ? null : mosaicTiles(sample, SAMPLE.webp.tile);
   // A probe of the whole image is the output only when it is encoded as the output would be:
   // colour (a grey image is scored as RGB) and without metadata.
   const probeIsOutput = whole && encoder.strip_metadata && (channels ?? 3) >= 3;
@@ -190,13 +192,13 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   scoreSample.prepare().catch(() => undefined);
   if (!whole) scoreWhole.prepare().catch(() => undefined);
 
-  const encodeAndScore = async (
+  const encodeAndScore = async <Candidate>(
     of: SearchStep["of"],
     chroma: OutputChroma,
     quality: number,
     encodeIt: () => Promise<Uint8Array[]>,
-    decode: (pieces: Uint8Array[]) => Promise<RawImage>,
-    score: (decoded: RawImage) => Promise<number>,
+    decode: (pieces: Uint8Array[]) => Promise<Candidate>,
+    score: (decoded: Candidate) => Promise<number>,
   ): Promise<Scored> => {
     const started = performance.now();
     const pieces = await encodeIt();
@@ -214,13 +216,17 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     if (known !== undefined) return known;
     const settings = { ...encoder, chroma_subsampling: chroma, strip_metadata: true };
     const encodePiece = (piece: RawImage) => encode(rawInput(piece), { format, lossless: false, quality }, settings);
-    const decodePiece = (bytes: Uint8Array) => rawRgb(sharp(bytes), sample.channels);
+    // The score worker decodes a WebP probe itself (quality/webp-candidate.ts).
+    const candidate = async (pieces: Uint8Array[]): Promise<RawImage | WebpCandidate> =>
+      format === "webp"
+        ? { webp: pieces, tile: sampleTiles === null ? null : SAMPLE.webp.tile, width: sample.width, height: sample.height, channels: sample.channels }
+        : rawRgb(sharp(pieces[0]), sample.channels);
     const scored = await encodeAndScore(
       "sample",
       chroma,
       quality,
       () => Promise.all(sampleTiles === null ? [encodePiece(sample)] : sampleTiles.map(encodePiece)),
-      async (pieces) => (sampleTiles === null ? decodePiece(pieces[0]!) : joinTiles(await Promise.all(pieces.map(decodePiece)), sample, SAMPLE[format].tile)),
+      candidate,
       async (decoded) => estimate(await scoreSample(decoded)),
     );
     if (!probes.has(chroma)) probes.set(chroma, new Map());
@@ -508,7 +514,7 @@ function qualitiesUpTo(ceiling: number): number[] {
 // are 128 pixels (see sample-mosaic.ts: its loop filter smears the seams of smaller ones), eight
 // of them a larger share of the image, which a probe pays for in time: a whole output the
 // misjudged sample sent the search to cost more (fox at 1100 px: three to four whole outputs).
-// WebP's tiles are encoded one by one (tileByTile): encoded as one mosaic, below about q80 the
+// WebP's tiles are encoded one by one: encoded as one mosaic, below about q80 the
 // sample scored up to 11 under the whole output (its tiles' seams, which libwebp's loop filter
 // works across, are the likely cause; see sample-mosaic.ts), one by one within the stretch.
 //
@@ -518,10 +524,10 @@ function qualitiesUpTo(ceiling: number): number[] {
 // JPX maps (about 0.14 MP, a quarter of each in the sample) took 4-6 encodes each, and 1-3 probed
 // whole (a probe that lands ending the search), for 3% fewer bytes. An AVIF encode costs several scores, so there the same change took
 // the six from 2.6 s to 3.6 s, and only a sample of half the image or more is not cut.
-const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; tileByTile: boolean; wholeShare: number }> = {
-  jpeg: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false, wholeShare: 0.2 },
-  webp: { tile: 128, fraction: 0.08, tileByTile: true, wholeShare: 0.5 },
-  avif: { tile: DEFAULT_TILE, fraction: 0.04, tileByTile: false, wholeShare: 0.5 },
+const SAMPLE: Record<LossyFormat, { tile: number; fraction: number; wholeShare: number }> = {
+  jpeg: { tile: DEFAULT_TILE, fraction: 0.04, wholeShare: 0.2 },
+  webp: { tile: 128, fraction: 0.08, wholeShare: 0.5 },
+  avif: { tile: DEFAULT_TILE, fraction: 0.04, wholeShare: 0.5 },
 };
 const SAMPLE_MIN_TILES = 8;
 const SAMPLE_MAX_PIXELS = 512 * 512;

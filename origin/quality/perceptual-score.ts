@@ -12,6 +12,7 @@ import { z } from "@hono/zod-openapi";
 import type { RawImage } from "./raw-image.ts";
 import type { ScoreRequest } from "./score-worker.ts";
 import { scoreOfTerms, type ScaleShare, type ScaleTerms } from "./ssimulacra2-terms.ts";
+import type { WebpCandidate } from "./webp-candidate.ts";
 import { WorkerPool } from "../worker-pool/worker-pool.ts";
 
 const WORKER_URL = new URL("./score-worker.ts", import.meta.url);
@@ -28,7 +29,8 @@ type Lane = WorkerPool<Omit<ScoreRequest, "id">, ScoreReply>;
 
 /** SSIMULACRA 2 of a candidate against the scorer's reference. */
 export interface ReferenceScorer {
-  (candidate: RawImage): Promise<number>;
+  /** A WebP candidate is decoded in the worker, by each lane of a split scorer. */
+  (candidate: RawImage | WebpCandidate): Promise<number>;
   /**
    * Prepares and keeps the reference's side on the lane dealt now, so a later candidate is only
    * compared there. A split scorer's coarser scales wait for prepareOtherLane, or else its first
@@ -89,7 +91,7 @@ export class PerceptualScorePool {
     // again only when the worker no longer keeps it: copied with every score, it took a
     // comparison at 1600x1067 from 110 ms in-process to 133 through one lane.
     const sentTo = new Set<Lane>();
-    const run = async (lane: Lane, candidate: RawImage | null, share: ScaleShare): Promise<ScoreReply> => {
+    const run = async (lane: Lane, candidate: RawImage | WebpCandidate | null, share: ScaleShare): Promise<ScoreReply> => {
       if (candidate !== null && sentTo.has(lane)) {
         const reply = await lane.run({ reference: null, candidate, referenceKey, share });
         if (!("missing" in reply)) return reply;
@@ -97,7 +99,7 @@ export class PerceptualScorePool {
       sentTo.add(lane);
       return lane.run({ reference, candidate, referenceKey, share });
     };
-    const scorer = async (candidate: RawImage) => scoreOfTerms(await Promise.all(shares.map(async ({ lane, share }) => termsOf(await run(lane, candidate, share)))));
+    const scorer = async (candidate: RawImage | WebpCandidate) => scoreOfTerms(await Promise.all(shares.map(async ({ lane, share }) => termsOf(await run(lane, candidate, share)))));
     const prepareShare = async ({ lane, share }: { lane: Lane; share: ScaleShare }) => {
       const reply = await run(lane, null, share);
       if ("error" in reply) throw new RangeError(reply.error);

@@ -43,9 +43,10 @@ export function mosaicTiles<T extends PackedPixels>(mosaic: T, tile: number): T[
   return tiles;
 }
 
-/** The mosaic `mosaicTiles` cut into `tiles`, laid back together (the tiles changed, say by an encode). */
-export function joinTiles<T extends PackedPixels>(tiles: readonly T[], mosaic: T, tile: number): T {
-  const joined = { ...mosaic, data: new Uint8Array(mosaic.data.byteLength) };
+/** A mosaic of `mosaic`'s shape that `mosaicTiles` cut into `tiles`, laid back together (the tiles changed, say by an encode). */
+export function joinTiles(tiles: readonly PackedPixels[], mosaic: Omit<PackedPixels, "data">, tile: number): PackedPixels {
+  const { width, height, channels } = mosaic;
+  const joined = { width, height, channels, data: new Uint8Array(width * height * channels) };
   const across = Math.floor(mosaic.width / tile);
   tiles.forEach((piece, index) => copyTile(piece, 0, 0, joined, (index % across) * tile, Math.floor(index / across) * tile, tile));
   return joined;

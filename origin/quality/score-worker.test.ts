@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { photoLikePixels } from "../image/test-support/synthetic-images.ts";
 import { scoreReplySchema, type ScoreReply } from "./perceptual-score.ts";
@@ -33,5 +34,14 @@ describe("score worker", () => {
     expect(scoreOfTerms([kept])).toBe(ssimulacra2(reference, candidate));
     // Kept per share: the coarser scales of the same search were never sent.
     expect(await lane.run({ ...named, share: "coarser", reference: null })).toMatchObject({ missing: true });
+  });
+
+  it("decodes a WebP candidate itself and scores it as its decoded pixels", async () => {
+    const webp = new Uint8Array(await sharp(reference.data, { raw: { width: 160, height: 120, channels: 3 } }).webp({ quality: 40 }).toBuffer());
+    const decoded: RawImage = { data: new Uint8Array(await sharp(webp).removeAlpha().raw().toBuffer()), width: 160, height: 120, channels: 3 };
+    const terms = termsOf(await lane.run({ reference, candidate: { webp: [webp], tile: null, width: 160, height: 120, channels: 3 }, referenceKey: "search-2", share: "all" }));
+    expect(scoreOfTerms([terms])).toBe(ssimulacra2(reference, decoded));
+    const misnamed = await lane.run({ reference, candidate: { webp: [webp], tile: null, width: 120, height: 160, channels: 3 }, share: "all" });
+    expect("error" in misnamed ? misnamed.error : "").toMatch(/not 120x160/);
   });
 });

@@ -11,6 +11,7 @@ import { parentPort } from "node:worker_threads";
 import type { RawImage } from "./raw-image.ts";
 import { prepareReference, scaleTerms, type Ssimulacra2Reference } from "./ssimulacra2.ts";
 import type { ScaleShare } from "./ssimulacra2-terms.ts";
+import { decodeWebpCandidate, type WebpCandidate } from "./webp-candidate.ts";
 
 export interface ScoreRequest {
   id: number;
@@ -19,8 +20,11 @@ export interface ScoreRequest {
    * answered `{ missing: true }` if the reference is no longer kept (dropped, or the worker replaced).
    */
   reference: RawImage | null;
-  /** Null prepares and keeps the named reference only, so its first candidate is only compared. */
-  candidate: RawImage | null;
+  /**
+   * Decoded pixels, or a WebP the worker decodes itself (webp-candidate.ts). Null prepares and
+   * keeps the named reference only, so its first candidate is only compared.
+   */
+  candidate: RawImage | WebpCandidate | null;
   /** Names the reference across requests (unique per search), so its side of the metric is computed once. */
   referenceKey?: string;
   /** The scales to compute (all unless the score is split across lanes). */
@@ -58,12 +62,20 @@ function preparedFor(key: string, reference: RawImage, share: ScaleShare): Ssimu
   return prepared;
 }
 
-parentPort?.on("message", (request: ScoreRequest) => {
+/** The candidate's pixels: as sent, or decoded here. */
+function pixelsOf(candidate: RawImage | WebpCandidate): RawImage | Promise<RawImage> {
+  return "webp" in candidate ? decodeWebpCandidate(candidate) : candidate;
+}
+
+// The pool sends a worker its next request only after the reply to the last, so a decode awaited here never interleaves two.
+parentPort?.on("message", (request: ScoreRequest) => void answer(request));
+
+async function answer(request: ScoreRequest): Promise<void> {
   try {
     const { reference, candidate, referenceKey, share } = request;
     if (referenceKey === undefined) {
       if (candidate === null || reference === null) throw new TypeError("a reference is prepared, or named, only under a key");
-      parentPort?.postMessage({ id: request.id, terms: scaleTerms(prepareReference(reference, { share }), candidate) });
+      parentPort?.postMessage({ id: request.id, terms: scaleTerms(prepareReference(reference, { share }), await pixelsOf(candidate)) });
       return;
     }
     const key = `${referenceKey}/${share}`;
@@ -73,8 +85,8 @@ parentPort?.on("message", (request: ScoreRequest) => {
       parentPort?.postMessage({ id: request.id, missing: true });
       return;
     }
-    parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, terms: scaleTerms(prepared, candidate) });
+    parentPort?.postMessage(candidate === null ? { id: request.id, prepared: true } : { id: request.id, terms: scaleTerms(prepared, await pixelsOf(candidate)) });
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
-});
+}
