@@ -197,16 +197,16 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     chroma: OutputChroma,
     quality: number,
     encodeIt: () => Promise<Uint8Array[]>,
-    decode: (pieces: Uint8Array[]) => Promise<Candidate>,
-    score: (decoded: Candidate) => Promise<number>,
+    candidateOf: (pieces: Uint8Array[]) => Promise<Candidate>,
+    score: (candidate: Candidate) => Promise<number>,
   ): Promise<Scored> => {
     const started = performance.now();
     const pieces = await encodeIt();
     encodes++;
     const encoded = performance.now();
-    const decoded = await decode(pieces);
+    const candidate = await candidateOf(pieces);
     const decodedAt = performance.now();
-    const scored = { pieces, size: pieces.reduce((total, piece) => total + piece.byteLength, 0), score: await score(decoded) };
+    const scored = { pieces, size: pieces.reduce((total, piece) => total + piece.byteLength, 0), score: await score(candidate) };
     search.onStep?.({ of, chroma, quality, score: scored.score, bytes: scored.size, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
     return scored;
   };
@@ -217,7 +217,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const settings = { ...encoder, chroma_subsampling: chroma, strip_metadata: true };
     const encodePiece = (piece: RawImage) => encode(rawInput(piece), { format, lossless: false, quality }, settings);
     // The score worker decodes a WebP probe itself (quality/webp-candidate.ts).
-    const candidate = async (pieces: Uint8Array[]): Promise<RawImage | WebpCandidate> =>
+    const candidateOf = async (pieces: Uint8Array[]): Promise<RawImage | WebpCandidate> =>
       format === "webp"
         ? { webp: pieces, tile: sampleTiles === null ? null : SAMPLE.webp.tile, width: sample.width, height: sample.height, channels: sample.channels }
         : rawRgb(sharp(pieces[0]), sample.channels);
@@ -226,8 +226,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
       chroma,
       quality,
       () => Promise.all(sampleTiles === null ? [encodePiece(sample)] : sampleTiles.map(encodePiece)),
-      candidate,
-      async (decoded) => estimate(await scoreSample(decoded)),
+      candidateOf,
+      async (candidate) => estimate(await scoreSample(candidate)),
     );
     if (!probes.has(chroma)) probes.set(chroma, new Map());
     probes.get(chroma)!.set(quality, scored);

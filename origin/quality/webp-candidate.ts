@@ -24,8 +24,7 @@ let decoder: Promise<void> | undefined;
 // The package fetches its .wasm by URL, which Node cannot do for a file: Emscripten is handed the
 // bytes from disk instead, once per thread.
 function ready(): Promise<void> {
-  const wasmPath = createRequire(import.meta.url).resolve("@jsquash/webp/codec/dec/webp_dec.wasm");
-  decoder ??= init({ wasmBinary: readFileSync(wasmPath) });
+  decoder ??= init({ wasmBinary: readFileSync(createRequire(import.meta.url).resolve("@jsquash/webp/codec/dec/webp_dec.wasm")) });
   return decoder;
 }
 
