@@ -3,11 +3,10 @@
 // call where the decoder's own work takes 5.6, paid on every probe of a search, and a sample
 // encoded tile by tile paid it per tile (8 tiles of 128 pixels: 15.7 ms against 6.1). Decoded
 // in the worker, the pixels are sharp's (webp-candidate.test.ts) and the event loop stays free.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import decodeWebp, { init } from "@jsquash/webp/decode.js";
 import type { RawImage } from "./raw-image.ts";
 import { joinTiles } from "./sample-mosaic.ts";
+import { wasmFromDisk } from "../wasm/wasm-from-disk.ts";
 
 export interface WebpCandidate {
   /** The whole candidate as one file, or the tiles of a mosaic of `tile`-pixel tiles, in row order (sample-mosaic.ts). */
@@ -21,10 +20,9 @@ export interface WebpCandidate {
 
 let decoder: Promise<void> | undefined;
 
-// The package fetches its .wasm by URL, which Node cannot do for a file: Emscripten is handed the
-// bytes from disk instead, once per thread.
+/** The decoder, started once per thread. */
 function ready(): Promise<void> {
-  decoder ??= init({ wasmBinary: readFileSync(createRequire(import.meta.url).resolve("@jsquash/webp/codec/dec/webp_dec.wasm")) });
+  decoder ??= init(wasmFromDisk("@jsquash/webp/codec/dec/webp_dec.wasm"));
   return decoder;
 }
 

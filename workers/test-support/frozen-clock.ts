@@ -7,10 +7,11 @@ import { onTestFinished, vi } from "vitest";
  */
 export function freezeClockInsideMinute(): number {
   const minute = 60_000;
+  const intoMinute = 15_000;
   vi.useFakeTimers({ toFake: ["Date"] });
   onTestFinished(() => {
     vi.useRealTimers();
   });
-  vi.setSystemTime(Math.floor(Date.now() / minute) * minute + 15_000);
-  return 45;
+  vi.setSystemTime(Math.floor(Date.now() / minute) * minute + intoMinute);
+  return (minute - intoMinute) / 1000;
 }

@@ -1,19 +1,16 @@
 // JPEG XL, decoded by libjxl compiled to WebAssembly (@jsquash/jxl). The decoder hands back sRGB
 // (it applies the file's colour encoding itself), so the pixels go on as an untagged PNG.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import decodeJxl, { init } from "@jsquash/jxl/decode.js";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
+import { wasmFromDisk } from "../../wasm/wasm-from-disk.ts";
 import { jxlSize } from "./jxl-size.ts";
 import { pngWithProfile } from "./png-with-profile.ts";
 
 let decoder: Promise<unknown> | undefined;
 
-// The package fetches its .wasm by URL, which Node cannot do for a file: Emscripten is handed the
-// bytes from disk instead, once per process.
+/** The decoder, started once per process. */
 function ready(): Promise<unknown> {
-  const wasmPath = createRequire(import.meta.url).resolve("@jsquash/jxl/codec/dec/jxl_dec.wasm");
-  decoder ??= init({ wasmBinary: readFileSync(wasmPath) });
+  decoder ??= init(wasmFromDisk("@jsquash/jxl/codec/dec/jxl_dec.wasm"));
   return decoder;
 }
 
