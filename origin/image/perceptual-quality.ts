@@ -17,7 +17,7 @@
 // scores: the stretch holds on photos but not on shaded graphics and charts, whose banding only
 // the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
 // score short of the target moves up (the sample search again, aimed as far over as the estimate
-// overshot), the first one more than LANDING_SLACK above it moves down (a later one more than
+// overshot), the first one more than its format's landing slack above it moves down (a later one more than
 // LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
 // is interpolated between them, to the single quality step. So the answer reaches the target and
 // lands at most LANDING_LIMIT above it, unless the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
@@ -113,12 +113,26 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
   return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
 }
 
-// The first whole output may score this much above the target before a lower quality is tried;
-// after a move, up to LANDING_LIMIT (issue #25's limit). On images whose score hardly moves with
-// quality (shaded graphics: cairo #12 WebP scored 72.6 at q76 and 71.5 at q64) the prior curve
-// moved the search down a few qualities at a time, five whole outputs of 2.6 MP for 9% of the bytes.
-const LANDING_SLACK = 2.5;
+// The first whole output (or a probe that is the output) may score this much above the target
+// before a lower quality is tried; after a move, up to LANDING_LIMIT (issue #25's limit). On
+// images whose score hardly moves with quality (shaded graphics: cairo #12 WebP scored 72.6 at q76
+// and 71.5 at q64) the prior curve moved the search down a few qualities at a time, five whole
+// outputs of 2.6 MP for 9% of the bytes.
+//
+// WebP takes the limit itself. Aimed at 70 by the sample, its first whole output scored 66.9 to
+// 73.7 on the corpus photos, and a window of 2.5 sent half of them to a second whole output (a
+// WebP encode, a decode and a score, about one more q76 request), three of them from 72.6-72.8;
+// that kept its median request over 3x q76's (3.2-3.4x). With 4 it read 2.59x, for 3.7% more
+// bytes (origin/quality/README.md). JPEG
+// and AVIF keep 2.5: their byte targets against q76 (0.85, 0.65) and JPEG's at equal quality
+// (0.80, read 0.796) leave no room for answers 4 above, and their time targets are met without it.
+const LANDING_SLACK: Record<LossyFormat, number> = { jpeg: 2.5, webp: 4, avif: 2.5 };
 const LANDING_LIMIT = 4;
+
+/** How far above the target the first whole output, or a probe that is the output, is taken as the answer. */
+export function landingSlack(format: LossyFormat): number {
+  return LANDING_SLACK[format];
+}
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
 const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
@@ -176,6 +190,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const target = QUALITY_LEVEL_TARGETS[level];
   const ceiling = search.ceiling ?? 100;
   const ladder = qualitiesUpTo(ceiling);
+  const slack = landingSlack(format);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
   // Each reference's side of the metric is computed once for all of this search's scores. A
@@ -324,7 +339,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   }
 
   // A sample that is the image itself scored whole outputs: the lowest quality among them that
-  // reaches the target lands, when within LANDING_SLACK of it, without an encode between probes.
+  // reaches the target lands, when within the landing slack, without an encode between probes.
   if (probeIsOutput && next !== null) {
     const { chroma } = next;
     const landed = [...probes.get(chroma)!].filter(([, { score }]) => score >= target).sort(([a], [b]) => a - b)[0];
@@ -399,9 +414,9 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
   }
 
-  /** Whether a whole score reaches the target and lands at most LANDING_SLACK above it. */
+  /** Whether a whole score reaches the target and lands at most the format's landing slack above it. */
   function landsOnTarget(score: number): boolean {
-    return score >= target && score - target <= LANDING_SLACK;
+    return score >= target && score - target <= slack;
   }
 
   /** The chroma's whole outputs that reach the target, lowest quality first. */
@@ -415,8 +430,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     const above = metAscending(chroma)[0];
     const below = outputs.filter((output) => output.chroma === chroma && output.score < target).sort((a, b) => b.quality - a.quality)[0];
     const aim = target + AIM_MARGIN;
-    const slack = outputs.length > 1 ? LANDING_LIMIT : LANDING_SLACK;
-    if (above !== undefined && (above.score - target <= slack || above.quality <= 1)) return null;
+    const allowed = outputs.length > 1 ? LANDING_LIMIT : slack;
+    if (above !== undefined && (above.score - target <= allowed || above.quality <= 1)) return null;
     if (above !== undefined && below !== undefined) {
       if (below.quality >= above.quality) return null;
       if (above.quality - below.quality <= 1) return null;
