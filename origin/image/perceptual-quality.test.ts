@@ -1,10 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
+import { imageOptionsSchema, type ImageOptionsInput, type OutputChroma } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
-import { mosaicTiles } from "../quality/sample-mosaic.ts";
+import { mosaicTiles, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { encode } from "./encode.ts";
 import { coarseRungs, landingSlack, sampleOf, searchPerceptualQuality, typicalQuality, withinReach, type SearchStep } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
@@ -35,6 +35,19 @@ async function fullScore(reference: Uint8Array, output: Uint8Array): Promise<num
 const ENCODER = { mozjpeg: true, progressive: false, chroma_subsampling: null, strip_metadata: true } as const;
 
 const run = (input: Uint8Array, options: ImageOptionsInput) => processImage(input, imageOptionsSchema.parse(options));
+
+/** An auto search of generated RGB pixels, its whole outputs encoded as the search asks, and the steps it made. */
+async function recordedSearch(pixels: Uint8Array, w: number, h: number, format: LossyFormat, level: QualityLevel, chroma: OutputChroma | null = null) {
+  const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
+  const steps: SearchStep[] = [];
+  const result = await searchPerceptualQuality(image(), (quality, asked) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: asked }), {
+    format,
+    level,
+    encoder: { ...ENCODER, chroma_subsampling: chroma },
+    onStep: (step) => steps.push(step),
+  });
+  return { result, steps };
+}
 
 describe("quality auto", () => {
   it.each(["jpeg", "webp", "avif"] as const)("%s: every level's output scores at least its target at full size, quality rising with the level", async (format) => {
@@ -232,15 +245,7 @@ describe("the first whole output's landing window", () => {
     const target = QUALITY_LEVEL_TARGETS.good;
     const firstScores: number[] = [];
     for (const seed of [5, 6, 7, 8]) {
-      const pixels = photoLikePixels(w, h, seed);
-      const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
-      const steps: SearchStep[] = [];
-      const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
-        format: "webp",
-        level: "good",
-        encoder: ENCODER,
-        onStep: (step) => steps.push(step),
-      });
+      const { result, steps } = await recordedSearch(photoLikePixels(w, h, seed), w, h, "webp", "good");
       const wholes = steps.filter((step) => step.of === "whole");
       const first = wholes[0]!;
       firstScores.push(first.score);
@@ -267,15 +272,7 @@ describe("a sample that is the image itself", () => {
     ["jpeg", 400, 1, "eco"],
     ["jpeg", 400, 3, "good"],
   ] as const)("%s %ipx: lands on the lowest rung probed that reaches the target when within the format's landing slack, with no probe between rungs (seed %i, %s)", async (format, side, seed, level) => {
-    const pixels = photoLikePixels(side, side, seed);
-    const image = () => sharp(pixels, { raw: { width: side, height: side, channels: 3 } });
-    const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
-      format,
-      level,
-      encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
-      onStep: (step) => steps.push(step),
-    });
+    const { result, steps } = await recordedSearch(photoLikePixels(side, side, seed), side, side, format, level, "4:2:0");
     const target = QUALITY_LEVEL_TARGETS[level];
     const slack = landingSlack(format);
     expect(steps.every((step) => step.of === "sample")).toBe(true);
@@ -300,15 +297,7 @@ describe("a sample that is the image itself", () => {
     const side = 400;
     const settled: number[] = [];
     for (const seed of [1, 2, 3]) {
-      const pixels = photoLikePixels(side, side, seed);
-      const image = () => sharp(pixels, { raw: { width: side, height: side, channels: 3 } });
-      const steps: SearchStep[] = [];
-      const result = await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format: "jpeg", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
-        format: "jpeg",
-        level: "good",
-        encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
-        onStep: (step) => steps.push(step),
-      });
+      const { result, steps } = await recordedSearch(photoLikePixels(side, side, seed), side, side, "jpeg", "good", "4:2:0");
       const [first] = steps;
       if (first!.score < QUALITY_LEVEL_TARGETS.good || first!.score - QUALITY_LEVEL_TARGETS.good > landingSlack("jpeg")) continue;
       expect([result.encodes, result.quality, result.score]).toEqual([1, first!.quality, first!.score]);
@@ -387,17 +376,10 @@ describe("sampleOf", () => {
     const w = 1200;
     const h = 800;
     const pixels: RawImage = { data: new Uint8Array(photoLikePixels(w, h, 5)), width: w, height: h, channels: 3 };
-    const image = () => sharp(pixels.data, { raw: { width: w, height: h, channels: 3 } });
     const raw = (piece: RawImage) => sharp(piece.data, { raw: { width: piece.width, height: piece.height, channels: 3 } });
     for (const format of ["webp", "jpeg"] as const) {
       const settings = { ...ENCODER, chroma_subsampling: "4:2:0" as const };
-      const steps: SearchStep[] = [];
-      await searchPerceptualQuality(image(), (quality, chroma) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma }), {
-        format,
-        level: "good",
-        encoder: { ...ENCODER, chroma_subsampling: "4:2:0" },
-        onStep: (step) => steps.push(step),
-      });
+      const { steps } = await recordedSearch(pixels.data, w, h, format, "good", "4:2:0");
       const first = steps.find((step) => step.of === "sample")!;
       const sample = sampleOf(pixels, format);
       const pieces = format === "webp" ? mosaicTiles(sample, 128) : [sample];
