@@ -17,8 +17,8 @@
 // scores: the stretch holds on photos but not on shaded graphics and charts, whose banding only
 // the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
 // score short of the target moves up (the sample search again, aimed as far over as the estimate
-// overshot), the first one more than its format's landing slack above it moves down (a later one more than
-// LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
+// overshot), the first one more than its format's landing slack above it moves down (a later one
+// more than LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
 // is interpolated between them, to the single quality step. So the answer reaches the target and
 // lands at most LANDING_LIMIT above it, unless the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
 // ceiling hands over to the other chroma. Every score reported is the output's own.
@@ -123,9 +123,9 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
 // 73.7 on the corpus photos, and a window of 2.5 sent half of them to a second whole output (a
 // WebP encode, a decode and a score, about one more q76 request), three of them from 72.6-72.8;
 // that kept its median request over 3x q76's (3.2-3.4x). With 4 it read 2.59x, for 3.7% more
-// bytes (origin/quality/README.md). JPEG
-// and AVIF keep 2.5: their byte targets against q76 (0.85, 0.65) and JPEG's at equal quality
-// (0.80, read 0.796) leave no room for answers 4 above, and their time targets are met without it.
+// bytes (origin/quality/README.md). JPEG and AVIF keep 2.5: their byte targets against q76 (0.85,
+// 0.65) and JPEG's at equal quality (0.80, read 0.796) leave no room for answers 4 above, and
+// their time targets are met without it.
 const LANDING_SLACK: Record<LossyFormat, number> = { jpeg: 2.5, webp: 4, avif: 2.5 };
 const LANDING_LIMIT = 4;
 
@@ -133,6 +133,7 @@ const LANDING_LIMIT = 4;
 export function landingSlack(format: LossyFormat): number {
   return LANDING_SLACK[format];
 }
+
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
 const AIM_MARGIN = 1;
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
