@@ -18,10 +18,11 @@
 // the whole image's coarse scales see, nor on WebP, whose sample-to-whole gap differs. A whole
 // score short of the target moves up (the sample search again, aimed as far over as the estimate
 // overshot), the first one more than its format's landing slack above it moves down (a later one
-// more than LANDING_LIMIT), and once a whole output below and one above bracket the target the next quality
-// is interpolated between them, to the single quality step. So the answer reaches the target and
-// lands at most LANDING_LIMIT above it, unless the quality below it was tried and fell short; a 4:2:0 output that cannot reach it at the
-// ceiling hands over to the other chroma. Every score reported is the output's own.
+// more than LANDING_LIMIT), and once a whole output below and one above bracket the target the
+// next quality is interpolated between them, to the single quality step. So the answer reaches
+// the target and lands at most LANDING_LIMIT above it, unless the quality below it was tried and
+// fell short; a 4:2:0 output that cannot reach it at the ceiling hands over to the other chroma.
+// Every score reported is the output's own.
 //
 // A target no setting reaches is not answered at the ceiling by default: the answer is the
 // smallest output within one point of the highest score any setting reached, with targetMet false.
