@@ -127,12 +127,18 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
 // bytes (origin/quality/README.md). JPEG and AVIF keep 2.5: their byte targets against q76 (0.85,
 // 0.65) and JPEG's at equal quality (0.80, read 0.796) leave no room for answers 4 above, and
 // their time targets are met without it.
+//
+// An image no larger than its sample (every probe is the output) takes the limit in every format.
+// There a second probe costs about a q76 request by itself (a 0.14 MP JPEG: encode 11-19 ms, score
+// about 10, against a q76 request of 12-17) to save a tenth of 15 KB: JPEG S2 JPX #17 and #22
+// landed at q70, 72.1 and 72.3, then probed q64, which took them to 3.35x and 2.90x q76's time
+// for 1.5 KB each (origin/quality/README.md).
 const LANDING_SLACK: Record<LossyFormat, number> = { jpeg: 2.5, webp: 4, avif: 2.5 };
 const LANDING_LIMIT = 4;
 
 /** How far above the target the first whole output, or a probe that is the output, is taken as the answer. */
-export function landingSlack(format: LossyFormat): number {
-  return LANDING_SLACK[format];
+export function landingSlack(format: LossyFormat, probeIsOutput: boolean): number {
+  return probeIsOutput ? LANDING_LIMIT : LANDING_SLACK[format];
 }
 
 // Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
@@ -192,7 +198,7 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const target = QUALITY_LEVEL_TARGETS[level];
   const ceiling = search.ceiling ?? 100;
   const ladder = qualitiesUpTo(ceiling);
-  const slack = landingSlack(format);
+  const slack = landingSlack(format, probeIsOutput);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
   // Each reference's side of the metric is computed once for all of this search's scores. A
