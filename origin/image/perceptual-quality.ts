@@ -129,8 +129,8 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
 // their time targets are met without it.
 //
 // An image no larger than its sample (every probe is the output) takes the limit in every format.
-// There a second probe costs about a q76 request by itself (a 0.14 MP JPEG: encode 11-19 ms, score
-// about 10, against a q76 request of 12-17) to save a tenth of 15 KB: JPEG S2 JPX #17 and #22
+// There a second probe costs about a q76 request by itself (a 0.14 MP JPEG: encode 9-27 ms, score
+// 7-16, against a q76 encode of 10-19) to save a tenth of 15 KB: JPEG S2 JPX #17 and #22
 // landed at q70, 72.1 and 72.3, then probed q64, which took them to 3.35x and 2.90x q76's time
 // for 1.5 KB each (origin/quality/README.md).
 const LANDING_SLACK: Record<LossyFormat, number> = { jpeg: 2.5, webp: 4, avif: 2.5 };
