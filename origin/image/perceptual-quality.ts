@@ -114,11 +114,11 @@ export function chromaChoices(format: LossyFormat, named: OutputChroma | null): 
   return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
 }
 
-// The first whole output (or a probe that is the output) may score this much above the target
-// before a lower quality is tried; after a move, up to LANDING_LIMIT (issue #25's limit). On
-// images whose score hardly moves with quality (shaded graphics: cairo #12 WebP scored 72.6 at q76
-// and 71.5 at q64) the prior curve moved the search down a few qualities at a time, five whole
-// outputs of 2.6 MP for 9% of the bytes.
+// An image's first whole output may score this much above the target before a lower quality is
+// tried (a probe that is the output: below); after a move, up to LANDING_LIMIT (issue #25's
+// limit). On images whose score hardly moves with quality (shaded graphics: cairo #12 WebP scored
+// 72.6 at q76 and 71.5 at q64) the prior curve moved the search down a few qualities at a time,
+// five whole outputs of 2.6 MP for 9% of the bytes.
 //
 // WebP takes the limit itself. Aimed at 70 by the sample, its first whole output scored 66.9 to
 // 73.7 on the corpus photos, and a window of 2.5 sent half of them to a second whole output (a
