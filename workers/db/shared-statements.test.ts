@@ -1,0 +1,150 @@
+import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import { createApp } from "../app.ts";
+import { generateApiKey } from "../auth/api-key.ts";
+import type { Bindings } from "../env.ts";
+import { sweepExpiredFiles } from "../files/file-lifecycle.ts";
+import { chargeDurableStorage } from "../files/storage-meter.ts";
+import type { QueueMessage } from "../jobs/job-message.ts";
+import { jobRunners } from "../jobs/job-runners.ts";
+import { consumeJobQueue } from "../jobs/queue-consumer.ts";
+import { pruneExpiredRecords } from "../maintenance/prune-records.ts";
+import { seedCaller, type TestCaller } from "../test-support/api.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
+import { registerGeneratedOrigin } from "../test-support/origin-requests.ts";
+import { emptyTally, meteredD1, type StatementTally } from "../test-support/statement-meter.ts";
+import { seedSource } from "../test-support/transform-requests.ts";
+import { sharedStatementBudgets, type RequestKind } from "./statement-budgets.ts";
+
+// Each request kind, sent through the real app (or the real queue consumer and cron handlers) on a
+// D1 binding that counts what it is sent, with the isolate's memos warm as a busy edge has them.
+// A kind over its budget fails here, naming the statements it sent.
+
+const app = createApp();
+
+/**
+ * The job queue with what the metered request sends kept back, so the metered consumer runs it
+ * (delivered to the real queue, miniflare's consumer would run it outside the count).
+ */
+function recordingQueue(queue: Queue<QueueMessage>, sent: QueueMessage[]): Queue<QueueMessage> {
+  return new Proxy(queue, {
+    get(target, property) {
+      if (property === "send") return (body: QueueMessage) => Promise.resolve(void sent.push(body));
+      if (property === "sendBatch") return (messages: Iterable<MessageSendRequest<QueueMessage>>) => Promise.resolve(void sent.push(...[...messages].map((m) => m.body)));
+      return Reflect.get(target, property, target) as unknown;
+    },
+  });
+}
+
+interface Metered {
+  env: Bindings;
+  tally: StatementTally;
+  queued: QueueMessage[];
+}
+
+function meteredEnv(): Metered {
+  const tally = emptyTally();
+  const queued: QueueMessage[] = [];
+  return { env: { ...env, DB: meteredD1(env.DB, tally), JOBS: recordingQueue(env.JOBS, queued), ALLOW_LOOPBACK_URLS: "true" }, tally, queued };
+}
+
+async function send(metered: Metered, path: string, init: { key?: TestCaller | string; json?: unknown; method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const secret = typeof init.key === "string" ? init.key : init.key?.secret;
+  if (secret) headers.set("Authorization", `Bearer ${secret}`);
+  if (init.json !== undefined) headers.set("Content-Type", "application/json");
+  const body = init.json === undefined ? undefined : JSON.stringify(init.json);
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`http://api.test${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body }), metered.env, ctx);
+  await res.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** Runs every message the metered requests queued, and what those queue in turn, through the real consumer. */
+async function drainQueue(metered: Metered): Promise<void> {
+  while (metered.queued.length > 0) {
+    const body = metered.queued.shift()!;
+    await consumeJobQueue(createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }]), metered.env, jobRunners);
+  }
+}
+
+const measured = new Map<RequestKind, StatementTally>();
+
+async function measure(kind: RequestKind, run: (metered: Metered) => Promise<void>): Promise<void> {
+  const metered = meteredEnv();
+  await run(metered);
+  measured.set(kind, metered.tally);
+  const sent = metered.tally.reads + metered.tally.writes;
+  const budget = sharedStatementBudgets[kind];
+  expect.soft(
+    { reads: metered.tally.reads, writes: metered.tally.writes },
+    `${kind} sent ${sent} statements to the shared database (${metered.tally.reads} reads, ${metered.tally.writes} writes):\n${metered.tally.sql.join("\n")}`,
+  ).toEqual(budget);
+}
+
+/** Sends one request and expects its status, so a count is never taken of a request that failed. */
+const answered = (status: number, metered: Metered, path: string, init: Parameters<typeof send>[2] = {}) =>
+  send(metered, path, init).then((res) => {
+    expect(res.status, `${init.method ?? (init.json === undefined ? "GET" : "POST")} ${path}`).toBe(status);
+  });
+
+/** A caller whose key the isolate has already looked up once, as on a busy edge. */
+async function warmCaller(options: Parameters<typeof seedCaller>[0] = {}): Promise<TestCaller> {
+  const caller = await seedCaller(options);
+  await send(meteredEnv(), "/v1/account", { key: caller });
+  return caller;
+}
+
+const photo = () => generatedBytes("landscape-3.jpg");
+const pdf = () => generatedBytes("photo-full-page.pdf");
+
+describe("statements each request sends to the shared database", () => {
+  it("a transform hit sends none, a miss of a file or an origin path its budget", async () => {
+    const caller = await warmCaller();
+    const fileId = await seedSource(caller, await photo(), "image/jpeg");
+    await registerGeneratedOrigin(caller);
+    await send(meteredEnv(), `/v1/image/t/${caller.keyId}/w_64/${fileId}`);
+    await measure("transform miss (file)", (m) => answered(200, m, `/v1/image/t/${caller.keyId}/w_48/${fileId}`));
+    await measure("transform hit", (m) => answered(200, m, `/v1/image/t/${caller.keyId}/w_48/${fileId}`));
+    await measure("transform miss (origin path)", (m) => answered(200, m, `/v1/image/t/${caller.keyId}/w_40/shop/photo.png`));
+  });
+
+  it("a processing call, sync or async, with its job and webhook", async () => {
+    const caller = await warmCaller();
+    const image = { base64: encodeBase64(await photo()) };
+    await measure("optimize", (m) => answered(200, m, "/v1/image/optimize", { key: caller, json: { source: image, options: { width: 64 } } }));
+    await measure("optimize with Idempotency-Key", (m) =>
+      answered(200, m, "/v1/image/optimize", { key: caller, json: { source: image, options: { width: 65 } }, headers: { "Idempotency-Key": crypto.randomUUID() } }),
+    );
+    const images = Array.from({ length: 10 }, (_, i) => ({ ref: `i${i}`, source: image }));
+    await measure("batch of 10", (m) => answered(200, m, "/v1/image/batch", { key: caller, json: { images, options: { width: 40 } } }));
+    const document = { base64: encodeBase64(await pdf()) };
+    await measure("pdf analyze", (m) => answered(200, m, "/v1/pdf/analyze", { key: caller, json: { source: document } }));
+    await measure("pdf compress", (m) => answered(200, m, "/v1/pdf/compress", { key: caller, json: { source: document } }));
+    const hook = `${env.CF_API_BASE_URL}/zones/ok-statements/purge_cache`;
+    await measure("pdf compress async, its job and webhook", async (m) => {
+      const accepted = await send(m, "/v1/pdf/compress", { key: caller, json: { source: document, mode: "async", webhook: { url: hook } } });
+      expect(accepted.status).toBe(202);
+      await drainQueue(m);
+    });
+    await measure("xlsx generate", (m) => answered(200, m, "/v1/xlsx/generate", { key: caller, json: { sheets: [{ name: "S", columns: [{ key: "a", header: "A", type: "string" }, { key: "n", header: "N", type: "number" }], rows: [["a", 1]] }] } }));
+  });
+
+  it("resource calls, refusals and the cron sweep", async () => {
+    const caller = await warmCaller();
+    const image = { base64: encodeBase64(await photo()) };
+    await measure("file store", (m) => answered(201, m, "/v1/files", { key: caller, json: { source: image } }));
+    await measure("file list", (m) => answered(200, m, "/v1/files", { key: caller }));
+    await measure("account", (m) => answered(200, m, "/v1/account", { key: caller }));
+    await measure("usage", (m) => answered(200, m, "/v1/usage?from=2026-11-01&to=2026-11-30&group_by=operation", { key: caller }));
+    const unknownKey = (await generateApiKey()).secret;
+    await measure("401", (m) => answered(401, m, "/v1/account", { key: unknownKey }));
+    await measure("400", (m) => answered(400, m, "/v1/image/optimize", { key: caller, json: { source: {} } }));
+    await measure("cron sweep", async (m) => {
+      const now = Date.now();
+      await Promise.all([sweepExpiredFiles(m.env, now), chargeDurableStorage(m.env.DB, now), pruneExpiredRecords(m.env.DB, now)]);
+    });
+  });
+});
