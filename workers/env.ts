@@ -1,11 +1,14 @@
 import type { QueueMessage } from "./jobs/job-message.ts";
 import type { OriginContainer } from "./origin/origin-container.ts";
+import type { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
 
 // Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
 export interface Bindings {
   DB: D1Database;
   FILES: R2Bucket;
   JOBS: Queue<QueueMessage>;
+  /** One fixed-window request counter per subject (an API key, a download's client address or file). */
+  RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
   ENVIRONMENT: string;
   ORIGIN_URL: string;
   /** The origin as Cloudflare Containers, used when ORIGIN_URL is empty. */

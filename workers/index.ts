@@ -9,6 +9,7 @@ import { chargeDurableStorage } from "./files/storage-meter.ts";
 import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 
 export { OriginContainer } from "./origin/origin-container.ts";
+export { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
 
 const app = createApp();
 const SWEEP_BATCH = 500;

@@ -90,16 +90,6 @@ export const idempotencyRecords = sqliteTable(
   ],
 );
 
-export const rateWindows = sqliteTable(
-  "rate_windows",
-  {
-    keyId: text("key_id").notNull(),
-    windowStart: integer("window_start").notNull(),
-    count: integer("count").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
-);
-
 
 // Every stored object (a source, an upload, a result) has one row; the R2 object is written
 // before the row is marked ready and deleted only after the row is marked deleted, so a row

@@ -2,10 +2,10 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../hono-env.ts";
 import { countInWindow, perMinuteLimit } from "../rate-limit/fixed-window.ts";
 
-/** Fixed one-minute windows per key, counted in D1 with one upsert per request. */
+/** Fixed one-minute windows per key, each key counted by its own Durable Object (rate-limit/rate-window-counter.ts). */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const limit = perMinuteLimit(c.env.RATE_LIMIT_PER_MINUTE);
-  const headers = await countInWindow(c.env.DB, {
+  const headers = await countInWindow(c.env.RATE_WINDOWS, {
     subject: c.get("caller").keyId,
     limit,
     policy: "per-key",

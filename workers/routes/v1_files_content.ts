@@ -63,7 +63,7 @@ async function limitDownloads(env: AppEnv["Bindings"], subject: { address: strin
     "address" in subject
       ? { subject: `download-address:${subject.address}`, policy: "per-address", exceeded: `This address may make ${limit} downloads per minute.` }
       : { subject: `download-file:${subject.fileId}`, policy: "per-file", exceeded: `This file may be downloaded ${limit} times per minute.` };
-  await countInWindow(env.DB, { ...rule, limit });
+  await countInWindow(env.RATE_WINDOWS, { ...rule, limit });
 }
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
