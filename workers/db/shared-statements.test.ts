@@ -79,7 +79,7 @@ async function measure(kind: RequestKind, run: (metered: Metered) => Promise<voi
   const sent = metered.tally.reads + metered.tally.writes;
   const budget = sharedStatementBudgets[kind];
   expect.soft(
-    { reads: metered.tally.reads, writes: metered.tally.writes },
+    { reads: metered.tally.reads, writes: metered.tally.writes, keyIndex: metered.tally.keyIndex },
     `${kind} sent ${sent} statements to the shared database (${metered.tally.reads} reads, ${metered.tally.writes} writes):\n${metered.tally.sql.join("\n")}`,
   ).toEqual(budget);
 }

@@ -5,11 +5,13 @@
 export interface StatementTally {
   reads: number;
   writes: number;
+  /** Statements on the key index (`api_keys`): cross-account, they stay in D1 when account state moves to per-account shards. */
+  keyIndex: number;
   /** The SQL of every statement in the order sent, for the message of a budget that fails. */
   sql: string[];
 }
 
-export const emptyTally = (): StatementTally => ({ reads: 0, writes: 0, sql: [] });
+export const emptyTally = (): StatementTally => ({ reads: 0, writes: 0, keyIndex: 0, sql: [] });
 
 const WRITE = /^\s*(insert|update|delete|replace|create|drop|alter)\b/i;
 const WRITING_CTE = /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i;
@@ -17,6 +19,7 @@ const WRITING_CTE = /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i;
 function count(tally: StatementTally, sql: string): void {
   if (WRITE.test(sql) || WRITING_CTE.test(sql)) tally.writes++;
   else tally.reads++;
+  if (/\bapi_keys\b/i.test(sql)) tally.keyIndex++;
   tally.sql.push(sql.replace(/\s+/g, " ").slice(0, 160));
 }
 
