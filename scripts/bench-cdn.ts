@@ -18,13 +18,13 @@
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 import { startDirectWorkers } from "./lib/direct-workerd.ts";
+import { edgeCpuSeconds } from "./lib/process-cpu.ts";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 // Each route is loaded once per round, the routes in turn: a neighbour's burst on this shared
@@ -73,30 +73,6 @@ export default {
     return new Response(body, { headers });
   },
 };\n`;
-}
-
-// CPU seconds (user + system) of the workerd processes started by this pair's scripts/dev.ts.
-function edgeCpuSeconds(edgePort: number): number {
-  const ticksPerSecond = 100;
-  const processes = new Map<string, { ppid: string; cmd: string; cpu: number }>();
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      // After "pid (comm) " come state, ppid, ...; utime and stime are stat fields 14 and 15.
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      processes.set(pid, { ppid: fields[1]!, cmd, cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond });
-    } catch {
-      // the process ended while being read
-    }
-  }
-  const devPid = [...processes].find(([, p]) => p.cmd.includes("scripts/dev.ts") && p.cmd.includes(String(edgePort)))?.[0];
-  const descendsFromDev = (pid: string): boolean => {
-    for (let at = processes.get(pid)?.ppid; at && at !== "0"; at = processes.get(at)?.ppid) if (at === devPid) return true;
-    return false;
-  };
-  let total = 0;
-  for (const [pid, p] of processes) if (p.cmd.includes("workerd") && descendsFromDev(pid)) total += p.cpu;
-  return total;
 }
 
 async function upload(edgeUrl: string, apiKey: string, bytes: Uint8Array, contentType: string): Promise<string> {

@@ -1,0 +1,79 @@
+// npm run bench:capacity: the service's ceiling from costs measured in this run (issue #44).
+//   - statements per request kind: workers/db/shared-statements.test.ts runs first and pins each
+//     kind's count to workers/db/statement-budgets.ts, so the budgets read here are this tree's;
+//   - origin CPU per operation, on the engines, in this process (scripts/bench-capacity/origin-costs.ts);
+//   - edge CPU per transform hit and miss, on a real pair (scripts/bench-capacity/edge-costs.ts);
+// held against Cloudflare's published limits (scripts/bench-capacity/published-limits.ts) for the
+// traffic mix of scripts/bench-capacity/traffic-mix.ts, at x1, x10 and x100.
+// Env: BENCH_ROUNDS (origin runs per operation, 3), BENCH_CAPACITY_HITS (200), BENCH_CAPACITY_MISSES (10).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { sharedStatementBudgets } from "../workers/db/statement-budgets.ts";
+import { measureEdgeCosts } from "./bench-capacity/edge-costs.ts";
+import { accountCapExceeded, components, STATEMENTS_OF, type Design, type Measured } from "./bench-capacity/model.ts";
+import { measureOriginCosts } from "./bench-capacity/origin-costs.ts";
+import { PUBLISHED_LIMITS } from "./bench-capacity/published-limits.ts";
+import { busiestAccountShare, TRAFFIC_MIX, type TrafficKind } from "./bench-capacity/traffic-mix.ts";
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const pct = (u: number) => `${(u * 100).toFixed(u < 0.1 ? 1 : 0)}%`;
+
+console.log("1. Statements per request kind (measured: workers/db/shared-statements.test.ts, run now)");
+const counted = spawnSync("npx", ["vitest", "run", "workers/db/shared-statements.test.ts"], { encoding: "utf8" });
+if (counted.status !== 0) {
+  console.error(counted.stdout.slice(-4000));
+  throw new Error("the statement counts no longer match workers/db/statement-budgets.ts: the model would be built on stale figures");
+}
+for (const [kind, kindName] of Object.entries(STATEMENTS_OF)) {
+  const s = sharedStatementBudgets[kindName];
+  console.log(`   ${kind.padEnd(14)} ${kindName.padEnd(42)} ${s.reads} reads + ${s.writes} writes (${s.keyIndex} on the key index)`);
+}
+
+console.log(`\n2. Origin CPU per operation (measured in this process, median of ${rounds})`);
+const origin = await measureOriginCosts(rounds);
+for (const cost of origin) console.log(`   ${cost.name.padEnd(46)} ${cost.cpuMs.toFixed(0).padStart(7)} ms CPU   runs ${cost.runs.map((r) => r.toFixed(0)).join(", ")}`);
+
+console.log("\n3. Edge CPU per request (measured on a real pair's workerd; includes wrangler dev's proxy, so an upper bound)");
+const edge = await measureEdgeCosts({ hits: Number(process.env.BENCH_CAPACITY_HITS ?? 200), misses: Number(process.env.BENCH_CAPACITY_MISSES ?? 10) });
+console.log(`   transform hit  ${edge.hitCpuMs.toFixed(2)} ms CPU (${edge.hits} hits)`);
+console.log(`   transform miss ${edge.missCpuMs.toFixed(1)} ms CPU (${edge.misses} misses of a 1 MP JPEG, computed at the edge)`);
+console.log(`   Workers limit ${PUBLISHED_LIMITS.workerCpuMsPerRequest} ms CPU per request (published): hits and misses scale out across isolates`);
+
+const instances = Number(/^max_instances\s*=\s*(\d+)/m.exec(readFileSync("wrangler.toml", "utf8"))?.[1]);
+const measured: Measured = {
+  statements: sharedStatementBudgets,
+  originCpuMs: { transformMiss: origin[0]!.cpuMs, optimize: origin[1]!.cpuMs, pdfCompress: origin[2]!.cpuMs, xlsx: origin[3]!.cpuMs },
+  edgeCpuMs: { hit: edge.hitCpuMs, miss: edge.missCpuMs },
+  originInstances: instances,
+};
+const share = busiestAccountShare(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent);
+console.log(`\n4. The model. Published limits: ${JSON.stringify(PUBLISHED_LIMITS)}`);
+console.log(`   Traffic: ${JSON.stringify(TRAFFIC_MIX.perSecond)} per second over ${TRAFFIC_MIX.accounts} accounts, Zipf s=${TRAFFIC_MIX.zipfExponent}: the busiest account has ${pct(share)} of it`);
+console.log(`   Origin instances: ${instances} (wrangler.toml max_instances). Misses are all costed as origin work (the larger sources are).`);
+
+/**
+ * The goal at x1 (every component at 50% or less) and x10 (the same, by configuration alone): the
+ * origin pool counts as fitting when the instances it needs for 50% are within the account's vCPU cap.
+ */
+function goalVerdict(factor: number, list: ReturnType<typeof components>, rates: Record<TrafficKind, number>): string {
+  const over = list.filter((c) => c.utilisation > 0.5 && c.name !== "origin containers").map((c) => c.name);
+  if (accountCapExceeded(measured, rates)) over.push(`origin containers (past the account's ${PUBLISHED_LIMITS.accountVcpu} vCPU at 50%)`);
+  const goal = factor === 1 ? "the mix with every component at 50% or less (origin instances as configured for it)" : "x10 with configuration changes only";
+  return `${goal}: ${over.length === 0 ? "met" : `MISSED (${over.join("; ")})`}`;
+}
+
+const scaled = (factor: number) => Object.fromEntries(Object.entries(TRAFFIC_MIX.perSecond).map(([k, v]) => [k, v * factor])) as Record<TrafficKind, number>;
+const verdicts: string[] = [];
+for (const design of ["one D1 (as built)", "per-account shards"] satisfies Design[]) {
+  console.log(`\n   ${design}`);
+  for (const factor of [1, 10, 100]) {
+    const list = components(design, measured, scaled(factor), share);
+    console.log(`   x${factor}`);
+    for (const c of list) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(20)} of ${c.limit.padEnd(14)} ${pct(c.utilisation).padStart(7)}`);
+    const first = list.filter((c) => c.utilisation > 1).sort((a, b) => b.utilisation - a.utilisation)[0];
+    if (factor > 1) console.log(`     first to saturate: ${first ? `${first.name} (${pct(first.utilisation)}); moved by: ${first.remedy}` : "none"}`);
+    if (design === "per-account shards" && factor <= 10) verdicts.push(goalVerdict(factor, list, scaled(factor)));
+  }
+}
+console.log("\nGoals (the shard design is modelled from this tree's measured statements; its shards are not built yet):");
+for (const v of verdicts) console.log(`   ${v}`);

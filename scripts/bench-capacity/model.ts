@@ -1,0 +1,102 @@
+// The capacity model: measured per-request costs times the traffic mix, held against published
+// limits, for the design as built (every account's state in one D1) and the per-account shard
+// design (account state in one Durable Object per account, only the key index left in D1).
+import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
+import { PUBLISHED_LIMITS } from "./published-limits.ts";
+import type { TrafficKind } from "./traffic-mix.ts";
+
+export type Design = "one D1 (as built)" | "per-account shards";
+
+export interface Measured {
+  statements: Record<RequestKind, StatementBudget>;
+  /** Origin CPU ms per request of each kind that reaches the origin. */
+  originCpuMs: Record<Exclude<TrafficKind, "transformHit">, number>;
+  edgeCpuMs: { hit: number; miss: number };
+  originInstances: number;
+}
+
+/** Which counted request stands for each kind of traffic: PDF compress is modelled as a job, the worst case. */
+export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
+  transformHit: "transform hit",
+  transformMiss: "transform miss (file)",
+  optimize: "optimize",
+  pdfCompress: "pdf compress async, its job and webhook",
+  xlsx: "xlsx generate",
+};
+
+// The shard design's calls per request: its account statements go to the account's object in one
+// call before the work (balance, idempotency claim) and one after (charge, derivative or file row,
+// idempotency record); a job adds its start, its end and its webhook's record.
+const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 2, optimize: 2, pdfCompress: 5, xlsx: 2 };
+// Queue messages per request: a job's own message and its webhook's.
+const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
+// Requests that count against their key's rate window (hits are not counted).
+const RATE_COUNTED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
+
+export interface Component {
+  name: string;
+  load: string;
+  limit: string;
+  utilisation: number;
+  /** What configuration (or design) moves this component's ceiling. */
+  remedy: string;
+}
+
+const sum = (rates: Record<TrafficKind, number>, per: (kind: TrafficKind) => number) =>
+  (Object.keys(rates) as TrafficKind[]).reduce((total, kind) => total + rates[kind] * per(kind), 0);
+
+export function components(design: Design, measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
+  const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
+  const d1PerSecond = design === "one D1 (as built)" ? sum(rates, (k) => statements(k).reads + statements(k).writes) : sum(rates, (k) => statements(k).keyIndex);
+  const busiestShard =
+    design === "one D1 (as built)" ? 0 : busiestShare * sum(rates, (k) => (statements(k).reads + statements(k).writes - statements(k).keyIndex > 0 ? SHARD_CALLS[k] : 0));
+  const vcpu = sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
+  const vcpuCapacity = measured.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
+  const queue = sum(rates, (k) => QUEUE_MESSAGES[k]);
+  const busiestKey = busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
+  const list: Component[] = [
+    {
+      name: "D1 (shared database)",
+      load: `${d1PerSecond.toFixed(0)} statements/s`,
+      limit: `${PUBLISHED_LIMITS.d1StatementsPerSecond}/s`,
+      utilisation: d1PerSecond / PUBLISHED_LIMITS.d1StatementsPerSecond,
+      remedy: design === "one D1 (as built)" ? "none by configuration: move account state to per-account shards" : "memoise key lookups in the isolate, or read replicas",
+    },
+    {
+      name: "busiest key's rate window",
+      load: `${busiestKey.toFixed(0)} requests/s`,
+      limit: `${PUBLISHED_LIMITS.durableObjectRequestsPerSecond}/s`,
+      utilisation: busiestKey / PUBLISHED_LIMITS.durableObjectRequestsPerSecond,
+      remedy: "more keys for that account (one window each), or the Rate Limiting binding",
+    },
+    {
+      name: "origin containers",
+      load: `${vcpu.toFixed(1)} vCPU`,
+      limit: `${measured.originInstances} x ${PUBLISHED_LIMITS.containerInstanceVcpu} vCPU`,
+      utilisation: vcpu / vcpuCapacity,
+      remedy: `instances: ${Math.ceil(vcpu / (PUBLISHED_LIMITS.containerInstanceVcpu * 0.5))} for 50% (account cap ${PUBLISHED_LIMITS.accountVcpu} vCPU = ${PUBLISHED_LIMITS.accountVcpu / PUBLISHED_LIMITS.containerInstanceVcpu} instances)`,
+    },
+    {
+      name: "job queue",
+      load: `${queue.toFixed(0)} messages/s`,
+      limit: `${PUBLISHED_LIMITS.queueMessagesPerSecond}/s`,
+      utilisation: queue / PUBLISHED_LIMITS.queueMessagesPerSecond,
+      remedy: "more queues, by account",
+    },
+  ];
+  if (design === "per-account shards") {
+    list.splice(1, 0, {
+      name: "busiest account's shard",
+      load: `${busiestShard.toFixed(0)} calls/s`,
+      limit: `${PUBLISHED_LIMITS.durableObjectRequestsPerSecond}/s`,
+      utilisation: busiestShard / PUBLISHED_LIMITS.durableObjectRequestsPerSecond,
+      remedy: "split that account's shard (its derivatives by file)",
+    });
+  }
+  return list;
+}
+
+/** The account vCPU cap is a ceiling no instance count passes. */
+export function accountCapExceeded(measured: Measured, rates: Record<TrafficKind, number>): boolean {
+  return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000)) / 0.5 > PUBLISHED_LIMITS.accountVcpu;
+}

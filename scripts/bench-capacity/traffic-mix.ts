@@ -1,0 +1,16 @@
+// The traffic the capacity model is asked to carry (issue #44): requests a second by kind, spread
+// over accounts by a Zipf law, so the busiest account's own shard is sized too.
+export const TRAFFIC_MIX = {
+  accounts: 10_000,
+  zipfExponent: 1.1,
+  perSecond: { transformHit: 50_000, transformMiss: 2_000, optimize: 200, pdfCompress: 20, xlsx: 5 },
+} as const;
+
+export type TrafficKind = keyof typeof TRAFFIC_MIX.perSecond;
+
+/** The busiest account's share of all traffic: rank 1's weight over the sum of k^-s for k = 1..accounts. */
+export function busiestAccountShare(accounts: number, exponent: number): number {
+  let sum = 0;
+  for (let rank = 1; rank <= accounts; rank++) sum += rank ** -exponent;
+  return 1 / sum;
+}
