@@ -1,6 +1,7 @@
 import type { QueueMessage } from "./jobs/job-message.ts";
 import type { OriginContainer } from "./origin/origin-container.ts";
 import type { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
+import type { AccountShard } from "./shards/account-shard.ts";
 
 // Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
 export interface Bindings {
@@ -9,6 +10,8 @@ export interface Bindings {
   JOBS: Queue<QueueMessage>;
   /** One fixed-window request counter per subject (an API key, a download's client address or file). */
   RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
+  /** One shard per account: the account's own hot state (workers/shards/account-shard.ts). */
+  ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
   ENVIRONMENT: string;
   ORIGIN_URL: string;
   /** The origin as Cloudflare Containers, used when ORIGIN_URL is empty. */

@@ -11,7 +11,8 @@
 //     overlay file (l_), or with
 //     an origin path's version that is no longer current (new bytes, a purge, the path gone
 //     upstream, the origin deleted), is a deliberate deletion, not a charge without an output;
-//   - no R2 object without its row, no ready row without its object (pending uploads excepted):
+//   - no R2 object without its row, no ready row without its object (pending uploads excepted;
+//     an idempotent response stored in R2 belongs to a record in its account's shard, not read here):
 //     files, derivatives, originals kept from origins (`accounts/*/origins/…`, one per ready
 //     origin path) and mezzanines (of a live file, or of an origin path's current version).
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
@@ -22,7 +23,6 @@ import { transformChargeKey, transformChargeOverlay, transformChargeSource } fro
 import { ledgerRows } from "../../workers/billing/charge-once.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
-import { bodyObjectKey, idempotencyScopes } from "../../workers/idempotency/idempotency-store.ts";
 import { jobsSince } from "../../workers/jobs/job-store.ts";
 import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
@@ -118,14 +118,13 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const webhookGraceMs = options.webhookGraceMs ?? 60_000;
 
   // One batch is one transaction: the ledger, the balances and the rows are read as of one moment.
-  const [jobs, ledger, files, derivatives, deliveries, accounts, idempotencyRecords, originPaths] = await orm(db).batch([
+  const [jobs, ledger, files, derivatives, deliveries, accounts, originPaths] = await orm(db).batch([
     jobsSince(db, since),
     ledgerRows(db),
     fileRows(db),
     derivativeRows(db),
     deliveryRows(db),
     balances(db),
-    idempotencyScopes(db),
     originObjectRows(db),
   ]);
   // An origin path's current version, as the source id its derivatives, charges and mezzanine carry.
@@ -221,7 +220,6 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const objects = new Set(objectKeys);
   const liveFileKeys = new Map(files.filter((f) => f.status !== "deleted").map((f) => [f.r2_key, f]));
   const liveFileIds = new Set(files.filter((f) => f.status === "ready").map((f) => f.id));
-  const idempotencyKeys = new Set(await Promise.all(idempotencyRecords.map(bodyObjectKey)));
   const derivativeObjects = new Set(derivatives.map((d) => d.r2_key));
   const originalObjects = new Set(readyPaths.map((p) => p.r2_key));
   const objectsWithoutRow = objectKeys.filter((key) => {
@@ -230,7 +228,8 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       const source = key.slice("mezzanine/".length);
       return !liveFileIds.has(source) && !currentOriginSources.has(source);
     }
-    if (key.startsWith("idempotency/")) return !idempotencyKeys.has(key);
+    // A stored idempotent response's record is in its account's shard, which these books do not read.
+    if (key.startsWith("idempotency/")) return false;
     if (key.includes("/derivatives/")) return !derivativeObjects.has(key);
     if (ORIGIN_ORIGINAL.test(key)) return !originalObjects.has(key);
     return !liveFileKeys.has(key);

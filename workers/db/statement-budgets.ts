@@ -14,7 +14,7 @@ export const sharedStatementBudgets = {
   "transform miss (file)": { reads: 6, writes: 2, keyIndex: 0 },
   "transform miss (origin path)": { reads: 7, writes: 3, keyIndex: 0 },
   optimize: { reads: 3, writes: 3, keyIndex: 1 },
-  "optimize with Idempotency-Key": { reads: 3, writes: 5, keyIndex: 1 },
+  "optimize with Idempotency-Key": { reads: 3, writes: 3, keyIndex: 1 },
   "batch of 10": { reads: 12, writes: 30, keyIndex: 1 },
   "pdf analyze": { reads: 1, writes: 1, keyIndex: 1 },
   "pdf compress": { reads: 3, writes: 3, keyIndex: 1 },

@@ -32,8 +32,8 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   };
   const fingerprint = await requestFingerprint(c.req.method, c.req.path, await c.req.text());
 
-  if (!(await claim(c.env.DB, scope, fingerprint, Date.now()))) {
-    const existing = await loadExisting(c.env.DB, c.env.FILES, scope);
+  if (!(await claim(c.env, scope, fingerprint, Date.now()))) {
+    const existing = await loadExisting(c.env, scope);
     if (existing && existing.fingerprint !== fingerprint) {
       throw new ProblemError(
         "idempotency_key_reused",
@@ -54,7 +54,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 
   if (c.res.status >= 500) {
-    await release(c.env.DB, scope);
+    await release(c.env, scope);
     return;
   }
   const headers: Record<string, string> = {};
@@ -63,5 +63,5 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     if (value !== null) headers[name] = value;
   }
   const body = await c.res.clone().text();
-  await complete(c.env.DB, c.env.FILES, scope, { status: c.res.status, headers, body });
+  await complete(c.env, scope, { status: c.res.status, headers, body });
 });

@@ -1,0 +1,67 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { IDEMPOTENCY_RETENTION_MS } from "../idempotency/shard-idempotency-records.ts";
+import { requestFingerprint } from "../idempotency/idempotency-store.ts";
+import { accountShard, type AccountShard } from "./account-shard.ts";
+import { migrateShard } from "./shard-migrations.ts";
+
+const name = (idempotencyKey: string) => ({ keyId: "key_test", idempotencyKey });
+
+describe("AccountShard", () => {
+  it("lets exactly one of many claims sent at once hold an Idempotency-Key", async () => {
+    const accountId = `acct_${crypto.randomUUID()}`;
+    const shard = accountShard(env, accountId);
+    const claims = await Promise.all(Array.from({ length: 30 }, () => shard.claimIdempotencyKey(accountId, name("once"), "fp", Date.now())));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("keeps accounts apart: the same key in another account's shard is claimed on its own", async () => {
+    const [a, b] = [`acct_${crypto.randomUUID()}`, `acct_${crypto.randomUUID()}`];
+    expect(await accountShard(env, a).claimIdempotencyKey(a, name("k"), "fp", Date.now())).toBe(true);
+    expect(await accountShard(env, b).claimIdempotencyKey(b, name("k"), "fp", Date.now())).toBe(true);
+    expect(await accountShard(env, b).idempotencyRecord(b, name("other"))).toBeNull();
+  });
+
+  it("prunes expired records at its alarm and sets the next one", async () => {
+    const accountId = `acct_${crypto.randomUUID()}`;
+    const shard = accountShard(env, accountId);
+    const now = Date.now();
+    await shard.claimIdempotencyKey(accountId, name("old"), "fp", now - IDEMPOTENCY_RETENTION_MS - 1);
+    await shard.claimIdempotencyKey(accountId, name("live"), "fp", now);
+    expect(await runDurableObjectAlarm(shard)).toBe(true);
+    expect(await shard.idempotencyRecord(accountId, name("old"))).toBeNull();
+    expect(await shard.idempotencyRecord(accountId, name("live"))).toMatchObject({ state: "running" });
+    const alarm = await runInDurableObject(shard, (_instance: AccountShard, state) => state.storage.getAlarm());
+    expect(alarm).toBe(now + IDEMPOTENCY_RETENTION_MS);
+  });
+
+  it("takes each schema step once: a shard started again keeps its rows", async () => {
+    const accountId = `acct_${crypto.randomUUID()}`;
+    const shard = accountShard(env, accountId);
+    await shard.claimIdempotencyKey(accountId, name("kept"), "fp", Date.now());
+    const versions = await runInDurableObject(shard, (_instance: AccountShard, state) => [migrateShard(state.storage), migrateShard(state.storage)]);
+    expect(versions).toEqual([1, 1]);
+    expect(await shard.idempotencyRecord(accountId, name("kept"))).toMatchObject({ fingerprint: "fp" });
+  });
+
+  it("upgrades in place: a response recorded in the shared database before the move is replayed, not run again", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const body = JSON.stringify({ source: { base64: "AAAA" } });
+    const send = (key: TestCaller, idempotencyKey: string) => api("/v1/image/optimize", { key, body, headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey } });
+    // A real answer to record (from another account, so this account's shard is first used after
+    // the record is in place), as the shared database held them before the shards.
+    const answered = await send(await seedCaller(), "first");
+    const recorded = await answered.text();
+    const requestId = answered.headers.get("X-Request-Id");
+    const now = Date.now();
+    await env.DB.prepare(
+      "INSERT INTO idempotency_records (account_id, key_id, idempotency_key, fingerprint, state, response_status, response_headers, response_body, created_at, expires_at) VALUES (?, ?, 'moved', ?, 'done', ?, ?, ?, ?, ?)",
+    )
+      .bind(caller.accountId, caller.keyId, await requestFingerprint("POST", "/v1/image/optimize", body), answered.status, JSON.stringify({ "content-type": answered.headers.get("Content-Type") }), recorded, now, now + IDEMPOTENCY_RETENTION_MS)
+      .run();
+    const replayed = await send(caller, "moved");
+    expect([replayed.status, replayed.headers.get("Idempotent-Replayed"), await replayed.text()]).toEqual([answered.status, "true", recorded]);
+    expect(requestId).not.toBeNull();
+  });
+});

@@ -1,0 +1,29 @@
+// The shard's schema, one step a version, applied in order when a shard object starts: a shard
+// that was created by an older deployment takes the steps it has not had, and every step runs
+// once (its number is recorded in the same transaction as its statements).
+const STEPS: readonly string[][] = [
+  [
+    "CREATE TABLE shard_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    `CREATE TABLE idempotency_records (
+      key_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, fingerprint TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+      response_status INTEGER, response_headers TEXT, response_body TEXT,
+      created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+      PRIMARY KEY (key_id, idempotency_key))`,
+    "CREATE INDEX idempotency_expiry ON idempotency_records (expires_at)",
+  ],
+];
+
+/** Brings the shard's SQLite up to the latest step; returns the version it had before. */
+export function migrateShard(storage: DurableObjectStorage): number {
+  storage.sql.exec("CREATE TABLE IF NOT EXISTS shard_schema (version INTEGER NOT NULL)");
+  const row = storage.sql.exec<{ version: number }>("SELECT MAX(version) AS version FROM shard_schema").one();
+  const had = row.version ?? 0;
+  for (let version = had + 1; version <= STEPS.length; version++) {
+    storage.transactionSync(() => {
+      for (const statement of STEPS[version - 1]!) storage.sql.exec(statement);
+      storage.sql.exec("INSERT INTO shard_schema (version) VALUES (?)", version);
+    });
+  }
+  return had;
+}
