@@ -3,7 +3,8 @@ import { hashApiKey, isWellFormedApiKey } from "../auth/api-key.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { constantTimeEqual } from "../../contracts/crypto/constant-time.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { findKeyBySecretHash, recordKeyUse } from "../keys/key-store.ts";
+import { recordKeyUse } from "../keys/key-store.ts";
+import { presentedKey } from "../auth/presented-key.ts";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -15,7 +16,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   if (!isWellFormedApiKey(secret)) throw new ProblemError("unauthorized", "The API key is malformed.");
 
   const hash = await hashApiKey(secret);
-  const row = await findKeyBySecretHash(c.env.DB, hash);
+  const row = await presentedKey(c.env.DB, hash);
   if (!row || !constantTimeEqual(row.secret_hash, hash)) throw new ProblemError("unauthorized", "The API key is not valid.");
   if (row.revoked_at !== null) throw new ProblemError("unauthorized", "The API key has been revoked.");
 
@@ -28,6 +29,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 
   const now = Date.now();
   if (row.last_used_at === null || now - row.last_used_at > LAST_USED_RESOLUTION_MS) {
+    // The remembered row takes the write too, so the memo does not send one per request.
+    row.last_used_at = now;
     c.executionCtx.waitUntil(recordKeyUse(c.env.DB, row.id, now));
   }
   await next();

@@ -2,6 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { apiKeySchema, apiKeyView } from "../keys/api-key-view.ts";
+import { forgetPresentedKey } from "../auth/presented-key.ts";
 import { findKey, revokeKey } from "../keys/key-store.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
@@ -26,6 +27,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const { key_id } = c.req.valid("param");
   const outcome = await revokeKey(c.env.DB, accountId, key_id);
+  forgetPresentedKey(key_id);
   if (outcome === "not_found") throw new ProblemError("not_found", `No key ${key_id} in this account.`);
   if (outcome === "last_active_key") {
     throw new ProblemError("conflict", "This is the account's last active key; create another before revoking it.");
