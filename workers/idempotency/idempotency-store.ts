@@ -3,7 +3,7 @@
 // response too large for its row kept in R2 beside it.
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import type { Bindings } from "../env.ts";
-import { accountShard } from "../shards/account-shard.ts";
+import { accountShard } from "../shards/shard-stub.ts";
 
 type IdempotencyEnv = Pick<Bindings, "ACCOUNT_SHARDS" | "FILES">;
 

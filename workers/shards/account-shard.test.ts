@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { api, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { IDEMPOTENCY_RETENTION_MS } from "../idempotency/shard-idempotency-records.ts";
 import { requestFingerprint } from "../idempotency/idempotency-store.ts";
-import { accountShard, type AccountShard } from "./account-shard.ts";
+import type { AccountShard } from "./account-shard.ts";
+import { accountShard } from "./shard-stub.ts";
 import { migrateShard } from "./shard-migrations.ts";
 
 const name = (idempotencyKey: string) => ({ keyId: "key_test", idempotencyKey });

@@ -30,7 +30,7 @@ interface AccountShardEnv {
  * number of accounts instead of being one shared database's. It keeps the account's idempotency
  * records (the rest of the account's hot state follows, docs/scale.md).
  *
- * An account's shard is found by the account id (`accountShard`). A shard first used by this
+ * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard first used by this
  * deployment imports the account's live records from the shared database once, before it answers
  * anything, so a retry of a request made before the move still finds its record.
  */
@@ -91,9 +91,4 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     this.importDone ||= this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, IMPORTED_FACT)).get() !== undefined;
     return this.importDone;
   }
-}
-
-/** The account's shard. */
-export function accountShard(env: { ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard> }, accountId: string): DurableObjectStub<AccountShard> {
-  return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountId));
 }
