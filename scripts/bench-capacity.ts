@@ -75,5 +75,5 @@ for (const design of ["one D1 (as built)", "per-account shards"] satisfies Desig
     if (design === "per-account shards" && factor <= 10) verdicts.push(goalVerdict(factor, list, scaled(factor)));
   }
 }
-console.log("\nGoals (the shard design is modelled from this tree's measured statements; its shards are not built yet):");
+console.log("\nGoals (the shard design is modelled from this tree's measured statements; of its state, the rate windows and idempotency records have moved, the money and indexes not yet):");
 for (const v of verdicts) console.log(`   ${v}`);
