@@ -374,7 +374,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Effective on the next request. Revoking an already revoked key returns it unchanged. The last active key of an account cannot be revoked (409).
+         * @description Effective on the next request. Revoking an already revoked key returns it unchanged. The last active key of an account cannot be revoked (409). A key can only revoke keys whose scopes it has itself (403).
          */
         delete: {
             parameters: {
@@ -468,7 +468,7 @@ export interface paths {
         put?: never;
         /**
          * Issue (or rotate) the key's URL-transform signing secret
-         * @description Transform URLs of this key may then carry an `s_` token: the HMAC-SHA256 of the canonical path under this secret. The previous secret stops working within 30 seconds. Shown once.
+         * @description Transform URLs of this key may then carry an `s_` token: the HMAC-SHA256 of the canonical path under this secret. The previous secret stops working within 30 seconds. Shown once. A key can only do this for keys whose scopes it has itself (403).
          */
         post: {
             parameters: {
