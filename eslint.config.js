@@ -30,6 +30,21 @@ export default defineConfig(
       "@typescript-eslint/triple-slash-reference": ["error", { path: "always", types: "prefer-import", lib: "always" }],
     },
   },
+  // A link the edge hands out is made on PUBLIC_BASE_URL (workers/http/public-base-url.ts), never on
+  // the request's own origin, which a forged Host header chooses.
+  {
+    files: ["workers/**/*.ts"],
+    ignores: ["workers/**/*.test.ts", "workers/test-support/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name=/^(origin|host)$/] > NewExpression.object[callee.name='URL'] > MemberExpression.arguments[property.name='url']",
+          message: "The request's origin is the Host header's choice: make links with publicBaseUrl (workers/http/public-base-url.ts).",
+        },
+      ],
+    },
+  },
   // A global a declaration file declares merges with the other declarations of that name only as `var`.
   { files: ["**/*.d.ts"], rules: { "no-var": "off" } },
   ...Object.entries({

@@ -102,7 +102,7 @@ export const imageOptionsSchema = z
     animated: z.boolean().default(true).openapi({
       example: true,
       description:
-        `Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so \`source\` turns an animated GIF into animated WebP, and \`auto\` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. Animations are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} million pixels across all frames, checked before decoding (413 \`image_too_large\`).`,
+        `Keep every frame of an animated GIF or WebP, with its timing, when the output format can hold an animation: WebP (so \`source\` turns an animated GIF into animated WebP, and \`auto\` tries only WebP). AVIF, PNG and JPEG named explicitly take the first frame. false: the first frame only. An animation kept animated is limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} million pixels across all frames, checked before decoding (413 \`image_too_large\`); false takes the first frame of any animation.`,
     }),
     page: z.number().int().min(pageRange.min).max(pageRange.max).nullable().default(null).openapi({
       example: null,

@@ -120,26 +120,41 @@ describe("a transform keeps an animation", () => {
 });
 
 describe("animation limits, from the header", () => {
-  async function refusal(input: Uint8Array): Promise<ProblemError> {
-    const error = await inspectSource(input).then(() => null, (e: unknown) => e);
+  async function refusal(work: Promise<unknown>): Promise<ProblemError> {
+    const error = await work.then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(ProblemError);
     return error as ProblemError;
   }
 
-  it("refuses more frames than the limit with a 413", async () => {
+  it("refuses more frames than the limit with a 413, before a frame is decoded", async () => {
     const input = animatedWebpHeaderOnly(4, 4, ANIMATION_LIMITS.max_frames + 1);
-    const problem = await refusal(input);
+    const problem = await refusal(optimize(input));
     expect([problem.slug, problem.status]).toEqual(["image_too_large", 413]);
     expect(problem.message).toContain(`${ANIMATION_LIMITS.max_frames + 1} frames`);
+    expect(problem.message).toMatch(/animated: false \(anim_false\), or a still output format/);
     expect(problem.extensions).toMatchObject({ limit_frames: ANIMATION_LIMITS.max_frames });
   });
 
   it("refuses more pixels across frames than the limit, though each frame is within the still-image limit", async () => {
     const input = animatedWebpHeaderOnly(8000, 8000, 2);
-    const problem = await refusal(input);
+    const problem = await refusal(optimize(input));
     expect([problem.slug, problem.status]).toEqual(["image_too_large", 413]);
     expect(problem.extensions).toMatchObject({ limit_total_pixels: ANIMATION_LIMITS.max_total_pixels });
+    await expect(transform(input, { width: 10 })).rejects.toMatchObject({ slug: "image_too_large" });
+  });
+
+  it("takes the first frame of an animation past the limits when the call asks for it, as the 413 advises", async () => {
+    const frames = ANIMATION_LIMITS.max_frames + 1;
+    const input = await animatedImage("gif", { width: 6, height: 4, delay: Array.from({ length: frames }, () => 40) });
+    expect((await inspectSource(input)).animation?.frames).toBe(frames);
     await expect(optimize(input)).rejects.toMatchObject({ slug: "image_too_large" });
+
+    const [stillOptimize, stillFormat, stillTransform] = [await optimize(input, { animated: false }), await optimize(input, { format: "png" }), await transform(input, { animated: false })];
+    for (const result of [stillOptimize, stillFormat]) expect(result.stats).toMatchObject({ frames: 1, first_frame_only: true });
+    for (const result of [stillOptimize, stillTransform]) {
+      expect((await readBack(result.bytes)).pages).toBe(1);
+      expectNear(await frameColour(result.bytes, 0), FRAME_COLOURS[0]);
+    }
   });
 
   it("reads the timing of an animation within the limits", async () => {

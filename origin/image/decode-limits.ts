@@ -114,7 +114,6 @@ export async function inspectSource(input: Uint8Array, original?: { format: Fore
     );
   }
   const animation = animationOf(format, metadata);
-  if (animation !== null) checkAnimationLimits(animation, pixels);
   return {
     format: original?.format ?? format,
     bytes: sourceBytes,
@@ -138,19 +137,26 @@ function animationOf(format: SourceFormat, metadata: Metadata): Animation | null
   return { frames, delay, loop: metadata.loop ?? 0 };
 }
 
-function checkAnimationLimits(animation: Animation, pixelsPerFrame: number): void {
+/**
+ * The limits on decoding every frame, checked from the header when a call keeps the animation; a
+ * call that takes the first frame (animated: false, a still output format) is held only to the
+ * still-image limits, so that is the advice given.
+ */
+export function checkAnimationLimits(source: SourceImage): void {
+  const { animation } = source;
+  if (animation === null) return;
+  const advice = "Send animated: false (anim_false), or a still output format, for its first frame.";
   if (animation.frames > ANIMATION_LIMITS.max_frames) {
-    throw new ProblemError(
-      "image_too_large",
-      `The animation has ${animation.frames} frames; the limit is ${ANIMATION_LIMITS.max_frames}. Send animated: false (anim_false) for its first frame.`,
-      { extensions: { limit_frames: ANIMATION_LIMITS.max_frames } },
-    );
+    throw new ProblemError("image_too_large", `The animation has ${animation.frames} frames; the limit is ${ANIMATION_LIMITS.max_frames}. ${advice}`, {
+      extensions: { limit_frames: ANIMATION_LIMITS.max_frames },
+    });
   }
+  const pixelsPerFrame = source.width * source.height;
   const total = pixelsPerFrame * animation.frames;
   if (total > ANIMATION_LIMITS.max_total_pixels) {
     throw new ProblemError(
       "image_too_large",
-      `The animation has ${animation.frames} frames of ${pixelsPerFrame} pixels (${total} in all); the limit across frames is ${ANIMATION_LIMITS.max_total_pixels}. Send animated: false (anim_false) for its first frame.`,
+      `The animation has ${animation.frames} frames of ${pixelsPerFrame} pixels (${total} in all); the limit across frames is ${ANIMATION_LIMITS.max_total_pixels}. ${advice}`,
       { extensions: { limit_total_pixels: ANIMATION_LIMITS.max_total_pixels } },
     );
   }

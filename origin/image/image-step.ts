@@ -5,7 +5,7 @@
 import sharp, { type Sharp } from "sharp";
 import type { Size } from "../../contracts/image-orientation.ts";
 import { checkDeadline } from "../worker-pool/deadline.ts";
-import { openSource, type Animation, type SourceImage } from "./decode-limits.ts";
+import { checkAnimationLimits, openSource, type Animation, type SourceImage } from "./decode-limits.ts";
 
 export interface ImageWork {
   /** The image so far. sharp builds it lazily; a step may replace it (to-srgb does for CMYK). */
@@ -33,6 +33,7 @@ export async function runSteps(
   { animated = false }: { animated?: boolean } = {},
 ): Promise<ImageWork> {
   const animation = animated ? source.animation : null;
+  if (animation !== null) checkAnimationLimits(source);
   const work: ImageWork = {
     image: openSource(input, animation !== null),
     source,

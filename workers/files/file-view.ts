@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import type { Bindings } from "../env.ts";
+import { publicBaseUrl } from "../http/public-base-url.ts";
 import { signedDownloadUrl } from "./download-signature.ts";
 import type { FileRecord } from "./file-store.ts";
 
@@ -33,10 +35,15 @@ export const fileSchema = z
 
 export type FileView = z.infer<typeof fileSchema>;
 
-/** The API's view of a file; a ready file gets a freshly signed download URL off `baseUrl`. */
-export async function fileView(record: FileRecord, signing: { secret: string; baseUrl: string }): Promise<FileView> {
+type LinkEnv = Pick<Bindings, "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "IMAGE_ALIAS_HOSTS" | "PDF_ALIAS_HOSTS">;
+
+/**
+ * The API's view of a file; a ready file gets a freshly signed download URL on the public base
+ * URL. It takes the request's URL, not a base, so no caller can sign a link off the Host header.
+ */
+export async function fileView(record: FileRecord, env: LinkEnv, requestUrl: string): Promise<FileView> {
   const downloadUrl =
-    record.status === "ready" ? await signedDownloadUrl(signing.secret, signing.baseUrl, record.id, record.expires_at) : null;
+    record.status === "ready" ? await signedDownloadUrl(env.SIGNING_SECRET, publicBaseUrl(env, requestUrl), record.id, record.expires_at) : null;
   return {
     file_id: record.id,
     kind: record.kind,

@@ -5,7 +5,6 @@ import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
-import { publicBaseUrl } from "../http/public-base-url.ts";
 
 export const route = createRoute({
   method: "post",
@@ -25,5 +24,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const record = await deleteFile(c.env, c.get("caller").accountId, c.req.valid("param").file_id);
-  return c.json(await fileView(record, { secret: c.env.SIGNING_SECRET, baseUrl: publicBaseUrl(c.env, c.req.url) }), 200);
+  return c.json(await fileView(record, c.env, c.req.url), 200);
 };

@@ -62,5 +62,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     expiresAt,
     ...(expiresAt === null ? { admit: (pending) => checkDurableAdmission(c.env.DB, accountId, plan, pending.size_bytes) } : {}),
   });
-  return c.json(await fileView(record, { secret: c.env.SIGNING_SECRET, baseUrl: new URL(c.req.url).origin }), 201);
+  return c.json(await fileView(record, c.env, c.req.url), 201);
 };

@@ -4,7 +4,6 @@ import { fileIdParam, fileSchema, fileView } from "../files/file-view.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
-import { publicBaseUrl } from "../http/public-base-url.ts";
 
 export const route = createRoute({
   method: "get",
@@ -23,5 +22,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const record = await findFile(c.env.DB, c.get("caller").accountId, c.req.valid("param").file_id);
-  return c.json(await fileView(record, { secret: c.env.SIGNING_SECRET, baseUrl: publicBaseUrl(c.env, c.req.url) }), 200);
+  return c.json(await fileView(record, c.env, c.req.url), 200);
 };

@@ -49,10 +49,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const rows = await listFiles(c.env.DB, c.get("caller").accountId, { limit: limit + 1, after: cursor });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const signing = { secret: c.env.SIGNING_SECRET, baseUrl: new URL(c.req.url).origin };
   return c.json(
     {
-      data: await Promise.all(page.map((record) => fileView(record, signing))),
+      data: await Promise.all(page.map((record) => fileView(record, c.env, c.req.url))),
       next_cursor: rows.length > limit && last ? encodeFileCursor({ createdAt: last.created_at, id: last.id }) : null,
     },
     200,

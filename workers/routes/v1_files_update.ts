@@ -42,5 +42,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       throw error;
     }
   }
-  return c.json(await fileView(updated, { secret: c.env.SIGNING_SECRET, baseUrl: new URL(c.req.url).origin }), 200);
+  return c.json(await fileView(updated, c.env, c.req.url), 200);
 };

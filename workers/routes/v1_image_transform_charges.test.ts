@@ -8,6 +8,7 @@ import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../te
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
+import { readImageHeader } from "../edge-image/image-header.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 
 async function derivativeRows(accountId: string, fileId: string): Promise<number> {
@@ -75,6 +76,30 @@ describe("the transform path charges only for work that made something new", () 
     const other = await api(transformUrl(caller, `${transform},q_40`, fileId));
     expect(other.status).toBe(200);
     await other.arrayBuffer();
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  // pg_1 (a PDF needs it) and a crop (a larger image is cut) stay in the canonical form; on a still
+  // single-page image of that size they change nothing, so it is made as the plain transform is.
+  it("charges once for pg_1 and a crop of the whole frame on a still single-page image, made at the edge like the plain one", async () => {
+    const caller = await seedCaller();
+    const bytes = await generatedBytes("rgb.png");
+    const { width, height } = readImageHeader(bytes)!;
+    const fileId = await seedSource(caller, bytes, "image/png");
+    const plain = "w_20,f_webp";
+    const bodies: number[][] = [];
+    for (const spelling of [plain, `${plain},pg_1`, `crop_0x0x${width}x${height},${plain}`, `crop_0x0x${width}x${height},${plain},pg_1`]) {
+      const res = await api(transformUrl(caller, spelling, fileId));
+      expect([res.status, res.headers.get("X-Cache"), res.headers.get("X-Transform-Engine")]).toEqual([200, "MISS", "edge"]);
+      bodies.push([...new Uint8Array(await res.arrayBuffer())]);
+    }
+    for (const body of bodies.slice(1)) expect(body).toEqual(bodies[0]);
+    expect(await derivativeRows(caller.accountId, fileId)).toBe(4);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+    // A crop that cuts is new work, and a new charge.
+    const cut = await api(transformUrl(caller, `crop_0x0x${width - 1}x${height},${plain}`, fileId));
+    expect(cut.status).toBe(200);
+    await cut.arrayBuffer();
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
   });
 });

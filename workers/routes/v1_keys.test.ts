@@ -58,6 +58,33 @@ describe("/v1/keys", () => {
     expect((await api("/v1/keys", { key: caller, json: { scopes: ["images"] } })).status).toBe(201);
   });
 
+  it("does not let a scoped key re-secret or revoke a key with scopes it lacks", async () => {
+    const owner = await seedCaller();
+    const keysOnly = await (await api("/v1/keys", { key: owner, json: { scopes: ["keys"] } })).json<{ key_id: string; secret: string }>();
+    const imagesOnly = await (await api("/v1/keys", { key: owner, json: { scopes: ["images"] } })).json<{ key_id: string }>();
+
+    const takeover = await problemOf(await api(`/v1/keys/${owner.keyId}/signing-secret`, { key: keysOnly.secret, method: "POST" }));
+    expect([takeover.status, takeover.type]).toEqual([403, expect.stringMatching(/forbidden_scope/)]);
+    const sideways = await problemOf(await api(`/v1/keys/${imagesOnly.key_id}/signing-secret`, { key: keysOnly.secret, method: "POST" }));
+    expect(sideways.status).toBe(403);
+    const revoke = await problemOf(await api(`/v1/keys/${owner.keyId}`, { key: keysOnly.secret, method: "DELETE" }));
+    expect(revoke.status).toBe(403);
+    expect((await api("/v1/account", { key: owner })).status).toBe(200);
+
+    const own = await api(`/v1/keys/${keysOnly.key_id}/signing-secret`, { key: keysOnly.secret, method: "POST" });
+    expect(own.status).toBe(200);
+    const byOwner = await api(`/v1/keys/${imagesOnly.key_id}/signing-secret`, { key: owner, method: "POST" });
+    expect((await byOwner.json<{ signing_secret: string }>()).signing_secret).toMatch(/^tsk_/);
+    expect((await api(`/v1/keys/${imagesOnly.key_id}`, { key: owner, method: "DELETE" })).status).toBe(200);
+  });
+
+  it("answers 404, not 403, for a key of another account", async () => {
+    const keysOnly = await seedCaller({ scopes: ["keys"] });
+    const theirs = await seedCaller();
+    const res = await api(`/v1/keys/${theirs.keyId}/signing-secret`, { key: keysOnly, method: "POST" });
+    expect((await problemOf(res)).status).toBe(404);
+  });
+
   it("validates the body with a pointer to each bad field", async () => {
     const caller = await seedCaller();
     const res = await api("/v1/keys", { key: caller, json: { scopes: ["root"], name: "", extra: 1 } });

@@ -1,8 +1,8 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { hasScope, scopes } from "../auth/scopes.ts";
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { scopes } from "../auth/scopes.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { apiKeySchema, apiKeyView } from "../keys/api-key-view.ts";
+import { requireHeldScopes } from "../keys/key-authority.ts";
 import { createKey } from "../keys/key-store.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -50,10 +50,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const caller = c.get("caller");
   const body = c.req.valid("json") ?? {};
   const wanted = body.scopes && body.scopes.length > 0 ? body.scopes : null;
-  const escalates = wanted === null ? caller.scopes !== null && caller.scopes.length > 0 : wanted.some((s) => !hasScope(caller.scopes, s));
-  if (escalates) {
-    throw new ProblemError("forbidden_scope", "A key can only create keys with scopes it has itself.");
-  }
+  requireHeldScopes(caller.scopes, wanted, "create");
   const { record, secret } = await createKey(c.env.DB, caller.accountId, { name: body.name, scopes: wanted });
   return c.json({ ...apiKeyView(record), secret }, 201);
 };

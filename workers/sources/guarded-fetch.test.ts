@@ -1,6 +1,6 @@
 // The injected fetch stands in for the network: it answers with real Response objects and
 // records what the guard asked for. The code under test is the guard around it.
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { guardedFetch, type GuardedFetchOptions } from "./guarded-fetch.ts";
 
@@ -146,13 +146,15 @@ describe("guardedFetch", () => {
     expect(problem.message).toContain(String(status));
   });
 
-  it("turns a network failure into source_unreachable", async () => {
-    const net = network(() => {
-      throw new TypeError("connection refused");
-    });
+  it.each([
+    [530, /could not be resolved \(DNS name not found\)/],
+    [525, /failed the TLS handshake/],
+    [522, /timed out while connecting/],
+  ])("says what Cloudflare's %i for a host it could not reach means", async (status, meaning) => {
+    const net = network(() => new Response("error page", { status }));
     const problem = await problemOf(guardedFetch("https://example.com/a.jpg", { ...base, fetchImpl: net.fetchImpl }));
-    expect(problem.extensions.reason).toBe("network");
-    expect(problem.message).toMatch(/connection refused/);
+    expect(problem.extensions).toMatchObject({ reason: "upstream_status", upstream_status: status });
+    expect(problem.message).toMatch(meaning);
   });
 
   it("accepts a body of exactly maxBytes", async () => {
@@ -223,5 +225,62 @@ describe("guardedFetch", () => {
     );
     expect(problem.extensions.reason).toBe("timeout");
     expect(net.requests.length).toBeLessThan(1000);
+  });
+});
+
+// Real hosts on loopback (workers/test-support/hostile-upstream.ts) and a name that cannot resolve:
+// what the customer reads is the cause, never the platform's "internal error; reference = …".
+describe("guardedFetch against a host that fails", () => {
+  const hostile = inject("testHostileUpstream");
+  const real: Omit<GuardedFetchOptions, "fetchImpl"> = { allowLoopback: true, maxBytes: 1 << 20, timeoutMs: 5_000 };
+
+  async function failure(url: string, options: Partial<GuardedFetchOptions> = {}) {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const errors = vi.spyOn(console, "error");
+    try {
+      const problem = await problemOf(guardedFetch(url, { ...real, ...options }));
+      expect(problem.slug).toBe("source_unreachable");
+      expect(problem.message).not.toMatch(/internal error|reference =|proxy request/i);
+      expect(errors).not.toHaveBeenCalled();
+      return { problem, warnings: warned.mock.calls.map((args) => args.map(String).join(" ")) };
+    } finally {
+      warned.mockRestore();
+      errors.mockRestore();
+    }
+  }
+
+  it("says the body was cut short when the host closes before its Content-Length, and warns in one line", async () => {
+    const { problem, warnings } = await failure(hostile.truncatedUrl);
+    expect(problem.status).toBe(422);
+    expect(problem.extensions.reason).toBe("truncated");
+    expect(problem.message).toMatch(/closed the connection after 100 bytes of the 4096 it declared: the body was cut short/);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).not.toContain("\n");
+    expect(warnings[0]).toMatch(/^source unreachable \(truncated\): /);
+  });
+
+  it("says a connection was refused", async () => {
+    const { problem, warnings } = await failure(hostile.refusedUrl);
+    expect(problem.extensions.reason).toBe("refused");
+    expect(problem.message).toMatch(/^127\.0\.0\.1:\d+ could not be reached: .*refused the connection/);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("says a DNS name was not found", async () => {
+    const { problem } = await failure("http://no-such-host.invalid/a.png");
+    expect(problem.extensions.reason).toBe("dns");
+    expect(problem.message).toBe("no-such-host.invalid could not be reached: no-such-host.invalid: DNS name not found");
+  });
+
+  it("says the TLS handshake failed", async () => {
+    const { problem } = await failure(hostile.tlsMismatchUrl);
+    expect(problem.extensions.reason).toBe("tls");
+    expect(problem.message).toMatch(/the TLS handshake failed/);
+  });
+
+  it("says a host that never answers timed out", async () => {
+    const { problem } = await failure(hostile.silentUrl, { connectTimeoutMs: 200 });
+    expect(problem.extensions.reason).toBe("timeout");
+    expect(problem.message).toMatch(/sent no response within 200 ms/);
   });
 });

@@ -3,6 +3,7 @@
 // enforced on the stream, so an oversized or endless body never sits in memory.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { checkUrl, type UrlPolicy } from "./check-url.ts";
+import { connectionFailure, upstreamStatusDetail, type ConnectionFailureReason } from "./connection-failure.ts";
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -31,10 +32,16 @@ export interface FetchedSource {
 /** A revalidation's answer: new bytes, or the origin's 304 with its headers. */
 export type RevalidatedSource = FetchedSource | { notModified: true; headers: Headers; finalUrl: string };
 
-type UnreachableReason = "timeout" | "network" | "redirect_limit" | "bad_redirect" | "upstream_status";
+type UnreachableReason = ConnectionFailureReason | "timeout" | "truncated" | "redirect_limit" | "bad_redirect" | "upstream_status";
 
 function unreachable(reason: UnreachableReason, detail: string, extensions: Record<string, unknown> = {}): ProblemError {
   return new ProblemError("source_unreachable", detail, { extensions: { reason, ...extensions } });
+}
+
+// A host that fails is the customer's condition, not the service's: one line at warn level.
+function expectedFailure(problem: ProblemError): ProblemError {
+  console.warn(`source unreachable (${String(problem.extensions.reason)}): ${problem.message}`);
+  return problem;
 }
 
 function tooLarge(maxBytes: number, detail: string): ProblemError {
@@ -71,13 +78,14 @@ async function fetchHeaders(url: URL, options: GuardedFetchOptions, download: Ab
   } catch (error) {
     if (error instanceof ProblemError) throw error;
     if (hop.signal.aborted && hop.signal.reason instanceof ProblemError) throw hop.signal.reason;
-    throw unreachable("network", `${url.host} could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+    const failure = await connectionFailure(url, error);
+    throw expectedFailure(unreachable(failure.reason, `${url.host} could not be reached: ${failure.detail}`));
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function readCapped(response: Response, maxBytes: number, download: AbortSignal): Promise<Uint8Array> {
+async function readCapped(response: Response, url: URL, maxBytes: number, download: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length"));
   if (declared > maxBytes) {
     await response.body?.cancel();
@@ -87,9 +95,16 @@ async function readCapped(response: Response, maxBytes: number, download: AbortS
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
+  const cutShort = (error: unknown) => {
+    if (error instanceof ProblemError) return error;
+    const of = declared > 0 ? ` of the ${declared} it declared` : "";
+    return expectedFailure(unreachable("truncated", `${url.host} closed the connection after ${received} bytes${of}: the body was cut short`));
+  };
   try {
     for (;;) {
-      const chunk = await untilAborted(reader.read(), download);
+      const chunk = await untilAborted(reader.read(), download).catch((error: unknown) => {
+        throw cutShort(error);
+      });
       if (chunk.done) break;
       // A fetched body's chunks are typed `any`; the platform hands bytes.
       const value: unknown = chunk.value;
@@ -168,11 +183,9 @@ async function fetchFollowing(url: string, options: GuardedFetchOptions, notModi
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw unreachable("upstream_status", `${current.host} answered ${response.status} ${response.statusText}`.trim(), {
-          upstream_status: response.status,
-        });
+        throw unreachable("upstream_status", upstreamStatusDetail(current.host, response), { upstream_status: response.status });
       }
-      const bytes = await readCapped(response, options.maxBytes, download.signal);
+      const bytes = await readCapped(response, current, options.maxBytes, download.signal);
       return { bytes, contentType: response.headers.get("content-type"), finalUrl: current.href, headers: response.headers };
     }
   } finally {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { generatedFile, isGeneratedFileName } from "../../test/fixtures/generated-files.ts";
 import { cloudflareApiStandIn } from "./cloudflare-api-standin.ts";
+import { startHostileUpstream, type HostileUpstream } from "./hostile-upstream.ts";
 
 // The edge tests run inside workerd; their origin is the real Node origin (origin/server.ts as a
 // child process, exactly as it runs in production) on an ephemeral loopback port that
@@ -20,6 +21,8 @@ declare module "vitest" {
     testDeadlineBoundOriginUrl: string;
     /** The Cloudflare API stand-in, up to and including `/client/v4`, as CF_API_BASE_URL names the real one. */
     testCloudflareApiUrl: string;
+    /** Loopback hosts that fail in each way a source's host can (hostile-upstream.ts). */
+    testHostileUpstream: HostileUpstream;
   }
 }
 
@@ -54,16 +57,24 @@ function startOrigin(extraEnv: Record<string, string> = {}) {
 export default async function setup(project: TestProject) {
   const origin = startOrigin();
   const deadlineBound = startOrigin({ ORIGIN_DEADLINE_SCALE: "0.000001" });
-  const [originUrl, deadlineBoundUrl, files, cloudflareApi] = await Promise.all([origin.url, deadlineBound.url, listen(generatedFileResponse), listen(cloudflareApiStandIn)]);
+  const [originUrl, deadlineBoundUrl, files, cloudflareApi, hostile] = await Promise.all([
+    origin.url,
+    deadlineBound.url,
+    listen(generatedFileResponse),
+    listen(cloudflareApiStandIn),
+    startHostileUpstream(),
+  ]);
   project.provide("testOriginUrl", originUrl);
   project.provide("testDeadlineBoundOriginUrl", deadlineBoundUrl);
   project.provide("testGeneratedFilesUrl", files.url);
   project.provide("testCloudflareApiUrl", `${cloudflareApi.url}/client/v4`);
+  project.provide("testHostileUpstream", hostile.urls);
   return async () => {
     for (const { child } of [origin, deadlineBound]) {
       child.removeAllListeners("exit");
       child.kill("SIGTERM");
     }
     for (const { server } of [files, cloudflareApi]) await new Promise<void>((done) => server.close(() => done()));
+    await hostile.close();
   };
 }

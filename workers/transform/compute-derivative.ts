@@ -32,6 +32,8 @@ import { imageTransformEndpoint, originTransformOptions } from "../../contracts/
 import { resolveOutputFormat, type DerivativeFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
+import { mayBeSourceNoOp, withoutSourceNoOps } from "../../contracts/transform/source-no-ops.ts";
+import { uprightSize } from "../../contracts/image-orientation.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
 
 export interface ComputedDerivative {
@@ -77,6 +79,7 @@ export async function computeDerivative(
   choice: OutputChoice,
   overlay: OverlayFile | null = null,
 ): Promise<ComputedDerivative> {
+  op = await withoutNoOpsOf(file, op);
   const atOrigin = (original: Uint8Array | ReadableStream<Uint8Array>) => computeAtOrigin(env, accountId, original, op, choice, overlay);
   // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
   // origin's whatever the source: decided once here, before any mezzanine or header is read.
@@ -100,6 +103,18 @@ export async function computeDerivative(
     return fromMezzanine(await makeMezzanine(env, accountId, file.fileId, original), op, choice);
   }
   return atOrigin(await original());
+}
+
+/**
+ * `op` without `pg_1` and a crop of the whole frame when the original is a still JPEG, PNG or WebP
+ * (one page, its size in the header): the plain transform then, made where the plain one is.
+ */
+async function withoutNoOpsOf(file: DerivativeSource, op: ResolvedTransform): Promise<ResolvedTransform> {
+  if (!mayBeSourceNoOp(op)) return op;
+  const held = file.size <= EDGE_MAX_SOURCE_BYTES;
+  const header = readImageHeader(await file.readStart(held ? file.size : HEADER_READ_BYTES), held ? "whole" : "start");
+  if (header === null || header.animated) return op;
+  return withoutSourceNoOps(op, uprightSize(header));
 }
 
 /**

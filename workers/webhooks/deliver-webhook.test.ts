@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { seal } from "../crypto/seal.ts";
 import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 import { seedCaller } from "../test-support/api.ts";
@@ -92,6 +92,24 @@ describe("job webhooks", () => {
     expect(received).toHaveLength(0);
     const row = await env.DB.prepare("SELECT error FROM webhook_deliveries WHERE job_id = ?").bind(job.id).first<{ error: string }>();
     expect(row!.error).toMatch(/metadata|link-local/);
+  });
+
+  it("records why an unreachable endpoint failed, in words, and warns in one line", async () => {
+    const { refusedUrl } = inject("testHostileUpstream");
+    const { job } = await finishedJobWithWebhook(refusedUrl);
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const errors = vi.spyOn(console, "error");
+    try {
+      expect(await deliverJobWebhook({ ...env, ALLOW_LOOPBACK_URLS: "true" }, { kind: "webhook", job_id: job.id, attempt: 1 }, Date.now())).toBe("failed");
+      const row = await env.DB.prepare("SELECT error FROM webhook_deliveries WHERE job_id = ?").bind(job.id).first<{ error: string }>();
+      expect(row!.error).toMatch(/^127\.0\.0\.1:\d+ refused the connection/);
+      expect(row!.error).not.toMatch(/internal error|reference =|Network connection lost/);
+      expect(warned.mock.calls.map((args) => args.join(" "))).toEqual([`webhook ${jobEventId(job.id)} attempt 1 failed: ${row!.error}`]);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      warned.mockRestore();
+      errors.mockRestore();
+    }
   });
 
   it("re-enqueues an attempt whose time has not come (waits beyond the queue's delay cap)", async () => {

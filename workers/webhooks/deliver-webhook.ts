@@ -1,8 +1,8 @@
 import type { Bindings } from "../env.ts";
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import { loadJob } from "../jobs/job-store.ts";
+import { requestFailure } from "../sources/connection-failure.ts";
 import { checkWebhookUrl } from "./webhook-url.ts";
 import { deliveryAttempted, recordDelivery } from "./delivery-store.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
@@ -68,13 +68,15 @@ export async function deliverJobWebhook(
     responseStatus = res.status;
     await res.body?.cancel();
   } catch (cause) {
-    error = cause instanceof ProblemError ? cause.message : cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    error = await requestFailure(job.webhook_url, cause);
   }
 
   const delivered = responseStatus !== null && responseStatus >= 200 && responseStatus < 300;
   const outcome = delivered ? "delivered" : responseStatus === 410 ? "disabled" : "failed";
   const retryIn = outcome === "failed" ? nextRetryDelayMs(message.attempt) : null;
   if (outcome === "failed" && error === null) error = `endpoint answered ${responseStatus}`;
+  // An endpoint that fails is the customer's condition: one line at warn level, no stack.
+  if (error !== null) console.warn(`webhook ${messageId} attempt ${message.attempt} failed: ${error}`);
   await recordDelivery(env.DB, {
     messageId,
     jobId: job.id,
