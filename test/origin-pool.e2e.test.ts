@@ -2,7 +2,7 @@
 // around one that is frozen or killed, takes in one added while it runs, and every process it
 // started goes when `npm start` is killed outright. Who got each call is read from the edge's
 // /healthz (each instance's `routing.calls`, live) and from each origin's own /healthz.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -136,6 +136,16 @@ async function optimizeCharges(): Promise<number> {
   }>();
   return usage.data.find((row) => row.operation === "image.optimize")?.count ?? 0;
 }
+
+describe("npm start -- --origins", () => {
+  it("refuses a count that is not a whole number from 1, naming the flag", () => {
+    for (const count of ["0", "two", "100"]) {
+      const run = spawnSync(process.execPath, ["scripts/dev.ts", "--origins", count], { encoding: "utf8", timeout: 60_000 });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain("--origins takes a whole number");
+    }
+  });
+});
 
 describe("an edge over three origins", () => {
   it("spreads calls over all three", async () => {

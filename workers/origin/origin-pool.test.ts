@@ -1,5 +1,6 @@
 // originFetch over a pool of Containers instances, each a fake that records its calls: where a
 // call goes, by the load replies declare, and where its retry goes.
+import { env as testEnv } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { encodeOriginLoad, ORIGIN_LOAD_HEADER, type OriginLoad } from "../../contracts/origin/framing.ts";
 import type { Bindings } from "../env.ts";
@@ -77,5 +78,17 @@ describe("the origin pool", () => {
     release();
     expect(await (await answered).text()).toBe("done");
     expect(calls.filter((call) => call.path === "/pdf/compress").length).toBe(1);
+  });
+
+  it("reads several origins from ORIGIN_URL, and answers every call while one of them refuses connections", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const env = { ORIGIN_URL: ` http://127.0.0.1:9 , ${testEnv.ORIGIN_URL}`, ORIGIN_SECRET: testEnv.ORIGIN_SECRET };
+    for (let i = 0; i < 6; i++) {
+      const res = await originFetch(env, "/healthz");
+      expect(res.status).toBe(200);
+      expect(res.headers.get(ORIGIN_LOAD_HEADER)).toMatch(/^busy=\d+, queued=\d+, size=\d+$/);
+      await res.body?.cancel();
+    }
+    logged.mockRestore();
   });
 });
