@@ -27,8 +27,8 @@ const RETRY_PAUSE_MS = 500;
 const RETRY_AFTER_S = "5";
 /** A call with no answer yet after this long has its instance's /healthz asked whether it is still there. */
 const STALL_MS = 500;
-/** An instance whose /healthz stays silent this long has stopped (a frozen process, a lost host). */
-const STALL_PROBE_TIMEOUT_MS = 750;
+/** An instance whose /healthz stays silent this long has stopped (a frozen process, a lost host); a busy one answers it between jobs' steps. */
+const STALL_PROBE_TIMEOUT_MS = 1_000;
 
 /** Per isolate: what this isolate knows of each instance's load and failures. */
 const chooser = new InstanceChooser();
@@ -121,8 +121,8 @@ export interface InstanceHealth {
 }
 
 /** What this isolate's routing knows of each instance now. */
-export async function originPoolRouting(env: OriginEnv): Promise<{ label: string; routing: InstanceView }[]> {
-  return (await originInstances(env)).map((instance) => ({ label: instance.label, routing: chooser.view(instance.key) }));
+export async function originPoolRouting(env: OriginEnv): Promise<{ key: string; label: string; routing: InstanceView }[]> {
+  return (await originInstances(env)).map((instance) => ({ key: instance.key, label: instance.label, routing: chooser.view(instance.key) }));
 }
 
 /** Every instance's /healthz, asked at once, with what this isolate's routing knows of it. */

@@ -112,27 +112,29 @@ async function checkDependencies(env: AppEnv["Bindings"]): Promise<Health> {
 }
 
 // Per isolate and per origin address (tests point isolates' requests at different origins): the
-// probe in flight is shared, and its answer reused until it is HEALTH_CACHE_MS old.
-const cached = new Map<string, { at: number; health: Promise<Health> }>();
+// probe in flight is shared, and its answer reused until it is HEALTH_CACHE_MS old or the pool's
+// instances change (an origin joined through the directory is probed at once).
+const cached = new Map<string, { at: number; pool: string; health: Promise<Health> }>();
 
-function currentHealth(env: AppEnv["Bindings"]): Promise<Health> {
+function currentHealth(env: AppEnv["Bindings"], pool: string): Promise<Health> {
   const key = env.ORIGIN_URL ?? "container";
   const entry = cached.get(key);
-  if (entry !== undefined && Date.now() - entry.at < HEALTH_CACHE_MS) return entry.health;
+  if (entry !== undefined && entry.pool === pool && Date.now() - entry.at < HEALTH_CACHE_MS) return entry.health;
   const health = checkDependencies(env);
-  cached.set(key, { at: Date.now(), health });
+  cached.set(key, { at: Date.now(), pool, health });
   return health;
 }
 
-/** The cached probe's instances with this isolate's routing as it is now, not as it was at the probe. */
-async function withLiveRouting(env: AppEnv["Bindings"], health: Health): Promise<Health> {
-  const live = new Map((await originPoolRouting(env)).map(({ label, routing: view }) => [label, view]));
-  const instances = health.dependencies.origin.instances.map((instance) => ({ ...instance, routing: live.get(instance.name) ?? instance.routing }));
+/** The probe's instances with this isolate's routing as it is now, not as it was at the probe. */
+function withLiveRouting(health: Health, live: { label: string; routing: z.infer<typeof routing> }[]): Health {
+  const now = new Map(live.map(({ label, routing: view }) => [label, view]));
+  const instances = health.dependencies.origin.instances.map((instance) => ({ ...instance, routing: now.get(instance.name) ?? instance.routing }));
   return { ...health, dependencies: { ...health.dependencies, origin: { ...health.dependencies.origin, instances } } };
 }
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const health = await withLiveRouting(c.env, await currentHealth(c.env));
+  const live = await originPoolRouting(c.env);
+  const health = withLiveRouting(await currentHealth(c.env, live.map((instance) => instance.key).join(",")), live);
   c.header("Cache-Control", "no-store");
   return health.status === "ok" ? c.json(health, 200) : c.json(health, 503);
 };
