@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDevSecrets } from "../scripts/lib/dev-vars.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { parseStartOptions } from "../scripts/lib/start-options.ts";
+import { parseStartOptions, startUsage } from "../scripts/lib/start-options.ts";
 import { startServicePair, type ServicePair } from "./support/service-pair.ts";
 
 let pair: ServicePair;
@@ -142,6 +142,7 @@ describe("npm start -- --origins", () => {
   it("refuses a count that is not a whole number from 1 to 99, naming the flag", () => {
     for (const count of ["0", "two", "100", "1.5"]) expect(() => parseStartOptions(["--origins", count])).toThrow("--origins takes a whole number");
     expect(parseStartOptions(["--origins", "12"]).origins).toBe("12");
+    expect(startUsage()).toMatch(/--origins N\s+how many origin processes to start.*\(default 1\)/);
     const run = spawnSync(process.execPath, ["scripts/dev.ts", "--origins", "0"], { encoding: "utf8", timeout: 60_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("--origins takes a whole number");
