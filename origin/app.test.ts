@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { encodeOptionsHeader, ORIGIN_OPTIONS_HEADER, ORIGIN_SECRET_HEADER, REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
+import { encodeOptionsHeader, ORIGIN_LOAD_HEADER, ORIGIN_OPTIONS_HEADER, parseOriginLoad, ORIGIN_SECRET_HEADER, REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
 import { ProblemError } from "../contracts/problems/catalogue.ts";
 import { originHealthSchema } from "../contracts/origin/health.ts";
 import { createOriginApp } from "./app.ts";
@@ -28,6 +28,26 @@ describe("origin app", () => {
     release();
     await Promise.all([held, waiting]);
     expect(await health()).toMatchObject({ status: "ok", pools: { compute: { busy: 0, queued: 0 } } });
+  });
+
+  it("tells the edge its load on every reply, a refusal included, and counts the calls it received", async () => {
+    const computeSlots = new ComputeSlots({ size: 3 });
+    const pdfPool = { analyze: () => Promise.reject(new Error("unused")), compress: () => Promise.reject(new Error("unused")), load: () => ({ size: 2, busy: 1, queued: 4, timedOut: 0 }) };
+    const counted = createOriginApp({ secret: "s3cret", computeSlots, pdfPool });
+    const requests = async () => originHealthSchema.parse(await (await counted.request("/healthz")).json()).requests;
+    let release = () => undefined as void;
+    const held = computeSlots.run({ account: "A" }, "held", () => new Promise<void>((resolve) => (release = resolve)));
+    expect(await requests()).toBe(0);
+    const refused = await counted.request("/image/process", { method: "POST" });
+    expect(refused.status).toBe(401);
+    expect(parseOriginLoad(refused.headers.get(ORIGIN_LOAD_HEADER))).toEqual({ busy: 2, queued: 4, size: 5 });
+    const missing = await counted.request("/nowhere", { headers: { [ORIGIN_SECRET_HEADER]: "s3cret" } });
+    expect(missing.headers.get(ORIGIN_LOAD_HEADER)).toBe("busy=2, queued=4, size=5");
+    expect(await requests()).toBe(2);
+    release();
+    await held;
+    const after = await counted.request("/healthz");
+    expect(parseOriginLoad(after.headers.get(ORIGIN_LOAD_HEADER))).toEqual({ busy: 1, queued: 4, size: 5 });
   });
 
   it("refuses every other route without the right secret, as a problem", async () => {

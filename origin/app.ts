@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
+import { encodeOriginLoad, ORIGIN_LOAD_HEADER, REQUEST_ID_HEADER } from "../contracts/origin/framing.ts";
 import { ORIGIN_HEALTH_PATH, type OriginHealth, type PoolLoadReport } from "../contracts/origin/health.ts";
 import { problemBody, ProblemError } from "../contracts/problems/catalogue.ts";
 import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
@@ -37,6 +37,12 @@ function report(load: WorkerPoolLoad): PoolLoadReport {
   return { size: load.size, busy: load.busy, queued: load.queued, timed_out: load.timedOut };
 }
 
+/** What every reply tells the edge: the work in this process, over both pools, which share its cores. */
+function loadHeader(...pools: WorkerPoolLoad[]): string {
+  const sum = (field: "busy" | "queued" | "size") => pools.reduce((total, pool) => total + pool[field], 0);
+  return encodeOriginLoad({ busy: sum("busy"), queued: sum("queued"), size: sum("size") });
+}
+
 function saturated(load: WorkerPoolLoad): boolean {
   return load.queued > 0 && load.busy >= load.size;
 }
@@ -54,6 +60,13 @@ export function createOriginApp(config: OriginConfig): Hono {
     if (!(error instanceof ProblemError)) console.error(`[${requestId}] ${c.req.method} ${c.req.path}`, error);
     return problemResponse(problemFromError(error, requestId), { [REQUEST_ID_HEADER]: requestId });
   });
+  let requests = 0;
+  // Set once the handler has answered (its problem too), so the load is the one the call leaves behind.
+  app.use("*", async (c, next) => {
+    if (c.req.path !== ORIGIN_HEALTH_PATH) requests++;
+    await next();
+    c.res.headers.set(ORIGIN_LOAD_HEADER, loadHeader(computeSlots.load(), pdfPool.load()));
+  });
   app.notFound((c) => problemResponse(problemBody("not_found", "No such origin route.", { requestId: requestIdOf(c.req.header(REQUEST_ID_HEADER)) })));
 
   // RSS lets operators (and bench:image) watch that memory stays flat across jobs; the pools'
@@ -64,6 +77,7 @@ export function createOriginApp(config: OriginConfig): Hono {
     const health: OriginHealth = {
       status: saturated(compute) || saturated(pdf) ? "saturated" : "ok",
       rss_bytes: process.memoryUsage().rss,
+      requests,
       pools: { compute: report(compute), pdf: report(pdf) },
     };
     return c.json(health);

@@ -13,7 +13,12 @@ export interface Bindings {
   /** One shard per account: the account's own hot state (workers/shards/account-shard.ts). */
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
   ENVIRONMENT: string;
+  /** One origin URL, or several comma-separated; empty: the ORIGIN_CONTAINER binding. */
   ORIGIN_URL: string;
+  /** How many Containers instances calls are spread over (wrangler.toml's max_instances follows it). */
+  ORIGIN_INSTANCES: string;
+  /** Optional: a URL listing the origins now (contracts/origin/directory.ts), re-read every second. */
+  ORIGIN_DIRECTORY_URL?: string;
   /** The origin as Cloudflare Containers, used when ORIGIN_URL is empty. */
   ORIGIN_CONTAINER?: DurableObjectNamespace<OriginContainer>;
   ORIGIN_SECRET: string;

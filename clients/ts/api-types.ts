@@ -4425,7 +4425,7 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
-            /** @description When the dependencies were probed; answers are reused for a few seconds */
+            /** @description When the dependencies were probed; answers are reused for a few seconds (each instance's `routing` is live) */
             checked_at: string;
             dependencies: {
                 d1: {
@@ -4442,7 +4442,7 @@ export interface components {
                     /** @enum {string} */
                     status: "ok" | "saturated" | "down";
                     latency_ms: number;
-                    /** @description The origin's worker pools: `saturated` when work waits while every worker of a pool is busy */
+                    /** @description The origin's worker pools, summed over the instances that answered: `saturated` when work waits while every worker of every answering instance is busy */
                     pools?: {
                         compute: {
                             size: number;
@@ -4455,6 +4455,40 @@ export interface components {
                             queued: number;
                         };
                     };
+                    /** @description Each origin instance: its own pools' load and queue depth, so an operator sees when to add instances */
+                    instances: {
+                        /** @description The instance's place in the pool (origin-0, origin-1, …); never a host */
+                        name: string;
+                        /** @enum {string} */
+                        status: "ok" | "saturated" | "down";
+                        pools?: {
+                            compute: {
+                                size: number;
+                                busy: number;
+                                queued: number;
+                            };
+                            pdf: {
+                                size: number;
+                                busy: number;
+                                queued: number;
+                            };
+                        };
+                        /** @description Calls the instance has received since it started */
+                        requests?: number;
+                        /** @description What the edge isolate that answered knows of the instance, live: its calls in flight and sent, failures, the back-off it is skipped for, and the load its last reply declared (work running and waiting, over its workers) */
+                        routing: {
+                            in_flight: number;
+                            calls: number;
+                            failures: number;
+                            backoff_ms: number;
+                            load: {
+                                busy: number;
+                                queued: number;
+                                size: number;
+                            } | null;
+                            load_age_ms: number | null;
+                        };
+                    }[];
                 };
             };
         };

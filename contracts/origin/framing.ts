@@ -28,6 +28,12 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
  * account's large jobs cannot hold every worker. Calls without one share a queue.
  */
 export const ORIGIN_ACCOUNT_HEADER = "X-Origin-Account";
+/**
+ * On every origin reply, success or failure: the origin's work in progress and waiting, summed over
+ * its worker pools (they share its cores), and the workers it has, as `busy=2, queued=0, size=6`.
+ * The edge routes new calls to the less loaded of two instances from it.
+ */
+export const ORIGIN_LOAD_HEADER = "X-Origin-Load";
 export const FRAMED_CONTENT_TYPE = "application/vnd.pixelpress.framed";
 export const CONTENT_DIGEST_HEADER = "Content-Digest";
 
@@ -150,4 +156,25 @@ export async function readFrame<M>(
     },
   });
   return { meta, payload, payloadLength: totalLength === null ? null : totalLength - 4 - metaLength };
+}
+
+/** An origin instance's load as its replies report it. */
+export interface OriginLoad {
+  busy: number;
+  queued: number;
+  size: number;
+}
+
+export function encodeOriginLoad(load: OriginLoad): string {
+  return `busy=${load.busy}, queued=${load.queued}, size=${load.size}`;
+}
+
+const LOAD_PATTERN = /^busy=(\d{1,6}), queued=(\d{1,9}), size=(\d{1,6})$/;
+
+/** The load an origin reply declares; null when the header is missing or not in its form (an older origin, a fake). */
+export function parseOriginLoad(header: string | null): OriginLoad | null {
+  const match = header === null ? null : LOAD_PATTERN.exec(header.trim());
+  if (!match) return null;
+  const size = Number(match[3]);
+  return size > 0 ? { busy: Number(match[1]), queued: Number(match[2]), size } : null;
 }

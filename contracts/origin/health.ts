@@ -15,6 +15,8 @@ const poolLoadSchema = z.object({
 export const originHealthSchema = z.object({
   status: z.enum(["ok", "saturated"]),
   rss_bytes: z.number(),
+  /** Calls this process has received since it started, /healthz aside: an operator sees how the edge spreads work. */
+  requests: z.number().int(),
   pools: z.object({ compute: poolLoadSchema, pdf: poolLoadSchema }),
 });
 

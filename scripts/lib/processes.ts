@@ -1,13 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const EXIT_WITH_PARENT = fileURLToPath(new URL("./exit-with-parent.ts", import.meta.url));
 
 export interface Service {
   name: string;
   child: ChildProcess;
 }
 
-/** Starts a child in its own process group so that stopping it also stops what it spawned. */
+/**
+ * Starts a child in its own process group so that stopping it also stops what it spawned, through
+ * exit-with-parent.ts so that the group also ends when this process dies without stopping it.
+ */
 export function startService(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Service {
-  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [EXIT_WITH_PARENT, command, ...args], { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) process.stdout.write(`[${name}] ${line}\n`);

@@ -12,14 +12,15 @@ interface Flag {
 
 const flags = {
   port: { type: "string", default: "8787", value: "PORT", help: "the edge's port (wrangler dev, on 127.0.0.1)" },
-  "origin-port": { type: "string", default: "8788", value: "PORT", help: "the origin's port (Node, on 127.0.0.1)" },
+  "origin-port": { type: "string", default: "8788", value: "PORT", help: "the first origin's port (Node, on 127.0.0.1); more origins take the ports after it" },
+  origins: { type: "string", default: "1", value: "N", help: "how many origin processes to start; the edge spreads calls over them by load" },
   "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR, value: "DIR", help: "where local D1, R2 and queue state is kept" },
   "allow-loopback-urls": {
     type: "boolean",
     default: false,
     help: "let source URLs, webhooks and remote origins point at 127.0.0.1 (local development only)",
   },
-  "origin-url": { type: "string", value: "URL", help: "use an origin that is already running instead of starting one" },
+  "origin-url": { type: "string", value: "URL[,URL...]", help: "use origins that are already running instead of starting any" },
   help: { type: "boolean", default: false, help: "print this and exit" },
 } satisfies Record<string, Flag>;
 
@@ -34,8 +35,9 @@ export function startUsage(): string {
   return ["Usage: npm start -- [options]", "", "Starts the edge and the origin locally, with migrations applied and a development key.", "", ...lines, ""].join("\n");
 }
 
-/** Throws a TypeError naming the flag when an argument is not one of the flags above. */
+/** Throws a TypeError naming the flag when an argument is not one of the flags above, or not a value it takes. */
 export function parseStartOptions(argv: string[]) {
   const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
+  if (!/^[1-9]\d?$/.test(values.origins)) throw new TypeError(`--origins takes a whole number from 1 to 99, not ${JSON.stringify(values.origins)}`);
   return values;
 }

@@ -14,6 +14,8 @@ export interface ServicePair {
   persistTo: string;
   /** Everything `npm start` printed until it said it was running. */
   startLog: string;
+  /** The `npm start` process, leader of its own process group. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -21,12 +23,14 @@ export interface ServicePair {
 export async function startServicePair(
   requested?: { edge: number; origin: number },
   timeoutMs = 150_000,
+  /** More `npm start` flags, such as `--origins 3`. */
+  extraArgs: string[] = [],
 ): Promise<ServicePair> {
   const ports = requested ?? { edge: await freePort(), origin: await freePort() };
   const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-"));
   const child: ChildProcess = spawn(
     process.execPath,
-    ["scripts/dev.ts", "--port", String(ports.edge), "--origin-port", String(ports.origin), "--persist-to", persistTo, "--allow-loopback-urls"],
+    ["scripts/dev.ts", "--port", String(ports.edge), "--origin-port", String(ports.origin), "--persist-to", persistTo, "--allow-loopback-urls", ...extraArgs],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let log = "";
@@ -55,6 +59,7 @@ export async function startServicePair(
     accountId: credentials.account_id,
     persistTo,
     startLog: log,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));

@@ -3,8 +3,10 @@ import {
   CONTENT_DIGEST_HEADER,
   encodeOptionsHeader,
   ORIGIN_ACCOUNT_HEADER,
+  ORIGIN_LOAD_HEADER,
   ORIGIN_OPTIONS_HEADER,
   ORIGIN_SECRET_HEADER,
+  parseOriginLoad,
   REQUEST_ID_HEADER,
   readFrame,
   type Frame,
@@ -14,42 +16,92 @@ import {
 import { ORIGIN_HEALTH_PATH, originHealthSchema, type OriginHealth } from "../../contracts/origin/health.ts";
 import { isProblemBody, ProblemError, slugOfType } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
+import { InstanceChooser, type InstanceView } from "./instance-chooser.ts";
+import { originInstances, type OriginInstance, type PoolEnv } from "./origin-pool.ts";
 
-type OriginEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "ORIGIN_CONTAINER">;
+type OriginEnv = Pick<Bindings, "ORIGIN_SECRET"> & PoolEnv;
 
-/** Container instances requests are spread over when the origin runs as Cloudflare Containers. */
-const CONTAINER_INSTANCES = 4;
-/** A dead, restarting or draining origin gets one more try after this pause (a new container, or the same one back). */
+/** A single-instance pool's origin (dead, restarting or draining) gets its one more try after this pause. */
 const RETRY_PAUSE_MS = 500;
 /** What a client is told to wait when the origin stayed unavailable through the retry. */
 const RETRY_AFTER_S = "5";
+/** A call with no answer yet after this long has its instance's /healthz asked whether it is still there. */
+const STALL_MS = 500;
+/** An instance whose /healthz stays silent this long has stopped (a frozen process, a lost host); a busy one answers it between jobs' steps. */
+const STALL_PROBE_TIMEOUT_MS = 1_000;
 
-function send(env: OriginEnv, path: string, init: RequestInit, headers: Headers): Promise<Response> {
-  if (!env.ORIGIN_URL && env.ORIGIN_CONTAINER) {
-    const instance = `origin-${Math.floor(Math.random() * CONTAINER_INSTANCES)}`;
-    const container = env.ORIGIN_CONTAINER.get(env.ORIGIN_CONTAINER.idFromName(instance));
-    return container.fetch(new Request(new URL(path, "http://origin.internal"), { ...init, headers }));
+/** Per isolate: what this isolate knows of each instance's load and failures. */
+const chooser = new InstanceChooser();
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether the instance answers its /healthz within `timeoutMs`; a call stuck behind a frozen one never would. */
+async function answersHealth(instance: OriginInstance, timeoutMs: number): Promise<boolean> {
+  try {
+    const res = await instance.send(ORIGIN_HEALTH_PATH, { signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
   }
-  return fetch(new Request(new URL(path, env.ORIGIN_URL), { ...init, headers }));
 }
 
 /**
- * The one place the edge reaches the origin. Where the origin runs is configuration: ORIGIN_URL
- * when set (a local process, any container platform), else the Cloudflare Containers binding.
- * Every origin call is idempotent (the origin keeps no state), so a connection refused or reset,
- * or the origin's 503 while it drains, is retried once when the body can be sent again; a body
- * streamed from R2 cannot, and is left to the caller's own retry (a job's queue retry).
+ * One attempt on one instance. When it has not answered within STALL_MS and its /healthz is silent
+ * too, the instance is taken out of rotation; an attempt whose body can be sent again is abandoned
+ * there (and retried elsewhere), since a frozen process answers nothing until it is thawed.
+ */
+async function attemptOn(instance: OriginInstance, path: string, init: RequestInit, resendable: boolean): Promise<Response> {
+  const abandon = new AbortController();
+  let waiting = true;
+  const stall = setTimeout(() => {
+    void answersHealth(instance, STALL_PROBE_TIMEOUT_MS).then((alive) => {
+      if (alive || !waiting) return;
+      if (resendable) abandon.abort(new Error(`origin instance ${instance.label} stopped answering`));
+      else chooser.failed(instance.key, false);
+    });
+  }, STALL_MS);
+  try {
+    return await instance.send(path, { ...init, signal: init.signal ? AbortSignal.any([init.signal, abandon.signal]) : abandon.signal });
+  } finally {
+    waiting = false;
+    clearTimeout(stall);
+  }
+}
+
+/**
+ * The one place the edge reaches the origin. Where the origin runs is configuration (origin-pool.ts);
+ * each call goes to the less loaded of two instances (instance-chooser.ts). Every origin call is
+ * idempotent (the origin keeps no state), so a connection refused or reset, an instance that
+ * stopped answering, or the origin's 503 while it drains, is retried once, on another instance,
+ * when the body can be sent again; a body streamed from R2 cannot, and is left to the caller's own
+ * retry (a job's queue retry).
  */
 export async function originFetch(env: OriginEnv, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(ORIGIN_SECRET_HEADER, env.ORIGIN_SECRET);
-  const attempts = init.body instanceof ReadableStream ? 1 : 2;
+  const instances = await originInstances(env);
+  const keys = instances.map((instance) => instance.key);
+  const resendable = !(init.body instanceof ReadableStream);
+  const attempts = resendable ? 2 : 1;
+  const tried = new Set<string>();
   for (let attempt = 1; ; attempt++) {
+    const key = chooser.choose(keys, tried);
+    if (tried.has(key)) await pause(RETRY_PAUSE_MS);
+    tried.add(key);
+    const instance = instances.find((candidate) => candidate.key === key)!;
+    chooser.started(key);
     try {
-      const res = await send(env, path, init, headers);
-      if (res.status !== 503 || attempt === attempts) return res;
+      const res = await attemptOn(instance, path, { ...init, headers }, resendable);
+      if (res.status !== 503) {
+        chooser.answered(key, parseOriginLoad(res.headers.get(ORIGIN_LOAD_HEADER)));
+        return res;
+      }
+      chooser.failed(key);
+      if (attempt === attempts) return res;
       await res.body?.cancel();
     } catch (error) {
+      chooser.failed(key);
       if (attempt === attempts || init.signal?.aborted) {
         // The reason stays in our log: it names internal hosts and ports.
         console.error(`origin ${path} did not answer:`, error);
@@ -58,18 +110,38 @@ export async function originFetch(env: OriginEnv, path: string, init: RequestIni
         });
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
   }
 }
 
-/** The origin's own health (its pools' load), parsed; throws when it does not answer or answers outside its contract. */
-export async function originHealth(env: OriginEnv, timeoutMs: number): Promise<OriginHealth> {
-  const res = await originFetch(env, ORIGIN_HEALTH_PATH, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new Error(`origin /healthz answered ${res.status}`);
-  }
-  return originHealthSchema.parse(await res.json());
+/** One instance's own health (its pools' load), or null when it does not answer within its contract. */
+export interface InstanceHealth {
+  label: string;
+  health: OriginHealth | null;
+  routing: InstanceView;
+}
+
+/** What this isolate's routing knows of each instance now. */
+export async function originPoolRouting(env: OriginEnv): Promise<{ key: string; label: string; routing: InstanceView }[]> {
+  return (await originInstances(env)).map((instance) => ({ key: instance.key, label: instance.label, routing: chooser.view(instance.key) }));
+}
+
+/** Every instance's /healthz, asked at once, with what this isolate's routing knows of it. */
+export async function originPoolHealth(env: OriginEnv, timeoutMs: number): Promise<InstanceHealth[]> {
+  const instances = await originInstances(env);
+  return Promise.all(
+    instances.map(async (instance) => {
+      let health: OriginHealth | null = null;
+      try {
+        const res = await instance.send(ORIGIN_HEALTH_PATH, { headers: { [ORIGIN_SECRET_HEADER]: env.ORIGIN_SECRET }, signal: AbortSignal.timeout(timeoutMs) });
+        if (res.ok) health = originHealthSchema.parse(await res.json());
+        else await res.body?.cancel();
+      } catch (error) {
+        // The reason names internal hosts: it stays in the log.
+        console.error(`healthz: origin instance ${instance.label} is down:`, error);
+      }
+      return { label: instance.label, health, routing: chooser.view(instance.key) };
+    }),
+  );
 }
 
 /** Bytes in a body whose size is known before it is sent; null for a stream. */
