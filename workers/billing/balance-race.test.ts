@@ -1,0 +1,30 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { prices } from "../../contracts/pricing.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import { findAccount } from "../accounts/account-store.ts";
+import { api, seedCaller } from "../test-support/api.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
+
+// The money rule the move to per-account shards must keep (issue #44): an account with money for
+// exactly ten calls sends fifty at once; ten are charged, forty are refused with 402, and the
+// balance ends at zero, never below.
+describe("a balance under fifty calls at once", () => {
+  it("pays for exactly the calls it covers and never goes below zero", async () => {
+    const caller = await seedCaller({ balanceMicros: 10 * prices.image });
+    const source = { base64: encodeBase64(await generatedBytes("landscape-3.jpg")) };
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => api("/v1/image/optimize", { key: caller, json: { source, options: { width: 8 + i, format: "webp" } } })),
+    );
+    const statuses = answers.map((res) => res.status);
+    const charged = await Promise.all(answers.filter((res) => res.status === 200).map(async (res) => (await res.json<{ billing: { charged_micros: number } }>()).billing.charged_micros));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(40);
+    expect(charged).toEqual(Array.from({ length: 10 }, () => prices.image));
+    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(0);
+    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount_micros) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.optimize'")
+      .bind(caller.accountId)
+      .first<{ n: number; micros: number }>();
+    expect(ledger).toEqual({ n: 10, micros: 10 * prices.image });
+  });
+});
