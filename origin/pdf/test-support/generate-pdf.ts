@@ -135,3 +135,49 @@ export function flateBombPdf(decodedBytes: number): Uint8Array {
     doc.destroy();
   }
 }
+
+/**
+ * One `side`-point square page of `fills` full-page fills, each blended (Multiply, half alpha):
+ * a few hundred bytes whose drawing costs MuPDF a transparency group over the whole page per fill.
+ */
+export function blendedFillsPdf(fills: number, side = 14_400): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const state = doc.newDictionary();
+    state.put("BM", doc.newName("Multiply"));
+    state.put("ca", 0.5);
+    const states = doc.newDictionary();
+    states.put("Blend", doc.addObject(state));
+    const resources = doc.newDictionary();
+    resources.put("ExtGState", states);
+    let content = "/Blend gs\n";
+    for (let i = 0; i < fills; i++) content += `${(i % 3) / 2} ${(i % 5) / 4} ${(i % 7) / 6} rg 0 0 ${side} ${side} re f\n`;
+    doc.insertPage(-1, doc.addPage([0, 0, side, side], 0, resources, content));
+    return doc.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * A PDF whose page tree loops: the root's second kid is a Pages node whose only kid is the root,
+ * while /Count claims two pages. Written by hand, since mupdf's writer keeps a page tree sound.
+ */
+export function loopedPageTreePdf(): Uint8Array {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
+    "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>",
+  ];
+  let text = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(text.length);
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, "0")} 00000 n \n`).join("")}`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(text);
+}
