@@ -6,7 +6,7 @@ import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { pageOutOfRange } from "../../pdf/draw-page.ts";
 import { PdfWorkerPool } from "../../pdf/pdf-worker-pool.ts";
 import type { WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
-import { currentTicket } from "../../worker-pool/deadline.ts";
+import { currentTicket, secondsLeft } from "../../worker-pool/deadline.ts";
 import { poolSizes } from "../../worker-pool/pool-sizes.ts";
 import type { RasterTarget } from "./svg.ts";
 
@@ -39,7 +39,10 @@ export async function pdfPageToPng(bytes: Uint8Array, page: number, target: Rast
 export async function tiffPageToPng(bytes: Uint8Array, page: number, maxPixels: number): Promise<Uint8Array> {
   const pages = (await sharp(bytes, { limitInputPixels: false }).metadata()).pages ?? 1;
   if (page > pages) throw pageOutOfRange(page, pages);
-  return sharp(bytes, { page: page - 1, pages: 1, limitInputPixels: maxPixels, failOn: "error" }).png({ compressionLevel: 1 }).toBuffer();
+  const image = sharp(bytes, { page: page - 1, pages: 1, limitInputPixels: maxPixels, failOn: "error" });
+  // As every decode in this process: libvips stops at the call's deadline (decode-limits.ts' openSource).
+  const seconds = secondsLeft();
+  return (seconds === null ? image : image.timeout({ seconds })).png({ compressionLevel: 1 }).toBuffer();
 }
 
 /** A source with one page takes only page 1. */
