@@ -1,6 +1,7 @@
 // How a job's outcome crosses a thread or process boundary: a result as plain data, a problem as
 // its slug, detail, status and extensions (a ProblemError's class does not survive the crossing),
 // anything else as its text, so the pool side rebuilds the same problem or fails as a bug.
+import { z } from "@hono/zod-openapi";
 import { ProblemError, type ProblemType } from "../../contracts/problems/catalogue.ts";
 
 export type JobOutcome<Result> =
@@ -26,4 +27,15 @@ export function resultOf<Result>(outcome: JobOutcome<Result>, what: string): Res
     throw new ProblemError(outcome.problem.slug, outcome.problem.detail, { status: outcome.problem.status, extensions: outcome.problem.extensions });
   }
   throw new Error(`${what} failed: ${outcome.error}`);
+}
+
+/**
+ * A worker's reply `{ id, outcome }`. The outcome is built by our own worker module from the same
+ * types; only its envelope is checked.
+ */
+export function outcomeReplySchema<Result>() {
+  return z.object({
+    id: z.number(),
+    outcome: z.custom<JobOutcome<Result>>((value) => typeof value === "object" && value !== null),
+  });
 }

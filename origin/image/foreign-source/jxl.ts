@@ -1,21 +1,17 @@
 // JPEG XL, decoded by libjxl compiled to WebAssembly (@jsquash/jxl) in worker threads
 // (jxl-worker.ts) that the call's deadline terminates. The decoder hands back sRGB (it applies
 // the file's colour encoding itself), so the pixels go on as an untagged PNG.
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { currentTicket } from "../../worker-pool/deadline.ts";
-import { resultOf, type JobOutcome } from "../../worker-pool/job-outcome.ts";
+import { outcomeReplySchema, resultOf } from "../../worker-pool/job-outcome.ts";
 import { poolSizes } from "../../worker-pool/pool-sizes.ts";
 import { WorkerPool } from "../../worker-pool/worker-pool.ts";
 import type { JxlRequest } from "./jxl-worker.ts";
 import { jxlSize } from "./jxl-size.ts";
 import { pngWithProfile, type RgbaPixels } from "./png-with-profile.ts";
 
-// The outcome is built by our own worker module from the same types; only its envelope is checked.
-const jxlReplySchema = z.object({
-  id: z.number(),
-  outcome: z.custom<JobOutcome<RgbaPixels>>((value) => typeof value === "object" && value !== null),
-});
+const jxlReplySchema = outcomeReplySchema<RgbaPixels>();
 
 // A WebAssembly heap only grows: a thread that decoded a large image is replaced before the next job.
 const LARGE_IMAGE_PIXELS = 16_000_000;

@@ -4,10 +4,10 @@
 // past it. Terminating a worker thread would stop only its JavaScript, while libvips' threads
 // drew on. Killing the process at the call's deadline stops the drawing, so the call's compute
 // slot is free again when its deadline passes.
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import { ChildProcessWorker } from "../../worker-pool/child-process-worker.ts";
 import { currentTicket } from "../../worker-pool/deadline.ts";
-import { resultOf, type JobOutcome } from "../../worker-pool/job-outcome.ts";
+import { outcomeReplySchema, resultOf } from "../../worker-pool/job-outcome.ts";
 import { poolSizes } from "../../worker-pool/pool-sizes.ts";
 import { WorkerPool, type WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
 import type { SvgRequest } from "./svg-process.ts";
@@ -15,11 +15,7 @@ import type { RasterTarget } from "./svg-drawing.ts";
 
 export type { RasterTarget };
 
-// The outcome is built by our own child module from the same types; only its envelope is checked.
-const svgReplySchema = z.object({
-  id: z.number(),
-  outcome: z.custom<JobOutcome<Uint8Array>>((value) => typeof value === "object" && value !== null),
-});
+const svgReplySchema = outcomeReplySchema<Uint8Array>();
 
 // A drawing process is replaced now and then, so that what libvips and glib keep between drawings stays small.
 const JOBS_PER_PROCESS = 64;

@@ -160,24 +160,25 @@ export function blendedFillsPdf(fills: number, side = 14_400): Uint8Array {
 }
 
 /**
- * A PDF whose page tree loops: the root's second kid is a Pages node whose only kid is the root,
- * while /Count claims two pages. Written by hand, since mupdf's writer keeps a page tree sound.
+ * A PDF whose page tree loops: after its one page, the root lists a Pages node whose only kid is
+ * the root, while /Count claims two pages.
  */
 export function loopedPageTreePdf(): Uint8Array {
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
-    "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>",
-  ];
-  let text = "%PDF-1.7\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(text.length);
-    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = text.length;
-  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, "0")} 00000 n \n`).join("")}`;
-  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(text);
+  const doc = new mupdf.PDFDocument();
+  try {
+    doc.insertPage(-1, doc.addPage([0, 0, 100, 100], 0, {}, ""));
+    const root = doc.getTrailer().get("Root").get("Pages");
+    const loop = doc.newDictionary();
+    loop.put("Type", doc.newName("Pages"));
+    loop.put("Parent", root);
+    loop.put("Kids", doc.newArray());
+    loop.put("Count", 1);
+    const node = doc.addObject(loop);
+    node.get("Kids").push(root);
+    root.get("Kids").push(node);
+    root.put("Count", 2);
+    return doc.saveToBuffer("").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
 }
