@@ -8,9 +8,12 @@
 // A PDF page: the pixels each painting operator covers at the asked scale, summed. A transparency
 // group or soft mask (blend modes, constant alpha on a group, SMask) costs this many times its
 // area: drawn here, a blended full-page fill took 40 times as long as a plain one (20 of each on a
-// 2880x2880 raster: 15 s against 0.37 s). The budget is about 7 s of drawing on one core here.
+// 2880x2880 raster: 15 s against 0.37 s). Real pages cost about 2 ns a unit here (pages of the
+// corpus drawn at 40 megapixels: 4.7e9 in 9.1 s, 3.7e9 in 7.8 s), so the budget is about 12 s of
+// drawing, under the shortest deadline of a call that draws a page (a transform's 15 s). At 150
+// dpi no page of the corpus costs a fifth of it.
 export const PDF_PAGE_GROUP_COST_FACTOR = 40;
-export const PDF_PAGE_DRAWING_BUDGET = 3_000_000_000;
+export const PDF_PAGE_DRAWING_BUDGET = 6_000_000_000;
 
 // An SVG: each element drawn through a filter (and each <use> of a document with filters) costs
 // raster pixels times raster height. Measured here: one full-canvas blur at 2000x2000 took 2.2 s

@@ -49,7 +49,7 @@ describe("drawing a PDF page", () => {
     const problem = await problemOf(pageOf(hostile, 1));
     expect([problem.slug, problem.status]).toEqual(["drawing_too_complex", 422]);
     expect(problem.extensions.limit).toBe(PDF_PAGE_DRAWING_BUDGET);
-    expect(problem.extensions.estimated_cost).toBeGreaterThan(20 * PDF_PAGE_DRAWING_BUDGET);
+    expect(problem.extensions.estimated_cost).toBeGreaterThan(10 * PDF_PAGE_DRAWING_BUDGET);
   });
 
   it("draws a costly page within the budget off the main thread: another account is answered meanwhile and the event loop never stalls", async () => {
