@@ -247,6 +247,11 @@ export const problemCatalogue = {
     title: "Storage charge owed",
     description: "A day of durable storage was not paid because the balance did not cover it (`owed_micros`). Until a top-up settles it (the daily sweep retries), no new durable file is accepted; nothing stored is deleted.",
   },
+  drawing_too_complex: {
+    status: 422,
+    title: "The vector source is too costly to draw",
+    description: "Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged.",
+  },
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

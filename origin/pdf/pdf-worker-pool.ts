@@ -1,11 +1,12 @@
-// Runs analyze and compress in worker threads and bounds memory by recycling:
+// Runs analyze, compress and page drawing in worker threads and bounds memory by recycling:
 // a worker is replaced after maxJobsPerWorker jobs, or as soon as a job leaves its
 // mupdf WASM heap above maxWasmHeapBytes (the heap never shrinks inside a thread).
 import { z } from "@hono/zod-openapi";
 import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import type { PdfCompressResult } from "./compress-pdf.ts";
-import { outcomeToResult } from "./pdf-jobs.ts";
+import type { DrawnPage, PageRequest } from "./draw-page.ts";
+import { outcomeToResult, type PdfJobResult } from "./pdf-jobs.ts";
 import type { PdfJob, PdfJobOutcome } from "./pdf-jobs.ts";
 import type { PdfWorkerRequest } from "./pdf-worker.ts";
 import type { JobTicket } from "../worker-pool/job-ticket.ts";
@@ -23,6 +24,8 @@ export interface PdfWorkerPoolOptions {
    * after the call. The server sets it, so a 150 MB upload is not held twice while it is compressed.
    */
   transferInput?: boolean;
+  /** Idle workers do not keep the process alive (a pool started by the first call that needs it). */
+  unrefWhenIdle?: boolean;
 }
 
 export interface PdfWorkerPoolStats {
@@ -60,6 +63,7 @@ export class PdfWorkerPool {
       maxPerAccount: options.maxPerAccount ?? Math.max(1, (options.size ?? 1) - 1),
       readReply: (message) => pdfWorkerResponseSchema.parse(message),
       retireAfter: (response, jobs) => jobs >= maxJobsPerWorker || response.wasmHeapBytes > maxWasmHeapBytes,
+      unrefWhenIdle: options.unrefWhenIdle,
     });
   }
 
@@ -70,6 +74,11 @@ export class PdfWorkerPool {
 
   compress(input: Uint8Array, options: PdfCompressOptions, ticket: JobTicket = {}): Promise<PdfCompressResult> {
     return this.#submit({ kind: "compress", input, options }, ticket) as Promise<PdfCompressResult>;
+  }
+
+  /** One page drawn as a PNG (draw-page.ts). */
+  drawPage(input: Uint8Array, request: PageRequest, ticket: JobTicket = {}): Promise<DrawnPage> {
+    return this.#submit({ kind: "page", input, options: request }, ticket) as Promise<DrawnPage>;
   }
 
   load(): WorkerPoolLoad {
@@ -84,7 +93,7 @@ export class PdfWorkerPool {
     return this.#pool.close();
   }
 
-  async #submit(job: PdfJob, ticket: JobTicket): Promise<PdfAnalysis | PdfCompressResult> {
+  async #submit(job: PdfJob, ticket: JobTicket): Promise<PdfJobResult> {
     const input = job.input.buffer;
     // The job is settled by the worker's answer alone, so nothing here reads the input again.
     const response = await this.#pool.run({ job }, this.#transferInput && input instanceof ArrayBuffer ? [input] : [], ticket);

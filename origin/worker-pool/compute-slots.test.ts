@@ -2,34 +2,45 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { ComputeSlots } from "./compute-slots.ts";
-import { checkDeadline } from "./deadline.ts";
+import { checkDeadline, currentTicket } from "./deadline.ts";
 
 function slugOf(error: unknown): string | null {
   return error instanceof ProblemError ? error.slug : null;
 }
 
 describe("ComputeSlots", () => {
-  it("answers work past its deadline processing_timeout, holds the slot until the work stops at its next step, then runs the next call", async () => {
+  it("answers work past its deadline processing_timeout and gives its slot to the next call then, not when the work ends", async () => {
     const slots = new ComputeSlots({ size: 1 });
-    let steps = 0;
-    let stopped = false;
-    const endless = slots.run({ account: "A", deadlineAt: Date.now() + 50 }, "The endless work", async () => {
-      try {
-        for (;;) {
-          checkDeadline("The endless work");
-          steps++;
-          await nextTurn();
-        }
-      } finally {
-        stopped = true;
-      }
-    });
-    const next = slots.run({ account: "B" }, "The next work", () => Promise.resolve(stopped ? "ran after the endless work stopped" : "ran beside it"));
-    expect(slugOf(await endless.catch((error: unknown) => error))).toBe("processing_timeout");
-    expect(await next).toBe("ran after the endless work stopped");
-    expect(steps).toBeGreaterThan(0);
+    let finishStuckWork = () => undefined as void;
+    const stuck = slots.run({ account: "A", deadlineAt: Date.now() + 50 }, "The stuck work", () => new Promise<void>((resolve) => (finishStuckWork = resolve)));
+    const next = slots.run({ account: "B" }, "The next work", () => Promise.resolve("ran while the stuck work still ran"));
+    expect(slugOf(await stuck.catch((error: unknown) => error))).toBe("processing_timeout");
+    expect(await next).toBe("ran while the stuck work still ran");
     await nextTurn();
     expect(slots.load()).toEqual({ size: 1, busy: 0, queued: 0, timedOut: 1 });
+    finishStuckWork();
+    await nextTurn();
+    expect(slots.load()).toEqual({ size: 1, busy: 0, queued: 0, timedOut: 1 });
+  });
+
+  it("stops work that checks the deadline at its next step", async () => {
+    const slots = new ComputeSlots({ size: 1 });
+    let steps = 0;
+    const endless = slots.run({ account: "A", deadlineAt: Date.now() + 50 }, "The endless work", async () => {
+      for (;;) {
+        checkDeadline("The endless work");
+        steps++;
+        await nextTurn();
+      }
+    });
+    expect(slugOf(await endless.catch((error: unknown) => error))).toBe("processing_timeout");
+    expect(steps).toBeGreaterThan(0);
+  });
+
+  it("hands the call's account and deadline to the work (the ticket a worker pool job takes)", async () => {
+    const slots = new ComputeSlots({ size: 1 });
+    const deadlineAt = Date.now() + 60_000;
+    expect(await slots.run({ account: "A", deadlineAt }, "The work", () => Promise.resolve(currentTicket()))).toEqual({ account: "A", deadlineAt });
   });
 
   it("answers a call still waiting at its deadline as busy (503), without running it", async () => {

@@ -1,11 +1,13 @@
 // The main process's share of the cores for sharp and exceljs, scheduled like the worker pools:
-// calls wait per account and take turns (fair-queue.ts). Work here cannot be killed, so a call
-// is answered processing_timeout at its deadline while its work stops at its next step
-// (deadline.ts); the slot is held until the work has really stopped, so a runaway call never
-// lets more work run than there are slots.
+// calls wait per account and take turns (fair-queue.ts). At its deadline a call is answered
+// processing_timeout and its slot is given to the next call. The work that can run long past a
+// step's time (drawing a PDF page or an SVG) runs in a worker pool the same deadline kills
+// (deadline.ts hands it the call's ticket); what is left in this process stops at its next step
+// or at sharp's own timeout, each bounded by the pixel limits, so a slot is not held for work
+// that no one waits for.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { FairQueue } from "./fair-queue.ts";
-import { runWithDeadline } from "./deadline.ts";
+import { runWithTicket } from "./deadline.ts";
 import { busyTimeout, processingTimeout, SHARED_ACCOUNT, type JobTicket } from "./job-ticket.ts";
 import type { WorkerPoolLoad } from "./worker-pool.ts";
 
@@ -41,33 +43,36 @@ export class ComputeSlots {
         start: () => {
           this.#busy++;
           this.#runningByAccount.set(account, (this.#runningByAccount.get(account) ?? 0) + 1);
-          let answered = false;
+          let released = false;
+          const release = () => {
+            if (released) return;
+            released = true;
+            if (deadline !== null) clearTimeout(deadline);
+            this.#busy--;
+            const running = (this.#runningByAccount.get(account) ?? 1) - 1;
+            if (running === 0) this.#runningByAccount.delete(account);
+            else this.#runningByAccount.set(account, running);
+            this.#dispatch();
+          };
           const timedOut = (error: ProblemError) => {
-            answered = true;
+            if (released) return;
             this.#timedOut++;
             reject(error);
+            release();
           };
           const deadline =
             ticket.deadlineAt === undefined ? null : setTimeout(() => timedOut(processingTimeout(what)), Math.max(0, ticket.deadlineAt - Date.now()));
-          runWithDeadline(ticket.deadlineAt, task)
-            .then(
-              (value) => {
-                if (!answered) resolve(value);
-              },
-              (error: unknown) => {
-                if (answered) return;
-                if (error instanceof ProblemError && error.slug === "processing_timeout") timedOut(error);
-                else reject(error);
-              },
-            )
-            .finally(() => {
-              if (deadline !== null) clearTimeout(deadline);
-              this.#busy--;
-              const running = (this.#runningByAccount.get(account) ?? 1) - 1;
-              if (running === 0) this.#runningByAccount.delete(account);
-              else this.#runningByAccount.set(account, running);
-              this.#dispatch();
-            });
+          runWithTicket({ account, deadlineAt: ticket.deadlineAt }, task).then(
+            (value) => {
+              if (!released) resolve(value);
+              release();
+            },
+            (error: unknown) => {
+              if (error instanceof ProblemError && error.slug === "processing_timeout") return timedOut(error);
+              if (!released) reject(error);
+              release();
+            },
+          );
         },
       };
       if (ticket.deadlineAt !== undefined) {

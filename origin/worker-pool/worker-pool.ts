@@ -4,12 +4,23 @@
 // Jobs wait per account and take turns (fair-queue.ts). A job past its deadline is answered
 // `processing_timeout` and its worker is terminated (the only way to stop work inside a thread)
 // and replaced when the next job needs it.
+import type { EventEmitter } from "node:events";
 import { Worker, type Transferable } from "node:worker_threads";
 import { FairQueue } from "./fair-queue.ts";
 import { busyTimeout, processingTimeout, SHARED_ACCOUNT, type JobTicket } from "./job-ticket.ts";
 
+/** What the pool needs of a worker: a thread (the default) or a child process (child-process-worker.ts). */
+export interface PoolWorker extends EventEmitter {
+  postMessage(message: unknown, transfer?: readonly Transferable[]): void;
+  terminate(): Promise<unknown>;
+  ref(): void;
+  unref(): void;
+}
+
 export interface WorkerPoolOptions<Reply> {
   workerUrl: URL;
+  /** Starts a worker running `workerUrl` (default: a worker thread). */
+  startWorker?: (workerUrl: URL) => PoolWorker;
   /** Names the pool in the errors it rejects jobs with. */
   name: string;
   /** Worker threads running jobs in parallel. */
@@ -36,7 +47,7 @@ export interface WorkerPoolLoad {
 }
 
 interface Slot {
-  worker: Worker | null;
+  worker: PoolWorker | null;
   jobs: number;
   busy: boolean;
 }
@@ -169,8 +180,8 @@ export class WorkerPool<Payload extends object, Reply extends { id: number }> {
     worker.postMessage({ ...queued.payload, id }, queued.transfer);
   }
 
-  #start(slot: Slot): Worker {
-    const worker = new Worker(this.#options.workerUrl);
+  #start(slot: Slot): PoolWorker {
+    const worker = this.#options.startWorker?.(this.#options.workerUrl) ?? new Worker(this.#options.workerUrl);
     if (this.#options.unrefWhenIdle) worker.unref();
     // An idle worker that dies is replaced on the next job; a running job's failure is handled in #run.
     worker.on("error", () => undefined);

@@ -2,11 +2,15 @@
 // a 20,000-page PDF whose pages share one content stream (answered), one page over the page cap
 // (refused before any page loads), a Flate bomb (refused before anything inflates it), truncated
 // animations (10-frame GIF and WebP cut in half), a workbook with a control character in a sheet
-// name, and transforms that spell one output several ways. Each request names the origin path
-// whose deadline bounds it.
+// name, transforms that spell one output several ways, and vector sources costly to draw: a
+// 14,400-pt PDF page of 20 blended fills and a 2 kB SVG blurring an 8000x8000 canvas (refused
+// by their cost estimate), and a smaller drawing of each that passes it and still takes seconds
+// (drawn in a PDF thread or an SVG process, killed at the deadline). Each request names the
+// origin path whose deadline bounds it.
 import { PDF_MAX_PAGES, PDF_MAX_STREAM_DECODED_BYTES } from "../../contracts/limits/pdf.ts";
 import type { DeadlinePath } from "../../contracts/limits/deadlines.ts";
-import { flateBombPdf, sharedContentPdf } from "../../origin/pdf/test-support/generate-pdf.ts";
+import { blurredSvg } from "../../origin/image/foreign-source/test-support/blurred-svg.ts";
+import { blendedFillsPdf, flateBombPdf, sharedContentPdf } from "../../origin/pdf/test-support/generate-pdf.ts";
 import { animatedImage } from "../../test/fixtures/animated-images.ts";
 
 export interface HostileRequest {
@@ -76,14 +80,15 @@ export async function makeHostileInputs(): Promise<HostileInputs> {
     inputBytes: bytes.length,
     refused,
   });
-  const image = (kind: string, bytes: Uint8Array): HostileRequest => ({
+  const image = (kind: string, bytes: Uint8Array, options: Record<string, unknown> = { width: 32 }, refused = true): HostileRequest => ({
     kind,
     path: "/v1/image/optimize",
-    json: { source: { base64: base64(bytes) }, options: { width: 32 } },
+    json: { source: { base64: base64(bytes) }, options },
     originPath: "/image/process",
     inputBytes: bytes.length,
-    refused: true,
+    refused,
   });
+  const blendedPage = blendedFillsPdf(20);
   const workbook = { filename: "x.xlsx", sheets: [{ name: "x\u0000y", columns: [{ key: "n", header: "N", type: "number" }], rows: [[1]] }] };
   return {
     // PDF and image requests alternate: the PDF ones queue for the account's PDF threads, and a
@@ -104,6 +109,11 @@ export async function makeHostileInputs(): Promise<HostileInputs> {
       },
       pdf("compress a Flate bomb", "/v1/pdf/compress", bomb, true),
       pdf(`compress ${SHARED_PAGES} shared pages`, "/v1/pdf/compress", manyPages, false),
+      image("page of 20 blended fills over 14,400 pt, at 150 dpi", blendedPage, { page: 1 }),
+      image("SVG blurring an 8000x8000 canvas six times", blurredSvg(6, 8_000), {}),
+      // Under the cost budgets, seconds of drawing each: answered, or stopped at the deadline.
+      image("page of 20 blended fills, 1800 px wide", blendedPage, { page: 1, width: 1_800 }, false),
+      image("SVG blurring a 2000x2000 canvas twice", blurredSvg(2, 2_000), {}, false),
     ],
     truncatedGif: gif,
   };

@@ -150,7 +150,7 @@ export async function runHostileSoak(options: HostileOptions): Promise<HostileFi
   const webhookSecret = generateWebhookSecret();
   const receiver = await startWebhookReceiver(webhookSecret);
   try {
-    say("generating inputs (20,000-page and over-cap PDFs, a Flate bomb, truncated animations)...");
+    say("generating inputs (20,000-page and over-cap PDFs, a Flate bomb, truncated animations, costly PDF pages and SVGs)...");
     const [inputs, hostileInputs] = await Promise.all([makeInputs(), makeHostileInputs()]);
 
     const hostileSecrets: string[] = [];

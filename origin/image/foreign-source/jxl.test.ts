@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import encodeJxl, { init as initEncoder } from "@jsquash/jxl/encode.js";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { wasmFromDisk } from "../../wasm/wasm-from-disk.ts";
 import { jxlToPng } from "./jxl.ts";
 import { jxlSize } from "./jxl-size.ts";
 
@@ -33,6 +36,26 @@ describe("jxlToPng", () => {
     const whole = fixture("quadrants-p3.jxl");
     await expect(jxlToPng(whole.subarray(0, 40), 100_000_000)).rejects.toMatchObject({ slug: "image_unreadable", status: 422 });
     await expect(jxlToPng(new Uint8Array([0xff, 0x0a]), 100_000_000)).rejects.toMatchObject({ slug: "image_unreadable" });
+  });
+});
+
+/** Noise does not compress: decoding it costs libjxl seconds (2 MP: about 2.5 s here). */
+async function noiseJxl(side: number): Promise<Uint8Array> {
+  await initEncoder(wasmFromDisk("@jsquash/jxl/codec/enc/jxl_enc.wasm"));
+  const data = new Uint8ClampedArray(side * side * 4);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 2_654_435_761) >>> 24;
+  return new Uint8Array(await encodeJxl({ data, width: side, height: side, colorSpace: "srgb" }, { effort: 1, quality: 90 }));
+}
+
+describe("jxlToPng off the main thread", () => {
+  it("decodes in a worker thread: the event loop never stalls while a costly file decodes", { timeout: 120_000 }, async () => {
+    const jxl = await noiseJxl(1_400);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const png = await jxlToPng(jxl, 100_000_000);
+    delay.disable();
+    expect((await sharp(png).metadata()).width).toBe(1_400);
+    expect(delay.max / 1e6).toBeLessThan(1_000);
   });
 });
 

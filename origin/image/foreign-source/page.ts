@@ -1,69 +1,53 @@
 // One page of a many-page source as an image (`pg_<n>`, `options.page`): a PDF page drawn by
-// MuPDF on white at the asked size (150 dpi when none is asked), a TIFF page read by libvips.
-// Pages count from 1; a page past the last is page_out_of_range, before anything is drawn.
-import * as mupdf from "mupdf";
+// MuPDF in a worker thread (pdf/draw-page.ts), a TIFF page read by libvips. Pages count from 1;
+// a page past the last is page_out_of_range, before anything is drawn.
 import sharp from "sharp";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
-import { PDF_PAGE_DPI } from "../../../contracts/transform/token-values.ts";
-import { openPdf } from "../../pdf/open-pdf.ts";
+import { pageOutOfRange } from "../../pdf/draw-page.ts";
+import { PdfWorkerPool } from "../../pdf/pdf-worker-pool.ts";
+import type { WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
+import { currentTicket, secondsLeft } from "../../worker-pool/deadline.ts";
+import { poolSizes } from "../../worker-pool/pool-sizes.ts";
 import type { RasterTarget } from "./svg.ts";
 
-// librsvg's and libvips' practical side limit, as for SVG.
-const MAX_SIDE = 16_384;
-const POINTS_PER_INCH = 72;
+// mupdf's heap only grows: a thread that drew a 100-megapixel page is replaced before the next.
+const PAGE_WORKER_MAX_WASM_HEAP_BYTES = 512 * 1024 * 1024;
 
-function pastTheEnd(page: number, pages: number): ProblemError {
-  return new ProblemError("page_out_of_range", `Page ${page} was asked for; the source has ${pages} page${pages === 1 ? "" : "s"}.`, {
-    extensions: { page, pages },
-  });
+let pagePool: PdfWorkerPool | undefined;
+
+/**
+ * The threads pages are drawn in, started by the first page asked for. Each drawing holds a compute
+ * slot while it waits, so there are as many threads as slots and the slots' turns are the turns.
+ */
+function pageWorkers(): PdfWorkerPool {
+  const size = poolSizes().computeSlots;
+  pagePool ??= new PdfWorkerPool({ size, maxPerAccount: size, maxWasmHeapBytes: PAGE_WORKER_MAX_WASM_HEAP_BYTES, unrefWhenIdle: true });
+  return pagePool;
 }
 
-/** The scale from points to pixels: the asked box filled (the pipeline then fits it), within the pixel and side limits. */
-function pageScale(points: { width: number; height: number }, target: RasterTarget, maxPixels: number): number {
-  const asked = Math.max(target.width ? target.width / points.width : 0, target.height ? target.height / points.height : 0);
-  const fitsPixels = Math.sqrt(maxPixels / (points.width * points.height));
-  const fitsSide = MAX_SIDE / Math.max(points.width, points.height);
-  return Math.min(asked > 0 ? asked : PDF_PAGE_DPI / POINTS_PER_INCH, fitsPixels, fitsSide);
+/** The page threads' load: drawings running, and those terminated at their deadline. */
+export function pageDrawingLoad(): WorkerPoolLoad {
+  return pageWorkers().load();
 }
 
-export function pdfPageToPng(bytes: Uint8Array, page: number, target: RasterTarget, maxPixels: number): Uint8Array {
-  const { doc } = openPdf(bytes, null);
-  try {
-    const pages = doc.countPages();
-    if (page > pages) throw pastTheEnd(page, pages);
-    const loaded = doc.loadPage(page - 1);
-    try {
-      const [x0, y0, x1, y1] = loaded.getBounds();
-      const points = { width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
-      const scale = pageScale(points, target, maxPixels);
-      // No alpha channel: the page is drawn on white, as a viewer shows it.
-      const pixmap = loaded.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
-      try {
-        return pixmap.asPNG().slice();
-      } finally {
-        pixmap.destroy();
-      }
-    } catch (error) {
-      if (error instanceof ProblemError) throw error;
-      throw new ProblemError("pdf_unreadable", `Page ${page} could not be drawn: ${String(error)}`);
-    } finally {
-      loaded.destroy();
-    }
-  } finally {
-    doc.destroy();
-  }
+/** The page as a lossless PNG, drawn where the call's deadline terminates it. */
+export async function pdfPageToPng(bytes: Uint8Array, page: number, target: RasterTarget, maxPixels: number): Promise<Uint8Array> {
+  return (await pageWorkers().drawPage(bytes, { page, target, maxPixels }, currentTicket())).bytes;
 }
 
 /** A TIFF's page as a lossless PNG; the rest of the pipeline reads it like any PNG. */
 export async function tiffPageToPng(bytes: Uint8Array, page: number, maxPixels: number): Promise<Uint8Array> {
   const pages = (await sharp(bytes, { limitInputPixels: false }).metadata()).pages ?? 1;
-  if (page > pages) throw pastTheEnd(page, pages);
-  return sharp(bytes, { page: page - 1, pages: 1, limitInputPixels: maxPixels, failOn: "error" }).png({ compressionLevel: 1 }).toBuffer();
+  if (page > pages) throw pageOutOfRange(page, pages);
+  const image = sharp(bytes, { page: page - 1, pages: 1, limitInputPixels: maxPixels, failOn: "error" });
+  // As every decode in this process: libvips stops at the call's deadline (decode-limits.ts' openSource).
+  const seconds = secondsLeft();
+  return (seconds === null ? image : image.timeout({ seconds })).png({ compressionLevel: 1 }).toBuffer();
 }
 
 /** A source with one page takes only page 1. */
 export function checkSinglePage(page: number): void {
-  if (page > 1) throw pastTheEnd(page, 1);
+  if (page > 1) throw pageOutOfRange(page, 1);
 }
 
 /** A PDF is an image only one page at a time. */

@@ -22,7 +22,7 @@ export async function readableSource(input: Uint8Array, target: RasterTarget, ma
   const format = sniffContentType(input)?.format;
   if (format === "pdf") {
     if (page === undefined) throw pageRequired();
-    return { bytes: pdfPageToPng(input, page, target, maxPixels), foreign: format };
+    return { bytes: await pdfPageToPng(input, page, target, maxPixels), foreign: format };
   }
   if (format === "tiff" && page !== undefined && page > 1) return { bytes: await tiffPageToPng(input, page, maxPixels), foreign: format };
   if (page !== undefined && format !== "tiff") checkSinglePage(page);

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
-import { svgToPng, withoutExternalReferences } from "./svg.ts";
+import { svgToPng } from "./svg.ts";
+import { withoutExternalReferences } from "./svg-drawing.ts";
 
 const MAX_PIXELS = 100_000_000;
 const svg = (body: string, size = 24) =>

@@ -1,83 +1,50 @@
-// SVG logos and icons, rasterised by librsvg (inside sharp) at the size the request asks for, so a
-// 24-unit icon asked at 800 px is drawn at 800 px, not enlarged from 24 pixels. librsvg runs no
-// script and loads nothing for a document given as bytes; references to anything outside the
-// document are removed here as well, so no change in the renderer can make a URL of a customer's
-// SVG reach the network. Entity declarations (the billion-laughs bomb) and deep nesting are refused
-// before librsvg parses anything.
-import sharp from "sharp";
-import { ProblemError } from "../../../contracts/problems/catalogue.ts";
+// SVG sources are drawn in child processes (svg-process.ts, drawing in svg-drawing.ts), one
+// drawing at a time each. librsvg cannot be interrupted: sharp's own timeout is checked only
+// between strips of the raster, and one strip of a blurred 8000x8000 canvas ran for minutes
+// past it. Terminating a worker thread would stop only its JavaScript, while libvips' threads
+// drew on. Killing the process at the call's deadline stops the drawing, so the call's compute
+// slot is free again when its deadline passes.
+import type { z } from "@hono/zod-openapi";
+import { ChildProcessWorker } from "../../worker-pool/child-process-worker.ts";
+import { currentTicket } from "../../worker-pool/deadline.ts";
+import { outcomeReplySchema, resultOf } from "../../worker-pool/job-outcome.ts";
+import { poolSizes } from "../../worker-pool/pool-sizes.ts";
+import { WorkerPool, type WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
+import type { SvgRequest } from "./svg-process.ts";
+import type { RasterTarget } from "./svg-drawing.ts";
 
-const MAX_NESTING = 256;
-const MAX_SIDE = 16_384;
-// librsvg's own unit: a user unit is one pixel at 72 dpi.
-const BASE_DENSITY = 72;
+export type { RasterTarget };
 
-export interface RasterTarget {
-  width?: number;
-  height?: number;
-}
+const svgReplySchema = outcomeReplySchema<Uint8Array>();
 
-function refuse(detail: string): never {
-  throw new ProblemError("image_unreadable", `The SVG is refused: ${detail}.`);
-}
+// A drawing process is replaced now and then, so that what libvips and glib keep between drawings stays small.
+const JOBS_PER_PROCESS = 64;
 
-/** The document with every reference that is not to itself (`#id`) or inline (`data:`) emptied. */
-export function withoutExternalReferences(svg: string): string {
-  const local = (value: string) => /^\s*(#|data:)/i.test(value);
-  return svg
-    .replace(/(\b(?:xlink:)?href\s*=\s*)(["'])(.*?)\2/gis, (whole, name: string, quote: string, value: string) => (local(value) ? whole : `${name}${quote}${quote}`))
-    .replace(/url\(\s*(["']?)(.*?)\1\s*\)/gis, (whole, _quote: string, value: string) => (local(value) ? whole : "none"))
-    .replace(/@import[^;]*;?/gi, "");
-}
+let svgPool: WorkerPool<Omit<SvgRequest, "id">, z.infer<typeof svgReplySchema>> | undefined;
 
-function checkStructure(svg: string): void {
-  if (/<!ENTITY/i.test(svg) || /<!DOCTYPE[^>]*\[/i.test(svg)) refuse("it declares entities");
-  let depth = 0;
-  for (const tag of svg.matchAll(/<(\/?)([A-Za-z][\w:.-]*)[^>]*?(\/?)>/g)) {
-    if (tag[1]) depth--;
-    else if (!tag[3]) depth++;
-    if (depth > MAX_NESTING) refuse(`its elements nest more than ${MAX_NESTING} deep`);
-  }
-}
-
-/** The pixel size that covers the asked box from the declared size, within the pixel limits. */
-function rasterSize(declared: { width: number; height: number }, target: RasterTarget, maxPixels: number) {
-  const asked = Math.max(target.width ? target.width / declared.width : 0, target.height ? target.height / declared.height : 0);
-  const fitsPixels = Math.sqrt(maxPixels / (declared.width * declared.height));
-  const fitsSide = MAX_SIDE / Math.max(declared.width, declared.height);
-  const scale = Math.min(asked > 0 ? asked : 1, fitsPixels, fitsSide);
-  return { width: Math.max(1, Math.round(declared.width * scale)), height: Math.max(1, Math.round(declared.height * scale)) };
-}
-
-/**
- * The document with its root sized to the raster, so librsvg draws the vector at that size. A
- * root without a viewBox gets its declared size as one, so its content scales with it. A density
- * cannot do this: sharp takes none under 1, and a bomb's declared size needs far less.
- */
-function sizedDocument(svg: string, size: { width: number; height: number }, declared: { width: number; height: number }): string {
-  return svg.replace(/<svg\b([^>]*)>/i, (_whole, attributes: string) => {
-    const rest = attributes.replace(/\s(width|height)\s*=\s*(["']).*?\2/gi, "");
-    const viewBox = /\sviewBox\s*=/i.test(rest) ? "" : ` viewBox="0 0 ${declared.width} ${declared.height}"`;
-    return `<svg${rest} width="${size.width}" height="${size.height}"${viewBox}>`;
+/** The processes SVGs are drawn in, started by the first SVG. As many as compute slots: each drawing holds one. */
+function svgProcesses() {
+  const size = poolSizes().computeSlots;
+  svgPool ??= new WorkerPool({
+    workerUrl: new URL("./svg-process.ts", import.meta.url),
+    startWorker: (url) => new ChildProcessWorker(url),
+    name: "SVG drawing pool",
+    size,
+    maxPerAccount: size,
+    readReply: (message) => svgReplySchema.parse(message),
+    retireAfter: (_reply, jobs) => jobs >= JOBS_PER_PROCESS,
+    unrefWhenIdle: true,
   });
+  return svgPool;
 }
 
+/** The drawing processes' load: drawings running, and those killed at their deadline. */
+export function svgDrawingLoad(): WorkerPoolLoad {
+  return svgProcesses().load();
+}
+
+/** The SVG drawn as a PNG at the asked size, in a process the call's deadline kills. */
 export async function svgToPng(bytes: Uint8Array, target: RasterTarget, maxPixels: number): Promise<Uint8Array> {
-  const text = new TextDecoder().decode(bytes);
-  checkStructure(text);
-  const clean = withoutExternalReferences(text);
-  let declared;
-  try {
-    declared = await sharp(Buffer.from(clean), { density: BASE_DENSITY, limitInputPixels: false }).metadata();
-  } catch (error) {
-    refuse(`it cannot be parsed (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (!declared.width || !declared.height) refuse("it has no size");
-  const size = rasterSize({ width: declared.width, height: declared.height }, target, maxPixels);
-  try {
-    const document = Buffer.from(sizedDocument(clean, size, { width: declared.width, height: declared.height }));
-    return new Uint8Array(await sharp(document, { density: BASE_DENSITY, limitInputPixels: maxPixels }).png({ compressionLevel: 1 }).toBuffer());
-  } catch (error) {
-    refuse(`it cannot be drawn (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const reply = await svgProcesses().run({ svg: bytes, target, maxPixels }, [], currentTicket());
+  return resultOf(reply.outcome, "Drawing an SVG");
 }

@@ -135,3 +135,50 @@ export function flateBombPdf(decodedBytes: number): Uint8Array {
     doc.destroy();
   }
 }
+
+/**
+ * One `side`-point square page of `fills` full-page fills, each blended (Multiply, half alpha):
+ * a few hundred bytes whose drawing costs MuPDF a transparency group over the whole page per fill.
+ */
+export function blendedFillsPdf(fills: number, side = 14_400): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const state = doc.newDictionary();
+    state.put("BM", doc.newName("Multiply"));
+    state.put("ca", 0.5);
+    const states = doc.newDictionary();
+    states.put("Blend", doc.addObject(state));
+    const resources = doc.newDictionary();
+    resources.put("ExtGState", states);
+    let content = "/Blend gs\n";
+    for (let i = 0; i < fills; i++) content += `${(i % 3) / 2} ${(i % 5) / 4} ${(i % 7) / 6} rg 0 0 ${side} ${side} re f\n`;
+    doc.insertPage(-1, doc.addPage([0, 0, side, side], 0, resources, content));
+    return doc.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * A PDF whose page tree loops: after its one page, the root lists a Pages node whose only kid is
+ * the root, while /Count claims two pages.
+ */
+export function loopedPageTreePdf(): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    doc.insertPage(-1, doc.addPage([0, 0, 100, 100], 0, {}, ""));
+    const root = doc.getTrailer().get("Root").get("Pages");
+    const loop = doc.newDictionary();
+    loop.put("Type", doc.newName("Pages"));
+    loop.put("Parent", root);
+    loop.put("Kids", doc.newArray());
+    loop.put("Count", 1);
+    const node = doc.addObject(loop);
+    node.get("Kids").push(root);
+    root.get("Kids").push(node);
+    root.put("Count", 2);
+    return doc.saveToBuffer("").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
