@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ANIMATION_LIMITS } from "./limits/animation.ts";
 import { PDF_MAX_BYTES } from "./limits/pdf.ts";
+import { canonicalFormat, OUTPUT_FORMAT_ALIAS_NAMES } from "./output-format-aliases.ts";
 import type { SniffedFormat } from "./sniff.ts";
 import { PDF_PAGE_DPI, pageRange } from "./transform/token-values.ts";
 import { AUTO_QUALITY_VALUES, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
@@ -22,6 +23,8 @@ export function imageSourceMaxBytes(format: SniffedFormat | null): number {
 
 export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
 export const IMAGE_OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
+/** What `format` takes by its own names (an alias such as `jpg` is accepted too, output-format-aliases.ts). */
+export const IMAGE_FORMAT_CHOICES = [...IMAGE_OUTPUT_FORMATS, "auto", "source"] as const;
 
 const dimension = (axis: "width" | "height") =>
   z
@@ -60,11 +63,15 @@ export const imageOptionsSchema = z
         description:
           "CSS hex colour for `contain` padding and for flattening transparency when the output format has no alpha (JPEG). null: transparent padding where the output format has alpha, white otherwise.",
       }),
-    format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto", "source"]).default("source").openapi({
-      example: "jpeg",
-      description:
-        "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
-    }),
+    format: z
+      .enum([...IMAGE_FORMAT_CHOICES, ...OUTPUT_FORMAT_ALIAS_NAMES])
+      .transform(canonicalFormat)
+      .default("source")
+      .openapi({
+        example: "jpeg",
+        description:
+          "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it (`jpg` is `jpeg`).",
+      }),
     quality: z
       .union([z.number().int().min(1).max(100), z.enum(AUTO_QUALITY_VALUES)])
       .default(76)

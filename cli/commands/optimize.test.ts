@@ -16,6 +16,7 @@ describe("imageOptions", () => {
   it("takes a --format the API offers, checked by the API's own schema", () => {
     expect(imageOptions({ format: "webp", width: "640" })).toEqual({ format: "webp", width: 640 });
     expect(imageOptions({ format: "source" })).toEqual({ format: "source" });
+    expect(imageOptions({ format: "jpg" })).toEqual({ format: "jpeg" });
   });
 
   it("takes --quality as a number or an auto level, checked by the API's own schema", () => {

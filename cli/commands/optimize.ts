@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { basename } from "node:path";
-import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { IMAGE_FORMAT_CHOICES, imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
 import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import { CliError } from "../cli-error.ts";
@@ -67,7 +67,7 @@ function quality(value: string) {
 
 function outputFormat(value: string) {
   const parsed = formatSchema.safeParse(value);
-  if (!parsed.success) throw new CliError(`--format must be one of ${formatSchema.unwrap().options.join(", ")}, not ${value}`);
+  if (!parsed.success) throw new CliError(`--format must be one of ${IMAGE_FORMAT_CHOICES.join(", ")}, not ${value}`);
   return parsed.data;
 }
 
