@@ -63,6 +63,8 @@ describe("imageOptionsSchema", () => {
       expect(imageOptionsSchema.parse({ background }).background).toBe(background);
     }
     for (const format of ["jpeg", "webp", "avif", "png", "auto", "source"]) expect(imageOptionsSchema.parse({ format }).format).toBe(format);
+    // jpg is jpeg's alias, as in f_jpg (output-format-aliases.ts).
+    expect(imageOptionsSchema.parse({ format: "jpg" }).format).toBe("jpeg");
     const parsed = imageOptionsSchema.parse({ width: 800, height: null, format: "webp", max_bytes: 50_000 });
     expect(parsed).toMatchObject({ width: 800, height: null, format: "webp", max_bytes: 50_000 });
   });

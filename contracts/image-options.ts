@@ -4,6 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { outputModeSchema } from "./envelope.ts";
 import { ANIMATION_LIMITS } from "./limits/animation.ts";
 import { PDF_MAX_BYTES } from "./limits/pdf.ts";
+import { canonicalFormat, OUTPUT_FORMAT_ALIAS_NAMES } from "./output-format-aliases.ts";
 import type { SniffedFormat } from "./sniff.ts";
 import { PDF_PAGE_DPI, pageRange } from "./transform/token-values.ts";
 import { AUTO_QUALITY_VALUES, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS } from "./perceptual-quality.ts";
@@ -22,6 +23,8 @@ export function imageSourceMaxBytes(format: SniffedFormat | null): number {
 
 export const IMAGE_MAX_BYTES_LIMIT = 100 * 1024 * 1024;
 export const IMAGE_OUTPUT_FORMATS = ["jpeg", "webp", "avif", "png"] as const;
+/** What `format` takes by its own names (an alias such as `jpg` is accepted too, output-format-aliases.ts). */
+export const IMAGE_FORMAT_CHOICES = [...IMAGE_OUTPUT_FORMATS, "auto", "source"] as const;
 
 const dimension = (axis: "width" | "height") =>
   z
@@ -60,17 +63,21 @@ export const imageOptionsSchema = z
         description:
           "CSS hex colour for `contain` padding and for flattening transparency when the output format has no alpha (JPEG). null: transparent padding where the output format has alpha, white otherwise.",
       }),
-    format: z.enum([...IMAGE_OUTPUT_FORMATS, "auto", "source"]).default("source").openapi({
-      example: "jpeg",
-      description:
-        "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.",
-    }),
+    format: z
+      .enum([...IMAGE_FORMAT_CHOICES, ...OUTPUT_FORMAT_ALIAS_NAMES])
+      .transform(canonicalFormat)
+      .default("source")
+      .openapi({
+        example: "jpeg",
+        description:
+          "Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it (`jpg` is `jpeg`).",
+      }),
     quality: z
       .union([z.number().int().min(1).max(100), z.enum(AUTO_QUALITY_VALUES)])
       .default(76)
       .openapi({
         example: 76,
-        description: `Encoder quality 1 to 100 for JPEG, WebP and AVIF, or \`auto\` / \`auto:<level>\` (${QUALITY_LEVELS.join(", ")}; \`auto\` is \`auto:${DEFAULT_QUALITY_LEVEL}\`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), reported as \`stats.quality\` with \`stats.score\`, \`stats.quality_level\`, \`stats.quality_target\` and \`stats.target_met\`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless \`chroma_subsampling\` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with \`target_met: false\`. PNG output is lossless and ignores quality, except under \`max_bytes\`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With \`max_bytes\` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With \`format: auto\` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; \`stats.score\` null).`,
+        description: `Encoder quality 1 to 100 for JPEG, WebP and AVIF, or \`auto\` / \`auto:<level>\` (${QUALITY_LEVELS.join(", ")}; \`auto\` is \`auto:${DEFAULT_QUALITY_LEVEL}\`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), reported as \`stats.quality\` with \`stats.score\`, \`stats.quality_level\`, \`stats.quality_target\` and \`stats.target_met\`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless \`chroma_subsampling\` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with \`target_met: false\`. A search the call's deadline would cut short answers in time instead: the smallest output that reached the target so far, else the level's typical quality unscored (\`score\` null, \`target_met: false\`). PNG output is lossless and ignores quality, except under \`max_bytes\`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With \`max_bytes\` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With \`format: auto\` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; \`stats.score\` null).`,
       }),
     mozjpeg: z.boolean().default(true).openapi({
       example: true,

@@ -44,6 +44,17 @@ describe("HTTP semantics", () => {
     expect((await problemOf(res)).status).toBe(400);
   });
 
+  it("says an empty JSON body is empty, and what the route needs, where the reader would say only malformed", async () => {
+    const caller = await seedCaller();
+    for (const body of [undefined, ""]) {
+      const problem = await problemOf(await api("/v1/keys", { key: caller, method: "POST", ...(body === undefined ? {} : { body }), headers: { "Content-Type": "application/json" } }));
+      expect([problem.status, problem.type.endsWith("/invalid_json")]).toEqual([400, true]);
+      expect(problem.detail).toBe("The request body is empty. POST /v1/keys takes a JSON object: send its fields (listed at /docs), or `{}` where none is required.");
+    }
+    // A POST that reads no body is not refused for lacking one.
+    expect((await api("/v1/keys", { key: caller, method: "POST", json: {} })).status).toBe(201);
+  });
+
   it("answers a body over the limit with 413 before reading it all", async () => {
     const caller = await seedCaller();
     const res = await api("/v1/keys", {

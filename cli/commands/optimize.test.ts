@@ -1,10 +1,13 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createPixelPress } from "../../clients/ts/index.ts";
 import { animatedImage } from "../../test/fixtures/animated-images.ts";
+import { problemBody } from "../../contracts/problems/catalogue.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { imageOptions, optimizeCommand } from "./optimize.ts";
@@ -13,6 +16,7 @@ describe("imageOptions", () => {
   it("takes a --format the API offers, checked by the API's own schema", () => {
     expect(imageOptions({ format: "webp", width: "640" })).toEqual({ format: "webp", width: 640 });
     expect(imageOptions({ format: "source" })).toEqual({ format: "source" });
+    expect(imageOptions({ format: "jpg" })).toEqual({ format: "jpeg" });
   });
 
   it("takes --quality as a number or an auto level, checked by the API's own schema", () => {
@@ -127,5 +131,83 @@ describe("optimize's overwrite refusal", () => {
     expect(await optimizeCommand(connection, [join(dir, "sky.png")], { format: "jpeg", quality: "auto" }, out.stream)).toBe(0);
     expect(out.text()).toMatch(/sky\.png\s+below target/);
     expect(out.text()).toContain(`1 below their quality target:\n  ${join(dir, "sky.png")}: score 66.1 < target 69`);
+  });
+});
+
+describe("optimize on a busy service", () => {
+  // The service on loopback: answers /v1/image/optimize from `answers` in turn, recording each request's Idempotency-Key.
+  async function standIn(answers: (() => { status: number; body: unknown })[]) {
+    const keys: string[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        keys.push(String(req.headers["idempotency-key"]));
+        const { status, body } = answers.shift()!();
+        res.writeHead(status, { "Content-Type": status === 200 ? "application/json" : "application/problem+json" });
+        res.end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The client's own retries off, so each answer reaches the command.
+    const connection: Connection = { baseUrl, client: createPixelPress({ apiKey: "ak_test", baseUrl, retry: { retries: 0 } }) };
+    return { keys, connection, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  const deadline = () => ({ status: 422, body: problemBody("processing_timeout", "The image ran past its deadline and was stopped. Not charged.") });
+  const busy = () => ({ status: 503, body: problemBody("origin_unavailable", "The compute origin is busy; retry later. Not charged.") });
+
+  async function wallpaper() {
+    const dir = await mkdtemp(join(tmpdir(), "pixelpress-cli-"));
+    await writeFile(join(dir, "wall.png"), await sharp({ create: { width: 24, height: 16, channels: 3, background: "#3060a0" } }).png().toBuffer());
+    return dir;
+  }
+
+  it.each([
+    ["a deadline", deadline],
+    ["a 503", busy],
+  ])("sends again once after %s, as a new call, and writes the answer", async (_, first) => {
+    const jpeg = await sharp({ create: { width: 24, height: 16, channels: 3, background: "#3060a0" } }).jpeg().toBuffer();
+    const reply = { file_id: null, url: null, expires_at: null, base64: jpeg.toString("base64"), format: "jpeg", width: 24, height: 16, billing: { charged_micros: 120 } };
+    const service = await standIn([first, () => ({ status: 200, body: reply })]);
+    try {
+      const dir = await wallpaper();
+      const out = { text: "", write(chunk: string) { this.text += chunk; } };
+      expect(await optimizeCommand(service.connection, [join(dir, "wall.png")], { format: "jpeg", out: join(dir, "out") }, out, 1)).toBe(0);
+      expect(service.keys).toHaveLength(2);
+      expect(service.keys[0]).not.toBe(service.keys[1]);
+      const { info } = await sharp(await readFile(join(dir, "out", "wall.jpg"))).raw().toBuffer({ resolveWithObject: true });
+      expect([info.format, info.width, info.height]).toEqual(["raw", 24, 16]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("says what to try when the second answer runs past its deadline too, and sends no third", async () => {
+    const service = await standIn([deadline, deadline, deadline]);
+    try {
+      const dir = await wallpaper();
+      const out = { text: "", write(chunk: string) { this.text += chunk; } };
+      expect(await optimizeCommand(service.connection, [join(dir, "wall.png")], { format: "jpeg" }, out, 1)).toBe(1);
+      expect(service.keys).toHaveLength(2);
+      expect(out.text).toContain("Processing ran past its deadline");
+      expect(out.text).toContain("--width");
+      expect(out.text).toContain("--concurrency");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("does not retry an answer a second try cannot change", async () => {
+    const service = await standIn([() => ({ status: 402, body: problemBody("insufficient_balance", "Top up.") })]);
+    try {
+      const dir = await wallpaper();
+      const out = { text: "", write(chunk: string) { this.text += chunk; } };
+      expect(await optimizeCommand(service.connection, [join(dir, "wall.png")], { format: "jpeg" }, out, 1)).toBe(1);
+      expect(service.keys).toHaveLength(1);
+      expect(out.text).not.toContain("--concurrency");
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { basename } from "node:path";
-import { imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { IMAGE_FORMAT_CHOICES, imageOptionsSchema, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
 import { gifFamily, SOURCE_FAMILY } from "../../contracts/image-source-family.ts";
 import { CliError } from "../cli-error.ts";
@@ -13,6 +13,7 @@ import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.
 import { imageFormatOfFile, isAnimatedGif } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
 import { Progress, type ProgressStream } from "../progress.ts";
+import { retryOnce, RETRY_BACKOFF_MS } from "../retry-once.ts";
 import { download, loadSource } from "../source-file.ts";
 
 export interface OptimizeFlags {
@@ -32,8 +33,8 @@ interface Row {
   outputBytes?: number;
   chargedMicros: number;
   error?: string;
-  /** Quality auto missed its level: the output's score and the level's target. */
-  miss?: { score: number; target: number };
+  /** Quality auto missed its level: the output's score (null: its deadline left no time to score it) and the level's target. */
+  miss?: { score: number | null; target: number };
 }
 
 const EXTENSIONS: Record<ImageOutputFormat, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
@@ -66,7 +67,7 @@ function quality(value: string) {
 
 function outputFormat(value: string) {
   const parsed = formatSchema.safeParse(value);
-  if (!parsed.success) throw new CliError(`--format must be one of ${formatSchema.unwrap().options.join(", ")}, not ${value}`);
+  if (!parsed.success) throw new CliError(`--format must be one of ${IMAGE_FORMAT_CHOICES.join(", ")}, not ${value}`);
   return parsed.data;
 }
 
@@ -87,8 +88,18 @@ function refuseOverwrite(output: string): never {
   throw new Error(`${output} is a source file; pass --overwrite to replace it`);
 }
 
-/** Returns the process exit code: 0 when every image was written, 1 otherwise. */
-export async function optimizeCommand(connection: Connection, patterns: string[], flags: OptimizeFlags, out: ProgressStream): Promise<number> {
+// What to change when an image ran out of time twice: fewer pixels, or fewer images at once.
+const BUSY_ADVICE =
+  "The service may be busy or the image large: try --width 1920 (fewer pixels to work on) or --concurrency 1 (one image at a time).";
+
+/** Returns the process exit code: 0 when every image was written, 1 otherwise. `retryBackoffMs`: the wait before a second try (retry-once.ts). */
+export async function optimizeCommand(
+  connection: Connection,
+  patterns: string[],
+  flags: OptimizeFlags,
+  out: ProgressStream,
+  retryBackoffMs = RETRY_BACKOFF_MS,
+): Promise<number> {
   if (patterns.length === 0) throw new CliError("optimize needs at least one file or glob");
   const files = await expandInputs(patterns);
   const options = imageOptions(flags);
@@ -108,19 +119,21 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
       if (known && !flags.overwrite && overwritesSource(known, files)) refuseOverwrite(known);
       const loaded = await loadSource(connection, file);
       row.inputBytes = loaded.bytes;
-      const result = await connection.client.image.optimize(
-        { source: loaded.source, options, ...(loaded.uploaded ? { mode: "async" as const } : {}) },
-        {
-          wait: true,
-          onProgress: (job) => {
-            if (job.progress_detail) progress.update(basename(file), job.progress_detail.done, job.progress_detail.total);
+      const optimize = () =>
+        connection.client.image.optimize(
+          { source: loaded.source, options, ...(loaded.uploaded ? { mode: "async" as const } : {}) },
+          {
+            wait: true,
+            onProgress: (job) => {
+              if (job.progress_detail) progress.update(basename(file), job.progress_detail.done, job.progress_detail.total);
+            },
           },
-        },
-      );
+        );
+      const result = await retryOnce(optimize, BUSY_ADVICE, retryBackoffMs);
       row.chargedMicros = result.billing.charged_micros;
       // The reply of an older service has no target fields; only an explicit false is a miss.
       const { score, quality_target: target, target_met: met } = result.stats ?? {};
-      if (met === false && typeof score === "number" && typeof target === "number") row.miss = { score, target };
+      if (met === false && typeof target === "number") row.miss = { score: typeof score === "number" ? score : null, target };
       const output = outputPathFor(file, EXTENSIONS[result.format], flags.out);
       if (output !== known && !flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
       const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
@@ -142,6 +155,10 @@ export async function optimizeCommand(connection: Connection, patterns: string[]
   progress.end();
   out.write(`\n${summaryTable(rows.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file)))}\n`);
   return rows.some((row) => row.error) ? 1 : 0;
+}
+
+function missed({ score, target }: NonNullable<Row["miss"]>): string {
+  return score === null ? `not scored against target ${target} (the search ran out of time; its fallback quality was used)` : `score ${score.toFixed(1)} < target ${target}`;
 }
 
 function summaryTable(rows: Row[]): string {
@@ -167,7 +184,7 @@ function summaryTable(rows: Row[]): string {
     percent(savedTotal, inputTotal),
     formatMicros(spent),
   ]);
-  const misses = ok.filter((row) => row.miss).map((row) => `  ${row.file}: score ${row.miss!.score.toFixed(1)} < target ${row.miss!.target}`);
-  const missed = misses.length === 0 ? "" : `\n${misses.length} below their quality target:\n${misses.join("\n")}`;
-  return `${formatTable(["file", "status", "input", "output", "saved", "cost"], body)}${missed}\nspent ${formatMicros(spent)}`;
+  const misses = ok.filter((row) => row.miss).map((row) => `  ${row.file}: ${missed(row.miss!)}`);
+  const missSummary = misses.length === 0 ? "" : `\n${misses.length} below their quality target:\n${misses.join("\n")}`;
+  return `${formatTable(["file", "status", "input", "output", "saved", "cost"], body)}${missSummary}\nspent ${formatMicros(spent)}`;
 }

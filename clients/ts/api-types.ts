@@ -3732,7 +3732,7 @@ export interface paths {
         put?: never;
         /**
          * Optimize many images, with per-image options and partial failure
-         * @description Up to 10 images synchronously; up to 250 with `mode: async` (25 on the free plan). Each `ok` image that got smaller costs $0.0008; failed items cost nothing. A synchronous batch answers within 90 s: an image that has not started 15.8 s in fails with `processing_timeout`, not charged.
+         * @description Up to 10 images synchronously; up to 250 with `mode: async` (25 on the free plan). Each `ok` image that got smaller costs $0.0008; failed items cost nothing. A synchronous batch answers within 90 s: an image that has not started 15 s in fails with `processing_timeout`, not charged.
          */
         post: {
             parameters: {
@@ -4902,7 +4902,7 @@ export interface components {
             /** @description Encoder quality used; null for lossless output */
             quality: number | null;
             /**
-             * @description SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still; null otherwise
+             * @description SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still, unless the deadline left no time to score it (`target_met` false); null otherwise
              * @example null
              */
             score: number | null;
@@ -4918,7 +4918,7 @@ export interface components {
              */
             quality_target: number | null;
             /**
-             * @description Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)
+             * @description Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`), or when the call's deadline stopped the search before any output reached it (the level's typical quality, `score` null): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)
              * @example null
              */
             target_met: boolean | null;
@@ -5522,14 +5522,14 @@ export interface components {
              */
             background?: string | null;
             /**
-             * @description Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it.
+             * @description Output format. Default `source`: the source's format family, in one encode: JPEG→JPEG, PNG→PNG (lossless), WebP→WebP, AVIF→AVIF (lossy at `quality`; a flat graphic in WebP stays lossless WebP), GIF→PNG (lossless; an animated GIF→animated WebP, see `animated`), TIFF→JPEG for an opaque photo, PNG for a flat graphic or with transparency. `auto`: keeps transparency, sends flat graphics (few colours) to lossless PNG or lossless WebP and photos to JPEG, WebP or AVIF at `quality`, encodes each candidate and returns the smallest; `stats.candidates` reports what was tried. Name a format to pin it (`jpg` is `jpeg`).
              * @default source
              * @example jpeg
              * @enum {string}
              */
-            format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source";
+            format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source" | "jpg";
             /**
-             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score`, `stats.quality_level`, `stats.quality_target` and `stats.target_met`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless `chroma_subsampling` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with `target_met: false`. PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
+             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score`, `stats.quality_level`, `stats.quality_target` and `stats.target_met`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless `chroma_subsampling` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with `target_met: false`. A search the call's deadline would cut short answers in time instead: the smallest output that reached the target so far, else the level's typical quality unscored (`score` null, `target_met: false`). PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
              * @default 76
              * @example 76
              */

@@ -1,10 +1,12 @@
 // The image controls' state as the form holds it (strings from inputs) and the request options it
 // stands for. The lists are checked against the generated API types, so a value the API gains or
 // drops fails the typecheck here.
+import type { OutputFormatAlias } from "../../contracts/output-format-aliases.ts";
 import { allOf, type ImageOptions } from "../api/types.ts";
 
 type Fit = NonNullable<ImageOptions["fit"]>;
-type Format = NonNullable<ImageOptions["format"]>;
+// An alias (`jpg`) names a format the list already offers.
+type Format = Exclude<NonNullable<ImageOptions["format"]>, OutputFormatAlias>;
 type AutoQuality = Extract<NonNullable<ImageOptions["quality"]>, string>;
 export type ResultDelivery = "base64" | "url";
 

@@ -26,4 +26,13 @@ describe("origin deadlines", () => {
     expect(originCallTimeoutMs("/pdf/analyze", 0)).toBe(20_000 + ORIGIN_CALL_GRACE_MS);
     expect(originCallTimeoutMs("/pdf/compress", null)).toBe(600_000 + ORIGIN_CALL_GRACE_MS);
   });
+
+  it("gives an image call time for the pixels it works on, not its bytes alone, and the edge waits the ceiling it cannot count below", () => {
+    // A 3840x2400 wallpaper of 3 MB: about 21 s by its bytes, about 35 s by its pixels.
+    const bytes = 3 * MIB;
+    expect(originDeadlineMs("/image/process", bytes, 3840 * 2400 / 1e6)).toBeGreaterThan(originDeadlineMs("/image/process", bytes) + 10_000);
+    expect(originDeadlineMs("/image/process", bytes, 3840 * 2400 / 1e6)).toBeLessThan(ORIGIN_DEADLINES["/image/process"].maxMs);
+    expect(originDeadlineMs("/image/process", bytes, 1_000)).toBe(ORIGIN_DEADLINES["/image/process"].maxMs);
+    expect(originCallTimeoutMs("/image/process", bytes)).toBe(ORIGIN_DEADLINES["/image/process"].maxMs + ORIGIN_CALL_GRACE_MS);
+  });
 });

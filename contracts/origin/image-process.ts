@@ -33,7 +33,7 @@ export const imageStatsSchema = z
     original_format: z.enum(IMAGE_SOURCE_FORMATS).openapi({ example: "jpeg" }),
     quality: z.number().int().nullable().openapi({ description: "Encoder quality used; null for lossless output" }),
     score: z.number().nullable().openapi({
-      description: "SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still; null otherwise",
+      description: "SSIMULACRA 2 of the output against the rendered pixels (100 identical, about 90 visually lossless) when quality was auto and the output lossy and still, unless the deadline left no time to score it (`target_met` false); null otherwise",
       example: null,
     }),
     quality_level: qualityLevelSchema.nullable().openapi({ description: "The perceptual level auto quality aimed at; null for a numeric quality", example: null }),
@@ -43,7 +43,7 @@ export const imageStatsSchema = z
     }),
     target_met: z.boolean().nullable().openapi({
       description:
-        "Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)",
+        "Whether `score` reached `quality_target`. false when no setting the search may use reaches it (the output is then the highest score any reached, see `quality`), or when the call's deadline stopped the search before any output reached it (the level's typical quality, `score` null): never a silent pass. null when quality was not auto, the output is lossless, or nothing was scored (an animation)",
       example: null,
     }),
     chroma_subsampling: z.enum(OUTPUT_CHROMA).nullable().openapi({

@@ -1,5 +1,6 @@
-// Zod's own words for a union are "Invalid input", and for an unknown key "Unrecognized key": true,
-// and no help to someone writing a request by hand. This error map names what would have been
+// Zod's own words for a union are "Invalid input", for an unknown key "Unrecognized key", and for
+// a missing field "expected string, received undefined": true, and no help to someone writing a
+// request by hand. This error map names what would have been
 // accepted, read from the schema that refused the value, so every union and strict object in the
 // contract explains itself without a message written beside each one.
 import type { core } from "zod";
@@ -101,6 +102,17 @@ function unknownKeysMessage(keys: readonly string[], object: Schema): string {
     .join(UNKNOWN_KEY_SEPARATOR);
 }
 
+/** A missing field's predicate: that it is required, and what it takes when that fits in a few words. */
+function requiredMessage(schema: Schema, expected: unknown): string {
+  const form = branchForm(schema);
+  const takes =
+    form !== null && "words" in form ? form.words
+    : form !== null && "values" in form ? `one of ${form.values.map(quoted).join(", ")}`
+    : typeof expected === "string" ? `${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`
+    : null;
+  return `is required${takes === null ? "" : ` (${takes})`}`;
+}
+
 /**
  * Zod error map (install with `z.config({ customError })`, or pass as a parse's `error`). A union's
  * message is a predicate ("is 1..100 or one of `auto`, …"); validationProblem puts the field's name
@@ -109,7 +121,12 @@ function unknownKeysMessage(keys: readonly string[], object: Schema): string {
 export function acceptedFormsError(issue: RawIssue): string | undefined {
   const schema = issue.inst as Schema | undefined;
   if (!schema || !("_zod" in schema)) return undefined;
-  if (issue.code === "invalid_union" && !("discriminator" in issue && issue.discriminator)) return unionMessage(schema);
+  const missing = "input" in issue && issue.input === undefined;
+  if (issue.code === "invalid_union" && !("discriminator" in issue && issue.discriminator)) {
+    const accepted = unionMessage(schema);
+    return missing ? `is required${accepted === undefined ? "" : ` (${accepted.replace(/^(is|needs) /, "")})`}` : accepted;
+  }
   if (issue.code === "unrecognized_keys") return unknownKeysMessage((issue as { keys: string[] }).keys, schema);
+  if (issue.code === "invalid_type" && missing) return requiredMessage(schema, (issue as { expected?: unknown }).expected);
   return undefined;
 }

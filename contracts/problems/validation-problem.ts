@@ -6,6 +6,8 @@ interface Issue {
   message: string;
   code?: string;
   keys?: string[];
+  /** An invalid union's issues, per branch, with paths relative to the union. */
+  errors?: Issue[][];
 }
 
 const TARGET_PREFIX: Record<string, string> = { json: "", query: "/query", param: "/path", header: "/headers" };
@@ -14,13 +16,28 @@ function escapePointerToken(token: PropertyKey): string {
   return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/**
+ * A union of objects that acceptedFormsError cannot name in a sentence ("Invalid input" at the
+ * union) is reported as the branch the value came closest to: the one with the fewest invalid
+ * fields (the first on a tie), its issues under the union's path, unions within read the same way,
+ * when the value has that branch's shape.
+ */
+function closestBranch(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || /^(is|needs) /.test(issue.message) || !issue.errors?.length) return [issue];
+  const weight = (branch: Issue[]) => branch.reduce((sum, inner) => sum + (inner.keys?.length ?? 1), 0);
+  const closest = issue.errors.reduce((best, branch) => (weight(branch) < weight(best) ? branch : best));
+  // A value no branch takes the shape of (a number for an object or a list) stays the union's own issue.
+  if (!closest.every((inner) => inner.path.length > 0 || inner.code === "unrecognized_keys")) return [issue];
+  return closest.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
 /** One JSON pointer per invalid field, into the body for JSON and under /query, /path, /headers otherwise. */
 export function validationProblem(issues: readonly Issue[], target: string): ProblemError {
   const prefix = TARGET_PREFIX[target] ?? `/${target}`;
   const pointer = (path: PropertyKey[]) => prefix + path.map((token) => `/${escapePointerToken(token)}`).join("");
   // An unknown field is reported at its own pointer, not at the object that contains it, with the
   // message acceptedFormsError wrote for it (a suggestion of the nearest known field).
-  const errors: FieldError[] = issues.flatMap((issue) => {
+  const errors: FieldError[] = issues.flatMap(closestBranch).flatMap((issue) => {
     const keys = issue.code === "unrecognized_keys" ? issue.keys : undefined;
     if (keys) {
       const messages = issue.message.split(UNKNOWN_KEY_SEPARATOR);
@@ -29,9 +46,10 @@ export function validationProblem(issues: readonly Issue[], target: string): Pro
         detail: messages.length === keys.length ? messages[i]! : `Unknown field \`${key}\`.`,
       }));
     }
-    // acceptedFormsError words a union's message as a predicate on the field.
+    // acceptedFormsError words a union's message, and a missing field's, as a predicate on the field.
     const field = issue.path.at(-1);
-    const detail = issue.code === "invalid_union" && /^(is|needs) /.test(issue.message) ? `\`${String(field ?? target)}\` ${issue.message}.` : issue.message;
+    const predicate = (issue.code === "invalid_union" || issue.code === "invalid_type") && /^(is|needs) /.test(issue.message);
+    const detail = predicate ? `\`${String(field ?? target)}\` ${issue.message}.` : issue.message;
     return [{ pointer: pointer(issue.path), detail }];
   });
   const count = errors.length;

@@ -58,6 +58,7 @@ import {
   type ResolvedTransform,
   type Rotation,
 } from "./token-values.ts";
+import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases.ts";
 
 /**
  * The origin's token-driven steps, in the order it runs them (between auto-orient and colour
@@ -205,14 +206,14 @@ export const TRANSFORM_TOKENS = [
     option: "format",
     parse: (value): FormatChoice | typeof FACTS_FORMAT => {
       const format = oneOf(value, [...formatTokenValues, FACTS_FORMAT]);
-      return format === "jpg" ? "jpeg" : format;
+      return canonicalFormat(format);
     },
     canonical: (op) => (op.facts ? FACTS_FORMAT : op.format),
     // The facts need the source decoded by sharp (its metadata and the shaped image's size).
     edge: (op) => op.facts !== true,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
+    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
   }),
   token({
     prefix: "r",
@@ -499,3 +500,10 @@ export function writtenTokens(spec: TransformSpec): string[] {
 
 /** One Markdown line per token, `- \`w_\`: width in pixels, ...`, for the OpenAPI description. */
 export const tokenTable = TRANSFORM_TOKENS.map((declaration) => `- \`${declaration.prefix}_\`: ${declaration.doc}`).join("\n");
+
+/** "jpg = jpeg", from the one declaration of the aliases. */
+function aliasesInWords(): string {
+  return Object.entries(OUTPUT_FORMAT_ALIASES)
+    .map(([alias, format]) => `${alias} = ${format}`)
+    .join(", ");
+}

@@ -2,6 +2,7 @@
 // transform resolves to. Plain data with no schema import: the registry (registry.ts) declares each
 // token over these, and the browser URL builder, the console and the origin contract read them.
 import { PDF_MAX_PAGES } from "../limits/pdf.ts";
+import { OUTPUT_FORMAT_ALIAS_NAMES } from "../output-format-aliases.ts";
 import { DEFAULT_QUALITY_LEVEL, type AutoQuality, type QualityLevel } from "../perceptual-quality.ts";
 
 export const MAX_OUTPUT_SIDE = 8192;
@@ -9,7 +10,7 @@ export const MAX_OUTPUT_PIXELS = 40_000_000;
 // A real transform is well under 100 characters; the cap keeps hostile segments cheap to refuse.
 export const MAX_TRANSFORM_LENGTH = 512;
 
-export const formatTokenValues = ["jpg", "jpeg", "webp", "avif", "png", "auto"] as const;
+export const formatTokenValues = [...OUTPUT_FORMAT_ALIAS_NAMES, "jpeg", "webp", "avif", "png", "auto"] as const;
 // `f_json`: the source's facts as JSON instead of an image (contracts/origin/image-facts.ts).
 export const FACTS_FORMAT = "json";
 export const fitValues = ["inside", "cover", "contain", "fill"] as const;

@@ -6,7 +6,8 @@ import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
 import { mosaicTiles, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { encode } from "./encode.ts";
-import { coarseRungs, landingSlack, sampleOf, searchPerceptualQuality, typicalQuality, withinReach, type SearchStep } from "./perceptual-quality.ts";
+import { runWithDeadline } from "../worker-pool/deadline.ts";
+import { coarseRungs, landingSlack, sampleOf, searchPerceptualQuality, typicalQuality, withinReach, type SearchBudget, type SearchStep } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
 import { seededRandom } from "./test-support/seeded-random.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
@@ -37,16 +38,40 @@ const ENCODER = { mozjpeg: true, progressive: false, chroma_subsampling: null, s
 const run = (input: Uint8Array, options: ImageOptionsInput) => processImage(input, imageOptionsSchema.parse(options));
 
 /** An auto search of generated RGB pixels, its whole outputs encoded as the search asks, and the steps it made. */
-async function recordedSearch(pixels: Uint8Array, w: number, h: number, format: LossyFormat, level: QualityLevel, chroma: OutputChroma | null = null) {
+async function recordedSearch(
+  pixels: Uint8Array,
+  w: number,
+  h: number,
+  format: LossyFormat,
+  level: QualityLevel,
+  chroma: OutputChroma | null = null,
+  slowOrigin?: SlowOrigin,
+) {
   const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
   const steps: SearchStep[] = [];
-  const result = await searchPerceptualQuality(image(), (quality, asked) => encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: asked }), {
+  const encodeWhole = async (quality: number, asked: OutputChroma) => {
+    slowOrigin?.wholeEncode();
+    return encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: asked });
+  };
+  const result = await searchPerceptualQuality(image(), encodeWhole, {
     format,
     level,
     encoder: { ...ENCODER, chroma_subsampling: chroma },
     onStep: (step) => steps.push(step),
+    ...(slowOrigin ? { budget: slowOrigin.budget } : {}),
   });
   return { result, steps };
+}
+
+/** A busy machine, deterministically: a clock that only a whole encode moves, by `wholeMs`, and a deadline on it. */
+interface SlowOrigin {
+  budget: SearchBudget;
+  wholeEncode: () => void;
+}
+
+function slowOrigin(wholeMs: number, deadlineAt: number): SlowOrigin {
+  let now = 0;
+  return { budget: { deadlineAt, now: () => now }, wholeEncode: () => (now += wholeMs) };
 }
 
 describe("quality auto", () => {
@@ -320,9 +345,46 @@ describe("a sample that is the image itself", () => {
       expect(landing, `seed ${seed}`).toBeGreaterThanOrEqual(0);
       expect(steps, `seed ${seed}`).toHaveLength(landing + 1);
       expect([result.encodes, result.quality, result.score]).toEqual([steps.length, steps[landing]!.quality, steps[landing]!.score]);
-      answers.push(result.score - target);
+      answers.push(result.score! - target);
     }
     expect(answers.some((above) => above > landingSlack("jpeg", false))).toBe(true);
+  });
+});
+
+describe("under a deadline", () => {
+  it("answers the level's typical quality, unscored and not met, when the call's deadline leaves no time for a probe", async () => {
+    // Inside the margin the search keeps for its answer whenever it is read: no probe fits.
+    const { result, steps } = await runWithDeadline(Date.now() + 200, () => recordedSearch(photoPixels, width, height, "jpeg", "eco"));
+    expect(steps).toEqual([]);
+    expect([result.quality, result.chroma, result.score, result.targetMet, result.encodes]).toEqual([typicalQuality("jpeg", "eco"), "4:2:0", null, false, 1]);
+    const { info } = await sharp(result.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([width, height]);
+  });
+
+  it("keeps the passing whole output it made when a second one would run past the deadline", async () => {
+    // WebP eco on this generated photo lands its first whole output 5.7 above the target, past
+    // WebP's slack, so without a deadline the search moves down twice (q77, q68, q70).
+    const [w, h] = [640, 480];
+    const pixels = photoLikePixels(w, h, 5);
+    const free = await recordedSearch(pixels, w, h, "webp", "eco");
+    const wholes = free.steps.filter((step) => step.of === "whole");
+    expect(wholes.length).toBeGreaterThan(1);
+    expect(wholes[0]!.score).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.eco);
+
+    const { result, steps } = await recordedSearch(pixels, w, h, "webp", "eco", null, slowOrigin(5_000, 8_000));
+    expect(steps.filter((step) => step.of === "whole")).toHaveLength(1);
+    expect([result.quality, result.score, result.targetMet]).toEqual([wholes[0]!.quality, wholes[0]!.score, true]);
+    expect(await fullScore(await losslessPng(pixels, w, h), result.bytes)).toBeCloseTo(result.score!, 6);
+  });
+
+  it("answers the scored output at the level's typical quality, not met, when the deadline stops the search before the richer chroma's", async () => {
+    const [w, h] = [768, 512];
+    const bands = saturatedBands(w, h);
+    const { result, steps } = await recordedSearch(bands, w, h, "jpeg", "good", null, slowOrigin(5_000, 8_000));
+    const wholes = steps.filter((step) => step.of === "whole");
+    expect(wholes.map((step) => [step.chroma, step.quality])).toEqual([["4:2:0", typicalQuality("jpeg", "good")]]);
+    expect([result.chroma, result.quality, result.score, result.targetMet]).toEqual(["4:2:0", typicalQuality("jpeg", "good"), wholes[0]!.score, false]);
+    expect(result.encodes).toBe(steps.length);
   });
 });
 

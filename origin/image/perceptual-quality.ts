@@ -27,6 +27,12 @@
 // A target no setting reaches is not answered at the ceiling by default: the answer is the
 // smallest output within one point of the highest score any setting reached, with targetMet false.
 //
+// The search answers inside the call's deadline (SearchBudget): before each encode it checks that
+// the step, costed from the steps it made (StepBudget), still fits with the answer's time kept in
+// reserve. When it does not, the search answers what it has: the smallest whole output reaching
+// the target, else the level's typical quality encoded whole (unscored unless it was already), with
+// targetMet false. A busy machine gets a coarser answer, never a processing_timeout for work done.
+//
 // The sample search is searchQualityBoundary (fit-to-bytes.ts) with the predicate "the output's
 // score, estimated from the sample's, is below the aim", which holds up to the boundary on an
 // ascending ladder, and the model the PDF floors use too (quality/predict-quality.ts), which starts
@@ -40,6 +46,7 @@ import type { RawImage } from "../quality/raw-image.ts";
 import { blockSample, DEFAULT_TILE, mosaicTiles, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 import type { WebpCandidate } from "../quality/webp-candidate.ts";
+import { currentDeadline } from "../worker-pool/deadline.ts";
 import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
 
@@ -47,8 +54,8 @@ export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
   chroma: OutputChroma;
-  /** The output's SSIMULACRA 2, scored whole. */
-  score: number;
+  /** The output's SSIMULACRA 2, scored whole; null for a fallback the deadline left no time to score. */
+  score: number | null;
   /** Whether `score` reaches the level's target. */
   targetMet: boolean;
   /** Encodes made: the sample's probes and the whole encodes. */
@@ -64,6 +71,14 @@ export interface PerceptualSearch {
   ceiling?: number;
   /** Told of each encode the search makes, with where its time went (scripts/bench-quality/profile-auto.ts). */
   onStep?: (step: SearchStep) => void;
+  /** When the search must have answered: the current call's deadline (deadline.ts) unless given. */
+  budget?: SearchBudget;
+}
+
+/** A deadline and the clock it is read on (a test passes its own, which its encoder moves). */
+export interface SearchBudget {
+  deadlineAt: number;
+  now: () => number;
 }
 
 /** One encode of the search: a probe of the sample or a whole output, each encoded, decoded and scored. */
@@ -201,6 +216,8 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   const slack = landingSlack(format, probeIsOutput);
   const probes = new Map<OutputChroma, Map<number, Scored>>();
   let encodes = 0;
+  const deadlineAt = currentDeadline();
+  const budget = new StepBudget(search.budget ?? (deadlineAt === undefined ? null : { deadlineAt, now: Date.now }), (pixels.width * pixels.height) / (sample.width * sample.height));
   // Each reference's side of the metric is computed once for all of this search's scores. A
   // whole image's scores are split across both lanes, its finest scale on one and the coarser ones
   // on the other, which scores it in about 70% of the time (1600x1067: 178 ms to 128) when the
@@ -223,13 +240,17 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     candidateOf: (pieces: Uint8Array[]) => Promise<Candidate>,
     score: (candidate: Candidate) => Promise<number>,
   ): Promise<Scored> => {
+    budget.check(of, outputs.some((output) => output.score >= target));
     const started = performance.now();
+    const clockedAt = budget.now();
     const pieces = await encodeIt();
     encodes++;
     const encoded = performance.now();
+    const encodeSpent = budget.now() - clockedAt;
     const candidate = await candidateOf(pieces);
     const decodedAt = performance.now();
     const scored = { pieces, size: pieces.reduce((total, piece) => total + piece.byteLength, 0), score: await score(candidate) };
+    budget.spent(of, encodeSpent, budget.now() - clockedAt);
     search.onStep?.({ of, chroma, quality, score: scored.score, bytes: scored.size, encodeMs: encoded - started, decodeMs: decodedAt - encoded, scoreMs: performance.now() - decodedAt });
     return scored;
   };
@@ -256,6 +277,9 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
     probes.get(chroma)!.set(quality, scored);
     return scored;
   };
+
+  /** Whether a whole score reaches the target and lands at most the format's landing slack above it. */
+  const landsOnTarget = (score: number): boolean => score >= target && score - target <= slack;
 
   /**
    * Where the estimate reaches `aim` over `rungs` (null when even the top does not), probes kept
@@ -313,174 +337,248 @@ export async function searchPerceptualQuality(reference: Sharp, encodeImage: Who
   // answers near the typical quality. The chroma whose sample answer costs fewer bytes goes whole first.
   const choices = chromaChoices(format, encoder.chroma_subsampling);
   const typical = typicalQuality(format, level);
-  const richerAfterWhole = choices.length > 1 && choices[0] === "4:2:0";
-  const answers: SampleAnswer[] = [];
-  for (const chroma of choices) {
-    const first = answers[0]?.quality ?? null;
-    if (answers.length > 0 && (richerAfterWhole || (first !== null && first <= typical + CHROMA_HEADROOM))) break;
-    answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, ladder) });
-  }
-  const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
-  // Chromas are compared by their sample's bytes at their answers, between probes interpolated in
-  // the logarithm of the bytes (which grows about linearly with quality), past the last probe taken from it.
-  const sampleBytes = ({ chroma, quality }: { chroma: OutputChroma; quality: number }): number => {
-    const sampled = [...probes.get(chroma)!].sort(([a], [b]) => a - b);
-    const above = sampled.find(([probed]) => probed >= quality);
-    const below = sampled.findLast(([probed]) => probed <= quality);
-    if (above === undefined || below === undefined || above[0] === below[0]) return (above ?? below)![1].size;
-    const t = (quality - below[0]) / (above[0] - below[0]);
-    return Math.exp(Math.log(below[1].size) + t * (Math.log(above[1].size) - Math.log(below[1].size)));
-  };
-  reaching.sort((a, b) => sampleBytes(a) - sampleBytes(b));
-
-  let next: { chroma: OutputChroma; quality: number } | null;
-  if (reaching.length > 0) {
-    next = reaching[0]!;
-  } else if (richerAfterWhole) {
-    // 4:2:0's sample reached the aim nowhere: one whole output at the typical quality tells whether the sample misjudged it.
-    next = { chroma: choices[0]!, quality: Math.min(ceiling, typical) };
-  } else {
-    // No chroma reaches the aim on the sample: the one scoring highest at the top, at the lowest quality within a point of it.
-    const tops = choices.map((chroma) => ({ chroma, score: probes.get(chroma)!.get(ceiling)!.score }));
-    const best = tops.reduce((a, b) => (b.score > a.score ? b : a));
-    next = { chroma: best.chroma, quality: (await sampleSearch(best.chroma, best.score - BEST_EFFORT_TOLERANCE, ladder)) ?? ceiling };
+  try {
+    return await searchWithin();
+  } catch (error) {
+    if (!(error instanceof OutOfTime)) throw error;
+    return answerInTime();
   }
 
-  // A sample that is the image itself scored whole outputs: the lowest quality among them that
-  // reaches the target lands, when within the landing slack, without an encode between probes.
-  if (probeIsOutput && next !== null) {
-    const { chroma } = next;
-    const landed = [...probes.get(chroma)!].filter(([, { score }]) => score >= target).sort(([a], [b]) => a - b)[0];
-    if (landed !== undefined && landsOnTarget(landed[1].score)) next = { chroma, quality: landed[0] };
+  /** What the search has when the deadline stops it: the smallest output reaching the target, else the level's typical quality. */
+  async function answerInTime(): Promise<PerceptualOutcome> {
+    const met = outputs.filter((output) => output.score >= target);
+    if (met.length > 0) return answerOf(met, true);
+    const chroma = choices[0]!;
+    const quality = Math.min(ceiling, typical);
+    const made = outputs.find((output) => output.chroma === chroma && output.quality === quality);
+    if (made !== undefined) return answerOf([made], false);
+    const bytes = await encodeImage(quality, chroma);
+    encodes++;
+    return { bytes, quality, chroma, score: null, targetMet: false, encodes };
   }
 
-  while (next !== null && outputs.length < MAX_WHOLE_OUTPUTS) {
-    const tried = outputs.length;
-    const output = await wholeAt(next.chroma, next.quality);
-    // Pointed back at an output already made: nothing new to learn.
-    if (outputs.length === tried) break;
-    next = await nextTry(output);
+  function answerOf(eligible: WholeOutput[], targetMet: boolean): PerceptualOutcome {
+    const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
+    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, score: answer.score, targetMet, encodes };
   }
 
-  /** Where to go after a whole output: on along its chroma's whole scores, else to the richer chroma; null when the search is done. */
-  async function nextTry(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
-    if (richerAfterWhole && last.chroma === choices[0] && last.score < target && sampleNeverReached(last)) return richerChroma(null);
-    const along = await alongChroma(last);
-    if (along !== null || !richerAfterWhole || last.chroma !== choices[0]) return along;
-    const landed = metAscending(last.chroma)[0];
-    return landed !== undefined && landed.quality > typical + CHROMA_HEADROOM ? richerChroma(landed.quality) : null;
-  }
-
-  /**
-   * Whether a whole output below the target confirms the sample's verdict that its chroma reaches
-   * the aim at no quality: the sample's top score, moved by as much as the whole output beat the
-   * sample's estimate at its quality, still falls short.
-   */
-  function sampleNeverReached(output: WholeOutput): boolean {
-    if (answers.find((answer) => answer.chroma === output.chroma)?.quality !== null) return false;
-    const sampled = probes.get(output.chroma)!;
-    const top = sampled.get(ceiling)!.score;
-    const nearest = nearestQuality([...sampled.keys()], output.quality);
-    return top + (output.score - sampled.get(nearest)!.score) < target;
-  }
-
-  /**
-   * The richer chroma's answer on the sample, searched once: up to `upTo`, 4:2:0's landing (above
-   * it the richer one costs more bytes at any quality), taken only when its sample costs fewer
-   * bytes than 4:2:0's there; over the whole ladder when 4:2:0 reached the target nowhere.
-   */
-  async function richerChroma(upTo: number | null): Promise<{ chroma: OutputChroma; quality: number } | null> {
-    const richer = choices[1]!;
-    if (answers.some((answer) => answer.chroma === richer)) return null;
-    if (upTo !== null && !costsLessAtAim(await probe(richer, upTo), upTo)) {
-      answers.push({ chroma: richer, quality: null });
-      return null;
+  async function searchWithin(): Promise<PerceptualOutcome> {
+    const richerAfterWhole = choices.length > 1 && choices[0] === "4:2:0";
+    const answers: SampleAnswer[] = [];
+    for (const chroma of choices) {
+      const first = answers[0]?.quality ?? null;
+      if (answers.length > 0 && (richerAfterWhole || (first !== null && first <= typical + CHROMA_HEADROOM))) break;
+      answers.push({ chroma, quality: await sampleSearch(chroma, target + AIM_MARGIN, ladder) });
     }
-    const quality = await sampleSearch(richer, target + AIM_MARGIN, upTo === null ? ladder : ladder.filter((rung) => rung <= upTo));
-    answers.push({ chroma: richer, quality });
-    if (quality === null) return null;
-    if (upTo !== null && sampleBytes({ chroma: richer, quality }) >= sampleBytes({ chroma: choices[0]!, quality: upTo })) return null;
-    return { chroma: richer, quality };
-  }
+    const reaching = answers.filter((answer): answer is SampleAnswer & { quality: number } => answer.quality !== null);
+    // Chromas are compared by their sample's bytes at their answers, between probes interpolated in
+    // the logarithm of the bytes (which grows about linearly with quality), past the last probe taken from it.
+    const sampleBytes = ({ chroma, quality }: { chroma: OutputChroma; quality: number }): number => {
+      const sampled = [...probes.get(chroma)!].sort(([a], [b]) => a - b);
+      const above = sampled.find(([probed]) => probed >= quality);
+      const below = sampled.findLast(([probed]) => probed <= quality);
+      if (above === undefined || below === undefined || above[0] === below[0]) return (above ?? below)![1].size;
+      const t = (quality - below[0]) / (above[0] - below[0]);
+      return Math.exp(Math.log(below[1].size) + t * (Math.log(above[1].size) - Math.log(below[1].size)));
+    };
+    reaching.sort((a, b) => sampleBytes(a) - sampleBytes(b));
 
-  /**
-   * Whether the richer chroma's sample at 4:2:0's landing, `atLanding`, may reach the aim for
-   * fewer bytes than 4:2:0's there: it must score at least the aim, and moved down the prior curve
-   * to the aim, its bytes falling as 4:2:0's sample's fall with quality, cost less. On the corpus
-   * 4:4:4 JPEG never won where 4:2:0 reached (issue19971 #218 at q84, cairo #12 at q83): its
-   * search there cost four probes for nothing.
-   */
-  function costsLessAtAim(atLanding: Scored, upTo: number): boolean {
-    const aim = target + AIM_MARGIN;
-    if (atLanding.score < aim) return false;
-    const sampled = [...probes.get(choices[0]!)!].sort(([a], [b]) => a - b);
-    const low = sampled[0]!;
-    const high = sampled[sampled.length - 1]!;
-    if (high[0] === low[0]) return true;
-    const logBytesPerQuality = (Math.log(high[1].size) - Math.log(low[1].size)) / (high[0] - low[0]);
-    const drop = Math.max(0, curveQuality(format, atLanding.score) - curveQuality(format, aim));
-    return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
-  }
-
-  /** Whether a whole score reaches the target and lands at most the format's landing slack above it. */
-  function landsOnTarget(score: number): boolean {
-    return score >= target && score - target <= slack;
-  }
-
-  /** The chroma's whole outputs that reach the target, lowest quality first. */
-  function metAscending(chroma: OutputChroma): WholeOutput[] {
-    return outputs.filter((output) => output.chroma === chroma && output.score >= target).sort((a, b) => a.quality - b.quality);
-  }
-
-  /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
-  async function alongChroma(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
-    const { chroma } = last;
-    const above = metAscending(chroma)[0];
-    const below = outputs.filter((output) => output.chroma === chroma && output.score < target).sort((a, b) => b.quality - a.quality)[0];
-    const aim = target + AIM_MARGIN;
-    const allowed = outputs.length > 1 ? LANDING_LIMIT : slack;
-    if (above !== undefined && (above.score - target <= allowed || above.quality <= 1)) return null;
-    if (above !== undefined && below !== undefined) {
-      if (below.quality >= above.quality) return null;
-      if (above.quality - below.quality <= 1) return null;
-      return { chroma, quality: between(below, above, aim) };
+    let next: { chroma: OutputChroma; quality: number } | null;
+    if (reaching.length > 0) {
+      next = reaching[0]!;
+    } else if (richerAfterWhole) {
+      // 4:2:0's sample reached the aim nowhere: one whole output at the typical quality tells whether the sample misjudged it.
+      next = { chroma: choices[0]!, quality: Math.min(ceiling, typical) };
+    } else {
+      // No chroma reaches the aim on the sample: the one scoring highest at the top, at the lowest quality within a point of it.
+      const tops = choices.map((chroma) => ({ chroma, score: probes.get(chroma)!.get(ceiling)!.score }));
+      const best = tops.reduce((a, b) => (b.score > a.score ? b : a));
+      next = { chroma: best.chroma, quality: (await sampleSearch(best.chroma, best.score - BEST_EFFORT_TOLERANCE, ladder)) ?? ceiling };
     }
-    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(chroma, aim)))) };
-    if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
-    // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
-    const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
-    if (other !== undefined) return other;
-    // A chroma the sample search left out (4:2:0 looked typical there) is searched now.
-    const unsearched = choices.find((choice) => !answers.some((answer) => answer.chroma === choice));
-    if (unsearched === undefined) return null;
-    const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
-    answers.push({ chroma: unsearched, quality });
-    return quality === null ? null : { chroma: unsearched, quality };
+
+    // A sample that is the image itself scored whole outputs: the lowest quality among them that
+    // reaches the target lands, when within the landing slack, without an encode between probes.
+    if (probeIsOutput && next !== null) {
+      const { chroma } = next;
+      const landed = [...probes.get(chroma)!].filter(([, { score }]) => score >= target).sort(([a], [b]) => a - b)[0];
+      if (landed !== undefined && landsOnTarget(landed[1].score)) next = { chroma, quality: landed[0] };
+    }
+
+    while (next !== null && outputs.length < MAX_WHOLE_OUTPUTS) {
+      const tried = outputs.length;
+      const output = await wholeAt(next.chroma, next.quality);
+      // Pointed back at an output already made: nothing new to learn.
+      if (outputs.length === tried) break;
+      next = await nextTry(output);
+    }
+
+    /** Where to go after a whole output: on along its chroma's whole scores, else to the richer chroma; null when the search is done. */
+    async function nextTry(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
+      if (richerAfterWhole && last.chroma === choices[0] && last.score < target && sampleNeverReached(last)) return richerChroma(null);
+      const along = await alongChroma(last);
+      if (along !== null || !richerAfterWhole || last.chroma !== choices[0]) return along;
+      const landed = metAscending(last.chroma)[0];
+      return landed !== undefined && landed.quality > typical + CHROMA_HEADROOM ? richerChroma(landed.quality) : null;
+    }
+
+    /**
+     * Whether a whole output below the target confirms the sample's verdict that its chroma reaches
+     * the aim at no quality: the sample's top score, moved by as much as the whole output beat the
+     * sample's estimate at its quality, still falls short.
+     */
+    function sampleNeverReached(output: WholeOutput): boolean {
+      if (answers.find((answer) => answer.chroma === output.chroma)?.quality !== null) return false;
+      const sampled = probes.get(output.chroma)!;
+      const top = sampled.get(ceiling)!.score;
+      const nearest = nearestQuality([...sampled.keys()], output.quality);
+      return top + (output.score - sampled.get(nearest)!.score) < target;
+    }
+
+    /**
+     * The richer chroma's answer on the sample, searched once: up to `upTo`, 4:2:0's landing (above
+     * it the richer one costs more bytes at any quality), taken only when its sample costs fewer
+     * bytes than 4:2:0's there; over the whole ladder when 4:2:0 reached the target nowhere.
+     */
+    async function richerChroma(upTo: number | null): Promise<{ chroma: OutputChroma; quality: number } | null> {
+      const richer = choices[1]!;
+      if (answers.some((answer) => answer.chroma === richer)) return null;
+      if (upTo !== null && !costsLessAtAim(await probe(richer, upTo), upTo)) {
+        answers.push({ chroma: richer, quality: null });
+        return null;
+      }
+      const quality = await sampleSearch(richer, target + AIM_MARGIN, upTo === null ? ladder : ladder.filter((rung) => rung <= upTo));
+      answers.push({ chroma: richer, quality });
+      if (quality === null) return null;
+      if (upTo !== null && sampleBytes({ chroma: richer, quality }) >= sampleBytes({ chroma: choices[0]!, quality: upTo })) return null;
+      return { chroma: richer, quality };
+    }
+
+    /**
+     * Whether the richer chroma's sample at 4:2:0's landing, `atLanding`, may reach the aim for
+     * fewer bytes than 4:2:0's there: it must score at least the aim, and moved down the prior curve
+     * to the aim, its bytes falling as 4:2:0's sample's fall with quality, cost less. On the corpus
+     * 4:4:4 JPEG never won where 4:2:0 reached (issue19971 #218 at q84, cairo #12 at q83): its
+     * search there cost four probes for nothing.
+     */
+    function costsLessAtAim(atLanding: Scored, upTo: number): boolean {
+      const aim = target + AIM_MARGIN;
+      if (atLanding.score < aim) return false;
+      const sampled = [...probes.get(choices[0]!)!].sort(([a], [b]) => a - b);
+      const low = sampled[0]!;
+      const high = sampled[sampled.length - 1]!;
+      if (high[0] === low[0]) return true;
+      const logBytesPerQuality = (Math.log(high[1].size) - Math.log(low[1].size)) / (high[0] - low[0]);
+      const drop = Math.max(0, curveQuality(format, atLanding.score) - curveQuality(format, aim));
+      return atLanding.size * Math.exp(-logBytesPerQuality * drop) < sampleBytes({ chroma: choices[0]!, quality: upTo });
+    }
+
+    /** The chroma's whole outputs that reach the target, lowest quality first. */
+    function metAscending(chroma: OutputChroma): WholeOutput[] {
+      return outputs.filter((output) => output.chroma === chroma && output.score >= target).sort((a, b) => a.quality - b.quality);
+    }
+
+    /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
+    async function alongChroma(last: WholeOutput): Promise<{ chroma: OutputChroma; quality: number } | null> {
+      const { chroma } = last;
+      const above = metAscending(chroma)[0];
+      const below = outputs.filter((output) => output.chroma === chroma && output.score < target).sort((a, b) => b.quality - a.quality)[0];
+      const aim = target + AIM_MARGIN;
+      const allowed = outputs.length > 1 ? LANDING_LIMIT : slack;
+      if (above !== undefined && (above.score - target <= allowed || above.quality <= 1)) return null;
+      if (above !== undefined && below !== undefined) {
+        if (below.quality >= above.quality) return null;
+        if (above.quality - below.quality <= 1) return null;
+        return { chroma, quality: between(below, above, aim) };
+      }
+      if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(downFrom(chroma, aim)))) };
+      if (below!.quality < ceiling) return { chroma, quality: Math.min(ceiling, Math.max(below!.quality + 1, Math.round(alongCurve(below!, aim)))) };
+      // This chroma cannot reach it at the ceiling: the other one, if its sample reached the target.
+      const other = reaching.find((answer) => answer.chroma !== chroma && !outputs.some((output) => output.chroma === answer.chroma));
+      if (other !== undefined) return other;
+      // A chroma the sample search left out (4:2:0 looked typical there) is searched now.
+      const unsearched = choices.find((choice) => !answers.some((answer) => answer.chroma === choice));
+      if (unsearched === undefined) return null;
+      const quality = await sampleSearch(unsearched, target + AIM_MARGIN, ladder);
+      answers.push({ chroma: unsearched, quality });
+      return quality === null ? null : { chroma: unsearched, quality };
+    }
+
+    /**
+     * From the outputs above the target down to the aim: through the two lowest (in the prior's
+     * offsets, as the sample search extrapolates) when there are two, else along the prior curve
+     * shifted through the one. A flat image (base64image #15 WebP: 79.9 at q78, 75.4 at q68) takes
+     * the prior's steep slope for a few qualities a step; its own slope goes there in one.
+     */
+    function downFrom(chroma: OutputChroma, aim: number): number {
+      const [lowest, next] = metAscending(chroma);
+      if (next === undefined) return alongCurve(lowest!, aim);
+      const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
+      return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[format]);
+    }
+
+    /** From one whole output to the aim along the prior curve, shifted to pass through it. */
+    function alongCurve(output: WholeOutput, aim: number): number {
+      return output.quality + curveQuality(format, aim) - curveQuality(format, output.score);
+    }
+
+    const met = outputs.filter((output) => output.score >= target);
+    const bestScore = Math.max(...outputs.map((output) => output.score));
+    return answerOf(met.length > 0 ? met : outputs.filter((output) => output.score >= bestScore - BEST_EFFORT_TOLERANCE), met.length > 0);
+  }
+}
+
+/** Thrown by StepBudget when the next step does not fit before the deadline; the search answers what it has. */
+class OutOfTime extends Error {}
+
+// Kept back from the deadline for what follows the search: framing and sending the answer.
+const ANSWER_MARGIN_MS = 250;
+// A whole output before the first is made is costed as the latest sample probe scaled by the
+// pixels, and this much over: on a 3840x2400 photo (JPEG eco, load average 17 on the 2 cores) the
+// later probes took 115-146 ms and encoded in 11-19 ms for a sample 37.5 times smaller, the whole
+// outputs 3.6-4.4 s and encoded in 0.8-2.0 s.
+const UNMEASURED_WHOLE_FACTOR = 2;
+
+/**
+ * The search's clock: a probe is costed as the latest one (the first also pays the metric's
+ * preparation: 1.3 s there), a whole output as the dearest so far, and until a whole output
+ * reaches the target the whole encode the fallback would need stays in reserve.
+ */
+class StepBudget {
+  readonly #budget: SearchBudget | null;
+  readonly #pixelRatio: number;
+  #sampleMs = 0;
+  #sampleEncodeMs = 0;
+  #wholeMs: number | null = null;
+  #wholeEncodeMs: number | null = null;
+
+  /** `pixelRatio`: the image's pixels over the sample's. */
+  constructor(budget: SearchBudget | null, pixelRatio: number) {
+    this.#budget = budget;
+    this.#pixelRatio = pixelRatio;
   }
 
-  /**
-   * From the outputs above the target down to the aim: through the two lowest (in the prior's
-   * offsets, as the sample search extrapolates) when there are two, else along the prior curve
-   * shifted through the one. A flat image (base64image #15 WebP: 79.9 at q78, 75.4 at q68) takes
-   * the prior's steep slope for a few qualities a step; its own slope goes there in one.
-   */
-  function downFrom(chroma: OutputChroma, aim: number): number {
-    const [lowest, next] = metAscending(chroma);
-    if (next === undefined) return alongCurve(lowest!, aim);
-    const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
-    return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[format]);
+  now(): number {
+    return this.#budget?.now() ?? 0;
   }
 
-  /** From one whole output to the aim along the prior curve, shifted to pass through it. */
-  function alongCurve(output: WholeOutput, aim: number): number {
-    return output.quality + curveQuality(format, aim) - curveQuality(format, output.score);
+  spent(of: SearchStep["of"], encodeMs: number, totalMs: number): void {
+    if (of === "sample") {
+      this.#sampleMs = totalMs;
+      this.#sampleEncodeMs = encodeMs;
+    } else {
+      this.#wholeMs = Math.max(this.#wholeMs ?? 0, totalMs);
+      this.#wholeEncodeMs = Math.max(this.#wholeEncodeMs ?? 0, encodeMs);
+    }
   }
 
-  const met = outputs.filter((output) => output.score >= target);
-  const bestScore = Math.max(...outputs.map((output) => output.score));
-  const eligible = met.length > 0 ? met : outputs.filter((output) => output.score >= bestScore - BEST_EFFORT_TOLERANCE);
-  const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
-  return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, score: answer.score, targetMet: met.length > 0, encodes };
+  /** Throws OutOfTime unless a step of this kind fits before the deadline, and, until an output reaches the target (`answered`), the fallback's encode after it. */
+  check(of: SearchStep["of"], answered: boolean): void {
+    if (this.#budget === null) return;
+    const scaled = (ms: number) => ms * this.#pixelRatio * UNMEASURED_WHOLE_FACTOR;
+    const cost = of === "sample" ? this.#sampleMs : (this.#wholeMs ?? scaled(this.#sampleMs));
+    const reserve = answered ? 0 : (this.#wholeEncodeMs ?? scaled(this.#sampleEncodeMs));
+    if (this.#budget.deadlineAt - this.#budget.now() <= cost + reserve + ANSWER_MARGIN_MS) throw new OutOfTime();
+  }
 }
 
 /** The quality strictly between two whole outputs where the line through their scores reaches `aim`. */

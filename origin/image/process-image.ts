@@ -73,6 +73,8 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
     score = level === null || target.format === "png" || pixels.animation !== null ? null : await scoreOutput(await encoderInput(input, source, pixels, content, options, target.format), bytes);
   }
   const qualityTarget = level === null ? null : QUALITY_LEVEL_TARGETS[level];
+  // A still lossy output under a level is scored unless the deadline stopped the search first (its fallback): not met.
+  const searched = qualityTarget !== null && pixels.animation === null && !target.lossless && target.format !== "png";
 
   const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
   return {
@@ -91,7 +93,7 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
       score,
       quality_level: level,
       quality_target: qualityTarget,
-      target_met: qualityTarget === null || score === null ? null : score >= qualityTarget,
+      target_met: qualityTarget === null ? null : score === null ? (searched ? false : null) : score >= qualityTarget,
       chroma_subsampling: outputChroma(target, chroma),
       lossless: target.lossless,
       encodes,

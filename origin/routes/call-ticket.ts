@@ -12,8 +12,8 @@ export function accountOf(header: string | undefined): string {
   return header !== undefined && ACCOUNT_PATTERN.test(header) ? header : SHARED_ACCOUNT;
 }
 
-/** Started when a call arrives; its `ticket` is taken once the input's size is known. */
-export type CallClocks = (c: Context, path: DeadlinePath) => { ticket: (inputBytes: number) => Required<JobTicket> };
+/** Started when a call arrives; its `ticket` is taken once the input's size (and, for an image, the megapixels it works on) is known. */
+export type CallClocks = (c: Context, path: DeadlinePath) => { ticket: (inputBytes: number, megapixels?: number) => Required<JobTicket> };
 
 /**
  * `deadlineScale` (0 < scale <= 1, ORIGIN_DEADLINE_SCALE) shortens every deadline, never
@@ -24,6 +24,6 @@ export function callClocks(deadlineScale = 1): CallClocks {
   return (c, path) => {
     const arrivedAt = Date.now();
     const account = accountOf(c.req.header(ORIGIN_ACCOUNT_HEADER));
-    return { ticket: (inputBytes) => ({ account, deadlineAt: arrivedAt + Math.round(originDeadlineMs(path, inputBytes) * deadlineScale) }) };
+    return { ticket: (inputBytes, megapixels) => ({ account, deadlineAt: arrivedAt + Math.round(originDeadlineMs(path, inputBytes, megapixels) * deadlineScale) }) };
   };
 }

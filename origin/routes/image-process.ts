@@ -4,6 +4,7 @@ import { framedResponse } from "../http/framed-response.ts";
 import { inputBytes, inputOptions } from "../http/request-input.ts";
 import { inputMaxBytes } from "../image/decode-limits.ts";
 import { processImage } from "../image/process-image.ts";
+import { workMegapixels } from "../image/work-pixels.ts";
 import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import type { CallClocks } from "./call-ticket.ts";
 
@@ -13,7 +14,8 @@ export function registerImageProcess(app: Hono, slots: ComputeSlots, clocks: Cal
     const clock = clocks(c, imageProcessEndpoint.path);
     const options = inputOptions(c, imageProcessEndpoint.options);
     const input = await inputBytes(c, inputMaxBytes(options.page ?? undefined));
-    const image = await slots.run(clock.ticket(input.byteLength), "The image", () => processImage(input, options));
+    const megapixels = await workMegapixels(input, options);
+    const image = await slots.run(clock.ticket(input.byteLength, megapixels), "The image", () => processImage(input, options));
     const { bytes, ...meta } = image;
     return framedResponse(imageProcessEndpoint, meta, bytes);
   });

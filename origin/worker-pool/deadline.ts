@@ -23,6 +23,11 @@ export function checkDeadline(what: string): void {
   if (deadlineAt !== undefined && Date.now() >= deadlineAt) throw processingTimeout(what);
 }
 
+/** When the current call must be answered (epoch ms), or undefined outside a call with a deadline. */
+export function currentDeadline(): number | undefined {
+  return current.getStore();
+}
+
 /** Whole seconds left (at least 1) for sharp's `timeout`, or null outside a call with a deadline. */
 export function secondsLeft(): number | null {
   const deadlineAt = current.getStore()?.deadlineAt;

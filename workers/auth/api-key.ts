@@ -38,6 +38,22 @@ export function isWellFormedApiKey(secret: string): boolean {
   return checksum(rest.slice(0, BODY_LENGTH)) === rest.slice(BODY_LENGTH);
 }
 
+// A key's public id (`key_` and 20 base62 characters, crypto/ids.ts), which lists and the console show.
+const KEY_ID = /^key_[0-9A-Za-z]{20}$/;
+
+/** Whether a value sent as the secret is a key's id instead, pasted from a list. */
+export function isApiKeyId(value: string): boolean {
+  return KEY_ID.test(value);
+}
+
+/** What to say about a bearer value that is no well-formed secret. */
+export function malformedKeyDetail(value: string): string {
+  if (isApiKeyId(value)) {
+    return `\`${value}\` is a key id, not its secret. Send the secret (\`${PREFIX}...\`), which was shown once when the key was created (POST /v1/keys or the console's Keys tab); a lost secret cannot be shown again, so create a new key.`;
+  }
+  return `The API key is malformed: a secret is \`${PREFIX}\` and ${BODY_LENGTH + CHECKSUM_LENGTH} letters and digits.`;
+}
+
 export function hashApiKey(secret: string): Promise<string> {
   return sha256Hex(secret);
 }

@@ -37,4 +37,18 @@ describe("authentication", () => {
     expect(problem.status).toBe(403);
     expect((problem as unknown as { required_scope: string }).required_scope).toBe("keys");
   });
+
+  it("says a key id sent instead of the secret is one, and where the secret comes from", async () => {
+    const caller = await seedCaller();
+    const problem = await problemOf(await api("/v1/account", { key: caller.keyId }));
+    expect(problem.status).toBe(401);
+    expect(problem.detail).toContain(`\`${caller.keyId}\` is a key id, not its secret`);
+    expect(problem.detail).toContain("ak_live_");
+    expect(problem.detail).toContain("POST /v1/keys");
+  });
+
+  it("says what a secret looks like when the value is neither a secret nor a key id", async () => {
+    const problem = await problemOf(await api("/v1/account", { key: "ak_live_short" }));
+    expect(problem.detail).toBe("The API key is malformed: a secret is `ak_live_` and 38 letters and digits.");
+  });
 });

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { hashApiKey, isWellFormedApiKey } from "../auth/api-key.ts";
+import { hashApiKey, isWellFormedApiKey, malformedKeyDetail } from "../auth/api-key.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { constantTimeEqual } from "../../contracts/crypto/constant-time.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -13,7 +13,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ProblemError("unauthorized", "Send an API key as `Authorization: Bearer ak_live_...`.");
   const secret = match[1]!;
-  if (!isWellFormedApiKey(secret)) throw new ProblemError("unauthorized", "The API key is malformed.");
+  if (!isWellFormedApiKey(secret)) throw new ProblemError("unauthorized", malformedKeyDetail(secret));
 
   const hash = await hashApiKey(secret);
   const row = await presentedKey(c.env.DB, hash);

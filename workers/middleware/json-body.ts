@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { AppEnv } from "../hono-env.ts";
 
@@ -16,12 +17,24 @@ export const jsonBodyLimit = bodyLimit({
   },
 });
 
-/** A request with a body must send it as JSON. */
+/**
+ * A request with a body must send it as JSON. An empty body declared as JSON is no JSON either, and
+ * the route's reader says only "Malformed JSON" of it: that answer is replaced by one saying the
+ * body is empty and what it needs (only a route that reads a body gets there).
+ */
 export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (hasBody && ["POST", "PUT", "PATCH"].includes(c.req.method) && type !== "application/json" && !type.endsWith("+json")) {
+  const sendsBody = ["POST", "PUT", "PATCH"].includes(c.req.method);
+  const json = type === "application/json" || type.endsWith("+json");
+  if (hasBody && sendsBody && !json) {
     throw new ProblemError("unsupported_media_type", `Send the request body as application/json, not ${type || "no Content-Type"}.`);
   }
   await next();
+  if (!hasBody && sendsBody && c.error instanceof HTTPException && c.error.status === 400) {
+    throw new ProblemError(
+      "invalid_json",
+      `The request body is empty. ${c.req.method} ${c.req.path} takes a JSON object: send its fields (listed at /docs), or \`{}\` where none is required.`,
+    );
+  }
 });

@@ -214,7 +214,7 @@ async function runBatchJob(env: BatchEnv, job: JobRecord, request: z.output<type
 /** Validates refs and merges per-image options; any mistake here is a 400 for the whole request. */
 function planItems(body: BatchBody): BatchItem[] {
   const seen = new Set<string>();
-  const issues: { path: PropertyKey[]; message: string }[] = [];
+  const issues: Parameters<typeof validationProblem>[0][number][] = [];
   body.images.forEach((image, i) => {
     if (seen.has(image.ref)) issues.push({ path: ["images", i, "ref"], message: `Duplicate ref \`${image.ref}\`; refs must be unique.` });
     seen.add(image.ref);
@@ -226,7 +226,8 @@ function planItems(body: BatchBody): BatchItem[] {
   for (const [ref, override] of Object.entries(body.per_image_options ?? {})) {
     const parsed = imageOptionsSchema.safeParse({ ...body.options, ...override });
     if (parsed.success) merged.set(ref, parsed.data);
-    else for (const issue of parsed.error.issues) issues.push({ path: ["per_image_options", ref, ...issue.path], message: issue.message });
+    // The whole issue, so the shared reader puts an unknown field at its own pointer with its suggestion.
+    else for (const issue of parsed.error.issues) issues.push({ ...issue, path: ["per_image_options", ref, ...issue.path] });
   }
   const items = body.images.map((image) => ({ ...image, options: merged.get(image.ref) ?? body.options }));
   if (issues.length > 0) throw validationProblem(issues, "json");
