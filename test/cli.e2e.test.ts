@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import XLSX from "xlsx";
+import { formatByteSize } from "../contracts/byte-size.ts";
 import { prices } from "../contracts/pricing.ts";
 import { bundleCli } from "../scripts/build-packages.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";
@@ -85,8 +86,9 @@ describe("pixelpress optimize in a pipe", () => {
     expect(code, output).toBe(0);
     expect(output).not.toContain("\r");
     expect(output).not.toContain("\x1b");
-    const sourceKb = (readFileSync(join(work, "src", "landscape-1.jpg")).byteLength / 1024).toFixed(1).replace(".", "\\.");
-    expect(output).toMatch(new RegExp(`^\\[1/1\\] ok landscape-1\\.jpg: ${sourceKb} KB → [\\d.]+ KB piped/landscape-1\\.jpg$`, "m"));
+    // Sizes as contracts/byte-size.ts writes them everywhere: decimal kB.
+    const sourceSize = formatByteSize(readFileSync(join(work, "src", "landscape-1.jpg")).byteLength).replace(".", "\\.");
+    expect(output).toMatch(new RegExp(`^\\[1/1\\] ok landscape-1\\.jpg: ${sourceSize} → [\\d.]+ kB piped/landscape-1\\.jpg$`, "m"));
     expect((await sharp(join(work, "piped", "landscape-1.jpg")).metadata()).width).toBe(120);
   });
 
