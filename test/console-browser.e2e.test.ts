@@ -6,7 +6,8 @@ import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { problemCatalogue } from "../contracts/problems/catalogue.ts";
-import { formatBytes, formatCost } from "../console/ui/format.ts";
+import { formatCost } from "../console/ui/format.ts";
+import { formatByteSize } from "../contracts/byte-size.ts";
 import { orientedPhotoJpeg, PHOTO_SIZE } from "./fixtures/images.ts";
 import { FOUR_DPI_PLACEMENTS, imagesAtFourDpisPdf } from "./fixtures/pdfs.ts";
 import { DPI_BANDS } from "../console/pdf/dpi-band.ts";
@@ -84,7 +85,8 @@ function noisePng(size: { width: number; height: number }): Promise<Buffer> {
 }
 
 async function seriousAccessibilityViolations(tab: Page): Promise<string[]> {
-  if (!(await tab.evaluate(() => (globalThis as AxePage).axe !== undefined))) await tab.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated by the browser's tooling, not as an inline script the page's CSP would refuse.
+  if (!(await tab.evaluate(() => (globalThis as AxePage).axe !== undefined))) await tab.evaluate(AXE_SOURCE);
   const violations = await tab.evaluate(async () => (await (globalThis as AxePage).axe!.run()).violations);
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
@@ -105,6 +107,32 @@ beforeAll(async () => {
   page.on("request", (request) => requested.push(`${request.method()} ${request.url()}`));
   const response = await page.goto(`${edge}/`);
   expect(response?.status()).toBe(200);
+});
+
+describe("the pages' security headers", () => {
+  it("serves the console, its files and icon, /docs and the problem pages with a CSP, no framing and nosniff", async () => {
+    for (const path of ["/", "/console/console.js", "/console/console.css", "/favicon.ico", "/docs", "/problems"]) {
+      const res = await fetch(`${edge}${path}`);
+      expect(res.status, path).toBe(200);
+      const policy = res.headers.get("Content-Security-Policy") ?? "";
+      expect(policy, path).toMatch(/(^|; )script-src 'self'( 'nonce-[\w-]+')?(;|$)/);
+      expect(policy, path).toMatch(/(^|; )connect-src 'self'[^;]*(;|$)/);
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("X-Frame-Options"), path).toBe("DENY");
+      expect(res.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+    }
+    // The console's page is all files: no inline script, so its policy needs no nonce.
+    expect((await fetch(`${edge}/`)).headers.get("Content-Security-Policy")).toContain("script-src 'self';");
+  });
+
+  it("answers /favicon.ico with an icon a browser decodes", async () => {
+    const res = await fetch(`${edge}/favicon.ico`);
+    expect(res.status).toBe(200);
+    const ico = Buffer.from(await res.arrayBuffer());
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([0, 1, 1]);
+    const png = ico.subarray(ico.readUInt32LE(18), ico.readUInt32LE(18) + ico.readUInt32LE(14));
+    expect(await sharp(png).metadata()).toMatchObject({ format: "png", width: 32, height: 32 });
+  });
 });
 
 describe("the console at /", () => {
@@ -156,8 +184,8 @@ describe("the console at /", () => {
     // Drawn in one frame at the same size, the original under the result.
     expect([before.shownWidth, before.shownHeight]).toEqual([after.shownWidth, after.shownHeight]);
     const facts = await page.locator(".image-item .facts").innerText();
-    expect(facts).toContain(formatBytes(reply.stats.output_bytes));
-    expect(facts).toContain(formatBytes(reply.stats.original_bytes));
+    expect(facts).toContain(formatByteSize(reply.stats.output_bytes));
+    expect(facts).toContain(formatByteSize(reply.stats.original_bytes));
     expect(facts).toContain(`${reply.width} × ${reply.height}`);
     const download = page.getByRole("link", { name: "photo.jpg" });
     expect(await download.getAttribute("download")).toBe("photo.jpg");
@@ -234,7 +262,7 @@ describe("the console at /", () => {
     expect(await page.getByRole("table", { name: /Images/ }).innerText()).toContain(`${image.width} × ${image.height}`);
     for (const [profile, projection] of Object.entries(analysis.projection)) {
       const row = page.locator(`.profile-row[data-profile="${profile}"]`);
-      expect(await row.innerText()).toContain(`${formatBytes(projection.estimated_bytes)}`);
+      expect(await row.innerText()).toContain(`${formatByteSize(projection.estimated_bytes)}`);
       expect(await row.innerText()).toContain(`quality risk ${projection.quality_risk}`);
     }
 
@@ -287,8 +315,8 @@ describe("the console at /", () => {
     const result = (await (await compressed).json()) as { stats: { original_bytes: number; output_bytes: number; profile: string } };
     expect(result.stats.profile).toBe("screen");
     await page.locator(".pdf-after").waitFor();
-    expect(await page.locator(".pdf-after").innerText()).toBe(formatBytes(result.stats.output_bytes));
-    expect(await page.locator(".compressed").innerText()).toContain(formatBytes(result.stats.original_bytes));
+    expect(await page.locator(".pdf-after").innerText()).toBe(formatByteSize(result.stats.output_bytes));
+    expect(await page.locator(".compressed").innerText()).toContain(formatByteSize(result.stats.original_bytes));
 
     // Page 2 before and after, both drawn by the service: from the original and from the compressed file.
     await page.getByLabel(/Page to compare/).selectOption("2");
