@@ -61,7 +61,7 @@ describe("pixelpress optimize on a terminal", () => {
     const frames = output.split("\r").map((frame) => frame.replaceAll("\x1b[2K", ""));
     const bars = frames.filter((frame) => /^\[[#-]{24}\] \d\/4/.test(frame));
     expect(bars[0]).toMatch(/^\[-{24}\] 0\/4 · saved 0 B · ETA --/);
-    expect(bars.at(-1)).toMatch(/^\[#{24}\] 4\/4 · 1 failed · saved \d+(\.\d)? [KM]B · ETA 0s/);
+    expect(bars.at(-1)).toMatch(/^\[#{24}\] 4\/4 · 1 failed · saved \d+(\.\d+)? [kM]B · ETA 0s/);
     expect(output).toMatch(/✗ truncated\.jpg: 422 Image cannot be decoded/);
     expect(output).toMatch(/total: 3 ok, 1 failed/);
     expect(output).toContain(`spent $0.${String(2 * prices.image).padStart(6, "0").replace(/0+$/, "")}`);

@@ -392,6 +392,10 @@ describe("the console at /", () => {
     });
     expect(frame.scrollHeight).toBeLessThanOrEqual(frame.clientHeight);
     expect(frame.scrollWidth).toBeLessThanOrEqual(frame.clientWidth);
+    // And the frame is the page's own size: no empty band beside it.
+    const stage = await page.locator(".page-compare .compare-stage").evaluate((element) => (element as unknown as StyledElement).getBoundingClientRect());
+    expect(Math.abs(stage.width - frame.clientWidth)).toBeLessThanOrEqual(1);
+    expect(Math.abs(stage.height - frame.clientHeight)).toBeLessThanOrEqual(1);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   }, 240_000);
 

@@ -29,7 +29,7 @@ export function CompareSlider({ id, name, beforeUrl, afterUrl, width, height }: 
   const [split, setSplit] = useState(50);
   const [zoom, setZoom] = useState<Zoom>("fit");
   const scale = zoom === "fit" ? null : Number(zoom) / devicePixelRatio;
-  const stageStyle = scale === null ? `aspect-ratio: ${width} / ${height}; width: ${width}px; max-width: min(100%, calc((${FRAME_MAX_HEIGHT_VH}vh - 2px) * ${width} / ${height}))` : `width: ${width * scale}px; height: ${height * scale}px`;
+  const stageStyle = scale === null ? `aspect-ratio: ${width} / ${height}; width: min(${width}px, calc((${FRAME_MAX_HEIGHT_VH}vh - 2px) * ${width} / ${height})); max-width: 100%` : `width: ${width * scale}px; height: ${height * scale}px`;
   return html`<figure class="compare">
     <div class="compare-frame" tabindex="0" role="group" aria-label=${`${name}: original and result, scroll to pan`}>
       <div class=${`compare-stage${scale !== null && scale > 1 ? " pixelated" : ""}`} style=${stageStyle}>
