@@ -1,14 +1,4 @@
-// Human-readable figures for the progress line and the summary table.
-
-export function formatBytes(bytes: number): string {
-  const sign = bytes < 0 ? "-" : "";
-  let value = Math.abs(bytes);
-  for (const unit of ["B", "KB", "MB", "GB"]) {
-    if (value < 1024 || unit === "GB") return `${sign}${unit === "B" ? value : value.toFixed(1)} ${unit}`;
-    value /= 1024;
-  }
-  return `${sign}${value} GB`;
-}
+// Human-readable figures for the progress line and the summary table (bytes: contracts/byte-size.ts).
 
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -18,7 +8,7 @@ export function formatDuration(ms: number): string {
 /** A plain-text table: columns padded to their widest cell, numbers right-aligned. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => /^[-$\d.,% ]*[\d%]( [KMG]?B)?$|^$/.test(row[column] ?? "")));
+  const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => /^[-$\d.,% ]*[\d%]( [kMG]?B)?$|^$/.test(row[column] ?? "")));
   const line = (cells: string[]) =>
     cells.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
   return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");

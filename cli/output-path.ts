@@ -1,9 +1,9 @@
 import { existsSync, realpathSync } from "node:fs";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
-/** Where a result goes: `outDir` (or beside the source) as `<stem>.<extension>`. */
-export function outputPathFor(source: string, extension: string, outDir?: string): string {
-  return join(outDir ?? dirname(source), `${basename(source, extname(source))}.${extension}`);
+/** Where a result goes: `outDir`, or beside the source, under the name contracts/derived-file-name.ts gives it. */
+export function outputPathFor(source: string, derivedName: string, outDir?: string): string {
+  return join(outDir ?? dirname(source), derivedName);
 }
 
 function canonical(path: string): string {

@@ -1,4 +1,5 @@
-import { formatBytes, formatDuration } from "./format.ts";
+import { formatDuration } from "./format.ts";
+import { formatByteSize } from "../contracts/byte-size.ts";
 
 export interface ItemOutcome {
   name: string;
@@ -65,7 +66,7 @@ export class Progress {
     const eta = this.done === 0 ? "--" : formatDuration((elapsed / this.done) * (this.total - this.done));
     const failed = this.failed > 0 ? ` · ${this.failed} failed` : "";
     this.stream.write(
-      `\r\x1b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${this.done}/${this.total}${failed} · saved ${formatBytes(this.saved)} · ETA ${eta}`,
+      `\r\x1b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${this.done}/${this.total}${failed} · saved ${formatByteSize(this.saved)} · ETA ${eta}`,
     );
   }
 }

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { AccountPanel } from "./account/account-panel.ts";
 import { apiClient } from "./api/api-client.ts";
+import type { ApiProblem } from "./api/api-problem.ts";
 import { storeApiKey, storedApiKey } from "./api/session-key.ts";
 import { html } from "./html.ts";
 import { ImagesPanel } from "./images/images-panel.ts";
@@ -24,10 +25,12 @@ type UrlsPanelComponent = typeof import("./urls/urls-panel.ts").UrlsPanel;
 
 export function App() {
   const [apiKey, setApiKey] = useState(storedApiKey());
+  const [keyRefused, setKeyRefused] = useState<ApiProblem | null>(null);
   const [section, setSection] = useState<SectionId>("images");
-  const api = useMemo(() => (apiKey === null ? null : apiClient(apiKey)), [apiKey]);
+  const api = useMemo(() => (apiKey === null ? null : apiClient(apiKey, setKeyRefused)), [apiKey]);
   const [access, setAccess] = useTransformAccess(api, apiKey);
   const [pickedFileId, setPickedFileId] = useState<string | null>(null);
+  const [handedOnPdf, setHandedOnPdf] = useState<File | null>(null);
   // The URL builders bring the transform grammar's zod schemas: that section is fetched when first opened.
   const [UrlsPanel, setUrlsPanel] = useState<UrlsPanelComponent | null>(null);
   useEffect(() => {
@@ -35,12 +38,13 @@ export function App() {
   }, [section, UrlsPanel]);
   const changeKey = (key: string | null) => {
     storeApiKey(key);
+    setKeyRefused(null);
     setApiKey(key);
   };
   return html`
     <header class="top">
       <h1>PixelPress <span>console</span></h1>
-      <${KeyField} apiKey=${apiKey} onChange=${changeKey} />
+      <${KeyField} apiKey=${apiKey} refused=${keyRefused} onChange=${changeKey} />
     </header>
     <nav class="sections" aria-label="Console sections">
       ${SECTIONS.map(
@@ -53,8 +57,16 @@ export function App() {
       ${api === null
         ? html`<p class="intro">Paste an API key above to optimize images, analyze and compress PDFs, see usage and manage keys. Everything here calls the public API with that key.</p>`
         : html`
-            <${ImagesPanel} key=${apiKey} api=${api} hidden=${section !== "images"} />
-            <${PdfPanel} key=${apiKey} api=${api} access=${access} hidden=${section !== "pdf"} />
+            <${ImagesPanel}
+              key=${apiKey}
+              api=${api}
+              hidden=${section !== "images"}
+              onPdf=${(file: File) => {
+                setHandedOnPdf(file);
+                setSection("pdf");
+              }}
+            />
+            <${PdfPanel} key=${apiKey} api=${api} access=${access} hidden=${section !== "pdf"} handedOn=${handedOnPdf} />
             ${UrlsPanel === null
               ? section === "urls"
                 ? html`<${Busy} label="Loading the URL builder" />`

@@ -6,6 +6,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SCALAR_API_REFERENCE_VERSION, SCALAR_BUNDLE_PATH } from "../workers/docs/scalar-bundle.ts";
+import { CONSOLE_SECURITY_HEADERS } from "../workers/http/page-security-headers.ts";
 import { buildConsole } from "./lib/console-assets.ts";
 
 const ASSETS_DIR = "dist/assets";
@@ -20,8 +21,9 @@ if (installed !== SCALAR_API_REFERENCE_VERSION) {
 const bundle = join(ASSETS_DIR, SCALAR_BUNDLE_PATH);
 mkdirSync(dirname(bundle), { recursive: true });
 copyFileSync(join(SCALAR_PACKAGE, "dist/browser/standalone.js"), bundle);
-// Workers static assets take their response headers from this file.
-writeFileSync(join(ASSETS_DIR, "_headers"), `${SCALAR_BUNDLE_PATH}\n  Cache-Control: ${IMMUTABLE}\n`);
+// Workers static assets take their response headers from this file; every rule a path matches applies.
+const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `  ${name}: ${value}\n`).join("");
+writeFileSync(join(ASSETS_DIR, "_headers"), `/*\n${headerLines(CONSOLE_SECURITY_HEADERS)}${SCALAR_BUNDLE_PATH}\n${headerLines({ "Cache-Control": IMMUTABLE })}`);
 
 const built = await buildConsole(ASSETS_DIR);
 console.log(`console: ${built.scriptBytes} bytes of script, ${built.scriptGzipBytes} gzipped (${built.entryGzipBytes} loaded at first)`);

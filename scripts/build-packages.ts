@@ -2,7 +2,8 @@
 // entries and of every module they reach (clients/ts and contracts/ alike, copied under its own
 // dist/), so an installed package never reaches outside itself; the CLI is one bundled file that
 // runs on Node 20. Then checks what a user would trip on: a version out of step, or an import of a
-// package its package.json does not declare. `npm pack --workspaces` packs the result.
+// package its package.json does not declare. `npm pack --workspaces` packs the result: each
+// package's `prepack` runs this script with its own directory, so a pack never lacks its dist/.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -115,12 +116,21 @@ async function buildCli(dir: string, pkg: PackageJson): Promise<void> {
   checkDeclared(pkg, [outfile]);
 }
 
-async function buildPackages(): Promise<void> {
+/** Every package directory, or only those named (a package's `prepack` names its own). */
+function packageDirs(named: string[]): string[] {
+  if (named.length > 0) return named.map((dir) => resolve(dir));
+  return readdirSync(packagesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(packagesDir, entry.name));
+}
+
+async function buildPackages(dirs: string[]): Promise<void> {
   const staged = mkdtempSync(join(tmpdir(), "pixelpress-packages-"));
   try {
-    execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(packagesDir, "tsconfig.build.json"), "--outDir", staged], { stdio: "inherit" });
-    for (const name of readdirSync(packagesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
-      const dir = join(packagesDir, name);
+    if (dirs.some((dir) => !readPackage(dir).bin)) {
+      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(packagesDir, "tsconfig.build.json"), "--outDir", staged], { stdio: "inherit" });
+    }
+    for (const dir of dirs) {
       const pkg = readPackage(dir);
       if (pkg.version !== rootVersion) throw new Error(`${pkg.name} is at ${pkg.version}, the workspace at ${rootVersion}: the packages are released together`);
       if (!existsSync(join(dir, "README.md"))) throw new Error(`${pkg.name} has no README.md`);
@@ -134,4 +144,4 @@ async function buildPackages(): Promise<void> {
   }
 }
 
-if (import.meta.main) await buildPackages();
+if (import.meta.main) await buildPackages(packageDirs(process.argv.slice(2)));

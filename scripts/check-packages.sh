@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The packages as a user gets them (issue 27): build, `npm pack --workspaces`, install the tarballs
-# into a scratch app outside the repository with the stock `node` and `npm` on PATH (Node 20 in
+# The packages as a user gets them (issue 27): `npm pack --workspaces` (each package's prepack
+# builds it), install the tarballs into a scratch app outside the repository with the stock `node` and `npm` on PATH (Node 20 in
 # CI), then type-check a consumer under strict tsc (nodenext and bundler, no
 # allowImportingTsExtensions, library .d.ts checked too), run every entry point with plain node,
 # run a script with plain node against a running edge + origin pair,
@@ -11,7 +11,6 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 consumer="$repo/scripts/package-consumer"
 images_budget_bytes=10240
 
-npm --prefix "$repo" run --silent build:packages
 tarballs="$(mktemp -d)"
 app="$(mktemp -d)"
 trap 'rm -rf "$tarballs" "$app"' EXIT

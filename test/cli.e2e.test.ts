@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import XLSX from "xlsx";
+import { formatByteSize } from "../contracts/byte-size.ts";
 import { prices } from "../contracts/pricing.ts";
 import { bundleCli } from "../scripts/build-packages.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";
@@ -60,7 +61,7 @@ describe("pixelpress optimize on a terminal", () => {
     const frames = output.split("\r").map((frame) => frame.replaceAll("\x1b[2K", ""));
     const bars = frames.filter((frame) => /^\[[#-]{24}\] \d\/4/.test(frame));
     expect(bars[0]).toMatch(/^\[-{24}\] 0\/4 · saved 0 B · ETA --/);
-    expect(bars.at(-1)).toMatch(/^\[#{24}\] 4\/4 · 1 failed · saved \d+(\.\d)? [KM]B · ETA 0s/);
+    expect(bars.at(-1)).toMatch(/^\[#{24}\] 4\/4 · 1 failed · saved \d+(\.\d+)? [kM]B · ETA 0s/);
     expect(output).toMatch(/✗ truncated\.jpg: 422 Image cannot be decoded/);
     expect(output).toMatch(/total: 3 ok, 1 failed/);
     expect(output).toContain(`spent $0.${String(2 * prices.image).padStart(6, "0").replace(/0+$/, "")}`);
@@ -85,8 +86,9 @@ describe("pixelpress optimize in a pipe", () => {
     expect(code, output).toBe(0);
     expect(output).not.toContain("\r");
     expect(output).not.toContain("\x1b");
-    const sourceKb = (readFileSync(join(work, "src", "landscape-1.jpg")).byteLength / 1024).toFixed(1).replace(".", "\\.");
-    expect(output).toMatch(new RegExp(`^\\[1/1\\] ok landscape-1\\.jpg: ${sourceKb} KB → [\\d.]+ KB piped/landscape-1\\.jpg$`, "m"));
+    // Sizes as contracts/byte-size.ts writes them everywhere: decimal kB.
+    const sourceSize = formatByteSize(readFileSync(join(work, "src", "landscape-1.jpg")).byteLength).replace(".", "\\.");
+    expect(output).toMatch(new RegExp(`^\\[1/1\\] ok landscape-1\\.jpg: ${sourceSize} → [\\d.]+ kB piped/landscape-1\\.jpg$`, "m"));
     expect((await sharp(join(work, "piped", "landscape-1.jpg")).metadata()).width).toBe(120);
   });
 

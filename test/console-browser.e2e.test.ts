@@ -6,7 +6,9 @@ import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { problemCatalogue } from "../contracts/problems/catalogue.ts";
-import { formatBytes, formatCost } from "../console/ui/format.ts";
+import { formatCost } from "../console/ui/format.ts";
+import { formatByteSize } from "../contracts/byte-size.ts";
+import { compressedPdfName } from "../contracts/derived-file-name.ts";
 import { orientedPhotoJpeg, PHOTO_SIZE } from "./fixtures/images.ts";
 import { FOUR_DPI_PLACEMENTS, imagesAtFourDpisPdf } from "./fixtures/pdfs.ts";
 import { DPI_BANDS } from "../console/pdf/dpi-band.ts";
@@ -58,7 +60,7 @@ interface StyledElement {
   getBoundingClientRect(): { left: number; top: number; width: number; height: number };
 }
 interface PageWindow {
-  getComputedStyle(element: unknown): { borderTopColor: string };
+  getComputedStyle(element: unknown): { borderTopColor: string; color: string };
 }
 
 /** `#047857` as getComputedStyle writes it. */
@@ -84,7 +86,8 @@ function noisePng(size: { width: number; height: number }): Promise<Buffer> {
 }
 
 async function seriousAccessibilityViolations(tab: Page): Promise<string[]> {
-  if (!(await tab.evaluate(() => (globalThis as AxePage).axe !== undefined))) await tab.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated by the browser's tooling, not as an inline script the page's CSP would refuse.
+  if (!(await tab.evaluate(() => (globalThis as AxePage).axe !== undefined))) await tab.evaluate(AXE_SOURCE);
   const violations = await tab.evaluate(async () => (await (globalThis as AxePage).axe!.run()).violations);
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
@@ -107,7 +110,48 @@ beforeAll(async () => {
   expect(response?.status()).toBe(200);
 });
 
+describe("the pages' security headers", () => {
+  it("serves the console, its files and icon, /docs and the problem pages with a CSP, no framing and nosniff", async () => {
+    for (const path of ["/", "/console/console.js", "/console/console.css", "/favicon.ico", "/docs", "/problems"]) {
+      const res = await fetch(`${edge}${path}`);
+      expect(res.status, path).toBe(200);
+      const policy = res.headers.get("Content-Security-Policy") ?? "";
+      expect(policy, path).toMatch(/(^|; )script-src 'self'( 'nonce-[\w-]+')?(;|$)/);
+      expect(policy, path).toMatch(/(^|; )connect-src 'self'[^;]*(;|$)/);
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("X-Frame-Options"), path).toBe("DENY");
+      expect(res.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+    }
+    // The console's page is all files: no inline script, so its policy needs no nonce.
+    expect((await fetch(`${edge}/`)).headers.get("Content-Security-Policy")).toContain("script-src 'self';");
+  });
+
+  it("answers /favicon.ico with an icon a browser decodes", async () => {
+    const res = await fetch(`${edge}/favicon.ico`);
+    expect(res.status).toBe(200);
+    const ico = Buffer.from(await res.arrayBuffer());
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([0, 1, 1]);
+    const png = ico.subarray(ico.readUInt32LE(18), ico.readUInt32LE(18) + ico.readUInt32LE(14));
+    expect(await sharp(png).metadata()).toMatchObject({ format: "png", width: 32, height: 32 });
+  });
+});
+
 describe("the console at /", () => {
+  it("checks a pasted key before taking it, and shows the service's 401 for a wrong one", async () => {
+    const errorsBefore = consoleErrors.length;
+    const checked = page.waitForResponse((response) => response.url() === `${edge}/v1/account`);
+    await page.getByLabel("API key").fill(`${apiKey.slice(0, -4)}xxxx`);
+    await page.getByRole("button", { name: "Use key" }).click();
+    expect((await checked).status()).toBe(401);
+    const alert = page.locator(".key-refused").getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(problemCatalogue.unauthorized.title);
+    expect(await page.getByText(/^Using key/).count()).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    // Chromium logs the refused check itself; the page adds nothing of its own.
+    expect(consoleErrors.splice(errorsBefore)).toEqual(["Failed to load resource: the server responded with a status of 401 (Unauthorized)"]);
+  });
+
   it("keeps a pasted key in sessionStorage only: not in the URL, not in a cookie", async () => {
     await page.getByLabel("API key").fill(apiKey);
     await page.getByRole("button", { name: "Use key" }).click();
@@ -156,8 +200,8 @@ describe("the console at /", () => {
     // Drawn in one frame at the same size, the original under the result.
     expect([before.shownWidth, before.shownHeight]).toEqual([after.shownWidth, after.shownHeight]);
     const facts = await page.locator(".image-item .facts").innerText();
-    expect(facts).toContain(formatBytes(reply.stats.output_bytes));
-    expect(facts).toContain(formatBytes(reply.stats.original_bytes));
+    expect(facts).toContain(formatByteSize(reply.stats.output_bytes));
+    expect(facts).toContain(formatByteSize(reply.stats.original_bytes));
     expect(facts).toContain(`${reply.width} × ${reply.height}`);
     const download = page.getByRole("link", { name: "photo.jpg" });
     expect(await download.getAttribute("download")).toBe("photo.jpg");
@@ -215,17 +259,44 @@ describe("the console at /", () => {
     expect((await call("/v1/account", secret)).status).toBe(403);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    await page.getByRole("button", { name: "Revoke console e2e" }).click();
+    // Revoking asks first, in red; only the second click revokes.
+    const revoke = page.getByRole("button", { name: "Revoke console e2e" });
+    expect(await revoke.evaluate((element) => (globalThis as unknown as PageWindow).getComputedStyle(element).color)).toBe(cssRgb("#b91c1c"));
+    await revoke.click();
+    expect((await call("/v1/keys", secret)).status).not.toBe(401);
+    await page.getByRole("button", { name: "Revoke console e2e for good" }).click();
     await page.getByRole("row", { name: /console e2e/ }).getByText(/^revoked /).waitFor();
     expect((await call("/v1/keys", secret)).status).toBe(401);
+
+    // A key in use that the service stops accepting: its calls' 401 shows at the key, not nowhere.
+    const errorsBefore = consoleErrors.length;
+    await page.evaluate((key) => sessionStorage.setItem("pixelpress.console.api-key", key), secret);
+    await page.reload();
+    await page.getByRole("button", { name: "Account", exact: true }).click();
+    const refused = page.locator(".key-refused");
+    await refused.getByRole("alert").waitFor();
+    expect(await refused.innerText()).toContain(problemCatalogue.unauthorized.title);
+    expect(await refused.innerText()).toContain("no longer accepts this key");
+    await page.evaluate((key) => sessionStorage.setItem("pixelpress.console.api-key", key), apiKey);
+    await page.reload();
+    expect(new Set(consoleErrors.splice(errorsBefore))).toEqual(new Set(["Failed to load resource: the server responded with a status of 401 (Unauthorized)"]));
   });
 
   it("analyzes a dropped PDF into a table, its pages with every image's box coloured by DPI, and a chart of every profile, then compresses it and compares a page", async () => {
-    await page.getByRole("button", { name: "PDFs" }).click();
+    // Dropped on the Images section, a PDF goes to the PDFs section: no optimize call, no pg_ error.
+    await page.getByRole("button", { name: "Images", exact: true }).click();
+    const optimizeCalls = () => requested.filter((request) => request === `POST ${edge}/v1/image/optimize`).length;
+    const optimizedBefore = optimizeCalls();
     // PDF work runs in the origin's worker threads; on a loaded machine it takes tens of seconds.
     const analyzed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/analyze`, { timeout: 60_000 });
-    await page.getByLabel(/Drop a PDF here/).setInputFiles({ name: "dpis.pdf", mimeType: "application/pdf", buffer: Buffer.from(await imagesAtFourDpisPdf()) });
-    const analysis = (await (await analyzed).json()) as {
+    await page.getByLabel(/Drop images here/).setInputFiles({ name: "dpis.pdf", mimeType: "application/pdf", buffer: Buffer.from(await imagesAtFourDpisPdf()) });
+    await expect.poll(() => page.getByRole("button", { name: "PDFs", exact: true }).getAttribute("aria-current")).toBe("page");
+    const analyzeReply = await analyzed;
+    expect(optimizeCalls()).toBe(optimizedBefore);
+    // Stored with its name, so the Files list and what is made of it say dpis.
+    const storedId = (JSON.parse(analyzeReply.request().postData() ?? "{}") as { source: { file_id: string } }).source.file_id;
+    expect((await (await callApi("GET", `/v1/files/${storedId}`)).json<{ filename: string }>()).filename).toBe("dpis.pdf");
+    const analysis = (await analyzeReply.json()) as {
       images: { width: number; height: number; placements: { page: number; effective_dpi: number; rect_pt: { x: number; y: number; width: number; height: number } }[] }[];
       projection: Record<string, { estimated_bytes: number; quality_risk: string }>;
     };
@@ -234,7 +305,7 @@ describe("the console at /", () => {
     expect(await page.getByRole("table", { name: /Images/ }).innerText()).toContain(`${image.width} × ${image.height}`);
     for (const [profile, projection] of Object.entries(analysis.projection)) {
       const row = page.locator(`.profile-row[data-profile="${profile}"]`);
-      expect(await row.innerText()).toContain(`${formatBytes(projection.estimated_bytes)}`);
+      expect(await row.innerText()).toContain(`${formatByteSize(projection.estimated_bytes)}`);
       expect(await row.innerText()).toContain(`quality risk ${projection.quality_risk}`);
     }
 
@@ -284,11 +355,16 @@ describe("the console at /", () => {
     await page.getByLabel("Profile").selectOption("screen");
     const compressed = page.waitForResponse((response) => response.url() === `${edge}/v1/pdf/compress`, { timeout: 100_000 });
     await page.getByRole("button", { name: /^Compress/ }).click();
-    const result = (await (await compressed).json()) as { stats: { original_bytes: number; output_bytes: number; profile: string } };
+    const result = (await (await compressed).json()) as { file_id: string; stats: { original_bytes: number; output_bytes: number; profile: string } };
     expect(result.stats.profile).toBe("screen");
+    // One name for the result: the download, the stored file (the Files list) and the CLI's.
+    const resultName = compressedPdfName("dpis.pdf");
+    expect(resultName).toBe("dpis.compressed.pdf");
+    expect(await page.locator(".compressed").getByRole("link", { name: resultName }).getAttribute("download")).toBe(resultName);
+    expect((await (await callApi("GET", `/v1/files/${result.file_id}`)).json<{ filename: string }>()).filename).toBe(resultName);
     await page.locator(".pdf-after").waitFor();
-    expect(await page.locator(".pdf-after").innerText()).toBe(formatBytes(result.stats.output_bytes));
-    expect(await page.locator(".compressed").innerText()).toContain(formatBytes(result.stats.original_bytes));
+    expect(await page.locator(".pdf-after").innerText()).toBe(formatByteSize(result.stats.output_bytes));
+    expect(await page.locator(".compressed").innerText()).toContain(formatByteSize(result.stats.original_bytes));
 
     // Page 2 before and after, both drawn by the service: from the original and from the compressed file.
     await page.getByLabel(/Page to compare/).selectOption("2");
@@ -308,8 +384,28 @@ describe("the console at /", () => {
     expect(widths[0]!.src).toContain(`pg_2,w_${COMPARE_WIDTH}`);
     expect(widths[1]!.src).toContain(`pg_2,w_${COMPARE_WIDTH}`);
     expect(widths[0]!.src).not.toBe(widths[1]!.src);
+    // "Fit" shows the whole portrait page: the frame does not scroll.
+    expect(await page.getByLabel("Zoom").inputValue()).toBe("fit");
+    const frame = await page.locator(".page-compare .compare-frame").evaluate((element) => {
+      const box = element as unknown as { scrollHeight: number; clientHeight: number; scrollWidth: number; clientWidth: number };
+      return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+    });
+    expect(frame.scrollHeight).toBeLessThanOrEqual(frame.clientHeight);
+    expect(frame.scrollWidth).toBeLessThanOrEqual(frame.clientWidth);
+    // And the frame is the page's own size: no empty band beside it.
+    const stage = await page.locator(".page-compare .compare-stage").evaluate((element) => (element as unknown as StyledElement).getBoundingClientRect());
+    expect(Math.abs(stage.width - frame.clientWidth)).toBeLessThanOrEqual(1);
+    expect(Math.abs(stage.height - frame.clientHeight)).toBeLessThanOrEqual(1);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   }, 240_000);
+
+  it("counts the month's free calls as calls, not charges", async () => {
+    await page.getByRole("button", { name: "Account", exact: true }).click();
+    const line = page.locator("#month-usage");
+    await line.waitFor();
+    expect(await line.innerText()).toMatch(/^\d+ calls \(\d+ free: [^)]*pdf\.analyze[^)]*\), \$/);
+    expect(await line.innerText()).not.toContain("charge");
+  });
 
   it("shows a TIFF the browser cannot decode through a lossless preview from the service, on request", async () => {
     await page.getByRole("button", { name: "Images" }).click();

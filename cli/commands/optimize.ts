@@ -8,10 +8,12 @@ import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { expandInputs } from "../expand-inputs.ts";
 import { formatMicros } from "../../contracts/pricing.ts";
-import { formatBytes, formatTable } from "../format.ts";
+import { formatTable } from "../format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
 import { concurrencyLimit } from "../../contracts/concurrency/concurrency-limit.ts";
 import { imageFormatOfFile, isAnimatedGif } from "../image-signature.ts";
 import { outputPathFor, overwritesSource } from "../output-path.ts";
+import { optimizedImageName } from "../../contracts/derived-file-name.ts";
 import { Progress, type ProgressStream } from "../progress.ts";
 import { retryOnce, RETRY_BACKOFF_MS } from "../retry-once.ts";
 import { download, loadSource } from "../source-file.ts";
@@ -37,7 +39,6 @@ interface Row {
   miss?: { score: number | null; target: number };
 }
 
-const EXTENSIONS: Record<ImageOutputFormat, string> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif" };
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -115,7 +116,7 @@ export async function optimizeCommand(
     try {
       // Refused here when the output's name is known, so an overwrite is never charged for.
       const knownFormat = await knownOutputFormat(file, options.format ?? "source");
-      const known = knownFormat ? outputPathFor(file, EXTENSIONS[knownFormat], flags.out) : undefined;
+      const known = knownFormat ? outputPathFor(file, optimizedImageName(file, knownFormat), flags.out) : undefined;
       if (known && !flags.overwrite && overwritesSource(known, files)) refuseOverwrite(known);
       const loaded = await loadSource(connection, file);
       row.inputBytes = loaded.bytes;
@@ -134,7 +135,7 @@ export async function optimizeCommand(
       // The reply of an older service has no target fields; only an explicit false is a miss.
       const { score, quality_target: target, target_met: met } = result.stats ?? {};
       if (met === false && typeof target === "number") row.miss = { score: typeof score === "number" ? score : null, target };
-      const output = outputPathFor(file, EXTENSIONS[result.format], flags.out);
+      const output = outputPathFor(file, optimizedImageName(file, result.format), flags.out);
       if (output !== known && !flags.overwrite && overwritesSource(output, files)) refuseOverwrite(output);
       const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
       await writeFile(output, bytes);
@@ -145,7 +146,7 @@ export async function optimizeCommand(
         ok: true,
         inputBytes: row.inputBytes,
         outputBytes: bytes.byteLength,
-        detail: `${formatBytes(row.inputBytes)} → ${formatBytes(bytes.byteLength)} ${output}`,
+        detail: `${formatByteSize(row.inputBytes)} → ${formatByteSize(bytes.byteLength)} ${output}`,
       });
     } catch (error) {
       row.error = error instanceof Error ? error.message : String(error);
@@ -167,8 +168,8 @@ function summaryTable(rows: Row[]): string {
   const body = rows.map((row) => [
     row.file,
     row.error ? "FAILED" : row.miss ? "below target" : "ok",
-    formatBytes(row.inputBytes),
-    row.outputBytes === undefined ? "" : formatBytes(row.outputBytes),
+    formatByteSize(row.inputBytes),
+    row.outputBytes === undefined ? "" : formatByteSize(row.outputBytes),
     row.outputBytes === undefined ? "" : percent(saved(row), row.inputBytes),
     formatMicros(row.chargedMicros),
   ]);
@@ -179,8 +180,8 @@ function summaryTable(rows: Row[]): string {
   body.push([
     `total: ${ok.length} ok, ${rows.length - ok.length} failed`,
     "",
-    formatBytes(inputTotal),
-    formatBytes(inputTotal - savedTotal),
+    formatByteSize(inputTotal),
+    formatByteSize(inputTotal - savedTotal),
     percent(savedTotal, inputTotal),
     formatMicros(spent),
   ]);

@@ -1,13 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { decodeBase64 } from "../../contracts/encoding/base64.ts";
-import { basename, dirname, extname, join } from "node:path";
 import type { components, RequestBody } from "../../clients/ts/index.ts";
 import { CliError } from "../cli-error.ts";
 import { requireEndpoint, type Connection } from "../connection.ts";
 import { PDF_PROFILES } from "../../contracts/pdf-options.ts";
 import { formatMicros } from "../../contracts/pricing.ts";
-import { formatBytes, formatTable } from "../format.ts";
-import { overwritesSource } from "../output-path.ts";
+import { formatTable } from "../format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
+import { outputPathFor, overwritesSource } from "../output-path.ts";
+import { compressedPdfName } from "../../contracts/derived-file-name.ts";
 import { download, loadSource } from "../source-file.ts";
 
 const COMPRESS_PATH = "/v1/pdf/compress";
@@ -43,7 +44,7 @@ function onlyFile(files: string[], command: string): string {
 export async function pdfCompressCommand(connection: Connection, files: string[], flags: PdfFlags, out: Output): Promise<number> {
   const file = onlyFile(files, "compress");
   await requireEndpoint(connection.baseUrl, COMPRESS_PATH);
-  const output = flags.out ?? join(dirname(file), `${basename(file, extname(file))}.compressed.pdf`);
+  const output = flags.out ?? outputPathFor(file, compressedPdfName(file));
   if (!flags.overwrite && overwritesSource(output, [file])) throw new CliError(`${output} is the source file; pass --overwrite to replace it`);
   const options = compressOptions(flags);
   const loaded = await loadSource(connection, file);
@@ -54,7 +55,7 @@ export async function pdfCompressCommand(connection: Connection, files: string[]
   out.write(
     `${formatTable(
       ["file", "profile", "input", "output", "saved", "images rewritten", "kept", "cost"],
-      [[output, stats.profile, formatBytes(stats.original_bytes), formatBytes(stats.output_bytes), formatBytes(stats.original_bytes - stats.output_bytes), String(stats.images_rewritten), String(stats.images_kept), formatMicros(result.billing.charged_micros)]],
+      [[output, stats.profile, formatByteSize(stats.original_bytes), formatByteSize(stats.output_bytes), formatByteSize(stats.original_bytes - stats.output_bytes), String(stats.images_rewritten), String(stats.images_kept), formatMicros(result.billing.charged_micros)]],
     )}\n${result.returned_original ? "The PDF could not be made smaller: the original came back, not charged.\n" : ""}${result.warnings.map((warning) => `warning (${warning.code}): ${warning.detail}\n`).join("")}spent ${formatMicros(result.billing.charged_micros)}\n`,
   );
   return 0;
@@ -97,7 +98,7 @@ export async function pdfAnalyzeCommand(connection: Connection, files: string[],
     String(figures.images_rewritten),
   ]);
   out.write(
-    `${file}: PDF ${composition.version}, ${composition.pages} pages, ${formatBytes(composition.total_bytes)}\n\n` +
+    `${file}: PDF ${composition.version}, ${composition.pages} pages, ${formatByteSize(composition.total_bytes)}\n\n` +
       `Images (${analysis.images.length})\n${analysis.images.length ? formatTable(IMAGE_COLUMNS, analysis.images.map(imageRow)) : "(none)"}\n\n` +
       `Projection by profile\n${formatTable(PROJECTION_COLUMNS, projection)}\n` +
       `spent ${formatMicros(analysis.billing.charged_micros)}\n`,

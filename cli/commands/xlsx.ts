@@ -5,7 +5,8 @@ import { xlsxRequestSchema } from "../../contracts/xlsx-request.ts";
 import { CliError } from "../cli-error.ts";
 import type { Connection } from "../connection.ts";
 import { formatMicros } from "../../contracts/pricing.ts";
-import { formatBytes, formatTable } from "../format.ts";
+import { formatTable } from "../format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
 import { overwritesSource } from "../output-path.ts";
 import { download } from "../source-file.ts";
 
@@ -35,7 +36,7 @@ export async function xlsxCommand(connection: Connection, files: string[], flags
   const bytes = result.base64 ? decodeBase64(result.base64) : await download(result.url!);
   await writeFile(output, bytes);
   out.write(
-    `${formatTable(["file", "sheets", "rows", "cells", "size", "cost"], [[output, String(result.stats.sheets), String(result.stats.rows), String(result.stats.cells), formatBytes(bytes.byteLength), formatMicros(result.billing.charged_micros)]])}\nspent ${formatMicros(result.billing.charged_micros)}\n`,
+    `${formatTable(["file", "sheets", "rows", "cells", "size", "cost"], [[output, String(result.stats.sheets), String(result.stats.rows), String(result.stats.cells), formatByteSize(bytes.byteLength), formatMicros(result.billing.charged_micros)]])}\nspent ${formatMicros(result.billing.charged_micros)}\n`,
   );
   return 0;
 }

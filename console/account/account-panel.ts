@@ -10,6 +10,7 @@ import { Busy } from "../ui/busy.ts";
 import { formatCost } from "../ui/format.ts";
 import { ProblemView } from "../ui/problem-view.ts";
 import { KeysPanel } from "./keys-panel.ts";
+import { monthUsageLine } from "./usage-summary.ts";
 import { UsageChart, UsageLegend, UsageTable } from "./usage-chart.ts";
 import { daysEnding, usageSeries, type DayOperationRow, type UsageSeries } from "./usage-series.ts";
 
@@ -46,13 +47,13 @@ export function AccountPanel({ api, active }: { api: ApiClient; active: boolean 
           <dl class="facts">
             <div><dt>Account</dt><dd>${loaded.account.name} (${loaded.account.plan})</dd></div>
             <div><dt>Balance</dt><dd id="balance">${formatCost(loaded.account.balance_micros)}</dd></div>
-            <div><dt>This month</dt><dd>${loaded.account.usage.count} ${loaded.account.usage.count === 1 ? "charge" : "charges"}, ${formatCost(loaded.account.usage.micros)}</dd></div>
+            <div><dt>This month</dt><dd id="month-usage">${monthUsageLine(loaded.account.usage.by_operation, loaded.account.usage.micros)}</dd></div>
           </dl>
           <h3>Last ${PERIOD_DAYS} days</h3>
           <${UsageLegend} series=${loaded.series} />
           <div class="charts">
             <${UsageChart} id="usage-spend" title="Spend per day by operation" series=${loaded.series} measure="micros" />
-            <${UsageChart} id="usage-count" title="Calls charged per day by operation" series=${loaded.series} measure="count" />
+            <${UsageChart} id="usage-count" title="Calls per day by operation" series=${loaded.series} measure="count" />
           </div>
           <${UsageTable} series=${loaded.series} />
         `

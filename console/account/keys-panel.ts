@@ -1,4 +1,5 @@
-// The account's keys: the list, a new key with chosen scopes (its secret shown once), and revoking.
+// The account's keys: the list, a new key with chosen scopes (its secret shown once), and revoking
+// (asked twice: a revoked key cannot be brought back).
 import { useEffect, useState } from "preact/hooks";
 import type { ApiClient } from "../api/api-client.ts";
 import { asProblem, type ApiProblem } from "../api/api-problem.ts";
@@ -16,6 +17,7 @@ export function KeysPanel({ api }: { api: ApiClient }) {
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
 
   const run = async (label: string, work: () => Promise<void>) => {
     setBusy(label);
@@ -39,7 +41,10 @@ export function KeysPanel({ api }: { api: ApiClient }) {
       setScopes([]);
     });
   };
-  const revoke = (key: ApiKey) => void run(`Revoking ${key.display_prefix}`, async () => void (await api.delete(`/v1/keys/${key.key_id}`)));
+  const revoke = (key: ApiKey) => {
+    setConfirming(null);
+    void run(`Revoking ${key.display_prefix}`, async () => void (await api.delete(`/v1/keys/${key.key_id}`)));
+  };
   const toggle = (scope: Scope) => setScopes((all) => (all.includes(scope) ? all.filter((s) => s !== scope) : [...all, scope]));
 
   return html`<section class="keys" aria-labelledby="keys-heading">
@@ -58,9 +63,12 @@ export function KeysPanel({ api }: { api: ApiClient }) {
                 <td>${key.scopes === null ? "full access" : key.scopes.join(", ")}</td>
                 <td>${key.created_at.slice(0, 10)}</td>
                 <td>${key.last_used_at?.slice(0, 10) ?? "never"}</td>
-                <td>${key.revoked_at === null
-                  ? html`<button type="button" aria-label=${`Revoke ${key.name ?? key.display_prefix}`} onClick=${() => revoke(key)}>Revoke</button>`
-                  : `revoked ${key.revoked_at.slice(0, 10)}`}</td>
+                <td>${key.revoked_at !== null
+                  ? `revoked ${key.revoked_at.slice(0, 10)}`
+                  : confirming === key.key_id
+                    ? html`<button type="button" class="danger" onClick=${() => revoke(key)}>Revoke ${key.name ?? key.display_prefix} for good</button>
+                        <button type="button" onClick=${() => setConfirming(null)}>Keep it</button>`
+                    : html`<button type="button" class="destructive" aria-label=${`Revoke ${key.name ?? key.display_prefix}`} onClick=${() => setConfirming(key.key_id)}>Revoke</button>`}</td>
               </tr>`,
             )}
           </tbody>

@@ -1,14 +1,11 @@
 // A dropped file kept in the account, for what needs it by id: a PDF's page pictures are pg_
-// transforms of a stored file. Inline as base64 up to the inline limit, else the presigned upload
-// with its progress. Both expire with the account's retention.
+// transforms of a stored file. Always through the presigned upload, whatever its size: it carries
+// the file's name, which the Files list shows and a result made from it is named after.
 import type { ApiClient } from "./api-client.ts";
-import { needsUpload } from "./large-source.ts";
-import { fileAsBase64 } from "../images/file-bytes.ts";
 import { uploadFile, type StoredFile, type UploadProgress } from "./upload-file.ts";
 
-export async function storeFile(api: ApiClient, file: File, onProgress: UploadProgress): Promise<StoredFile> {
-  if (needsUpload(file)) return uploadFile(api, file, onProgress);
-  return api.post<StoredFile>("/v1/files", { source: { base64: await fileAsBase64(file) } });
+export function storeFile(api: ApiClient, file: File, onProgress: UploadProgress): Promise<StoredFile> {
+  return uploadFile(api, file, onProgress);
 }
 
 /**

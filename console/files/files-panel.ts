@@ -10,7 +10,7 @@ import { uploadFile, type StoredFile } from "../api/upload-file.ts";
 import type { components } from "../../clients/ts/api-types.ts";
 import { html } from "../html.ts";
 import { Busy } from "../ui/busy.ts";
-import { formatBytes } from "../ui/format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
 import { ProblemView } from "../ui/problem-view.ts";
 import { signedUrls } from "../urls/sign-urls.ts";
 import type { TransformAccess } from "../urls/transform-access.ts";
@@ -90,7 +90,7 @@ export function FilesPanel({ api, access, active, onBuildUrls }: { api: ApiClien
   const uploadDurable = (file: File | undefined) => {
     if (file === undefined) return;
     void run(`Uploading ${file.name}`, async () => {
-      const stored = await uploadFile(api, file, (sent, total) => setBusy({ label: `Uploading ${file.name}, ${Math.round((sent / total) * 100)}% of ${formatBytes(total)}`, share: sent / total }), { expiresAt: null });
+      const stored = await uploadFile(api, file, (sent, total) => setBusy({ label: `Uploading ${file.name}, ${Math.round((sent / total) * 100)}% of ${formatByteSize(total)}`, share: sent / total }), { expiresAt: null });
       setFiles((all) => [stored, ...(all ?? [])]);
       setStatus(`${file.name} stored as ${stored.file_id}, kept until deleted`);
     });
@@ -121,13 +121,13 @@ export function FilesPanel({ api, access, active, onBuildUrls }: { api: ApiClien
                 const name = file.filename ?? file.file_id;
                 const isImage = file.status === "ready" && file.content_type.startsWith("image/");
                 return html`<tr data-file-id=${file.file_id}>
-                  <td>${file.download_url === null ? name : html`<a href=${file.download_url} download=${name}>${name}</a>`}</td>
+                  <td class="file-name">${file.download_url === null ? name : html`<a href=${file.download_url} download=${name}>${name}</a>`}</td>
                   <td><code>${file.file_id}</code></td>
                   <td>${file.content_type}${file.status === "ready" ? "" : ` (${file.status})`}</td>
-                  <td>${formatBytes(file.size_bytes)}</td>
+                  <td>${formatByteSize(file.size_bytes)}</td>
                   <td>${file.created_at.slice(0, 16).replace("T", " ")}</td>
                   <td class="kept-until">${keptUntil(file.expires_at)}</td>
-                  <td class="file-actions">
+                  <td><div class="file-actions">
                     ${file.expires_at === null
                       ? html`<span class="expiry">
                           <label for=${`expiry-${file.file_id}`}>End for ${name}</label>
@@ -142,8 +142,8 @@ export function FilesPanel({ api, access, active, onBuildUrls }: { api: ApiClien
                     ${confirming === file.file_id
                       ? html`<button type="button" class="danger" onClick=${() => void remove(file)}>Delete ${name} for good</button>
                           <button type="button" onClick=${() => setConfirming(null)}>Keep it</button>`
-                      : html`<button type="button" aria-label=${`Delete ${name}`} onClick=${() => setConfirming(file.file_id)}>Delete</button>`}
-                  </td>
+                      : html`<button type="button" class="destructive" aria-label=${`Delete ${name}`} onClick=${() => setConfirming(file.file_id)}>Delete</button>`}
+                  </div></td>
                 </tr>`;
               })}
             </tbody>

@@ -3,7 +3,8 @@
 import { html } from "../html.ts";
 import type { ApiProblem } from "../api/api-problem.ts";
 import { Busy } from "../ui/busy.ts";
-import { formatBytes, formatCost, formatSizeChange } from "../ui/format.ts";
+import { formatCost, formatSizeChange } from "../ui/format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
 import { ProblemView } from "../ui/problem-view.ts";
 import { CompareSlider } from "./compare-slider.ts";
 import type { OptimizedImage } from "./optimize-file.ts";
@@ -29,7 +30,7 @@ export function ImageItem({ item, previewPrice, onPreview }: { item: ImageItemSt
     ${item.optimized.state === "running"
       ? item.optimized.uploaded === undefined
         ? html`<${Busy} label=${`Optimizing ${name}`} />`
-        : html`<${Busy} label=${`Uploading ${name}, ${Math.round(item.optimized.uploaded * 100)}% of ${formatBytes(item.file.size)}`} share=${item.optimized.uploaded} />`
+        : html`<${Busy} label=${`Uploading ${name}, ${Math.round(item.optimized.uploaded * 100)}% of ${formatByteSize(item.file.size)}`} share=${item.optimized.uploaded} />`
       : null}
     ${item.optimized.state === "failed" ? html`<${ProblemView} problem=${item.optimized.problem} />` : null}
     ${item.optimized.state === "done"
@@ -59,8 +60,8 @@ function ResultFacts({ optimized }: { optimized: OptimizedImage }) {
   const { result, url, downloadName } = optimized;
   const stats = result.stats;
   return html`<dl class="facts">
-    <div><dt>Original</dt><dd>${formatBytes(stats.original_bytes)} · ${stats.original_width} × ${stats.original_height} · ${stats.original_format}</dd></div>
-    <div><dt>Result</dt><dd class="result-bytes">${formatBytes(stats.output_bytes)} · ${result.width} × ${result.height} · ${result.format}</dd></div>
+    <div><dt>Original</dt><dd>${formatByteSize(stats.original_bytes)} · ${stats.original_width} × ${stats.original_height} · ${stats.original_format}</dd></div>
+    <div><dt>Result</dt><dd class="result-bytes">${formatByteSize(stats.output_bytes)} · ${result.width} × ${result.height} · ${result.format}</dd></div>
     <div><dt>Change</dt><dd>${formatSizeChange(stats.ratio)} (ratio ${stats.ratio.toFixed(3)})</dd></div>
     <div><dt>Quality</dt><dd>${stats.lossless ? "lossless" : stats.quality}${stats.quality_level === null ? "" : ` (auto:${stats.quality_level})`}</dd></div>
     ${stats.score === null ? null : html`<div><dt>Perceptual score</dt><dd>${stats.score.toFixed(1)} SSIMULACRA 2</dd></div>`}

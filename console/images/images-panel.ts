@@ -13,10 +13,12 @@ import { DEFAULT_CHOICES, imageRequestOptions, type ImageChoices } from "./image
 import { ImageChoicesForm } from "./image-choices-form.ts";
 import { ImageItem, type ImageItemState } from "./image-item.ts";
 import { optimizeFile } from "./optimize-file.ts";
+import { splitPdfs } from "./pdf-files.ts";
 
 const ACCEPTED = "image/jpeg,image/png,image/webp,image/gif,image/tiff,image/avif,.tif,.tiff";
 
-export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }) {
+/** `onPdf`: a dropped PDF goes to the PDFs section, which shows it. */
+export function ImagesPanel({ api, hidden, onPdf }: { api: ApiClient; hidden: boolean; onPdf: (file: File) => void }) {
   const [choices, setChoices] = useState<ImageChoices>(DEFAULT_CHOICES);
   const [items, setItems] = useState<ImageItemState[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -39,7 +41,9 @@ export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }
     });
   };
   const add = (files: FileList | null) => {
-    for (const file of Array.from(files ?? [])) {
+    const { images, pdfs } = splitPdfs(Array.from(files ?? []));
+    if (pdfs[0] !== undefined) onPdf(pdfs[0]);
+    for (const file of images) {
       const item: ImageItemState = { id: `image-${++counter.current}`, file, originalUrl: undefined, optimized: { state: "running" } };
       setItems((all) => [item, ...all]);
       void decodableUrl(file).then((originalUrl) => update(item.id, { originalUrl }));
@@ -76,7 +80,7 @@ export function ImagesPanel({ api, hidden }: { api: ApiClient; hidden: boolean }
       onDragLeave=${() => setDragging(false)}
       onDrop=${onDrop}
     >
-      <label for="image-files">Drop images here, or choose files (JPEG, PNG, WebP, GIF, TIFF, AVIF; large files are uploaded first)</label>
+      <label for="image-files">Drop images here, or choose files (JPEG, PNG, WebP, GIF, TIFF, AVIF; large files are uploaded first; a PDF is analyzed in the PDF section)</label>
       <input id="image-files" type="file" multiple accept=${ACCEPTED} onChange=${(event: Event) => {
         const input = event.currentTarget as HTMLInputElement;
         add(input.files);

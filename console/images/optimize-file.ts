@@ -5,9 +5,9 @@ import { sourceOf } from "../api/large-source.ts";
 import type { UploadProgress } from "../api/upload-file.ts";
 import type { ImageOptions, ImageResult } from "../api/types.ts";
 import { base64AsObjectUrl } from "./file-bytes.ts";
+import { optimizedImageName } from "../../contracts/derived-file-name.ts";
 
 const CONTENT_TYPES: Record<ImageResult["format"], string> = { jpeg: "image/jpeg", webp: "image/webp", avif: "image/avif", png: "image/png" };
-const EXTENSIONS: Record<ImageResult["format"], string> = { jpeg: "jpg", webp: "webp", avif: "avif", png: "png" };
 
 export interface OptimizedImage {
   result: ImageResult;
@@ -21,6 +21,5 @@ export async function optimizeFile(api: ApiClient, file: File, options: ImageOpt
   const source = await sourceOf(api, file, onUpload);
   const result = await api.post<ImageResult>("/v1/image/optimize", { source, options });
   const url = result.base64 !== undefined ? base64AsObjectUrl(result.base64, CONTENT_TYPES[result.format]) : result.url!;
-  const stem = file.name.replace(/\.[^.]*$/, "") || "image";
-  return { result, url, downloadName: `${stem}.${EXTENSIONS[result.format]}` };
+  return { result, url, downloadName: optimizedImageName(file.name, result.format) };
 }

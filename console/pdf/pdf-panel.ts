@@ -2,18 +2,19 @@
 // its DPI) and what each profile would make of it, then compress with a chosen profile and compare
 // the sizes and the pages. analyze is free; the button says what compress costs. The PDF is stored
 // (expiring) so the service can draw its pages; compress works on a copy, which it deletes.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { pdfCompressPrice } from "../../contracts/pricing.ts";
 import type { ApiClient } from "../api/api-client.ts";
 import { asProblem, type ApiProblem } from "../api/api-problem.ts";
 import { allOf, type PdfAnalysis, type PdfCompressOptions, type PdfCompressResult } from "../api/types.ts";
 import { html } from "../html.ts";
-import { needsUpload } from "../api/large-source.ts";
 import { copyFile, storeFile } from "../api/store-file.ts";
 import type { StoredFile } from "../api/upload-file.ts";
 import type { TransformAccess } from "../urls/transform-access.ts";
 import { Busy } from "../ui/busy.ts";
-import { formatBytes, formatCost, formatSizeChange } from "../ui/format.ts";
+import { formatCost, formatSizeChange } from "../ui/format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
+import { compressedPdfName } from "../../contracts/derived-file-name.ts";
 import { ProblemView } from "../ui/problem-view.ts";
 import { compressPdf } from "./compress-pdf.ts";
 import { PageCompare } from "./page-compare.ts";
@@ -33,7 +34,8 @@ interface Dropped {
   stored: StoredFile | null;
 }
 
-export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: TransformAccess; hidden: boolean }) {
+/** `handedOn`: a PDF dropped on another section, opened here as if dropped here. */
+export function PdfPanel({ api, access, hidden, handedOn }: { api: ApiClient; access: TransformAccess; hidden: boolean; handedOn: File | null }) {
   const [dropped, setDropped] = useState<Dropped | null>(null);
   const [analysis, setAnalysis] = useState<Step<PdfAnalysis>>({ state: "idle" });
   const [profile, setProfile] = useState<Profile>("ebook");
@@ -43,7 +45,7 @@ export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: Tran
     if (file === undefined) return;
     setCompressed({ state: "idle" });
     setDropped({ file, stored: null });
-    setAnalysis({ state: "running", progress: null, uploaded: needsUpload(file) ? 0 : undefined });
+    setAnalysis({ state: "running", progress: null, uploaded: 0 });
     try {
       const stored = await storeFile(api, file, (sent, total) => setAnalysis({ state: "running", progress: null, uploaded: sent / total }));
       setDropped({ file, stored });
@@ -53,6 +55,9 @@ export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: Tran
       setAnalysis({ state: "failed", problem: asProblem(error) });
     }
   };
+  useEffect(() => {
+    if (handedOn !== null) void open(handedOn);
+  }, [handedOn]);
   const compress = async () => {
     if (dropped?.stored == null) return;
     const { stored } = dropped;
@@ -88,7 +93,7 @@ export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: Tran
     ${analysis.state === "running"
       ? analysis.uploaded === undefined
         ? html`<${Busy} label=${`Analyzing ${dropped?.file.name ?? "the PDF"}`} />`
-        : html`<${Busy} label=${`Uploading ${dropped?.file.name ?? "the PDF"}, ${Math.round(analysis.uploaded * 100)}% of ${formatBytes(dropped?.file.size ?? 0)}`} share=${analysis.uploaded} />`
+        : html`<${Busy} label=${`Uploading ${dropped?.file.name ?? "the PDF"}, ${Math.round(analysis.uploaded * 100)}% of ${formatByteSize(dropped?.file.size ?? 0)}`} share=${analysis.uploaded} />`
       : null}
     ${analysis.state === "failed" ? html`<${ProblemView} problem=${analysis.problem} />` : null}
     ${analysis.state === "done" && dropped?.stored != null
@@ -123,10 +128,10 @@ export function PdfPanel({ api, access, hidden }: { api: ApiClient; access: Tran
 
 function CompressedFacts({ name, result }: { name: string; result: PdfCompressResult }) {
   const { stats } = result;
-  const downloadName = name.replace(/(\.pdf)?$/i, `.${stats.profile}.pdf`);
+  const downloadName = compressedPdfName(name);
   return html`<dl class="facts compressed">
-      <div><dt>Before</dt><dd>${formatBytes(stats.original_bytes)}</dd></div>
-      <div><dt>After (${stats.profile})</dt><dd class="pdf-after">${formatBytes(stats.output_bytes)}</dd></div>
+      <div><dt>Before</dt><dd>${formatByteSize(stats.original_bytes)}</dd></div>
+      <div><dt>After (${stats.profile})</dt><dd class="pdf-after">${formatByteSize(stats.output_bytes)}</dd></div>
       <div><dt>Change</dt><dd>${formatSizeChange(stats.ratio)}</dd></div>
       <div><dt>Images</dt><dd>${stats.images_rewritten} rewritten, ${stats.images_kept} kept</dd></div>
       <div><dt>Cost</dt><dd>${formatCost(result.billing.charged_micros)}</dd></div>

@@ -2,7 +2,7 @@
 // resolution it is drawn at.
 import { html } from "../html.ts";
 import type { PdfAnalysis } from "../api/types.ts";
-import { formatBytes } from "../ui/format.ts";
+import { formatByteSize } from "../../contracts/byte-size.ts";
 
 function flagsOf(flags: PdfAnalysis["flags"]): string {
   const set = [
@@ -22,10 +22,10 @@ function flagsOf(flags: PdfAnalysis["flags"]): string {
 export function PdfReport({ analysis }: { analysis: PdfAnalysis }) {
   const { composition } = analysis;
   return html`<dl class="facts">
-      <div><dt>Size</dt><dd>${formatBytes(analysis.stats.original_bytes)}</dd></div>
+      <div><dt>Size</dt><dd>${formatByteSize(analysis.stats.original_bytes)}</dd></div>
       <div><dt>Pages</dt><dd>${composition.pages}</dd></div>
-      <div><dt>Images</dt><dd>${formatBytes(composition.bytes.images)} in ${analysis.images.length}</dd></div>
-      <div><dt>Fonts</dt><dd>${formatBytes(composition.bytes.fonts)} in ${analysis.fonts.length}</dd></div>
+      <div><dt>Images</dt><dd>${formatByteSize(composition.bytes.images)} in ${analysis.images.length}</dd></div>
+      <div><dt>Fonts</dt><dd>${formatByteSize(composition.bytes.fonts)} in ${analysis.fonts.length}</dd></div>
       <div><dt>Version · producer</dt><dd>PDF ${composition.version} · ${composition.producer ?? "unknown"}</dd></div>
       <div><dt>Flags</dt><dd>${flagsOf(analysis.flags)}</dd></div>
     </dl>
@@ -41,7 +41,7 @@ export function PdfReport({ analysis }: { analysis: PdfAnalysis }) {
                 <td>${image.pages.join(", ")}</td>
                 <td>${image.width} × ${image.height}</td>
                 <td>${image.effective_dpi === null ? "not drawn" : Math.round(image.effective_dpi)}</td>
-                <td>${formatBytes(image.bytes)}</td>
+                <td>${formatByteSize(image.bytes)}</td>
                 <td>${image.filters.join(" + ") || "raw"} · ${image.colorspace.family}</td>
                 <td>${image.estimated_jpeg_quality ?? "—"}</td>
               </tr>`,

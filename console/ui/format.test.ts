@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatCost, formatSizeChange } from "./format.ts";
+import { formatCost, formatSizeChange } from "./format.ts";
 
 describe("console number formats", () => {
-  it("writes bytes in decimal units", () => {
-    expect([0, 999, 1000, 48_213, 1_234_567, 25_000_000].map(formatBytes)).toEqual(["0 B", "999 B", "1.00 KB", "48.2 KB", "1.23 MB", "25.0 MB"]);
-  });
-
   it("writes a size ratio as the change it is", () => {
     expect([0.176, 1, 1.03].map(formatSizeChange)).toEqual(["82.4% smaller", "same size", "3.0% larger"]);
   });

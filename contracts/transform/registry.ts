@@ -381,7 +381,7 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd",
-    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB, or a remote-origin source is 422 \`overlay_unavailable\` naming the token, not charged. Deleting or purging the overlay's file drops every derivative drawn with it`,
+    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, or one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB is 422 \`overlay_unavailable\` naming the token, not charged. It goes on a stored file or a remote origin's path alike; deleting or purging the overlay's file drops every derivative drawn with it`,
   }),
   token({
     prefix: "lg",

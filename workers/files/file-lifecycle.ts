@@ -7,7 +7,8 @@ import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { deleteDerivativesOf, derivativesOfFiles } from "../transform/derivative-store.ts";
 import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
-import { deleteEdgeCache, fileCacheKeyUrl, type CacheKeyEnv } from "../transform/edge-cache.ts";
+import { deleteEdgeCache, type CacheKeyEnv } from "../transform/edge-cache.ts";
+import { derivativeCacheUrls } from "../origins/derivative-cache-urls.ts";
 import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
 
@@ -34,7 +35,7 @@ function chunked<T>(items: T[], size: number): T[][] {
  */
 export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
   const deleted = await deleteDerivativesOf(env, fileIds);
-  const cacheUrls = deleted.map((identity) => fileCacheKeyUrl(env, identity));
+  const cacheUrls = await derivativeCacheUrls(env, deleted);
   let edgeEntries = 0;
   for (const url of cacheUrls.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(url)) edgeEntries++;
   await deleteMezzaninesOf(env.FILES, fileIds);

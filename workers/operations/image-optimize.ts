@@ -1,10 +1,11 @@
 // POST /v1/image/optimize: one image through the origin's pipeline, stored and billed.
 import { z } from "@hono/zod-openapi";
 import { billingSchema, modeSchema, sourceSchema, webhookTargetSchema } from "../../contracts/envelope.ts";
-import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema, imageSourceMaxBytes, type ImageOptions, type ImageOutputFormat } from "../../contracts/image-options.ts";
+import { IMAGE_OUTPUT_FORMATS, imageOptionsSchema, imageSourceMaxBytes, type ImageOptions } from "../../contracts/image-options.ts";
 import { imagePlaceholderSchema } from "../../contracts/origin/image-placeholder.ts";
 import { imageProcessEndpoint, imageStatsSchema } from "../../contracts/origin/image-process.ts";
 import { imagePrice, prices } from "../../contracts/pricing.ts";
+import { optimizedImageName } from "../../contracts/derived-file-name.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
 import { releaseSource } from "../files/file-lifecycle.ts";
@@ -43,11 +44,6 @@ export type ImageResult = z.infer<typeof imageResultSchema>;
 
 type ImageEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
-function outputName(source: ResolvedSource, format: ImageOutputFormat): string {
-  const stem = (source.filename ?? "image").replace(/\.[^.]*$/, "") || "image";
-  return `${stem}.${format === "jpeg" ? "jpg" : format}`;
-}
-
 /**
  * One image through the origin, stored and billed. The sync route, each batch item and the job
  * runner all come through here, each with its own charge key, so a retry never charges twice.
@@ -76,7 +72,7 @@ export async function optimizeImage(
   const price = imagePrice({ originalBytes: meta.stats.original_bytes, outputBytes: meta.stats.output_bytes });
   const delivered = await deliverOutput(
     env,
-    { body: frame.payload, size: meta.stats.output_bytes, contentType: CONTENT_TYPES[meta.format], filename: outputName(request.source, meta.format) },
+    { body: frame.payload, size: meta.stats.output_bytes, contentType: CONTENT_TYPES[meta.format], filename: optimizedImageName(request.source.filename, meta.format) },
     request.options.output,
     request.baseUrl,
     { accountId: request.accountId, chargeKey: request.chargeKey, operation: request.operation, amountMicros: price },

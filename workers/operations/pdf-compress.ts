@@ -5,6 +5,7 @@ import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { pdfCompressEndpoint, pdfCompressReplySchema } from "../../contracts/origin/pdf-compress.ts";
 import { PDF_PROFILE_DESCRIPTION, pdfCompressOptionsSchema, type PdfCompressOptions } from "../../contracts/pdf-options.ts";
 import { pdfCompressCeiling, pdfCompressPrice } from "../../contracts/pricing.ts";
+import { compressedPdfName } from "../../contracts/derived-file-name.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
 import { releaseSource } from "../files/file-lifecycle.ts";
@@ -50,11 +51,10 @@ async function compressPdf(
     accountId: request.accountId,
   });
   const meta = frame.meta;
-  const stem = (request.source.filename ?? "document").replace(/\.pdf$/i, "") || "document";
   const price = pdfCompressPrice({ inputBytes: request.source.size, madeSmaller: !meta.returned_original, verifyQuality: request.options.verify_quality });
   const delivered = await deliverOutput(
     env,
-    { body: frame.payload, size: meta.stats.output_bytes, contentType: "application/pdf", filename: `${stem}.pdf` },
+    { body: frame.payload, size: meta.stats.output_bytes, contentType: "application/pdf", filename: compressedPdfName(request.source.filename) },
     request.options.output,
     request.baseUrl,
     { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.compress", amountMicros: price },

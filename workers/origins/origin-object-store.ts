@@ -103,6 +103,12 @@ export async function currentVersion(db: D1Database, originId: string, path: str
   return row?.version ?? null;
 }
 
+/** Every path the origin has a row for. */
+export async function originPaths(db: D1Database, originId: string): Promise<string[]> {
+  const rows = await orm(db).select({ path: originObjects.path }).from(originObjects).where(eq(originObjects.originId, originId)).all();
+  return rows.map((row) => row.path);
+}
+
 export interface DroppedObject {
   path: string;
   r2_key: string | null;

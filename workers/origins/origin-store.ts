@@ -65,6 +65,11 @@ export async function findOrigin(db: D1Database, accountId: string, name: string
   return record;
 }
 
+/** The origin with this id, whatever its account; null when it is gone. */
+export async function findOriginById(db: D1Database, originId: string): Promise<OriginRecord | null> {
+  return (await orm(db).select(columns).from(origins).where(eq(origins.id, originId)).get()) ?? null;
+}
+
 export async function deleteOrigin(db: D1Database, accountId: string, name: string): Promise<OriginRecord> {
   const record = await orm(db).delete(origins).where(and(eq(origins.accountId, accountId), eq(origins.name, name))).returning(columns).get();
   if (!record) throw new ProblemError("not_found", `No origin named ${name} in this account.`);

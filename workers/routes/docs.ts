@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { Scalar } from "@scalar/hono-api-reference";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { isProblemSlug, PROBLEMS_PATH, problemIndexPage, problemPage } from "../docs/problem-pages.ts";
@@ -6,6 +7,7 @@ import { SCALAR_BUNDLE_PATH } from "../docs/scalar-bundle.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { publicBaseUrl } from "../http/public-base-url.ts";
+import { renderedPageSecurityHeaders } from "../http/page-security-headers.ts";
 
 const htmlContent = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
@@ -44,8 +46,16 @@ export const problemRoute = createRoute({
   },
 });
 
+/** Sets the page's security headers and returns the nonce its inline script and style may carry. */
+function securePage(c: Context<AppEnv>): string {
+  const nonce = crypto.randomUUID();
+  for (const [name, value] of Object.entries(renderedPageSecurityHeaders(nonce))) c.header(name, value);
+  return nonce;
+}
+
 const reference = Scalar<AppEnv>((c) => ({
   url: "/openapi.json",
+  nonce: securePage(c),
   pageTitle: "PixelPress API reference",
   cdn: SCALAR_BUNDLE_PATH,
   // Try-it requests go to the public base URL (or the alias host that served this page), never to a forged Host.
@@ -64,8 +74,12 @@ const reference = Scalar<AppEnv>((c) => ({
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   // Scalar's middleware always answers with the page; it never falls through to `next`.
   app.openapi(docsRoute, (c, next) => reference(c, next) as Promise<Response>);
-  app.openapi(problemIndexRoute, (c) => c.html(problemIndexPage()));
+  app.openapi(problemIndexRoute, (c) => {
+    securePage(c);
+    return c.html(problemIndexPage());
+  });
   app.openapi(problemRoute, (c) => {
+    securePage(c);
     const { slug } = c.req.valid("param");
     if (!isProblemSlug(slug)) throw new ProblemError("not_found", `No problem type named ${slug}; see ${PROBLEMS_PATH}.`);
     return c.html(problemPage(slug));

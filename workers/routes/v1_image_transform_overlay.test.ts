@@ -1,15 +1,13 @@
 // l_ through the transform path: the edge reads the overlay file of the same account and sends it
 // to the origin ahead of the source; a file it cannot use is a 422 naming the token, charged
-// nothing; and deleting or purging the overlay's file drops every derivative drawn with it.
+// nothing; and deleting or purging the overlay's file drops every derivative drawn with it, over a
+// stored file or a remote origin's path alike.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { parseTransform } from "../../contracts/transform/tokens.ts";
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { decodePixels, encodePixels, type Pixels } from "../edge-image/codecs.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
-import { readOverlay } from "../transform/transform-overlay.ts";
+import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../test-support/origin-requests.ts";
 
 async function generated(name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`)).arrayBuffer());
@@ -31,6 +29,11 @@ const rgb = (image: Pixels, x: number, y: number) => [...image.data.subarray((y 
 
 async function overlaidDerivatives(fileId: string, overlayId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ? AND overlay_file_id = ?").bind(fileId, overlayId).first<{ n: number }>();
+  return row!.n;
+}
+
+async function originDerivativesDrawnWith(accountId: string, overlayId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id LIKE 'orig_%' AND overlay_file_id = ?").bind(accountId, overlayId).first<{ n: number }>();
   return row!.n;
 }
 
@@ -147,13 +150,52 @@ describe("GET /v1/image/t/{key_id}/l_<file_id>/{file_id}", () => {
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
   });
 
-  it("refuses an overlay on a remote origin's path, whose derivatives a deleted file could not name", async () => {
+  it("draws an overlay over a remote origin's image, and deleting the overlay's file drops that derivative, edge cache included", async () => {
     const caller = await seedCaller();
-    const { redId } = await seedPair(caller);
-    const op = resolveTransform(parseTransform(`w_48,l_${redId}`));
-    const refused = await readOverlay(env, caller.accountId, { kind: "origin", name: "shop", path: "a.jpg" }, op).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ProblemError);
-    expect((refused as ProblemError).slug).toBe("overlay_unavailable");
-    expect(await readOverlay(env, caller.accountId, { kind: "file", fileId: "file_any" }, op)).toMatchObject({ fileId: redId });
+    await registerGeneratedOrigin(caller);
+    const redId = await seedSource(caller, await square(8, 255), "image/png");
+    const url = originTransformUrl(caller, `w_64,f_png,l_${redId},lg_southeast,lw_25`, "shop", "/photo.png");
+    const overlaid = await png(await loopbackApi(url));
+    expect(rgb(overlaid, overlaid.width - 1, overlaid.height - 1)).toEqual([255, 0, 0]);
+    expect(rgb(overlaid, 0, 0)).not.toEqual([255, 0, 0]);
+    expect(await originDerivativesDrawnWith(caller.accountId, redId)).toBe(1);
+    const hit = await loopbackApi(url);
+    expect(hit.headers.get("X-Cache")).toBe("HIT");
+    await hit.arrayBuffer();
+
+    expect((await api(`/v1/files/${redId}/ack`, { key: caller, method: "POST" })).status).toBe(200);
+    expect(await originDerivativesDrawnWith(caller.accountId, redId)).toBe(0);
+    // Not served from the edge cache: the URL now names a deleted overlay.
+    const after = await loopbackApi(url);
+    expect(after.status).toBe(422);
+    expect((await problemOf(after)).type).toMatch(/overlay_unavailable$/);
+    // The path's own derivatives stay.
+    expect((await loopbackApi(originTransformUrl(caller, "w_64,f_png", "shop", "/photo.png"))).status).toBe(200);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  it("drops an origin path's derivative drawn with an overlay when the overlay's file is purged", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    const redId = await seedSource(caller, await square(8, 255), "image/png");
+    const url = originTransformUrl(caller, `w_48,l_${redId}`, "shop", "/photo.png");
+    await (await loopbackApi(url)).arrayBuffer();
+    const purged = await api("/v1/purge", { key: caller, json: { files: [redId] } });
+    expect(await purged.json()).toMatchObject({ derivatives: 1, edge_entries: 1 });
+    expect(await originDerivativesDrawnWith(caller.accountId, redId)).toBe(0);
+    const again = await loopbackApi(url);
+    expect([again.status, again.headers.get("X-Cache-Tier")]).toEqual([200, "compute"]);
+    await again.arrayBuffer();
+  });
+
+  it("refuses a missing overlay on an origin path before fetching the original", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    const res = await loopbackApi(originTransformUrl(caller, "w_48,l_file_doesNotExist000000", "shop", "/photo.png"));
+    expect(res.status).toBe(422);
+    expect((await problemOf(res)).type).toMatch(/overlay_unavailable$/);
+    const fetched = await env.DB.prepare("SELECT COUNT(*) AS n FROM origin_objects WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
+    expect(fetched!.n).toBe(0);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });
 });

@@ -17,12 +17,15 @@ import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts"
 import { countDerivatives, findDerivative, storeDerivative } from "./derivative-store.ts";
 import { putEdgeCache } from "./edge-cache.ts";
 import type { TransformRequest } from "./transform-request.ts";
-import { readOverlay } from "./transform-overlay.ts";
+import { findOverlay, readOverlay } from "./transform-overlay.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
 type ServeEnv = Pick<Bindings, "DB" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export async function serveTransform(env: ServeEnv, request: TransformRequest): Promise<Response> {
+  const op = resolveTransform(request.spec);
+  // A missing or foreign overlay is refused before the source is read, or fetched from its origin.
+  const overlayRef = await findOverlay(env.DB, request.key.accountId, op);
   const source = await resolveTransformSource(env, request);
   const { identity } = source;
   const metaOf = (etag: string, contentType: string, bytes: number): DerivativeMeta => ({
@@ -46,9 +49,8 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
       extensions: { limit: MAX_DERIVATIVES_PER_FILE },
     });
   }
-  const op = resolveTransform(request.spec);
-  // A missing or foreign overlay is refused before the balance is asked or anything computed.
-  const overlay = await readOverlay(env, identity.accountId, request.target, op);
+  // An overlay that is no image is refused before the balance is asked or anything computed.
+  const overlay = await readOverlay(env, overlayRef);
   const price = transformPrice();
   await requireBalance(env.DB, identity.accountId, price);
   const choice = outputChoice(op.format, identity.formatClass ?? undefined);
