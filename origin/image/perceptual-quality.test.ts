@@ -6,7 +6,7 @@ import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
 import { mosaicTiles, type LossyFormat } from "../quality/sample-mosaic.ts";
 import { encode } from "./encode.ts";
-import { runWithDeadline } from "../worker-pool/deadline.ts";
+import { runWithTicket } from "../worker-pool/deadline.ts";
 import { coarseRungs, landingSlack, sampleOf, searchPerceptualQuality, typicalQuality, withinReach, type SearchBudget, type SearchStep } from "./perceptual-quality.ts";
 import { processImage } from "./process-image.ts";
 import { seededRandom } from "./test-support/seeded-random.ts";
@@ -354,7 +354,7 @@ describe("a sample that is the image itself", () => {
 describe("under a deadline", () => {
   it("answers the level's typical quality, unscored and not met, when the call's deadline leaves no time for a probe", async () => {
     // Inside the margin the search keeps for its answer whenever it is read: no probe fits.
-    const { result, steps } = await runWithDeadline(Date.now() + 200, () => recordedSearch(photoPixels, width, height, "jpeg", "eco"));
+    const { result, steps } = await runWithTicket({ deadlineAt: Date.now() + 200 }, () => recordedSearch(photoPixels, width, height, "jpeg", "eco"));
     expect(steps).toEqual([]);
     expect([result.quality, result.chroma, result.score, result.targetMet, result.encodes]).toEqual([typicalQuality("jpeg", "eco"), "4:2:0", null, false, 1]);
     const { info } = await sharp(result.bytes).raw().toBuffer({ resolveWithObject: true });

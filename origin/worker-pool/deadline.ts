@@ -25,7 +25,7 @@ export function checkDeadline(what: string): void {
 
 /** When the current call must be answered (epoch ms), or undefined outside a call with a deadline. */
 export function currentDeadline(): number | undefined {
-  return current.getStore();
+  return current.getStore()?.deadlineAt;
 }
 
 /** Whole seconds left (at least 1) for sharp's `timeout`, or null outside a call with a deadline. */
