@@ -70,12 +70,17 @@ function codedImages(heic: Uint8Array): CodedImage[] {
   const iprp = child(heic, meta, "iprp", 4)!;
   const ipma = child(heic, iprp, "ipma")!;
   const images: CodedImage[] = [];
+  // ipma: version 1 has 32-bit item ids; flag 1 makes each association 16 bits (past 127 properties).
+  const wideIds = heic[ipma.start]! > 0;
+  const wideIndices = (heic[ipma.start + 3]! & 1) === 1;
   at = ipma.start + 8;
   for (let i = 0; i < view.getUint32(ipma.start + 4); i++) {
-    const id = view.getUint16(at);
-    const associations = heic[at + 2]!;
-    const indices = [...heic.subarray(at + 3, at + 3 + associations)].map((value) => value & 0x7f);
-    at += 3 + associations;
+    const id = wideIds ? view.getUint32(at) : view.getUint16(at);
+    at += wideIds ? 4 : 2;
+    const associations = heic[at]!;
+    at += 1;
+    const indices = Array.from({ length: associations }, (_, a) => (wideIndices ? view.getUint16(at + 2 * a) & 0x7fff : heic[at + a]! & 0x7f));
+    at += associations * (wideIndices ? 2 : 1);
     const hvcC = indices.map((index) => properties[index - 1]).find((box) => box?.type === "hvcC");
     const data = extents.get(id);
     if (hvcC && data) images.push({ hvcC: heic.slice(hvcC.at, hvcC.end), data });
@@ -140,14 +145,25 @@ function assemble(tiles: CodedImage[], grid: { columns: number; rows: number; wi
   const gridData = new Uint8Array([0, 0, grid.rows - 1, grid.columns - 1, ...u16(grid.width), ...u16(grid.height)]);
   const exif = exifWithOrientation(orientation);
   const payloads = [...tiles.map((tile) => tile.data), gridData, exif];
+  // One hvcC per distinct configuration (heif-enc writes the same one for same-sized tiles), as a phone does.
+  const configurations = [...new Set(tiles.map((tile) => Buffer.from(tile.hvcC).toString("latin1")))];
   const properties = [
-    ...tiles.map((tile) => tile.hvcC),
+    ...configurations.map((configuration) => Buffer.from(configuration, "latin1")),
     fullBox("ispe", 0, 0, u32(layout.tile), u32(layout.tile)),
     fullBox("ispe", 0, 0, u32(grid.width), u32(grid.height)),
     box("irot", u8(QUARTER_TURNS[orientation])),
   ];
-  const tileIspe = tiles.length + 1;
-  const ipma = fullBox("ipma", 0, 0, u32(tiles.length + 1), ...tiles.map((_, i) => [...u16(i + 1), 2, 0x80 | (i + 1), tileIspe]), [...u16(gridId), 2, tileIspe + 1, 0x80 | (tileIspe + 2)]);
+  if (properties.length > 127) throw new Error(`${configurations.length} distinct tile configurations: more than ipma's 7-bit indices hold`);
+  const tileIspe = configurations.length + 1;
+  const configurationOf = (tile: CodedImage) => configurations.indexOf(Buffer.from(tile.hvcC).toString("latin1")) + 1;
+  const ipma = fullBox(
+    "ipma",
+    0,
+    0,
+    u32(tiles.length + 1),
+    ...tiles.map((tile, i) => [...u16(i + 1), 2, 0x80 | configurationOf(tile), tileIspe]),
+    [...u16(gridId), 2, tileIspe + 1, 0x80 | (tileIspe + 2)],
+  );
   const items = [...tiles.map((_, i) => ({ id: i + 1, type: "hvc1", hidden: true })), { id: gridId, type: "grid", hidden: false }, { id: exifId, type: "Exif", hidden: true }];
   const iinf = fullBox("iinf", 0, 0, u16(items.length), ...items.map((item) => fullBox("infe", 2, item.hidden ? 1 : 0, u16(item.id), u16(0), fourcc(item.type), [0])));
   const iref = fullBox("iref", 0, 0, box("dimg", u16(gridId), u16(tiles.length), ...tiles.map((_, i) => u16(i + 1))), box("cdsc", u16(exifId), u16(1), u16(gridId)));
