@@ -6,16 +6,20 @@
 // child's RSS once its input is in memory, so the writer's own share is the difference.
 // Wall time on a shared machine depends on the load; CPU time (all threads, zlib's included)
 // is steadier, and ratios are only compared within one run.
-//   npm run bench:xlsx
+// `--part end-to-end` (scripts/lib/bench-xlsx-end-to-end.ts): a 200,000-cell request through the
+// running edge + origin pair beside Python's XlsxWriter (apt-get install -y python3-xlsxwriter).
+//   npm run bench:xlsx [-- --part engine|end-to-end|all]
 import { execFileSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { availableParallelism, loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import type ExcelJS from "exceljs";
 import { generateXlsx } from "../origin/xlsx/generate-xlsx.ts";
 import type { SharedStringsMode } from "../origin/xlsx/shared-strings.ts";
 import { assertXlsxWritable, xlsxRequestSchema, type XlsxRequest } from "../contracts/xlsx-request.ts";
 import { MAX_JSON_BODY_BYTES } from "../workers/middleware/json-body.ts";
+import { benchXlsxEndToEnd } from "./lib/bench-xlsx-end-to-end.ts";
 
 const ROWS = 100_000;
 const RUNS_PER_CHILD = Number(process.env.BENCH_XLSX_RUNS ?? 3);
@@ -253,5 +257,11 @@ function runParent(): void {
 }
 
 const child = process.argv[2] as Child | undefined;
-if (child && child in RUNNERS) process.stdout.write(JSON.stringify(await RUNNERS[child]()));
-else runParent();
+if (child && child in RUNNERS) {
+  process.stdout.write(JSON.stringify(await RUNNERS[child]()));
+} else {
+  const { values } = parseArgs({ options: { part: { type: "string", default: "all" } } });
+  if (!["engine", "end-to-end", "all"].includes(values.part)) throw new Error("bench:xlsx: --part engine|end-to-end|all");
+  if (values.part !== "end-to-end") runParent();
+  if (values.part !== "engine") await benchXlsxEndToEnd();
+}
