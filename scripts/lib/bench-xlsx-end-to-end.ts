@@ -114,7 +114,9 @@ async function largestAsJob(pair: ServicePair): Promise<{ bytes: number; cells: 
   const requestBody = JSON.stringify({ ...request, mode: "async" });
   const headers = { Authorization: `Bearer ${pair.apiKey}`, "Content-Type": "application/json" };
   const startedAt = performance.now();
-  const accepted = await fetch(`${pair.edgeUrl}/v1/xlsx/generate`, { method: "POST", headers, body: requestBody });
+  const send = () => fetch(`${pair.edgeUrl}/v1/xlsx/generate`, { method: "POST", headers, body: requestBody });
+  // Building the body took long enough for the server to close undici's keep-alive socket (EPIPE).
+  const accepted = await send().catch(send);
   if (accepted.status !== 202) throw new Error(`the largest body answered ${accepted.status}: ${(await accepted.text()).slice(0, 300)}`);
   const { status_url } = await accepted.json<{ status_url: string }>();
   for (;;) {
