@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import ExcelJS from "exceljs";
 import { afterEach, describe, expect, it } from "vitest";
 import { FRAMED_CONTENT_TYPE } from "../contracts/origin/framing.ts";
+import { xlsxRequestSchema } from "../contracts/xlsx-request.ts";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,10 +47,13 @@ describe("origin server on SIGTERM", () => {
     const child = origin;
     await waitForOutput(child, "origin listening");
 
-    const workbook = JSON.stringify({
-      filename: "drain.xlsx",
-      sheets: [{ name: "Data", columns: [{ key: "n", header: "N", type: "number" }], rows: [[1], [2], [3]] }],
-    });
+    // What the edge sends: the request as its schema checked it, defaults filled in.
+    const workbook = JSON.stringify(
+      xlsxRequestSchema.parse({
+        filename: "drain.xlsx",
+        sheets: [{ name: "Data", columns: [{ key: "n", header: "N", type: "number" }], rows: [[1], [2], [3]] }],
+      }),
+    );
     // With Expect: 100-continue the server answers "continue" only once it holds the request, so
     // SIGTERM lands while this request is in flight (its body not even sent yet) without any sleep.
     const inFlight = request({

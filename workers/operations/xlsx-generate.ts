@@ -59,14 +59,18 @@ export type XlsxResult = z.infer<typeof xlsxResultSchema>;
 
 type XlsxEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
-/** One workbook built by the origin's streaming writer, stored and billed by its cell count. */
+/**
+ * One workbook built by the origin's streaming writer, stored and billed by its cell count.
+ * `serialised` is the checked workbook's JSON when the caller holds it already (a job's stored
+ * request): sent as it is unless pictures had to be inlined, not serialised again.
+ */
 async function generateWorkbook(
   env: XlsxEnv,
-  request: { accountId: string; workbook: XlsxRequest; chargeKey: string; baseUrl: string; requestId?: string },
+  request: { accountId: string; workbook: XlsxRequest; serialised?: string; chargeKey: string; baseUrl: string; requestId?: string },
 ): Promise<XlsxResult> {
   const workbook = await inlineImageSources(env, request.accountId, request.workbook);
   const frame = await originCompute(env, xlsxGenerateEndpoint, {
-    body: JSON.stringify(workbook),
+    body: workbook === request.workbook && request.serialised !== undefined ? request.serialised : JSON.stringify(workbook),
     contentType: "application/json",
     options: {},
     requestId: request.requestId,
@@ -158,9 +162,11 @@ export const xlsxGenerate = {
     async run(env, { job, request }, progress) {
       await progress.start(2);
       const opened = await openFile(env, job.account_id, request.request_file_id);
-      const workbook = xlsxRequestSchema.parse(JSON.parse(await opened.object.text()));
+      // Parsed by the schema like any stored reply; its text goes on to the origin as it is.
+      const serialised = await opened.object.text();
+      const workbook = xlsxRequestSchema.parse(JSON.parse(serialised));
       await progress.advance();
-      const result = await generateWorkbook(env, { accountId: job.account_id, workbook, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
+      const result = await generateWorkbook(env, { accountId: job.account_id, workbook, serialised, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
       await deleteFile(env, job.account_id, request.request_file_id);
       return result;
     },

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { heifIccProfile } from "./heif-colour-profile.ts";
-import { heicToPng } from "./heic.ts";
+import { nativeHeicToPng } from "./heic-native.ts";
+import { wasmHeicToPng } from "./heic-wasm.ts";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dirname, "../../../test/fixtures/foreign-images", name)));
 const QUADRANTS = { topLeft: [220, 30, 30], topRight: [30, 200, 40], bottomLeft: [30, 40, 220], bottomRight: [250, 250, 250] };
@@ -15,7 +16,12 @@ async function pixelAt(png: Uint8Array, x: number, y: number, ignoreIcc = false)
   return [...data.subarray(at, at + 3)];
 }
 
-describe("heicToPng", () => {
+// Both decoders meet the same contract: the native one (Debian's libheif tool, which .ci/run and
+// the origin's image install) and the WebAssembly one the origin keeps without it.
+describe.each([
+  ["native libheif", nativeHeicToPng],
+  ["libheif in WebAssembly", wasmHeicToPng],
+])("HEIC through %s", (_name, heicToPng) => {
   it("decodes a lossless HEIC to exactly its source pixels, each quadrant in its place", async () => {
     const png = await heicToPng(fixture("quadrants-lossless.heic"), 100_000_000);
     const meta = await sharp(png).metadata();

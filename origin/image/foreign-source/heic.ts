@@ -1,39 +1,24 @@
 // HEIC (HEVC in HEIF): what phones write. sharp's prebuilt libvips reads the HEIF container but has
-// no HEVC decoder, so libheif compiled to WebAssembly decodes it. libheif applies the container's
-// rotation and mirroring itself (the EXIF orientation a phone also writes only repeats them), and
-// the pixels leave here as a PNG with the file's ICC profile, so the rest of the pipeline sees an
-// upright, tagged image like any other.
-/// <reference path="./heic-decode.d.ts" />
-import decodeHeif from "heic-decode";
-import { ProblemError } from "../../../contracts/problems/catalogue.ts";
-import { heifIccProfile } from "./heif-colour-profile.ts";
-import { pngWithProfile } from "./png-with-profile.ts";
+// no HEVC decoder. Debian's native libheif (package libheif-examples, which the origin's image and
+// CI install) decodes it when present; without it the origin keeps libheif in WebAssembly, slower
+// but dependency-free, and says so once at start. PIXELPRESS_HEIC_DECODER=wasm forces that one.
+// Either way libheif applies the container's rotation and mirroring (a phone's EXIF orientation
+// only repeats them) and the pixels leave as a PNG with the file's ICC profile.
+import { nativeHeicToPng, nativeHeifConvertPresent } from "./heic-native.ts";
+import { wasmHeicToPng } from "./heic-wasm.ts";
 
-export async function heicToPng(bytes: Uint8Array, maxPixels: number): Promise<Uint8Array> {
-  let images: Awaited<ReturnType<typeof decodeHeif.all>>;
-  try {
-    images = await decodeHeif.all({ buffer: bytes });
-  } catch (error) {
-    throw new ProblemError("image_unreadable", `The HEIC image cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
-  }
-  try {
-    // The first top-level image is the primary one; the others are a burst's or a depth map's.
-    const primary = images[0];
-    if (!primary) throw new ProblemError("image_unreadable", "The HEIC file holds no image.");
-    // Refused from the header, before libheif allocates a pixel.
-    if (primary.width * primary.height > maxPixels) {
-      throw new ProblemError("image_too_large", `The image is ${primary.width}x${primary.height}; the limit is ${maxPixels} pixels.`, {
-        extensions: { limit_pixels: maxPixels },
-      });
-    }
-    let pixels;
-    try {
-      pixels = await primary.decode();
-    } catch (error) {
-      throw new ProblemError("image_unreadable", `The HEIC image cannot be decoded: ${error instanceof Error ? error.message : String(error)}.`);
-    }
-    return await pngWithProfile(pixels, heifIccProfile(bytes));
-  } finally {
-    images.dispose();
-  }
+export type HeicDecoder = "native" | "wasm";
+
+export function chooseHeicDecoder(env: NodeJS.ProcessEnv = process.env): HeicDecoder {
+  if (env["PIXELPRESS_HEIC_DECODER"] === "wasm") return "wasm";
+  return nativeHeifConvertPresent(env) ? "native" : "wasm";
+}
+
+const decoder = chooseHeicDecoder();
+if (decoder === "wasm") {
+  console.warn("HEIC: heif-convert (Debian package libheif-examples) is not used; HEIC decodes in WebAssembly, several times slower.");
+}
+
+export function heicToPng(bytes: Uint8Array, maxPixels: number): Promise<Uint8Array> {
+  return decoder === "native" ? nativeHeicToPng(bytes, maxPixels) : wasmHeicToPng(bytes, maxPixels);
 }
