@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { runWithDeadline } from "../../worker-pool/deadline.ts";
+import { runWithTicket } from "../../worker-pool/deadline.ts";
 import { gridHeic, heicItems, heifEnc, heifEncPresent } from "../test-support/heic-fixtures.ts";
 import { photoLikePixels } from "../test-support/synthetic-images.ts";
 import { chooseHeicDecoder } from "./heic.ts";
@@ -130,7 +130,7 @@ describe("nativeHeicToPng against the WebAssembly decoder", () => {
 describe("nativeHeicToPng's limits", () => {
   it("stops before decoding when the call's deadline has passed", async () => {
     const heic = heifEnc([await pngOf(photoLikePixels(64, 64), 64, 64)]);
-    await expect(runWithDeadline(Date.now() - 1, () => nativeHeicToPng(heic, 100_000_000))).rejects.toMatchObject({ slug: "processing_timeout" });
+    await expect(runWithTicket({ deadlineAt: Date.now() - 1 }, () => nativeHeicToPng(heic, 100_000_000))).rejects.toMatchObject({ slug: "processing_timeout" });
   });
 
   it("refuses a grid larger than the pixel limit from its declared size", async () => {
