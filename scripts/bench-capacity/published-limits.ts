@@ -1,5 +1,5 @@
 // Cloudflare's published limits the capacity model holds measured costs against (looked up
-// 2026-11-29, ../shared/RUNTIME-NOTES.md "Scale, detection, video"). None of these is measured here.
+// 2026-11-29, the team's runtime notes, "Scale, detection, video"). None of these is measured here.
 export const PUBLISHED_LIMITS = {
   /** A D1 database runs one query at a time: about 1,000 a second at 1 ms each. */
   d1StatementsPerSecond: 1_000,
