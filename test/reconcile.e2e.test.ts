@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAccount } from "../workers/billing/open-account.ts";
 import { transformChargeKey } from "../workers/billing/charge-key.ts";
 import { chargeOnce, topUp } from "../workers/billing/charge-once.ts";
-import { deleteFile } from "../workers/files/file-lifecycle.ts";
+import { deleteFile, purgeFiles } from "../workers/files/file-lifecycle.ts";
+import { recordPresetDerivative } from "../workers/presets/preset-derivative-store.ts";
+import { purgePreset } from "../workers/presets/purge-preset.ts";
 import { storeFile } from "../workers/files/file-store.ts";
 import { storeDerivative } from "../workers/transform/derivative-store.ts";
 import { storeMezzanine } from "../workers/transform/mezzanine-store.ts";
@@ -124,6 +126,27 @@ describe("reconciling deliberate deletions and documented stops", () => {
     expect(after.charges.withoutOutput).toEqual([]);
     expect(after.charges.deletedOutputs).toEqual(expect.arrayContaining([`transform:${file.id}:w_20`, `transform:${file.id}:w_30`]));
     expect(platformFailures(after)).toEqual([]);
+  });
+
+  it("balances after a purge of files and a preset's change dropped derivatives of a file that lives on", async () => {
+    const since = Date.now();
+    const account = await fundedAccount("purge");
+    const file = await sourceFile(account.id);
+    await chargedDerivative(account.id, file.id, "w_20", new Uint8Array([7, 7]), '"purged"');
+    await purgeFiles(edgeEnv(), account.id, [file.id]);
+    const afterPurge = await reconcilePlatform(platform.env.DB, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(afterPurge.charges.withoutOutput).toEqual([]);
+    expect(afterPurge.charges.deletedOutputs).toEqual([`transform:${file.id}:w_20`]);
+    expect(platformFailures(afterPurge)).toEqual([]);
+
+    await chargedDerivative(account.id, file.id, "w_50", new Uint8Array([9]), '"preset"');
+    const identity = { accountId: account.id, fileId: file.id, canonical: "w_50", formatClass: null };
+    await recordPresetDerivative(platform.env.DB, "thumb", { identity, cacheUrl: "http://api.test/v1/image/t/~cache/thumb" });
+    expect(await purgePreset(edgeEnv(), account.id, "thumb")).toMatchObject({ derivatives: 1 });
+    const afterPreset = await reconcilePlatform(platform.env.DB, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+    expect(afterPreset.charges.withoutOutput).toEqual([]);
+    expect(afterPreset.charges.deletedOutputs).toEqual(expect.arrayContaining([`transform:${file.id}:w_50`]));
+    expect(platformFailures(afterPreset)).toEqual([]);
   });
 
   it("counts a webhook stopped by the endpoint's 410 as stopped, not lost", async () => {

@@ -8,9 +8,10 @@
 //   - every ended job with a webhook was delivered, or its next attempt is scheduled, or the
 //     endpoint stopped it with a 410 (the documented stop);
 //   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry) or
-//     overlay file (l_), or with
-//     an origin path's version that is no longer current (new bytes, a purge, the path gone
-//     upstream, the origin deleted), is a deliberate deletion, not a charge without an output;
+//     overlay file (l_), or was purged while its file lives (a purge of files, a preset changed or
+//     deleted: purged_derivatives), or went with an origin path's version that is no longer
+//     current (new bytes, a purge, the path gone upstream, the origin deleted), is a deliberate
+//     deletion, not a charge without an output;
 //   - no R2 object without its row, no ready row without its object (pending uploads excepted;
 //     an idempotent response stored in R2 belongs to a record in its account's shard, not read here):
 //     files, derivatives, originals kept from origins (`accounts/*/origins/…`, one per ready
@@ -28,6 +29,7 @@ import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
 import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
 import { derivativeAt, derivativeRows } from "../../workers/transform/derivative-store.ts";
+import { purgedDerivativeRows } from "../../workers/transform/purged-derivative-store.ts";
 import { formatClassOf } from "../../workers/transform/derivative-identity.ts";
 import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";
 
@@ -118,7 +120,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const webhookGraceMs = options.webhookGraceMs ?? 60_000;
 
   // One batch is one transaction: the ledger, the balances and the rows are read as of one moment.
-  const [jobs, ledger, files, derivatives, deliveries, accounts, originPaths] = await orm(db).batch([
+  const [jobs, ledger, files, derivatives, deliveries, accounts, originPaths, purged] = await orm(db).batch([
     jobsSince(db, since),
     ledgerRows(db),
     fileRows(db),
@@ -126,6 +128,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     deliveryRows(db),
     balances(db),
     originObjectRows(db),
+    purgedDerivativeRows(db),
   ]);
   // An origin path's current version, as the source id its derivatives, charges and mezzanine carry.
   const readyPaths = originPaths.flatMap((p) => (p.status === "ready" && p.version !== null && p.r2_key !== null ? [{ ...p, version: p.version, r2_key: p.r2_key }] : []));
@@ -145,9 +148,11 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   }
   const duplicateKeys = [...chargesByKey].filter(([, rows]) => rows.length > 1).map(([key]) => key);
   const jobsById = new Map(jobs.map((j) => [j.id, j]));
-  const derivativeKey = (d: (typeof derivatives)[number]) =>
+  const derivativeKey = (d: Pick<(typeof derivatives)[number], "account_id" | "file_id" | "canonical" | "format_class">) =>
     `${d.account_id} ${transformChargeKey({ fileId: d.file_id, canonical: d.canonical, formatClass: formatClassOf(d.format_class) })}`;
   const derivativeKeys = new Set(derivatives.map(derivativeKey));
+  // Dropped by a purge of files or a preset's change while the file lives on (purged-derivative-store.ts).
+  const purgedKeys = new Set(purged.map(derivativeKey));
   const fileStatus = new Map(files.map((f) => [f.id, f.status]));
   const withoutOutput: string[] = [];
   const deletedOutputs: string[] = [];
@@ -166,6 +171,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
       // So does a deleted overlay (l_) take the derivatives drawn with it.
       const overlay = transformChargeOverlay(row.charge_key);
       const deliberate =
+        purgedKeys.has(`${row.account_id} ${row.charge_key}`) ||
         (overlay !== null && fileStatus.get(overlay) === "deleted") ||
         (fileStatus.has(source) ? fileStatus.get(source) === "deleted" : isOriginSourceId(source) && !currentOriginSources.has(source));
       (deliberate ? deletedOutputs : withoutOutput).push(row.charge_key);

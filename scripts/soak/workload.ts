@@ -93,7 +93,7 @@ export async function uploadSource(client: SoakClient, bytes: Uint8Array, conten
   return completed.status === 200 ? file_id : null;
 }
 
-/** One loop's rotation: sync optimize, transform hit and miss, batch sync and async, PDF and optimize jobs, xlsx, upload + ack. */
+/** One loop's rotation: sync optimize, transform hit and miss, a purge now and then, batch sync and async, PDF and optimize jobs, xlsx, upload + ack. */
 export async function runLoop(index: number, client: SoakClient, ctx: LoopContext): Promise<LoopLog> {
   const log: LoopLog = { client, jobs: [], outputDigests: [], badOutputs: [] };
   const webhook = { url: ctx.webhookUrl, secret: ctx.webhookSecret };
@@ -148,6 +148,13 @@ export async function runLoop(index: number, client: SoakClient, ctx: LoopContex
       const width = 100 + ((index * TRANSFORM_MISS_WIDTHS + misses++) % TRANSFORM_MISS_WIDTHS) * 7;
       const call = await client.call("image.transform.miss", `/v1/image/t/${ctx.transformKeyId}/w_${width},f_jpg,q_70/${file}`, { auth: false, timeoutMs: SYNC_TIMEOUT_MS, raw: true });
       if (call.status === 200 && call.bytes) await checkImage(log, "transform miss", call.bytes);
+    },
+    async () => {
+      // An ordinary purge now and then: the file's derivatives go, and the books must excuse
+      // their charges (computing them again is never charged again).
+      if (step % 5 !== 0) return;
+      const file = ctx.transformFiles[(index + misses) % ctx.transformFiles.length]!;
+      await client.call("files.purge", "/v1/purge", { json: { files: [file] }, timeoutMs: SYNC_TIMEOUT_MS });
     },
     async () => {
       const call = await client.call("image.batch.sync", "/v1/image/batch", {

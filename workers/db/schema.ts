@@ -289,3 +289,18 @@ export const presetDerivatives = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.presetName, t.fileId, t.canonical, t.formatClass] })],
 );
+
+// Derivatives dropped while their source lives on (a purge of files, a preset changed or deleted):
+// the ledger keeps their charge, and recomputing the same identity is never charged again, so the
+// books (scripts/soak/reconcile.ts) read here that the output went on purpose, not lost.
+export const purgedDerivatives = sqliteTable(
+  "purged_derivatives",
+  {
+    accountId: text("account_id").notNull(),
+    fileId: text("file_id").notNull(),
+    canonical: text("canonical").notNull(),
+    formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
+    purgedAt: integer("purged_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.fileId, t.canonical, t.formatClass] })],
+);

@@ -7,6 +7,7 @@ import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { putObject, type ObjectBody } from "../files/file-objects.ts";
 import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
+import { recordPurgedDerivatives } from "./purged-derivative-store.ts";
 
 export type { DerivativeIdentity } from "./derivative-identity.ts";
 
@@ -109,8 +110,9 @@ function madeWith(fileIds: string[]) {
 
 /**
  * Deletes the derivative rows and objects made of the given files or drawn with one of them as
- * their overlay; returns the identities deleted, so the caller (workers/files/file-lifecycle.ts)
- * can purge their edge-cache entries.
+ * their overlay, and records them as dropped on purpose (the books read that); returns the
+ * identities deleted, so the caller (workers/files/file-lifecycle.ts) can purge their edge-cache
+ * entries.
  */
 export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<DerivativeIdentity[]> {
   const deleted: DerivativeIdentity[] = [];
@@ -124,13 +126,17 @@ export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Pro
     for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
     for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass: formatClassOf(formatClass) });
   }
+  await recordPurgedDerivatives(env.DB, deleted);
   return deleted;
 }
 
 // Four parameters name a derivative; D1 binds at most 100 per statement.
 const IDENTITIES_PER_DELETE = 24;
 
-/** Deletes the named derivatives' rows and objects (one that is already gone is skipped); returns how many were deleted. */
+/**
+ * Deletes the named derivatives' rows and objects (one that is already gone is skipped) and records
+ * them as dropped on purpose; returns how many were deleted.
+ */
 export async function deleteDerivatives(env: StoreEnv, identities: DerivativeIdentity[]): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < identities.length; i += IDENTITIES_PER_DELETE) {
@@ -141,6 +147,7 @@ export async function deleteDerivatives(env: StoreEnv, identities: DerivativeIde
     if (rows.length > 0) await env.FILES.delete(rows.map((row) => row.r2Key));
     deleted += rows.length;
   }
+  await recordPurgedDerivatives(env.DB, identities);
   return deleted;
 }
 
