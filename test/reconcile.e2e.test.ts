@@ -136,7 +136,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
     await purgeFiles(edgeEnv(), account.id, [file.id]);
     const afterPurge = await reconcilePlatform(platform.env.DB, platform.env.FILES, { jobDeadlineMs: 60_000, since });
     expect(afterPurge.charges.withoutOutput).toEqual([]);
-    expect(afterPurge.charges.deletedOutputs).toEqual([`transform:${file.id}:w_20`]);
+    expect(afterPurge.charges.deletedOutputs).toEqual(expect.arrayContaining([`transform:${file.id}:w_20`]));
     expect(platformFailures(afterPurge)).toEqual([]);
 
     await chargedDerivative(account.id, file.id, "w_50", new Uint8Array([9]), '"preset"');
