@@ -101,6 +101,7 @@ export const imageOptimize = {
       "unsupported_media_type",
       "unprocessable",
       "page_out_of_range",
+      "drawing_too_complex",
       "not_found",
       "gone",
       "upload_incomplete",

@@ -46,7 +46,7 @@ const responses = {
   410: problem(["gone"]),
   413: problem(["image_too_large"]),
   415: problem(["unsupported_media_type"]),
-  422: problem(["crop_out_of_bounds", "derivative_limit", "image_unreadable", "overlay_unavailable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address"]),
+  422: problem(["crop_out_of_bounds", "derivative_limit", "drawing_too_complex", "image_unreadable", "overlay_unavailable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address"]),
   429: problem(["rate_limited"]),
   500: problem(["internal_error"]),
   502: problem(["origin_invalid_reply", "upstream_unavailable"]),
