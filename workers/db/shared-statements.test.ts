@@ -123,6 +123,7 @@ describe("statements each request sends to the shared database", () => {
     const document = { base64: encodeBase64(await pdf()) };
     await measure("pdf analyze", (m) => answered(200, m, "/v1/pdf/analyze", { key: caller, json: { source: document } }));
     await measure("pdf compress", (m) => answered(200, m, "/v1/pdf/compress", { key: caller, json: { source: document } }));
+    // A webhook endpoint on loopback that answers 200: the Cloudflare API stand-in's "ok-" zone.
     const hook = `${env.CF_API_BASE_URL}/zones/ok-statements/purge_cache`;
     await measure("pdf compress async, its job and webhook", async (m) => {
       const accepted = await send(m, "/v1/pdf/compress", { key: caller, json: { source: document, mode: "async", webhook: { url: hook } } });
