@@ -8,7 +8,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDevSecrets } from "../scripts/lib/dev-vars.ts";
-import { freePort } from "../scripts/lib/free-port.ts";
+import { freeConsecutivePorts, freePort } from "../scripts/lib/free-port.ts";
 import { parseStartOptions, startUsage } from "../scripts/lib/start-options.ts";
 import { startServicePair, type ServicePair } from "./support/service-pair.ts";
 
@@ -26,7 +26,7 @@ const photo = (
 ).toString("base64");
 
 beforeAll(async () => {
-  originPort = await freePort();
+  originPort = await freeConsecutivePorts(3);
   pair = await startServicePair({ edge: await freePort(), origin: originPort }, 150_000, ["--origins", "3"]);
 });
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { freePort } from "../../scripts/lib/free-port.ts";
+import { freeConsecutivePorts, freePort } from "../../scripts/lib/free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -26,7 +26,8 @@ export async function startServicePair(
   /** More `npm start` flags, such as `--origins 3`. */
   extraArgs: string[] = [],
 ): Promise<ServicePair> {
-  const ports = requested ?? { edge: await freePort(), origin: await freePort() };
+  const origins = extraArgs.includes("--origins") ? Number(extraArgs[extraArgs.indexOf("--origins") + 1]) : 1;
+  const ports = requested ?? { edge: await freePort(), origin: await freeConsecutivePorts(origins) };
   const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-"));
   const child: ChildProcess = spawn(
     process.execPath,
