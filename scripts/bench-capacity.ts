@@ -43,7 +43,6 @@ const instances = Number(/^max_instances\s*=\s*(\d+)/m.exec(readFileSync("wrangl
 const measured: Measured = {
   statements: sharedStatementBudgets,
   originCpuMs: { transformMiss: origin[0]!.cpuMs, optimize: origin[1]!.cpuMs, pdfCompress: origin[2]!.cpuMs, xlsx: origin[3]!.cpuMs },
-  edgeCpuMs: { hit: edge.hitCpuMs, miss: edge.missCpuMs },
   originInstances: instances,
 };
 const share = busiestAccountShare(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent);

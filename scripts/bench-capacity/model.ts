@@ -11,7 +11,6 @@ export interface Measured {
   statements: Record<RequestKind, StatementBudget>;
   /** Origin CPU ms per request of each kind that reaches the origin. */
   originCpuMs: Record<Exclude<TrafficKind, "transformHit">, number>;
-  edgeCpuMs: { hit: number; miss: number };
   originInstances: number;
 }
 
@@ -45,12 +44,17 @@ export interface Component {
 const sum = (rates: Record<TrafficKind, number>, per: (kind: TrafficKind) => number) =>
   (Object.keys(rates) as TrafficKind[]).reduce((total, kind) => total + rates[kind] * per(kind), 0);
 
+/** vCPU the origin pool is busy with: each kind's rate times its measured CPU. */
+function originVcpu(measured: Measured, rates: Record<TrafficKind, number>): number {
+  return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
+}
+
 export function components(design: Design, measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
   const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
   const d1PerSecond = design === "one D1 (as built)" ? sum(rates, (k) => statements(k).reads + statements(k).writes) : sum(rates, (k) => statements(k).keyIndex);
   const busiestShard =
     design === "one D1 (as built)" ? 0 : busiestShare * sum(rates, (k) => (statements(k).reads + statements(k).writes - statements(k).keyIndex > 0 ? SHARD_CALLS[k] : 0));
-  const vcpu = sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
+  const vcpu = originVcpu(measured, rates);
   const vcpuCapacity = measured.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
   const queue = sum(rates, (k) => QUEUE_MESSAGES[k]);
   const busiestKey = busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
@@ -98,5 +102,5 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
 
 /** The account vCPU cap is a ceiling no instance count passes. */
 export function accountCapExceeded(measured: Measured, rates: Record<TrafficKind, number>): boolean {
-  return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000)) / 0.5 > PUBLISHED_LIMITS.accountVcpu;
+  return originVcpu(measured, rates) / 0.5 > PUBLISHED_LIMITS.accountVcpu;
 }
