@@ -1,5 +1,6 @@
 // Operator CLI (access is granted by request; there is no sign-up). Writes to the local D1 that
-// `npm start` uses, or with --remote to the deployed one.
+// `npm start` uses, or with --remote to the deployed one. Money moves in each account's shard: a
+// top-up is granted here and applied by the shard, once per reference (workers/billing/d1-ledger.ts).
 //   npm run admin -- accounts create --name NAME --plan free|pro --balance-micros N
 //   npm run admin -- accounts topup --account ACCOUNT_ID --micros N --reference REF
 //   npm run admin -- accounts show --account ACCOUNT_ID
@@ -11,9 +12,10 @@ import { parseArgs } from "node:util";
 import { findAccount, findAccountSettings, updateAccountSettings } from "../workers/accounts/account-store.ts";
 import { openAccount } from "../workers/billing/open-account.ts";
 import { scopes as knownScopes, type Scope } from "../workers/auth/scopes.ts";
-import { topUp } from "../workers/billing/charge-once.ts";
+import { fedBalance, grantTopUp } from "../workers/billing/d1-ledger.ts";
 import { createKey, revokeKey } from "../workers/keys/key-store.ts";
 import { DEFAULT_PERSIST_DIR, openPlatform } from "./lib/local-platform.ts";
+import { ledgerFeedSettled } from "./soak/ledger-feed-settled.ts";
 import { platformFailures, reconcilePlatform } from "./soak/reconcile.ts";
 
 const { values, positionals } = parseArgs({
@@ -72,14 +74,15 @@ try {
   } else if (resource === "accounts" && action === "topup") {
     const accountId = required("account");
     if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
-    const outcome = await topUp(db, accountId, micros("micros"), required("reference"));
-    const applied = outcome === "charged";
-    console.log(JSON.stringify({ applied, account: await findAccount(db, accountId) }, null, 2));
-    if (!applied) console.error("A top-up with this reference was already applied; nothing changed.");
+    const granted = await grantTopUp(db, accountId, { micros: micros("micros"), reference: required("reference") }, Date.now()).returning().get();
+    console.log(JSON.stringify({ granted: granted !== undefined, account: await findAccount(db, accountId) }, null, 2));
+    if (granted) console.error("Granted: the account's shard applies it at the account's next balance check or account read, once per reference.");
+    else console.error("A top-up with this reference is already waiting to be applied; nothing changed.");
   } else if (resource === "accounts" && action === "show") {
     const account = await findAccount(db, required("account"));
     if (!account) fail(`no account ${values.account}`);
-    console.log(JSON.stringify(account, null, 2));
+    // The balance itself is in the account's shard; the shared database has what the ledger feed last carried.
+    console.log(JSON.stringify({ ...account, fed_balance_micros: await fedBalance(db, account.id) }, null, 2));
   } else if (resource === "accounts" && action === "set") {
     const accountId = required("account");
     if (!(await findAccount(db, accountId))) fail(`no account ${accountId}`);
@@ -105,6 +108,7 @@ try {
     const sinceHours = values["since-hours"] === undefined ? null : Number(values["since-hours"]);
     const deadlineMinutes = Number(values["job-deadline-minutes"]);
     if ((sinceHours !== null && !(sinceHours > 0)) || !(deadlineMinutes > 0)) fail("--since-hours and --job-deadline-minutes must be positive numbers");
+    await ledgerFeedSettled(db);
     const books = await reconcilePlatform(db, platform.env.FILES, {
       since: sinceHours === null ? undefined : Date.now() - sinceHours * 3_600_000,
       jobDeadlineMs: deadlineMinutes * 60_000,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAccount } from "../workers/billing/open-account.ts";
 import { transformChargeKey } from "../workers/billing/charge-key.ts";
-import { chargeOnce, topUp } from "../workers/billing/charge-once.ts";
+import { recordFed } from "../workers/billing/d1-ledger.ts";
 import { deleteFile, purgeFiles } from "../workers/files/file-lifecycle.ts";
 import { recordPresetDerivative } from "../workers/presets/preset-derivative-store.ts";
 import { purgePreset } from "../workers/presets/purge-preset.ts";
@@ -46,6 +46,20 @@ afterAll(async () => {
   await platform?.dispose();
   rmSync(persistTo, { recursive: true, force: true });
 });
+
+// Node cannot reach the account shards (Durable Objects run only inside the edge's workerd), and
+// the books read only the shared database's report of them: charges and top-ups are written
+// there as the shards' ledger feed writes them, each with the balance it leaves.
+const fedBooks = new Map<string, { balance: number; seq: number }>();
+
+async function feedCharge(db: D1Database, accountId: string, chargeKey: string, amountMicros: number, operation = "image.transform"): Promise<void> {
+  const books = fedBooks.get(accountId) ?? { balance: 0, seq: 0 };
+  books.balance -= amountMicros;
+  books.seq += 1;
+  fedBooks.set(accountId, books);
+  const row = { account_id: accountId, charge_key: chargeKey, operation, amount_micros: amountMicros, units: 1, created_at: Date.now() };
+  await recordFed(db, [row], [{ account_id: accountId, balance_micros: books.balance, seq: books.seq }]);
+}
 
 async function succeededJob(db: D1Database, accountId: string, result: unknown): Promise<string> {
   const job = await createJob(db, { accountId, keyId: "key_reconcile", operation: "image.optimize", request: {} });
@@ -95,7 +109,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
   async function fundedAccount(name: string) {
     const db = platform.env.DB;
     const account = await openAccount(db, { name, plan: "pro", balanceMicros: 0 });
-    await topUp(db, account.id, 10_000, `reconcile-${name}`);
+    await feedCharge(db, account.id, `topup:reconcile-${name}`, -10_000, "account.topup");
     return account;
   }
 
@@ -106,7 +120,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
 
   async function chargedDerivative(accountId: string, fileId: string, canonical: string, bytes: Uint8Array, etag: string) {
     const id = { accountId, fileId, canonical, formatClass: null };
-    const charge = () => chargeOnce(platform.env.DB, { accountId, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
+    const charge = () => feedCharge(platform.env.DB, accountId, transformChargeKey(id), transformPrice);
     await storeDerivative(platform.env, id, { body: bytes, size: bytes.length, contentType: "image/webp", etag }, charge);
   }
 
@@ -196,7 +210,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
       const orphanMezzanine = `mezzanine/${origin.id}/${"a".repeat(24)}/${"b".repeat(20)}`;
       for (const key of [orphanOriginal, orphanMezzanine]) await env.FILES.put(key, new Uint8Array([9]));
       const lost = transformChargeKey({ fileId: sourceId, canonical: "w_99", formatClass: null });
-      await chargeOnce(env.DB, { accountId: account.id, chargeKey: lost, operation: "image.transform", amountMicros: transformPrice });
+      await feedCharge(env.DB, account.id, lost, transformPrice);
       const planted = await reconcilePlatform(env.DB, env.FILES, { jobDeadlineMs: 60_000, since });
       expect(planted.storage.objectsWithoutRow.sort()).toEqual([orphanOriginal, orphanMezzanine].sort());
       expect(planted.charges.withoutOutput).toEqual([lost]);
@@ -217,7 +231,7 @@ describe("reconciling deliberate deletions and documented stops", () => {
     const account = await fundedAccount("lost");
     const file = await sourceFile(account.id);
     const id = { accountId: account.id, fileId: file.id, canonical: "w_40", formatClass: null };
-    await chargeOnce(db, { accountId: account.id, chargeKey: transformChargeKey(id), operation: "image.transform", amountMicros: transformPrice });
+    await feedCharge(db, account.id, transformChargeKey(id), transformPrice);
     const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/down" });
     await claimJob(db, job.id, Date.now(), 60_000);
     await succeedJob(db, job.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });

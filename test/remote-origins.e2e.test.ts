@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPlatform } from "../scripts/lib/local-platform.ts";
 import { openAccount } from "../workers/billing/open-account.ts";
+import { ledgerFeedSettled } from "../scripts/soak/ledger-feed-settled.ts";
 import { createKey } from "../workers/keys/key-store.ts";
 import { activeKeyId } from "./support/edge-account.ts";
 
@@ -70,7 +71,9 @@ async function redOf(bytes: Uint8Array): Promise<number> {
   return data[0]!;
 }
 
+/** The account's charges for origin paths in the shared ledger report, once the shards' feed is quiet. */
 async function originCharges(): Promise<number> {
+  await ledgerFeedSettled(platform.env.DB);
   const row = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE account_id = ? AND charge_key LIKE 'transform:orig%'").bind(accountId).first<{ n: number }>();
   return row!.n;
 }

@@ -1,3 +1,4 @@
+import type { LedgerFeedMessage } from "./billing/ledger-feed.ts";
 import type { QueueMessage } from "./jobs/job-message.ts";
 import type { OriginContainer } from "./origin/origin-container.ts";
 import type { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
@@ -8,9 +9,11 @@ export interface Bindings {
   DB: D1Database;
   FILES: R2Bucket;
   JOBS: Queue<QueueMessage>;
+  /** Each shard's new ledger rows, on their way to the shared database's report (workers/billing/ledger-feed.ts). */
+  LEDGER_FEED: Queue<LedgerFeedMessage>;
   /** One fixed-window request counter per subject (an API key, a download's client address or file). */
   RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
-  /** One shard per account: the account's own hot state (workers/shards/account-shard.ts). */
+  /** One shard per account: the account's money and idempotency records (workers/shards/account-shard.ts). */
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
   ENVIRONMENT: string;
   /** One origin URL, or several comma-separated; empty: the ORIGIN_CONTAINER binding. */

@@ -1,4 +1,5 @@
 import { createApp } from "./app.ts";
+import { consumeLedgerFeed, LEDGER_FEED_QUEUE } from "./billing/ledger-feed.ts";
 import type { Bindings } from "./env.ts";
 import type { QueueMessage } from "./jobs/job-message.ts";
 import { jobRunners } from "./jobs/job-runners.ts";
@@ -30,12 +31,13 @@ export default {
   },
 
   async queue(batch, env) {
-    if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) await consumeDeadLetters(batch, env);
+    if (batch.queue === LEDGER_FEED_QUEUE) await consumeLedgerFeed(batch, env.DB);
+    else if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) await consumeDeadLetters(batch, env);
     else await consumeJobQueue(batch, env, jobRunners);
   },
 
   scheduled(controller, env, ctx) {
     const now = controller.scheduledTime;
-    ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, now), chargeDurableStorage(env.DB, now), pruneExpiredRecords(env.DB, now)]));
+    ctx.waitUntil(Promise.all([sweepAllExpiredFiles(env, now), chargeDurableStorage(env, now), pruneExpiredRecords(env.DB, now)]));
   },
 } satisfies ExportedHandler<Bindings, QueueMessage>;

@@ -1,9 +1,10 @@
 // The capacity model: measured per-request costs times the traffic mix, held against published
 // limits, for the design as built (every account's state in one D1) and the per-account shard
-// design (account state in one Durable Object per account, only the key index left in D1).
+// design (account state in one Durable Object per account; D1 keeps the key index and the ledger
+// report the shards feed in queue batches).
 import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
 import { PUBLISHED_LIMITS } from "./published-limits.ts";
-import type { TrafficKind } from "./traffic-mix.ts";
+import { activeAccounts, TRAFFIC_MIX, type TrafficKind } from "./traffic-mix.ts";
 
 export type Design = "one D1 (as built)" | "per-account shards";
 
@@ -27,6 +28,13 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
 // call before the work (balance, idempotency claim) and one after (charge, derivative or file row,
 // idempotency record); a job adds its start, its end and its webhook's record.
 const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 2, optimize: 2, pdfCompress: 5, xlsx: 2 };
+// Requests that charge the account: each is a ledger row its shard feeds to the shared report.
+const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
+// A shard feeds its rows a second after a charge (workers/shards/account-shard.ts), one message
+// for all of that second's rows; the consumer writes up to 100 messages in two statements.
+const FEED_WINDOW_SECONDS = 1;
+const FEED_MESSAGES_PER_BATCH = 100;
+const FEED_STATEMENTS_PER_BATCH = 2;
 // Queue messages per request: a job's own message and its webhook's.
 const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
 // Requests that count against their key's rate window (hits are not counted).
@@ -49,9 +57,18 @@ function originVcpu(measured: Measured, rates: Record<TrafficKind, number>): num
   return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
 }
 
+/** Feed messages a second: one per account that charged in a feed window. */
+function feedMessages(rates: Record<TrafficKind, number>): number {
+  return activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, sum(rates, (k) => CHARGED[k]), FEED_WINDOW_SECONDS) / FEED_WINDOW_SECONDS;
+}
+
 export function components(design: Design, measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
   const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
-  const d1PerSecond = design === "one D1 (as built)" ? sum(rates, (k) => statements(k).reads + statements(k).writes) : sum(rates, (k) => statements(k).keyIndex);
+  const feed = design === "per-account shards" ? feedMessages(rates) : 0;
+  const d1PerSecond =
+    design === "one D1 (as built)"
+      ? sum(rates, (k) => statements(k).reads + statements(k).writes)
+      : sum(rates, (k) => statements(k).keyIndex) + (feed / FEED_MESSAGES_PER_BATCH) * FEED_STATEMENTS_PER_BATCH;
   const busiestShard =
     design === "one D1 (as built)" ? 0 : busiestShare * sum(rates, (k) => (statements(k).reads + statements(k).writes - statements(k).keyIndex > 0 ? SHARD_CALLS[k] : 0));
   const vcpu = originVcpu(measured, rates);
@@ -64,7 +81,7 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
       load: `${d1PerSecond.toFixed(0)} statements/s`,
       limit: `${PUBLISHED_LIMITS.d1StatementsPerSecond}/s`,
       utilisation: d1PerSecond / PUBLISHED_LIMITS.d1StatementsPerSecond,
-      remedy: design === "one D1 (as built)" ? "none by configuration: move account state to per-account shards" : "memoise key lookups in the isolate, or read replicas",
+      remedy: design === "one D1 (as built)" ? "none by configuration: move account state to per-account shards" : "a longer feed window (fewer, fuller batches), or read replicas for key lookups",
     },
     {
       name: "busiest key's rate window",
@@ -89,6 +106,13 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
     },
   ];
   if (design === "per-account shards") {
+    list.push({
+      name: "ledger feed queue",
+      load: `${feed.toFixed(0)} messages/s`,
+      limit: `${PUBLISHED_LIMITS.queueMessagesPerSecond}/s`,
+      utilisation: feed / PUBLISHED_LIMITS.queueMessagesPerSecond,
+      remedy: "a longer feed window, or one feed queue per group of accounts",
+    });
     list.splice(1, 0, {
       name: "busiest account's shard",
       load: `${busiestShard.toFixed(0)} calls/s`,

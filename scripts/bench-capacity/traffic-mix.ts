@@ -14,3 +14,17 @@ export function busiestAccountShare(accounts: number, exponent: number): number 
   for (let rank = 1; rank <= accounts; rank++) sum += rank ** -exponent;
   return 1 / sum;
 }
+
+/**
+ * How many accounts make at least one charge in a window, when `perSecond` charges a second are
+ * spread by the Zipf law: each account's charges arrive as a Poisson stream, so account k is
+ * active with probability 1 - e^(-rate_k x window). A shard's ledger feed sends one message per
+ * active window, so this is the feed's messages a window.
+ */
+export function activeAccounts(accounts: number, exponent: number, perSecond: number, windowSeconds: number): number {
+  let norm = 0;
+  for (let rank = 1; rank <= accounts; rank++) norm += rank ** -exponent;
+  let active = 0;
+  for (let rank = 1; rank <= accounts; rank++) active += 1 - Math.exp(-((perSecond * rank ** -exponent) / norm) * windowSeconds);
+  return active;
+}

@@ -15,7 +15,8 @@ import { originCallTimeoutMs } from "../../contracts/limits/deadlines.ts";
 import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 import { openAccount } from "../../workers/billing/open-account.ts";
 import { requestChargeKey } from "../../workers/billing/charge-key.ts";
-import { ledgerRows } from "../../workers/billing/charge-once.ts";
+import { ledgerRows } from "../../workers/billing/d1-ledger.ts";
+import { ledgerFeedSettled } from "./ledger-feed-settled.ts";
 import { createKey } from "../../workers/keys/key-store.ts";
 import { openPlatform } from "../lib/local-platform.ts";
 import { SoakClient, type Attempt } from "./client.ts";
@@ -238,6 +239,7 @@ export async function runHostileSoak(options: HostileOptions): Promise<HostileFi
     const books = await openPlatform({ persistTo: service.persistTo });
     let ledger: Awaited<ReturnType<typeof ledgerRows>>;
     try {
+      await ledgerFeedSettled(books.env.DB);
       ledger = await ledgerRows(books.env.DB);
     } finally {
       await books.dispose();

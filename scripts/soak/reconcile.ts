@@ -4,7 +4,9 @@
 //   - every job or transform charge maps to exactly one delivered output, every such output to one
 //     charge (a derivative of the same bytes as a charged one of its file needs none); failed and
 //     cancelled jobs carry no charge;
-//   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row);
+//   - every balance equals minus its ledger (accounts open at zero; the opening balance is a row),
+//     as the account shards fed both to the shared database (callers wait for the feed to be
+//     quiet first: ./ledger-feed-settled.ts);
 //   - every ended job with a webhook was delivered, or its next attempt is scheduled, or the
 //     endpoint stopped it with a 410 (the documented stop);
 //   - a transform charge whose derivative went with its deleted file (ack, DELETE, expiry) or
@@ -19,9 +21,8 @@
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
-import { balances } from "../../workers/accounts/account-store.ts";
 import { transformChargeKey, transformChargeOverlay, transformChargeSource } from "../../workers/billing/charge-key.ts";
-import { ledgerRows } from "../../workers/billing/charge-once.ts";
+import { fedBalances, ledgerRows } from "../../workers/billing/d1-ledger.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
 import { jobsSince } from "../../workers/jobs/job-store.ts";
@@ -126,7 +127,7 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
     fileRows(db),
     derivativeRows(db),
     deliveryRows(db),
-    balances(db),
+    fedBalances(db),
     originObjectRows(db),
     purgedDerivativeRows(db),
   ]);

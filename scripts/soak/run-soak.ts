@@ -7,6 +7,7 @@ import { reconcileClientCharges, type ClientBooks } from "./client-books.ts";
 import { SoakClient, type Attempt } from "./client.ts";
 import type { ProxyFault } from "./fault-proxy.ts";
 import { runFaultSchedule, WARM_UP_FRACTION, type FaultWindow } from "./faults.ts";
+import { ledgerFeedSettled } from "./ledger-feed-settled.ts";
 import { platformFailures, reconcilePlatform, type PlatformReconciliation } from "./reconcile.ts";
 import { judgeRssFlatness, type RssSample, type RssVerdict } from "./rss-flatness.ts";
 import { startSoakService } from "./service.ts";
@@ -106,6 +107,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
         if (settled || Date.now() >= drainUntil) break;
         await new Promise((r) => setTimeout(r, 2_000));
       }
+      await ledgerFeedSettled(platform.env.DB);
       books = await reconcilePlatform(platform.env.DB, platform.env.FILES, {
         jobDeadlineMs: options.jobDeadlineMs,
         webhookGraceMs: 0,

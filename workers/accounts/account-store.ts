@@ -1,6 +1,7 @@
-// Every statement on `accounts`. The balance is not written here: it moves only through the
-// ledger's trigger (workers/billing/charge-once.ts); an account is opened with its opening balance
-// by billing (workers/billing/open-account.ts), which batches this store's insert with the ledger's.
+// Every statement on `accounts` but the ledger feed's (workers/billing/d1-ledger.ts). The balance
+// is not here: it lives in the account's shard (workers/billing/charge-once.ts); an account is
+// opened with its opening balance by billing (workers/billing/open-account.ts), which batches this
+// store's insert with the opening top-up's grant.
 import { eq } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { accounts } from "../db/schema.ts";
@@ -11,7 +12,6 @@ export interface AccountRecord {
   id: string;
   name: string;
   plan: Plan;
-  balance_micros: number;
   created_at: number;
 }
 
@@ -19,7 +19,6 @@ const accountColumns = {
   id: accounts.id,
   name: accounts.name,
   plan: accounts.plan,
-  balance_micros: accounts.balanceMicros,
   created_at: accounts.createdAt,
 };
 
@@ -28,17 +27,11 @@ export async function findAccount(db: D1Database, accountId: string): Promise<Ac
 }
 
 /**
- * A new account's row at a zero balance: a statement, un-awaited, so billing can batch it with the
- * opening top-up (one transaction) and the account never exists without its balance.
+ * A new account's row: a statement, un-awaited, so billing can batch it with the opening top-up's
+ * grant (one transaction) and the account never exists without its balance.
  */
 export function insertAccount(db: D1Database, account: { id: string; name: string; plan: Plan }, now: number) {
-  return orm(db).insert(accounts).values({ ...account, balanceMicros: 0, createdAt: now });
-}
-
-/** The balance alone, for the check before work starts; null for an unknown account. */
-export async function accountBalance(db: D1Database, accountId: string): Promise<number | null> {
-  const row = await orm(db).select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.id, accountId)).get();
-  return row?.balance ?? null;
+  return orm(db).insert(accounts).values({ ...account, createdAt: now });
 }
 
 export interface AccountSettings {
@@ -88,9 +81,4 @@ export async function setAccountWebhook(db: D1Database, accountId: string, webho
     .set({ webhookUrl: webhook?.url ?? null, webhookSecretSealed: webhook?.secretSealed ?? null })
     .where(eq(accounts.id, accountId))
     .run();
-}
-
-/** Every account's balance, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
-export function balances(db: D1Database) {
-  return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
 }

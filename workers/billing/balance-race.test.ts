@@ -1,10 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { prices } from "../../contracts/pricing.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
-import { findAccount } from "../accounts/account-store.ts";
 import { api, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
 
 // The money rule the move to per-account shards must keep (issue #44): an account with money for
 // exactly ten calls sends fifty at once; ten are charged, forty are refused with 402, and the
@@ -21,10 +20,8 @@ describe("a balance under fifty calls at once", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
     expect(charged).toEqual(Array.from({ length: 10 }, () => prices.image));
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(0);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount_micros) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.optimize'")
-      .bind(caller.accountId)
-      .first<{ n: number; micros: number }>();
-    expect(ledger).toEqual({ n: 10, micros: 10 * prices.image });
+    expect(await balanceOf(caller.accountId)).toBe(0);
+    const charges = await ledgerOf(caller.accountId, (row) => row.operation === "image.optimize");
+    expect(charges.map((row) => row.amountMicros)).toEqual(Array.from({ length: 10 }, () => prices.image));
   });
 });

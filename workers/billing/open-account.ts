@@ -1,12 +1,13 @@
 import { findAccount, insertAccount, type AccountRecord, type Plan } from "../accounts/account-store.ts";
 import { newId } from "../crypto/ids.ts";
 import { orm } from "../db/orm.ts";
-import { ledgerInsert, topUpCharge } from "./charge-once.ts";
+import { grantTopUp } from "./d1-ledger.ts";
 
 /**
- * A new account with its opening balance, in one D1 batch (one transaction): the account's row
- * at zero, then the opening top-up through the ledger like any other, so the account is never
- * seen without the balance it was opened with, and the books hold the top-up that made it.
+ * A new account with its opening balance, in one D1 batch (one transaction): the account's row,
+ * and the opening top-up granted for its shard to apply (./d1-ledger.ts) the first time it is
+ * asked for money, so the account is never seen without the balance it was opened with, and the
+ * books hold the top-up that made it.
  */
 export async function openAccount(
   db: D1Database,
@@ -16,7 +17,7 @@ export async function openAccount(
   const id = options.id ?? newId("acct");
   const account = insertAccount(db, { id, name: options.name, plan: options.plan }, now);
   if (options.balanceMicros > 0) {
-    await orm(db).batch([account, ledgerInsert(db, topUpCharge(id, options.balanceMicros, `opening:${id}`), now)]);
+    await orm(db).batch([account, grantTopUp(db, id, { reference: `opening:${id}`, micros: options.balanceMicros }, now)]);
   } else {
     await account.run();
   }

@@ -7,8 +7,10 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
 
-// balance_micros only moves through the ledger trigger (migrations/0001_ledger_debit.sql), and the
-// CHECK makes an overdrawing charge fail inside the same statement that records it.
+// An account's money lives in its shard (workers/shards/account-shard.ts). balance_micros here is
+// the shared report's copy: the balance the ledger feed last carried (ledger_fed_seq is the shard
+// ledger row it was taken after), or, for an account whose shard has not started yet, the balance
+// the ledger trigger kept before the move (migrations/0013_money_in_shards.sql dropped it).
 export const accounts = sqliteTable(
   "accounts",
   {
@@ -16,6 +18,7 @@ export const accounts = sqliteTable(
     name: text("name").notNull(),
     plan: text("plan", { enum: ["free", "pro"] }).notNull(),
     balanceMicros: integer("balance_micros").notNull().default(0),
+    ledgerFedSeq: integer("ledger_fed_seq").notNull().default(0),
     /** How long results are kept before the expiry sweep deletes them. */
     retentionHours: integer("retention_hours").notNull().default(24),
     /** Account-level webhook endpoint, used when a job names none of its own. */
@@ -49,8 +52,10 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex("api_keys_secret_hash").on(t.secretHash), index("api_keys_account").on(t.accountId)],
 );
 
-// One row per charge. `chargeKey` names what is being paid for (a request, a job, a derivative);
-// its uniqueness is what makes "billed at most once" hold under retries and races.
+// The shared report of every account's charges, fed from the shards in queue batches
+// (workers/billing/ledger-feed.ts); before the move it was the ledger itself, and a shard imports
+// its account's rows from it once. The unique (account, charge key) index makes a redelivered
+// feed message a no-op.
 export const ledger = sqliteTable(
   "ledger",
   {
@@ -68,6 +73,22 @@ export const ledger = sqliteTable(
     uniqueIndex("ledger_charge_key").on(t.accountId, t.chargeKey),
     index("ledger_account_time").on(t.accountId, t.createdAt),
   ],
+);
+
+// Top-ups the operator granted (npm run admin) that the account's shard has not applied yet: the
+// shard applies them under their charge key (once) when it starts, when a charge or a balance
+// check falls short, and when the account is read, then deletes them here.
+export const pendingTopUps = sqliteTable(
+  "pending_top_ups",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    reference: text("reference").notNull(),
+    micros: integer("micros").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.reference] }), check("top_up_positive", sql`${t.micros} > 0`)],
 );
 
 export const idempotencyRecords = sqliteTable(

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { createApp } from "../app.ts";
 import { generateApiKey } from "../auth/api-key.ts";
+import { consumeLedgerFeed, LEDGER_FEED_QUEUE, ledgerFeedMessage } from "../billing/ledger-feed.ts";
 import type { Bindings } from "../env.ts";
 import { sweepExpiredFiles } from "../files/file-lifecycle.ts";
 import { chargeDurableStorage } from "../files/storage-meter.ts";
@@ -143,9 +144,17 @@ describe("statements each request sends to the shared database", () => {
     const unknownKey = (await generateApiKey()).secret;
     await measure("401", (m) => answered(401, m, "/v1/account", { key: unknownKey }));
     await measure("400", (m) => answered(400, m, "/v1/image/optimize", { key: caller, json: { source: {} } }));
+    // What the charges of those calls cost the shared database later: the shards feed them to its report in queue batches.
+    const feed = Array.from({ length: 100 }, (_, i) => ({
+      id: crypto.randomUUID(),
+      timestamp: new Date(),
+      attempts: 1,
+      body: ledgerFeedMessage(caller.accountId, [{ seq: 1_000 + i, chargeKey: `req:feed-${i}`, operation: "image.optimize", amountMicros: 800, units: 1, createdAt: Date.now() }], i === 99 ? { micros: 0, seq: 1_099 } : null),
+    }));
+    await measure("ledger feed, a batch of 100 charges", (m) => consumeLedgerFeed(createMessageBatch(LEDGER_FEED_QUEUE, feed), m.env.DB));
     await measure("cron sweep", async (m) => {
       const now = Date.now();
-      await Promise.all([sweepExpiredFiles(m.env, now), chargeDurableStorage(m.env.DB, now), pruneExpiredRecords(m.env.DB, now)]);
+      await Promise.all([sweepExpiredFiles(m.env, now), chargeDurableStorage(m.env, now), pruneExpiredRecords(m.env.DB, now)]);
     });
   });
 });

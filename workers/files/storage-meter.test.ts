@@ -1,11 +1,10 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
-import { topUp } from "../billing/charge-once.ts";
 import worker from "../index.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { insertPendingFile, markFileReady, storeFile } from "./file-store.ts";
 import { chargeDurableStorage } from "./storage-meter.ts";
+import { balanceOf, grantTopUpOf, ledgerOf } from "../test-support/account-books.ts";
 
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const DAY = 86_400_000;
@@ -23,10 +22,8 @@ async function runScheduled(scheduledTime: number): Promise<void> {
 }
 
 async function storageCharges(accountId: string): Promise<{ charge_key: string; amount_micros: number; operation: string }[]> {
-  const { results } = await env.DB.prepare("SELECT charge_key, amount_micros, operation FROM ledger WHERE account_id = ? AND charge_key LIKE 'storage:%' ORDER BY charge_key")
-    .bind(accountId)
-    .all<{ charge_key: string; amount_micros: number; operation: string }>();
-  return results;
+  const rows = await ledgerOf(accountId, (row) => row.chargeKey.startsWith("storage:"));
+  return rows.map((row) => ({ charge_key: row.chargeKey, amount_micros: row.amountMicros, operation: row.operation })).sort((a, b) => a.charge_key.localeCompare(b.charge_key));
 }
 
 function storeDurable(caller: TestCaller) {
@@ -44,11 +41,11 @@ describe("the daily storage charge", () => {
     await runScheduled(morning + 15 * 60_000);
     // 1.5 GB for a day: 1.5 × 500 micros.
     expect(await storageCharges(caller.accountId)).toEqual([{ charge_key: "storage:2030-03-10", amount_micros: 750, operation: "files.storage" }]);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(1_000_000 - 750);
+    expect(await balanceOf(caller.accountId)).toBe(1_000_000 - 750);
 
     await runScheduled(morning + DAY);
     expect((await storageCharges(caller.accountId)).map((c) => c.charge_key)).toEqual(["storage:2030-03-10", "storage:2030-03-11"]);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(1_000_000 - 1_500);
+    expect(await balanceOf(caller.accountId)).toBe(1_000_000 - 1_500);
 
     const usage = await api("/v1/usage?from=2030-03-10&to=2030-03-11&group_by=operation", { key: caller });
     expect(usage.status).toBe(200);
@@ -72,13 +69,15 @@ describe("the daily storage charge", () => {
     expect((await api("/v1/files", { key: caller, json: { source: { base64: PNG_1X1 } } })).status).toBe(201);
     expect(await (await api("/v1/account", { key: caller })).json()).toMatchObject({ storage: { owed_micros: 1_000 } });
 
-    await topUp(env.DB, caller.accountId, 10_000, "invoice-storage");
-    expect(await chargeDurableStorage(env.DB, day + DAY + 60_000)).toMatchObject({ owed: 0 });
+    await grantTopUpOf(caller.accountId, 10_000, "invoice-storage");
+    // The account read applies it at once (a charge that falls short looks at most every 2 s).
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
+    expect(await chargeDurableStorage(env, day + DAY + 60_000)).toMatchObject({ owed: 0 });
     expect(await storageCharges(caller.accountId)).toEqual([
       { charge_key: "storage:2031-06-01", amount_micros: 500, operation: "files.storage" },
       { charge_key: "storage:2031-06-02", amount_micros: 500, operation: "files.storage" },
     ]);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_000);
+    expect(await balanceOf(caller.accountId)).toBe(9_000);
     expect((await storeDurable(caller)).status).toBe(201);
   });
 });

@@ -8,6 +8,7 @@ import { STORAGE_CHARGE, storageDayPrice } from "../../contracts/pricing.ts";
 import { storageChargeKey } from "../billing/charge-key.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { markStorageDayCharged, recordStorageDays, unchargedStorageDays, type StorageDay } from "../billing/storage-charge-store.ts";
+import type { AccountShards } from "../shards/shard-stub.ts";
 import { durableBytesByAccount } from "./file-store.ts";
 
 // Days tried per sweep: one charge statement each. Owed days are tried in (day, account) order
@@ -25,7 +26,8 @@ export interface StorageSweep {
 }
 
 /** Records today's durable storage for every account that has some, then charges what is not charged yet. */
-export async function chargeDurableStorage(db: D1Database, now: number): Promise<StorageSweep> {
+export async function chargeDurableStorage(env: { DB: D1Database } & AccountShards, now: number): Promise<StorageSweep> {
+  const db = env.DB;
   const day = utcDay(now);
   const usage = await durableBytesByAccount(db);
   const days: StorageDay[] = usage
@@ -38,7 +40,7 @@ export async function chargeDurableStorage(db: D1Database, now: number): Promise
   for (let page = 0; page < PAGES_PER_SWEEP; page++) {
     const uncharged = await unchargedStorageDays(db, after, DAYS_PER_PAGE);
     for (const owedDay of uncharged) {
-      if (await chargeStorageDay(db, owedDay, now)) outcome.charged++;
+      if (await chargeStorageDay(env, owedDay, now)) outcome.charged++;
       else outcome.owed++;
     }
     if (uncharged.length < DAYS_PER_PAGE) break;
@@ -49,10 +51,10 @@ export async function chargeDurableStorage(db: D1Database, now: number): Promise
 }
 
 /** True when the day is paid (now or by an earlier sweep that stopped before recording it); false when it stays owed. */
-async function chargeStorageDay(db: D1Database, storageDay: StorageDay, now: number): Promise<boolean> {
+async function chargeStorageDay(env: { DB: D1Database } & AccountShards, storageDay: StorageDay, now: number): Promise<boolean> {
   try {
     await chargeOnce(
-      db,
+      env,
       { accountId: storageDay.accountId, chargeKey: storageChargeKey(storageDay.day), operation: STORAGE_CHARGE, amountMicros: storageDay.amountMicros },
       now,
     );
@@ -60,6 +62,6 @@ async function chargeStorageDay(db: D1Database, storageDay: StorageDay, now: num
     if (error instanceof ProblemError && error.slug === "insufficient_balance") return false;
     throw error;
   }
-  await markStorageDayCharged(db, storageDay.accountId, storageDay.day, now);
+  await markStorageDayCharged(env.DB, storageDay.accountId, storageDay.day, now);
   return true;
 }

@@ -2,11 +2,8 @@
 // The shard is the account's own database, so a record is named by its key id and
 // Idempotency-Key alone, and the shard runs one call at a time.
 import { and, asc, eq, lte, or, sql } from "drizzle-orm";
-import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import type { ShardDb } from "../shards/shard-db.ts";
 import { shardIdempotencyRecords as records } from "../shards/shard-schema.ts";
-import type * as shardSchema from "../shards/shard-schema.ts";
-
-export type ShardDb = DrizzleSqliteDODatabase<typeof shardSchema>;
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 // A synchronous request cannot run longer than this; a "running" record older than it was

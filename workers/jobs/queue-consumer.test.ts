@@ -1,6 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { QueueMessage } from "./job-message.ts";
@@ -11,6 +10,7 @@ import type { JobRunner, JobRunners } from "./job-runner.ts";
 import { jobRunners } from "./job-runners.ts";
 import { cancelJob, claimJob, createJob, loadJob } from "./job-store.ts";
 import { consumeDeadLetters, consumeJobQueue, JOB_LEASE_MS, MAX_JOB_ATTEMPTS } from "./queue-consumer.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 // The real runners with image.optimize's replaced: these jobs are all image.optimize.
 function withRunner(runner: JobRunner<"image.optimize">): JobRunners {
@@ -21,7 +21,7 @@ function withRunner(runner: JobRunner<"image.optimize">): JobRunners {
 function chargingRunner(runs: string[], price = 800): JobRunners {
   return withRunner(async (runEnv, job) => {
     runs.push(job.id);
-    await chargeOnce(runEnv.DB, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
+    await chargeOnce(runEnv, { accountId: job.account_id, chargeKey: jobChargeKey(job.id), operation: "image.optimize", amountMicros: price });
     return optimizedImageResult(price);
   });
 }
@@ -50,7 +50,7 @@ describe("job lifecycle through the queue consumer", () => {
     const done = await loadJob(env.DB, job.id);
     expect(done).toMatchObject({ status: "succeeded", progress_done: 1, progress_total: 1, attempts: 1, result: { billing: { charged_micros: 800 } } });
     expect(done!.finished_at).not.toBeNull();
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
     expect(runs).toEqual([job.id]);
   });
 
@@ -61,7 +61,7 @@ describe("job lifecycle through the queue consumer", () => {
     const again = await deliver(job.id, chargingRunner(runs), 2);
     expect(again.explicitAcks).toHaveLength(1);
     expect(runs).toHaveLength(1);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
 
   it("shows a running job's progress on GET /v1/jobs/{id} as its runner reports it", async () => {
@@ -107,7 +107,7 @@ describe("job lifecycle through the queue consumer", () => {
     await deliver(job.id, chargingRunner(runs), 3);
     expect(runs).toEqual([job.id]);
     expect((await loadJob(env.DB, job.id))!.status).toBe("succeeded");
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
 
   it("fails a job at once on a 4xx problem, without charging", async () => {
@@ -120,7 +120,7 @@ describe("job lifecycle through the queue consumer", () => {
     const failed = await loadJob(env.DB, job.id);
     expect(failed!.status).toBe("failed");
     expect(failed!.error).toMatchObject({ status: 415, detail: "this is a PDF" });
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("retries transient failures with backoff, then fails with a reason after the last attempt", async () => {
@@ -134,7 +134,7 @@ describe("job lifecycle through the queue consumer", () => {
     const last = await deliver(job.id, flaky, MAX_JOB_ATTEMPTS);
     expect(last.explicitAcks).toHaveLength(1);
     expect(await loadJob(env.DB, job.id)).toMatchObject({ status: "failed", attempts: MAX_JOB_ATTEMPTS, error: { status: 503 } });
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("never runs a cancelled job, and cannot cancel a running one", async () => {

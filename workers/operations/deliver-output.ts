@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import type { OutputMode } from "../../contracts/envelope.ts";
 import type { Bindings } from "../env.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
-import { chargeOnce, type Charge } from "../billing/charge-once.ts";
+import { chargeOnce } from "../billing/charge-once.ts";
+import type { Charge } from "../billing/charge.ts";
 import { deleteFile } from "../files/file-lifecycle.ts";
 import { storeFile } from "../files/file-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
@@ -20,7 +21,7 @@ export const deliveredOutputSchema = z.object({
 
 export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
 
-type OutputEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
+type OutputEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * Stores a result for download and/or inlines it, as the request's `output` asks, and charges for
@@ -38,7 +39,7 @@ export async function deliverOutput(
   const body = mode === "url" || output.body instanceof Uint8Array ? output.body : new Uint8Array(await new Response(output.body).arrayBuffer());
   const base64 = mode === "url" ? undefined : encodeBase64(body as Uint8Array);
   if (mode === "base64") {
-    await chargeOnce(env.DB, charge);
+    await chargeOnce(env, charge);
     return { file_id: null, url: null, expires_at: null, base64 };
   }
   const record = await storeFile(env, {
@@ -50,7 +51,7 @@ export async function deliverOutput(
     filename: output.filename,
   });
   try {
-    await chargeOnce(env.DB, charge);
+    await chargeOnce(env, charge);
   } catch (error) {
     await deleteFile(env, charge.accountId, record.id);
     throw error;

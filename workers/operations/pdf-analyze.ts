@@ -20,7 +20,7 @@ export const pdfAnalysisSchema = pdfAnalyzeReplySchema.extend({ billing: billing
 
 export type PdfAnalysis = z.infer<typeof pdfAnalysisSchema>;
 
-type PdfEnv = Pick<Bindings, "DB" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+type PdfEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
 /** Free, but recorded in the ledger at $0 so that usage counts it. */
 async function analyzePdf(
@@ -36,7 +36,7 @@ async function analyzePdf(
   // An analysis has no output bytes, but the reply's length and digest are checked only at the
   // payload's end: read it to there, so a damaged analysis is refused like any damaged reply.
   await new Response(frame.payload).arrayBuffer();
-  await chargeOnce(env.DB, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: prices.pdfAnalyze });
+  await chargeOnce(env, { accountId: request.accountId, chargeKey: request.chargeKey, operation: "pdf.analyze", amountMicros: prices.pdfAnalyze });
   return { ...frame.meta, billing: { charged_micros: prices.pdfAnalyze } };
 }
 

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { requestChargeKey } from "../billing/charge-key.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { imageOptionsSchema } from "../../contracts/image-options.ts";
@@ -9,6 +8,7 @@ import { seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { runBatch } from "./image-batch.ts";
 import { assertItemMayStart, ITEM_LONGEST_MS, LAST_ITEM_START_MS, SYNC_BATCH_DEADLINE_MS } from "./sync-batch-deadline.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 describe("the synchronous batch's deadline", () => {
   it("lets an item start only while its own worst case still ends within the batch's deadline", () => {
@@ -36,6 +36,6 @@ describe("the synchronous batch's deadline", () => {
     }
     expect(result.stats).toMatchObject({ images: 6, succeeded: 4, failed: 2 });
     expect(result.billing.charged_micros).toBe(4 * prices.image);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000 - 4 * prices.image);
+    expect(await balanceOf(caller.accountId)).toBe(100_000 - 4 * prices.image);
   });
 });

@@ -1,8 +1,6 @@
 // What a client sees when the origin misbehaves. The real origin never sends garbage, so these
 // tests put a fake in its place through the Containers binding the edge falls back to.
-import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { frameHead } from "../../contracts/origin/framing.ts";
 import { problemBody } from "../../contracts/problems/catalogue.ts";
@@ -10,6 +8,7 @@ import type { Bindings } from "../env.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 function originAnswering(answer: (request: Request) => Response): Partial<Bindings> {
   const container = { fetch: (request: Request) => Promise.resolve(answer(request)) };
@@ -42,7 +41,7 @@ describe("replies from the origin", () => {
     expect(problem.request_id).toMatch(/\S/);
     expect(problem.request_id).toBe(res.headers.get("X-Request-Id"));
     expect(problem.detail).not.toMatch(/JSON|Unexpected|position/);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
     logged.mockRestore();
   });
 

@@ -2,7 +2,6 @@
 // container in front of the real test origin fails as the soak's faults do (bench:soak found each).
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { storeFile } from "../files/file-store.ts";
 import { countDerivatives } from "../transform/derivative-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
@@ -10,6 +9,7 @@ import type { Bindings } from "../env.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 type Fault = (forward: () => Promise<Response>) => Promise<Response>;
 
@@ -57,7 +57,7 @@ describe("an origin that died or is restarting", () => {
     const { caller, res } = await optimize(origin.bindings);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(origin.calls()).toBe(2);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000 - 800);
+    expect(await balanceOf(caller.accountId)).toBe(10_000 - 800);
     logged.mockRestore();
   });
 
@@ -82,7 +82,7 @@ describe("an origin that died or is restarting", () => {
     expect(res.headers.get("Retry-After")).toBe("5");
     expect((await problemOf(res)).type).toMatch(/origin_unavailable$/);
     expect(origin.calls()).toBe(2);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
     logged.mockRestore();
   });
 });
@@ -106,7 +106,7 @@ describe("a framed reply damaged on the way", () => {
     expect(res.status, await res.clone().text()).toBe(status);
     expect(logged.mock.calls.flat().map(String).join(" ")).toContain("Content-Digest said");
     expect(await storedFiles(caller.accountId)).toBe(0);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
     logged.mockRestore();
   });
 });
@@ -122,7 +122,7 @@ describe("a transform miss whose origin reply is damaged", () => {
     const res = await fetchWithEnv(originWithFaults([flipOutputByte]).bindings, new Request(`http://api.test${path}`));
     expect(res.status, await res.clone().text()).toBe(502);
     expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
     logged.mockRestore();
   });
 });

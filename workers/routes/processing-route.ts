@@ -47,9 +47,9 @@ async function acceptSource<Body extends ProcessingBody & { source: Source }>(
   body: Body,
 ): Promise<SourceInput<Body>> {
   const ceiling = operation.balanceCeiling;
-  if ("fromBody" in ceiling) await requireBalance(env.DB, caller.accountId, ceiling.fromBody(body));
+  if ("fromBody" in ceiling) await requireBalance(env, caller.accountId, ceiling.fromBody(body));
   const input = { body, source: await resolveSource(env, caller.accountId, body.source, operation.expect, operation.maxBytes) };
-  if ("fromSource" in ceiling) await requireBalance(env.DB, caller.accountId, ceiling.fromSource(input));
+  if ("fromSource" in ceiling) await requireBalance(env, caller.accountId, ceiling.fromSource(input));
   return input;
 }
 
@@ -85,7 +85,7 @@ export function registerProcessingRoute(app: OpenAPIHono<AppEnv>, operation: Era
     planned: (declared) =>
       registerOperationRoute(app, declared, async (env, caller, body) => {
         const plan = declared.plan(body, caller);
-        await requireBalance(env.DB, caller.accountId, declared.balanceCeiling(plan));
+        await requireBalance(env, caller.accountId, declared.balanceCeiling(plan));
         return plan;
       }),
   });

@@ -6,9 +6,9 @@ import { api, problemOf, seedCaller } from "../test-support/api.ts";
 describe("/v1/account and /v1/usage", () => {
   it("reports balance and this month's usage by operation, excluding top-ups", async () => {
     const caller = await seedCaller({ plan: "free", balanceMicros: 50_000 });
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "a", operation: "image.optimize", amountMicros: 800 });
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "b", operation: "image.optimize", amountMicros: 800 });
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "c", operation: "pdf.analyze", amountMicros: 0 });
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "a", operation: "image.optimize", amountMicros: 800 });
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "b", operation: "image.optimize", amountMicros: 800 });
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "c", operation: "pdf.analyze", amountMicros: 0 });
     const res = await api("/v1/account", { key: caller });
     expect(res.status).toBe(200);
     const account = await res.json<{
@@ -29,9 +29,9 @@ describe("/v1/account and /v1/usage", () => {
   it("aggregates usage by day and by operation over a period", async () => {
     const caller = await seedCaller();
     const day = (iso: string) => Date.parse(iso);
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "d1", operation: "xlsx.generate", amountMicros: 5_020 }, day("2026-10-30T12:00:00Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "d2", operation: "image.optimize", amountMicros: 800 }, day("2026-10-31T23:59:59Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "d3", operation: "image.optimize", amountMicros: 800 }, day("2026-11-01T00:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "d1", operation: "xlsx.generate", amountMicros: 5_020 }, day("2026-10-30T12:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "d2", operation: "image.optimize", amountMicros: 800 }, day("2026-10-31T23:59:59Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "d3", operation: "image.optimize", amountMicros: 800 }, day("2026-11-01T00:00:00Z"));
 
     const byDay = await (await api("/v1/usage?from=2026-10-30&to=2026-10-31&group_by=day", { key: caller })).json<{ data: unknown[]; total: unknown }>();
     expect(byDay.data).toEqual([
@@ -50,11 +50,11 @@ describe("/v1/account and /v1/usage", () => {
   it("groups by day and operation together, one row per pair that had a charge", async () => {
     const caller = await seedCaller({ balanceMicros: 100_000 });
     const at = (iso: string) => Date.parse(iso);
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e1", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T01:00:00Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e2", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T23:00:00Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e3", operation: "pdf.compress", amountMicros: 20_000 }, at("2026-10-30T12:00:00Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e4", operation: "image.optimize", amountMicros: 800 }, at("2026-10-31T08:00:00Z"));
-    await chargeOnce(env.DB, { accountId: caller.accountId, chargeKey: "e5", operation: "image.optimize", amountMicros: 800 }, at("2026-11-01T00:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "e1", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T01:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "e2", operation: "image.optimize", amountMicros: 800 }, at("2026-10-30T23:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "e3", operation: "pdf.compress", amountMicros: 20_000 }, at("2026-10-30T12:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "e4", operation: "image.optimize", amountMicros: 800 }, at("2026-10-31T08:00:00Z"));
+    await chargeOnce(env, { accountId: caller.accountId, chargeKey: "e5", operation: "image.optimize", amountMicros: 800 }, at("2026-11-01T00:00:00Z"));
 
     const res = await api("/v1/usage?from=2026-10-30&to=2026-10-31&group_by=day_operation", { key: caller });
     expect(res.status).toBe(200);

@@ -2,10 +2,12 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { findAccount, findAccountSettings } from "../accounts/account-store.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
 import { owedStorageMicros } from "../billing/storage-charge-store.ts";
-import { monthStart, usageByOperation } from "../billing/usage.ts";
+import { currentBalance } from "../billing/charge-once.ts";
+import { monthStart } from "../billing/usage.ts";
 import { chargeables } from "../../contracts/pricing.ts";
 import { durableUsage } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
+import { accountShard } from "../shards/shard-stub.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
@@ -55,10 +57,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const now = Date.now();
   const start = monthStart(now);
-  const [account, settings, rows, durable, owed] = await Promise.all([
+  const [account, settings, balance, rows, durable, owed] = await Promise.all([
     findAccount(c.env.DB, accountId),
     findAccountSettings(c.env.DB, accountId),
-    usageByOperation(c.env.DB, accountId, start, now + 1),
+    currentBalance(c.env, accountId),
+    accountShard(c.env, accountId).spending(accountId, start, now + 1),
     durableUsage(c.env.DB, accountId, "ready"),
     owedStorageMicros(c.env.DB, accountId),
   ]);
@@ -67,7 +70,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       account_id: account!.id,
       name: account!.name,
       plan: account!.plan,
-      balance_micros: account!.balance_micros,
+      balance_micros: balance,
       require_signed_transforms: settings!.require_signed_transforms,
       usage: {
         period_start: new Date(start).toISOString(),

@@ -4,6 +4,7 @@ import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
 import { insertPendingFile, storeFile } from "../files/file-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { ledgerOf } from "../test-support/account-books.ts";
 
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const HOUR = 3_600_000;
@@ -29,7 +30,7 @@ async function fileRows(accountId: string): Promise<{ id: string; status: string
 }
 
 async function ledgerCount(accountId: string): Promise<number> {
-  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+  return (await ledgerOf(accountId, (row) => row.operation !== "account.topup")).length;
 }
 
 describe("POST /v1/files", () => {

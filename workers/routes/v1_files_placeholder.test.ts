@@ -2,11 +2,11 @@ import { env } from "cloudflare:test";
 import { decode as blurhashDecode } from "blurhash";
 import { thumbHashToRGBA } from "thumbhash";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { storeFile } from "../files/file-store.ts";
 import type { ImagePlaceholder } from "../../contracts/origin/image-placeholder.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 const DAY = 86_400_000;
 
@@ -40,7 +40,7 @@ describe("GET /v1/files/{file_id}/placeholder", () => {
     const blurMean = (p: ImagePlaceholder) => meanOfRgba(blurhashDecode(p.blurhash, 24, 16));
     blurMean(placeholder).forEach((value, i) => expect(Math.abs(value - blurMean(reference)[i]!)).toBeLessThan(4));
 
-    expect((await findAccount(env.DB, caller.accountId))?.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
     expect((await api(`/v1/files/${turned.id}`, { key: caller })).status).toBe(200);
   });
 

@@ -1,6 +1,5 @@
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
 import type { JobRunners } from "../jobs/job-runner.ts";
@@ -10,6 +9,7 @@ import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 interface BatchResult {
   results: ({ ref: string; status: "ok"; width: number; format: string; stats: { original_bytes: number; output_bytes: number }; billing: { charged_micros: number } } | { ref: string; status: "failed"; error: { status: number; detail: string } })[];
@@ -51,7 +51,7 @@ describe("POST /v1/image/batch", () => {
     expect(body.stats.original_bytes).toBe(succeeded.reduce((sum, stats) => sum + stats.original_bytes, 0));
     expect(body.stats.output_bytes).toBe(succeeded.reduce((sum, stats) => sum + stats.output_bytes, 0));
     expect(body.stats.ratio).toBeCloseTo(body.stats.output_bytes / body.stats.original_bytes, 4);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(8_400);
+    expect(await balanceOf(caller.accountId)).toBe(8_400);
   });
 
   it("keeps each source's format family when no format is asked", async () => {
@@ -174,6 +174,6 @@ describe("POST /v1/image/batch", () => {
     expect(job.result.results.map((r) => [r.ref, r.status])).toEqual([["one", "ok"], ["broken", "failed"]]);
     expect(job.result.billing.charged_micros).toBe(800);
     expect(job.result.stats).toMatchObject({ images: 2, succeeded: 1, failed: 1 });
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
 });

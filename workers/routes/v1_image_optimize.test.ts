@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 function optimize(caller: TestCaller, body: unknown, headers: Record<string, string> = {}) {
   return api("/v1/image/optimize", { key: caller, json: body, headers });
@@ -38,7 +38,7 @@ describe("POST /v1/image/optimize", () => {
     expect([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
     const charged = result.stats.output_bytes < result.stats.original_bytes ? 800 : 0;
     expect(result.billing.charged_micros).toBe(charged);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000 - charged);
+    expect(await balanceOf(caller.accountId)).toBe(10_000 - charged);
   });
 
   it("answers a JPEG sent without a format with a JPEG, in one encode", async () => {
@@ -75,7 +75,7 @@ describe("POST /v1/image/optimize", () => {
     expect(result.stats.output_bytes).toBeGreaterThanOrEqual(result.stats.original_bytes);
     expect(result.billing.charged_micros).toBe(0);
     expect(result.file_id).toBeNull();
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("charges once for concurrent retries with one Idempotency-Key", async () => {
@@ -88,7 +88,7 @@ describe("POST /v1/image/optimize", () => {
     expect(responses.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     const replay = await optimize(caller, body, { "Idempotency-Key": "photo-1" });
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
 
   it("refuses a PDF with 415 naming what it is, and charges nothing", async () => {
@@ -97,7 +97,7 @@ describe("POST /v1/image/optimize", () => {
     const problem = await problemOf(await optimize(caller, { source: { base64: encodeBase64(pdf) } }));
     expect(problem.status).toBe(415);
     expect(problem.detail).toMatch(/PDF/);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("passes the origin's 4xx for a truncated image through unchanged, at $0", async () => {
@@ -107,7 +107,7 @@ describe("POST /v1/image/optimize", () => {
     const problem = await problemOf(res);
     expect(problem.status).toBeGreaterThanOrEqual(400);
     expect(problem.status).toBeLessThan(500);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("validates options and source with pointers", async () => {
@@ -164,6 +164,6 @@ describe("POST /v1/image/optimize, mode async", () => {
     expect(job.status).toBe("succeeded");
     expect(job.result).toMatchObject({ width: 80, stats: { orientation_applied: 8 }, billing: { charged_micros: 800 } });
     expect((await download(job.result.url)).length).toBeGreaterThan(100);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(9_200);
+    expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
 });

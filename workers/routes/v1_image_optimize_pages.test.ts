@@ -1,7 +1,6 @@
 // options.page on /v1/image/optimize: a PDF is an image one page at a time.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { decodePixels } from "../edge-image/codecs.ts";
 import { decodeBase64, encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
@@ -9,6 +8,7 @@ import { twoPagePdf } from "../test-support/two-page-pdf.ts";
 import { seedSource } from "../test-support/transform-requests.ts";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 describe("POST /v1/image/optimize with options.page", () => {
   it("makes a PNG of the asked PDF page, billed by the usual rule", async () => {
@@ -24,7 +24,7 @@ describe("POST /v1/image/optimize with options.page", () => {
     // A page's PNG is larger than this tiny vector PDF: not smaller, so not charged.
     const charged = body.stats.output_bytes < pdf.length ? 800 : 0;
     expect(body.billing.charged_micros).toBe(charged);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000 - charged);
+    expect(await balanceOf(caller.accountId)).toBe(10_000 - charged);
   });
 
   it("refuses a page past the last with 422 and a PDF without page with 415 naming it, charging nothing", async () => {
@@ -35,7 +35,7 @@ describe("POST /v1/image/optimize with options.page", () => {
     const none = await problemOf(await api("/v1/image/optimize", { key: caller, json: { source } }));
     expect(none.status).toBe(415);
     expect(none.detail).toContain("page");
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(10_000);
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("takes a stored PDF up to the PDF endpoints' byte limit, and any other image up to the image one", async () => {

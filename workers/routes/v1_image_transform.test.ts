@@ -25,6 +25,7 @@ import { strongEtag } from "../transform/derivative-response.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
@@ -118,8 +119,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(await get()).toBe(etag);
     expect(tiers).toEqual(["compute", "edge", "r2", "compute"]);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
-    const balance = await env.DB.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(caller.accountId).first<{ balance_micros: number }>();
-    expect(balance?.balance_micros).toBe(4_200);
+    expect(await balanceOf(caller.accountId)).toBe(4_200);
   });
 
   it("passes an origin-made derivative through R2 and the cache unchanged, its ETag the digest of its bytes", async () => {

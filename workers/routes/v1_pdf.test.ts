@@ -1,9 +1,8 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 
 async function pdfSource(name: string) {
   return { base64: encodeBase64(await generatedBytes(name)) };
@@ -49,7 +48,7 @@ describe("POST /v1/pdf/analyze", () => {
     for (const [side, value] of Object.entries({ x: 72, y: 200, width: 288, height: 192 })) expect(Math.abs(placement!.rect_pt[side as "x"] - value)).toBeLessThanOrEqual(0.5);
     expect(Object.keys(analysis.projection).sort()).toEqual(["ebook", "email", "prepress", "print", "screen"]);
     expect(analysis.billing.charged_micros).toBe(0);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(1_000);
+    expect(await balanceOf(caller.accountId)).toBe(1_000);
     const usage = await (await api("/v1/account", { key: caller })).json<{ usage: { by_operation: { operation: string; count: number }[] } }>();
     expect(usage.usage.by_operation).toEqual([{ operation: "pdf.analyze", count: 1, micros: 0 }]);
   });
@@ -105,7 +104,7 @@ describe("POST /v1/pdf/compress", () => {
     const bytes = new Uint8Array(await download.arrayBuffer());
     expect(bytes.length).toBe(result.stats.output_bytes);
     expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(80_000);
+    expect(await balanceOf(caller.accountId)).toBe(80_000);
   });
 
   it("refuses a signed PDF with 422 pdf_signed at $0", async () => {
@@ -113,7 +112,7 @@ describe("POST /v1/pdf/compress", () => {
     const problem = await problemOf(await call(caller, "/v1/pdf/compress", { source: await pdfSource("signed.pdf") }));
     expect(problem.status).toBe(422);
     expect(problem.type).toMatch(/pdf_signed$/);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+    expect(await balanceOf(caller.accountId)).toBe(100_000);
   });
 
   it("asks for the password of an encrypted PDF", async () => {

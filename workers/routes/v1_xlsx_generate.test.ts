@@ -2,11 +2,11 @@ import { createMessageBatch, env } from "cloudflare:test";
 import * as XLSX from "xlsx";
 import { cellsOf } from "../../test/support/xlsx-cells.ts";
 import { describe, expect, it } from "vitest";
-import { findAccount } from "../accounts/account-store.ts";
 import { XLSX_SYNC_CELL_LIMIT } from "../../contracts/xlsx-request.ts";
 import { jobRunners } from "../jobs/job-runners.ts";
 import { consumeJobQueue } from "../jobs/queue-consumer.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
 
 const invoices = {
   filename: "invoices.xlsx",
@@ -43,7 +43,7 @@ describe("POST /v1/xlsx/generate", () => {
     const result = await res.json<{ url: string; stats: { cells: number; sheets: number }; billing: { charged_micros: number } }>();
     expect(result.stats).toMatchObject({ sheets: 1, cells: 7 });
     expect(result.billing.charged_micros).toBe(5_001);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000 - 5_001);
+    expect(await balanceOf(caller.accountId)).toBe(100_000 - 5_001);
 
     const sheet = cellsOf((await workbookAt(result.url)).Sheets.Invoices!);
     expect(sheet.A2!.v).toBe("Acme");
@@ -60,7 +60,7 @@ describe("POST /v1/xlsx/generate", () => {
     const problem = await problemOf(await generate(caller, bad));
     expect(problem.status).toBe(422);
     expect(problem.errors!.map((e) => e.pointer)).toEqual(expect.arrayContaining(["/sheets/0/name", "/sheets/0/rows/0/0"]));
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+    expect(await balanceOf(caller.accountId)).toBe(100_000);
   });
 
   it("refuses a sheet name with a control character, which the writer would strip into a duplicate, at $0", async () => {
@@ -72,9 +72,8 @@ describe("POST /v1/xlsx/generate", () => {
     expect(problem.type).toMatch(/xlsx_limits$/);
     expect(problem.errors?.map(({ pointer }) => pointer)).toEqual(["/sheets/0/name"]);
     expect(problem.errors?.[0]?.detail).toMatch(/U\+0000/);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger WHERE account_id = ? AND amount_micros > 0").bind(caller.accountId).first<{ n: number }>();
-    expect(ledger!.n).toBe(0);
+    expect(await balanceOf(caller.accountId)).toBe(100_000);
+    expect(await ledgerOf(caller.accountId, (row) => row.amountMicros > 0)).toEqual([]);
   });
 
   it("writes notes, rich text, outline, protection, print setup and a picture through the origin, and bills only cells", async () => {
@@ -121,7 +120,7 @@ describe("POST /v1/xlsx/generate", () => {
     );
     expect(problem.status).toBe(400);
     expect(problem.errors!.map((e) => e.pointer)).toEqual(["/sheets/0/outline/columns/1/range", "/sheets/0/images/0/source/base64"]);
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(100_000);
+    expect(await balanceOf(caller.accountId)).toBe(100_000);
   });
 
   it("reads a picture given by file_id at the edge, and names a picture whose file does not exist", async () => {
@@ -134,11 +133,11 @@ describe("POST /v1/xlsx/generate", () => {
     const book = XLSX.read(new Uint8Array(await (await api(u.pathname + u.search)).arrayBuffer()), { type: "array", bookFiles: true }) as XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
     expect(btoa(String.fromCharCode(...book.files["xl/media/image1.png"]!.content))).toBe(pixel);
 
-    const before = (await findAccount(env.DB, caller.accountId))!.balance_micros;
+    const before = await balanceOf(caller.accountId);
     const missing = await problemOf(await generate(caller, { sheets: [{ ...invoices.sheets[0], images: [{ source: { base64: pixel }, anchor: "F2" }, { source: { file_id: "file_doesnotexist0000000" }, anchor: "F9" }] }] }));
     expect(missing.status).toBe(404);
     expect(missing.detail).toContain("/sheets/0/images/1/source");
-    expect((await findAccount(env.DB, caller.accountId))!.balance_micros).toBe(before);
+    expect(await balanceOf(caller.accountId)).toBe(before);
   });
 
   it("sends workbooks over the sync limit to async, and runs them as a job", async () => {

@@ -5,6 +5,8 @@ import { IDEMPOTENCY_RETENTION_MS } from "../idempotency/shard-idempotency-recor
 import { requestFingerprint } from "../idempotency/idempotency-store.ts";
 import type { AccountShard } from "./account-shard.ts";
 import { accountShard } from "./shard-stub.ts";
+import { chargeOnce } from "../billing/charge-once.ts";
+import { balanceOf } from "../test-support/account-books.ts";
 import { migrateShard } from "./shard-migrations.ts";
 
 const name = (idempotencyKey: string) => ({ keyId: "key_test", idempotencyKey });
@@ -42,7 +44,7 @@ describe("AccountShard", () => {
     const shard = accountShard(env, accountId);
     await shard.claimIdempotencyKey(accountId, name("kept"), "fp", Date.now());
     const versions = await runInDurableObject(shard, (_instance: AccountShard, state) => [migrateShard(state.storage), migrateShard(state.storage)]);
-    expect(versions).toEqual([1, 1]);
+    expect(versions).toEqual([2, 2]);
     expect(await shard.idempotencyRecord(accountId, name("kept"))).toMatchObject({ fingerprint: "fp" });
   });
 
@@ -64,5 +66,24 @@ describe("AccountShard", () => {
     const replayed = await send(caller, "moved");
     expect([replayed.status, replayed.headers.get("Idempotent-Replayed"), await replayed.text()]).toEqual([answered.status, "true", recorded]);
     expect(requestId).not.toBeNull();
+  });
+});
+
+describe("an account's money, upgraded in place", () => {
+  it("takes the balance and charge keys the shared database held before the move, once", async () => {
+    const accountId = `acct_${crypto.randomUUID().replaceAll("-", "")}`;
+    const now = Date.now();
+    // As the shared database held an account before the move: its ledger rows, and the balance its trigger kept.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO accounts (id, name, plan, balance_micros, created_at) VALUES (?, 'moved', 'pro', 7000, ?)").bind(accountId, now),
+      env.DB.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, 'topup:old', 'account.topup', -10000, 1, ?)").bind(accountId, now),
+      env.DB.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, 'transform:file_x:w_10', 'image.transform', 3000, 1, ?)").bind(accountId, now),
+    ]);
+    const charge = { accountId, chargeKey: "transform:file_x:w_10", operation: "image.transform" as const, amountMicros: 3000 };
+    expect(await chargeOnce(env, charge)).toBe("already_charged");
+    expect(await balanceOf(accountId)).toBe(7000);
+    expect(await accountShard(env, accountId).spending(accountId, now - 1, now + 1)).toEqual([{ operation: "image.transform", count: 1, micros: 3000 }]);
+    // Imported rows are the report's already: nothing of them is fed back.
+    expect(await runInDurableObject(accountShard(env, accountId), (_shard: AccountShard, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM ledger WHERE fed = 0").one())).toEqual({ n: 0 });
   });
 });

@@ -1,6 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { eq } from "drizzle-orm";
+import { topUpCharge, type Charge } from "../billing/charge.ts";
+import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
+import { FEED_ROWS, ledgerFeedMessage, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import { balanceMicros, importLedgerRows, lastSeq, ledgerRows, markFed, recordCharge, unfedRows, type ShardChargeOutcome, type ShardLedgerRow } from "../billing/shard-ledger.ts";
+import { usageByOperation, usageReaders, type DailyOperationUsageRow, type DailyUsageRow, type UsageGrouping, type UsageRow } from "../billing/usage.ts";
 import { liveD1Records } from "../idempotency/d1-idempotency-records.ts";
 import {
   claimRecord,
@@ -12,31 +17,45 @@ import {
   releaseRecord,
   type IdempotencyRecord,
   type RecordName,
-  type ShardDb,
 } from "../idempotency/shard-idempotency-records.ts";
+import type { ShardDb } from "./shard-db.ts";
 import { migrateShard } from "./shard-migrations.ts";
 import * as shardSchema from "./shard-schema.ts";
 
-const IMPORTED_FACT = "d1_idempotency_imported";
+// What the shard brought over from the shared database once, each recorded as a fact.
+const IDEMPOTENCY_IMPORTED = "d1_idempotency_imported";
+const LEDGER_IMPORTED = "d1_ledger_imported";
+// A shard that falls short looks for top-ups granted since it last looked at most this often, so
+// an account at zero cannot turn each refused call into a read of the shared database.
+const TOP_UP_LOOK_MS = 2_000;
+// How long new rows wait before they are fed, so a busy account's rows travel together.
+const FEED_DELAY_MS = 1_000;
+// Messages sent per alarm; a longer backlog is sent at the next, straight after.
+const FEED_MESSAGES_PER_ALARM = 10;
 
-/** What a shard reads besides its own storage: the shared database it imports from once. */
+/** What a shard reads besides its own storage: the shared database it imports from, and the feed it reports to. */
 interface AccountShardEnv {
   DB: D1Database;
+  LEDGER_FEED: Queue<LedgerFeedMessage>;
 }
 
 /**
- * One account's own state, in a Durable Object with its own SQLite database: the account's calls
- * run here one at a time, and never queue behind another account's, so the ceiling grows with the
- * number of accounts instead of being one shared database's. It keeps the account's idempotency
- * records (the rest of the account's hot state follows, docs/scale.md).
+ * One account's own state, in a Durable Object with its own SQLite database: its money (the
+ * ledger, the balance, charge-once) and its idempotency records. The account's calls run here one
+ * at a time and never queue behind another account's, so the ceiling grows with the number of
+ * accounts instead of being one shared database's (docs/scale.md).
  *
- * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard first used by this
- * deployment imports the account's live records from the shared database once, before it answers
- * anything, so a retry of a request made before the move still finds its record.
+ * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard
+ * first used by this deployment imports what the shared database held for its account, once,
+ * before it answers anything: its ledger (and so its balance) and its live idempotency records.
+ * Its new ledger rows reach the shared database's report through the ledger feed, a moment later.
  */
 export class AccountShard extends DurableObject<AccountShardEnv> {
   private readonly db: ShardDb;
-  private importDone = false;
+  private readonly imported = new Set<string>();
+  private lastTopUpLook = 0;
+  private topUpLook: Promise<void> | null = null;
+  private feedDue = false;
 
   constructor(ctx: DurableObjectState, env: AccountShardEnv) {
     super(ctx, env);
@@ -44,15 +63,52 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     void ctx.blockConcurrencyWhile(() => Promise.resolve(migrateShard(ctx.storage)));
   }
 
+  /** Records the charge once; an overdraw first looks for granted top-ups, then is refused with nothing recorded. */
+  async charge(accountId: string, charge: Charge, now: number): Promise<ShardChargeOutcome> {
+    await this.importLedgerOnce(accountId);
+    let outcome = recordCharge(this.db, charge, now);
+    if (outcome === "insufficient_balance") {
+      await this.lookForTopUps(accountId, false);
+      outcome = recordCharge(this.db, charge, now);
+    }
+    if (outcome === "charged") await this.feedSoon();
+    return outcome;
+  }
+
+  /** The balance; when it is below `cover`, after looking for granted top-ups (`cover` of Infinity: always look). */
+  async balance(accountId: string, cover: number): Promise<number> {
+    await this.importLedgerOnce(accountId);
+    if (balanceMicros(this.db) < cover) await this.lookForTopUps(accountId, cover === Number.POSITIVE_INFINITY);
+    return balanceMicros(this.db);
+  }
+
+  /** What the account spent between two instants, grouped as `/v1/usage` asks. */
+  async usage(accountId: string, grouping: UsageGrouping, from: number, to: number): Promise<UsageRow[] | DailyUsageRow[] | DailyOperationUsageRow[]> {
+    await this.importLedgerOnce(accountId);
+    return usageReaders[grouping](this.db, from, to);
+  }
+
+  /** What the account spent between two instants, by operation. */
+  async spending(accountId: string, from: number, to: number): Promise<UsageRow[]> {
+    await this.importLedgerOnce(accountId);
+    return usageByOperation(this.db, from, to);
+  }
+
+  /** Every ledger row, oldest first, for the account's books. */
+  async ledger(accountId: string): Promise<ShardLedgerRow[]> {
+    await this.importLedgerOnce(accountId);
+    return ledgerRows(this.db);
+  }
+
   async claimIdempotencyKey(accountId: string, name: RecordName, fingerprint: string, now: number): Promise<boolean> {
-    await this.importOnce(accountId, now);
+    await this.importIdempotencyOnce(accountId, now);
     const claimed = claimRecord(this.db, name, fingerprint, now);
-    if (claimed) await this.pruneLater();
+    if (claimed) await this.wakeAt(nextExpiry(this.db));
     return claimed;
   }
 
   async idempotencyRecord(accountId: string, name: RecordName): Promise<IdempotencyRecord | null> {
-    await this.importOnce(accountId, Date.now());
+    await this.importIdempotencyOnce(accountId, Date.now());
     return findRecord(this.db, name);
   }
 
@@ -64,31 +120,90 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     releaseRecord(this.db, name);
   }
 
-  /** Drops expired records and wakes again when the next one expires. */
+  /** Feeds new ledger rows, drops expired idempotency records, and wakes again for whichever comes next. */
   override async alarm(): Promise<void> {
+    this.feedDue = false;
+    const accountId = this.fact(LEDGER_IMPORTED);
+    const backlog = accountId === null ? false : await this.feed(accountId);
     pruneRecords(this.db, Date.now());
-    const next = nextExpiry(this.db);
-    if (next !== null) await this.ctx.storage.setAlarm(next);
+    if (backlog) await this.feedSoon(0);
+    await this.wakeAt(nextExpiry(this.db));
   }
 
-  private async pruneLater(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) !== null) return;
-    const next = nextExpiry(this.db);
-    if (next !== null) await this.ctx.storage.setAlarm(next);
+  /** Sends unfed rows, FEED_ROWS a message; true when rows are left for the next alarm. */
+  private async feed(accountId: string): Promise<boolean> {
+    for (let sent = 0; sent < FEED_MESSAGES_PER_ALARM; sent++) {
+      const rows = unfedRows(this.db, FEED_ROWS);
+      if (rows.length === 0) return false;
+      const through = rows[rows.length - 1]!.seq;
+      // Read with the rows, before the send yields: the balance is the one after `through` only if no row came later.
+      const balance = lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through } : null;
+      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance));
+      markFed(this.db, through);
+    }
+    return unfedRows(this.db, 1).length > 0;
   }
 
-  /** The one-time import; no other call of this shard runs while it reads the shared database. */
-  private async importOnce(accountId: string, now: number): Promise<void> {
-    if (this.imported()) return;
-    await this.ctx.blockConcurrencyWhile(async () => {
-      if (this.imported()) return;
-      importRecords(this.db, await liveD1Records(this.env.DB, accountId, now));
-      this.db.insert(shardSchema.shardFacts).values({ name: IMPORTED_FACT, value: accountId }).run();
+  private async feedSoon(delay = FEED_DELAY_MS): Promise<void> {
+    if (this.feedDue && delay > 0) return;
+    this.feedDue = true;
+    await this.wakeAt(Date.now() + delay);
+  }
+
+  /** Sets the alarm to `at` unless it is set sooner. */
+  private async wakeAt(at: number | null): Promise<void> {
+    if (at === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Applies the top-ups granted in the shared database; calls that fall short while a look is under way wait for it. */
+  private lookForTopUps(accountId: string, always: boolean): Promise<void> {
+    if (this.topUpLook) return this.topUpLook;
+    if (!always && Date.now() - this.lastTopUpLook < TOP_UP_LOOK_MS) return Promise.resolve();
+    this.lastTopUpLook = Date.now();
+    this.topUpLook = this.applyTopUps(accountId).finally(() => {
+      this.topUpLook = null;
+    });
+    return this.topUpLook;
+  }
+
+  private async applyTopUps(accountId: string): Promise<void> {
+    const granted = await pendingTopUpsOf(this.env.DB, accountId);
+    const now = Date.now();
+    let applied = false;
+    for (const topUp of granted) applied = recordCharge(this.db, topUpCharge(accountId, topUp.micros, topUp.reference), now) === "charged" || applied;
+    await forgetTopUps(this.env.DB, accountId, granted.map((topUp) => topUp.reference));
+    if (applied) await this.feedSoon();
+  }
+
+  /** The one-time import of the account's ledger; no other call of this shard runs while it reads the shared database. */
+  private async importLedgerOnce(accountId: string): Promise<void> {
+    await this.once(LEDGER_IMPORTED, accountId, async () => {
+      importLedgerRows(this.db, await ledgerRowsBeforeShard(this.env.DB, accountId));
     });
   }
 
-  private imported(): boolean {
-    this.importDone ||= this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, IMPORTED_FACT)).get() !== undefined;
-    return this.importDone;
+  private async importIdempotencyOnce(accountId: string, now: number): Promise<void> {
+    await this.once(IDEMPOTENCY_IMPORTED, accountId, async () => {
+      importRecords(this.db, await liveD1Records(this.env.DB, accountId, now));
+    });
+  }
+
+  private async once(fact: string, accountId: string, work: () => Promise<void>): Promise<void> {
+    if (this.imported.has(fact) || this.fact(fact) !== null) {
+      this.imported.add(fact);
+      return;
+    }
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.fact(fact) !== null) return;
+      await work();
+      this.db.insert(shardSchema.shardFacts).values({ name: fact, value: accountId }).run();
+    });
+    this.imported.add(fact);
+  }
+
+  private fact(name: string): string | null {
+    return this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, name)).get()?.value ?? null;
   }
 }

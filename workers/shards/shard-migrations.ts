@@ -12,6 +12,22 @@ const STEPS: readonly string[][] = [
       PRIMARY KEY (key_id, idempotency_key))`,
     "CREATE INDEX idempotency_expiry ON idempotency_records (expires_at)",
   ],
+  // The account's money: every charge and top-up a row (a top-up is a negative amount), the
+  // balance moved by the same statement that records the row, and the CHECK that refuses an
+  // overdraw inside that statement. `fed` marks the rows the shared database's report has.
+  [
+    `CREATE TABLE ledger (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, charge_key TEXT NOT NULL UNIQUE, operation TEXT NOT NULL,
+      amount_micros INTEGER NOT NULL, units INTEGER NOT NULL, created_at INTEGER NOT NULL,
+      fed INTEGER NOT NULL DEFAULT 0)`,
+    "CREATE INDEX ledger_time ON ledger (created_at)",
+    "CREATE INDEX ledger_unfed ON ledger (seq) WHERE fed = 0",
+    `CREATE TABLE balance (
+      one INTEGER PRIMARY KEY CHECK (one = 1),
+      micros INTEGER NOT NULL CONSTRAINT balance_non_negative CHECK (micros >= 0))`,
+    "INSERT INTO balance (one, micros) VALUES (1, 0)",
+    "CREATE TRIGGER ledger_moves_balance AFTER INSERT ON ledger BEGIN UPDATE balance SET micros = micros - NEW.amount_micros; END",
+  ],
 ];
 
 /** Brings the shard's SQLite up to the latest step; returns the version it had before. */

@@ -1,10 +1,11 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
 // so nothing here carries an account id. Their DDL is shard-migrations.ts; the store tests
 // exercise every column through these definitions, so the two cannot drift unnoticed.
 
-/** What the shard has done once: the account it belongs to, the import of its D1 records. */
+/** What the shard has done once: the imports of its account's records from the shared database. */
 export const shardFacts = sqliteTable("shard_facts", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
@@ -25,3 +26,20 @@ export const shardIdempotencyRecords = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] })],
 );
+
+/** The account's charges and top-ups; `seq` orders them, `fed` marks what the shared report has. */
+export const shardLedger = sqliteTable("ledger", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  chargeKey: text("charge_key").notNull().unique(),
+  operation: text("operation").$type<Chargeable | "account.topup">().notNull(),
+  amountMicros: integer("amount_micros").notNull(),
+  units: integer("units").notNull(),
+  createdAt: integer("created_at").notNull(),
+  fed: integer("fed", { mode: "boolean" }).notNull().default(false),
+});
+
+/** One row: the balance, moved only by the ledger's trigger. */
+export const shardBalance = sqliteTable("balance", {
+  one: integer("one").primaryKey(),
+  micros: integer("micros").notNull(),
+});

@@ -3,7 +3,12 @@
 // import the app).
 import type { AccountShard } from "./account-shard.ts";
 
+/** The binding every account's shard is reached through. */
+export interface AccountShards {
+  ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
+}
+
 /** The account's shard. */
-export function accountShard(env: { ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard> }, accountId: string): DurableObjectStub<AccountShard> {
+export function accountShard(env: AccountShards, accountId: string): DurableObjectStub<AccountShard> {
   return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountId));
 }

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import { storeFile } from "../files/file-store.ts";
 import type { TestCaller } from "./api.ts";
+import { ledgerOf } from "./account-books.ts";
 
 export const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
 
@@ -16,8 +17,6 @@ export const transformUrl = (caller: TestCaller, transform: string, fileId: stri
 
 /** How many transforms the ledger charged the account, and for how much in all. */
 export async function transformCharges(accountId: string): Promise<{ n: number; micros: number }> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(amount_micros), 0) AS micros FROM ledger WHERE account_id = ? AND operation = 'image.transform'")
-    .bind(accountId)
-    .first<{ n: number; micros: number }>();
-  return row!;
+  const rows = await ledgerOf(accountId, (row) => row.operation === "image.transform");
+  return { n: rows.length, micros: rows.reduce((sum, row) => sum + row.amountMicros, 0) };
 }

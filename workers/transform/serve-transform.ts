@@ -20,7 +20,7 @@ import type { TransformRequest } from "./transform-request.ts";
 import { findOverlay, readOverlay } from "./transform-overlay.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
-type ServeEnv = Pick<Bindings, "DB" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type ServeEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export async function serveTransform(env: ServeEnv, request: TransformRequest): Promise<Response> {
   const op = resolveTransform(request.spec);
@@ -52,7 +52,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   // An overlay that is no image is refused before the balance is asked or anything computed.
   const overlay = await readOverlay(env, overlayRef);
   const price = transformPrice();
-  await requireBalance(env.DB, identity.accountId, price);
+  await requireBalance(env, identity.accountId, price);
   const choice = outputChoice(op.format, identity.formatClass ?? undefined);
   const derivative = await computeDerivative(env, identity.accountId, source.original, op, choice, overlay);
   const meta = metaOf(source.etag(derivative.sha256), derivativeContentTypes[derivative.format], derivative.size);
@@ -60,7 +60,7 @@ export async function serveTransform(env: ServeEnv, request: TransformRequest): 
   // edge cache and R2 it is computed again but not charged again. An origin path's key names the
   // original's version, so changed bytes are charged anew and the same bytes never twice.
   const charge = () =>
-    chargeOnce(env.DB, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
+    chargeOnce(env, { accountId: identity.accountId, chargeKey: transformChargeKey(identity), operation: "image.transform", amountMicros: price });
   const r2Key = await storeDerivative(
     env,
     identity,

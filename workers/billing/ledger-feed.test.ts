@@ -1,0 +1,60 @@
+import { createMessageBatch, env, runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { accountShard } from "../shards/shard-stub.ts";
+import { api, seedCaller } from "../test-support/api.ts";
+import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
+import { generatedBytes } from "../test-support/generated-file.ts";
+import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import { consumeLedgerFeed, LEDGER_FEED_QUEUE, ledgerFeedMessage, type LedgerFeedMessage } from "./ledger-feed.ts";
+
+const row = (seq: number, micros = 800) => ({ seq, chargeKey: `req:feed-${seq}`, operation: "image.optimize" as const, amountMicros: micros, units: 1, createdAt: Date.now() });
+
+function batchOf(...bodies: unknown[]) {
+  return createMessageBatch<LedgerFeedMessage>(LEDGER_FEED_QUEUE, bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: body as LedgerFeedMessage })));
+}
+
+async function reported(accountId: string) {
+  const rows = await env.DB.prepare("SELECT charge_key, amount_micros FROM ledger WHERE account_id = ? ORDER BY charge_key").bind(accountId).all<{ charge_key: string; amount_micros: number }>();
+  const account = await env.DB.prepare("SELECT balance_micros, ledger_fed_seq FROM accounts WHERE id = ?").bind(accountId).first<{ balance_micros: number; ledger_fed_seq: number }>();
+  return { rows: rows.results, balance: account!.balance_micros, fedSeq: account!.ledger_fed_seq };
+}
+
+describe("the ledger feed's consumer", () => {
+  it("records a redelivered message once, and keeps the newest balance whatever order messages come in", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 0 });
+    const first = ledgerFeedMessage(accountId, [row(1)], { micros: 9_200, seq: 1 });
+    const second = ledgerFeedMessage(accountId, [row(2)], { micros: 8_400, seq: 2 });
+    await consumeLedgerFeed(batchOf(second), env.DB);
+    await consumeLedgerFeed(batchOf(first, second), env.DB);
+    expect(await reported(accountId)).toEqual({
+      rows: [
+        { charge_key: "req:feed-1", amount_micros: 800 },
+        { charge_key: "req:feed-2", amount_micros: 800 },
+      ],
+      balance: 8_400,
+      fedSeq: 2,
+    });
+  });
+
+  it("drops a message that is not a feed message and writes the rest", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 0 });
+    const batch = batchOf({ account_id: accountId, rows: "not rows" }, ledgerFeedMessage(accountId, [row(1, 5)], { micros: 1, seq: 1 }));
+    await consumeLedgerFeed(batch, env.DB);
+    expect(await reported(accountId)).toMatchObject({ rows: [{ charge_key: "req:feed-1", amount_micros: 5 }], balance: 1 });
+  });
+});
+
+describe("a shard feeding the shared report", () => {
+  it("sends its new rows and the balance they leave at its alarm, and the report ends equal to the shard", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const image = { base64: encodeBase64(await generatedBytes("landscape-3.jpg")) };
+    for (const width of [20, 21]) expect((await api("/v1/image/optimize", { key: caller, json: { source: image, options: { width } } })).status).toBe(200);
+    const shardRows = await ledgerOf(caller.accountId);
+    expect(shardRows.map((r) => r.operation)).toEqual(["account.topup", "image.optimize", "image.optimize"]);
+    expect(await runDurableObjectAlarm(accountShard(env, caller.accountId))).toBe(true);
+    // The message goes through the real queue to the real consumer, a batch timeout later.
+    await expect.poll(() => reported(caller.accountId), { timeout: 15_000, interval: 200 }).toMatchObject({ balance: await balanceOf(caller.accountId), fedSeq: 3 });
+    const { rows } = await reported(caller.accountId);
+    expect(rows.map((r) => r.charge_key).sort()).toEqual(shardRows.map((r) => r.chargeKey).sort());
+  });
+});
