@@ -171,4 +171,33 @@ describe("the documents", () => {
     if (handlers === undefined) throw new Error("workers/routes/v1_image_transform.ts no longer mounts createHandlers(…)");
     expect(architectureProse()).toContain(writtenChain(handlerNames(handlers)));
   });
+
+  it("the docs name only npm scripts and admin commands that exist", () => {
+    const text = DOCS.map(read).join("\n");
+    const scripts = Object.keys((JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts);
+    const named = [...new Set([...text.matchAll(/npm run ([a-z][\w:-]*[a-z])(?![\w:*-])/g)].map((match) => match[1]!))];
+    expect(named.filter((script) => !scripts.includes(script))).toEqual([]);
+    const admin = read("scripts/admin.ts");
+    const commands = [...new Set([...text.matchAll(/npm run admin -- ([a-z]+)(?: ([a-z]+))?/g)].map((match) => match.slice(1, 3).join(" ").trim()))];
+    const unknown = commands.filter((command) => {
+      const [resource, action] = command.split(" ");
+      return !admin.includes(`resource === "${resource}"`) || (action !== undefined && !admin.includes(`action === "${action}"`));
+    });
+    expect(unknown).toEqual([]);
+  });
+
+  it("docs/development.md's suites are the projects of vitest.config.ts", () => {
+    const projects = [...read("vitest.config.ts").matchAll(/name: "(\w+)",[^\]]*?include: \[([^\]]*)\]/g)].map((match) => ({
+      name: match[1]!,
+      include: [...match[2]!.matchAll(/"([^"]+)"/g)].map((glob) => glob[1]!),
+    }));
+    expect(projects.length).toBeGreaterThan(5);
+    const rows = read("docs/development.md").split("\n").filter((line) => line.startsWith("| `"));
+    const mismatched = projects.filter(({ name, include }) => {
+      const row = rows.find((line) => line.startsWith(`| \`${name}\` |`));
+      return row === undefined || include.some((glob) => !row.includes(`\`${glob}\``));
+    });
+    expect(mismatched.map(({ name }) => name)).toEqual([]);
+    expect(rows.length).toBe(projects.length);
+  });
 });
