@@ -53,6 +53,6 @@ export default defineConfig(
     "console/tsconfig.json": ["console/**/*.ts"],
     "workers/tsconfig.json": ["workers/**/*.ts"],
     "origin/tsconfig.json": ["origin/**/*.ts"],
-    "scripts/tsconfig.json": ["scripts/**/*.ts", "test/**/*.ts", "vitest.config.ts", "drizzle.config.ts"],
+    "scripts/tsconfig.json": ["scripts/**/*.ts", "test/**/*.ts", "docs/**/*.ts", "vitest.config.ts", "drizzle.config.ts"],
   }).map(([project, files]) => ({ files, languageOptions: { parserOptions: { project } } })),
 );

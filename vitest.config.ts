@@ -64,7 +64,8 @@ export default defineConfig({
         test: {
           name: "contracts",
           environment: "node",
-          include: ["contracts/**/*.test.ts"],
+          // The documents' tests (docs/docs.test.ts) read them against contracts and code, in Node.
+          include: ["contracts/**/*.test.ts", "docs/**/*.test.ts"],
           exclude,
         },
       },

@@ -12,16 +12,9 @@
 // tile is two pixels. And images made almost entirely of smooth surfaces (charts, logos, shaded
 // vector art: smooth-share.ts) stray both ways. So where the sample answers CONFIRM_UP_TO or
 // lower, or the image is such a graphic, the answer is scored whole and the search goes on from
-// it on whole scores, up or down. Measured on the PDF corpus at ebook's floor of 69 (the sample's
-// answer, then its whole score), the estimate alone gave images_cairo's shaded graphics q20 50.1
-// and q25 64.8 but q100 81.8 where q75 scores 70.5 (44 KB against 10 KB), freeculture's gray
-// figures q30 63.5 and q35 67.8, issue1905's two smooth pictures q75 62.0 and 68.0, a 1200 x 742
-// chart of issue19971 q30 66.9 and issue13931's stamp on white q20 60.2 (every tile of its
-// sample white). Of the 44 sampled images, the two rules confirm 18, which held 8 of the 9
-// misses; the other 26 stay with the estimate, since scoring every image whole would cost about
-// 0.25 s per MP (the corpus's rewritten images are about 30 MP as scored: 7 s, a third of
-// compress).
-// The one miss left on the corpus: pypdf's CMYK photo at q65 (67.6 whole).
+// it on whole scores, up or down. The other images stay with the estimate: scoring every image
+// whole would cost about a third of a compress. What the two rules catch on the corpus, image by
+// image: origin/pdf/README.md ("Where the floor's sample estimate strays").
 //
 // An image drawn magnified (placed below the profile's resolution) is shown with each pixel
 // spread over several of the page's: its blocks and ringing grow with it. Both sides are then
@@ -57,8 +50,7 @@ const SAMPLE_PIXELS = 192 * 192;
 // A sample's answer at or below this quality is confirmed by a whole score (see above).
 const CONFIRM_UP_TO = 40;
 // An image with at least this share of smooth pixels is a graphic whose answer is confirmed whole
-// (see above): images_cairo's and issue19971's charts and logos 0.91 to 0.98, issue1905's
-// pictures 0.85 to 0.94, against 0.12 to 0.84 for the corpus's other sampled images.
+// (see above); the shares that set it are in origin/pdf/README.md.
 const SHADED_GRAPHIC_SHARE = 0.85;
 // Beyond this enlargement a viewer's rendering, not the encode, decides what is seen.
 const MAX_MAGNIFICATION = 4;
