@@ -24,10 +24,11 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
   xlsx: "xlsx generate",
 };
 
-// The shard design's calls per request: its account statements go to the account's object in one
-// call before the work (balance, idempotency claim) and one after (charge, derivative or file row,
-// idempotency record); a job adds its start, its end and its webhook's record.
-const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 2, optimize: 2, pdfCompress: 5, xlsx: 2 };
+// The shard design's calls per request: one after the work (the charge, and with the file and
+// derivative index moved, its row); the balance check before the work is answered from the
+// isolate's recent sight of the balance (workers/billing/balance-seen.ts) for a funded account.
+// A job adds its start, its end and its webhook's record.
+const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 4, xlsx: 1 };
 // Requests that charge the account: each is a ledger row its shard feeds to the shared report.
 const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
 // A shard feeds its rows a second after a charge (workers/shards/account-shard.ts), one message

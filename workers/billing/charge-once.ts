@@ -1,5 +1,6 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
+import { sawBalance, surelyCovered } from "./balance-seen.ts";
 import type { Charge, ChargeOutcome } from "./charge.ts";
 
 /**
@@ -9,7 +10,8 @@ import type { Charge, ChargeOutcome } from "./charge.ts";
  * requests, since the shard runs one call at a time.
  */
 export async function chargeOnce(env: AccountShards, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
-  const outcome = await accountShard(env, charge.accountId).charge(charge.accountId, charge, now);
+  const { outcome, balanceMicros } = await accountShard(env, charge.accountId).charge(charge.accountId, charge, now);
+  sawBalance(charge.accountId, balanceMicros);
   if (outcome === "insufficient_balance") {
     throw new ProblemError("insufficient_balance", `This operation costs ${charge.amountMicros} micros and the balance does not cover it.`, {
       extensions: { required_micros: charge.amountMicros },
@@ -20,8 +22,9 @@ export async function chargeOnce(env: AccountShards, charge: Charge, now = Date.
 
 /** A 402 before any work starts, so a client without funds does not wait for a result it cannot get. */
 export async function requireBalance(env: AccountShards, accountId: string, micros: number): Promise<void> {
-  if (micros <= 0) return;
+  if (micros <= 0 || surelyCovered(accountId, micros)) return;
   const balance = await accountShard(env, accountId).balance(accountId, micros);
+  sawBalance(accountId, balance);
   if (balance < micros) {
     throw new ProblemError("insufficient_balance", `This operation can cost up to ${micros} micros; the balance is ${balance}.`, {
       extensions: { required_micros: micros, balance_micros: balance },

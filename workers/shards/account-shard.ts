@@ -64,7 +64,7 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   }
 
   /** Records the charge once; an overdraw first looks for granted top-ups, then is refused with nothing recorded. */
-  async charge(accountId: string, charge: Charge, now: number): Promise<ShardChargeOutcome> {
+  async charge(accountId: string, charge: Charge, now: number): Promise<{ outcome: ShardChargeOutcome; balanceMicros: number }> {
     await this.importLedgerOnce(accountId);
     let outcome = recordCharge(this.db, charge, now);
     if (outcome === "insufficient_balance") {
@@ -72,7 +72,7 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
       outcome = recordCharge(this.db, charge, now);
     }
     if (outcome === "charged") await this.feedSoon();
-    return outcome;
+    return { outcome, balanceMicros: balanceMicros(this.db) };
   }
 
   /** The balance; when it is below `cover`, after looking for granted top-ups (`cover` of Infinity: always look). */
