@@ -6,6 +6,7 @@ import { imageTransformEndpoint } from "../origin/image-transform.ts";
 import { pdfAnalyzeEndpoint } from "../origin/pdf-analyze.ts";
 import { pdfCompressEndpoint } from "../origin/pdf-compress.ts";
 import { xlsxGenerateEndpoint } from "../origin/xlsx-generate.ts";
+import { operationDeclarations, operations } from "../operations.ts";
 import { isDeadlinePath, ORIGIN_CALL_GRACE_MS, ORIGIN_DEADLINES, originCallTimeoutMs, originDeadlineMs } from "./deadlines.ts";
 
 const endpoints = [imageMezzanineEndpoint, imagePlaceholderEndpoint, imageProcessEndpoint, imageTransformEndpoint, pdfAnalyzeEndpoint, pdfCompressEndpoint, xlsxGenerateEndpoint];
@@ -16,6 +17,12 @@ describe("origin deadlines", () => {
     expect(endpoints.map((endpoint) => isDeadlinePath(endpoint.path))).toEqual(endpoints.map(() => true));
     expect(Object.keys(ORIGIN_DEADLINES).sort()).toEqual(endpoints.map((endpoint) => endpoint.path).sort());
     expect(isDeadlinePath("/healthz")).toBe(false);
+  });
+
+  it("takes each endpoint's rule from the one operation that declares it", () => {
+    const declared = operations.flatMap((name) => Object.keys(operationDeclarations[name].origin));
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(ORIGIN_DEADLINES["/pdf/analyze"]).toBe(operationDeclarations["pdf.analyze"].origin["/pdf/analyze"]);
   });
 
   it("grows with the input up to its ceiling, and the edge waits a grace beyond it", () => {

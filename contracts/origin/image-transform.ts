@@ -1,76 +1,54 @@
 // The edge-to-origin contract for a transform the edge cannot compute itself (large sources,
 // blur, sharpen, rotation, EXIF orientation, padding, content-aware crops, overlays, AVIF/GIF/TIFF
-// sources). Both sides validate with this schema.
+// sources). Both sides validate with this schema, built from the token registry's operands.
 //
 // The body is the source's bytes. With an overlay (l_) the overlay file's bytes come first and
 // `overlay.bytes` says how many: the source still streams from R2 behind them, unbuffered, and the
 // origin takes both from one read (splitTransformBody).
 import { z } from "@hono/zod-openapi";
-import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { ProblemError } from "../problems/catalogue.ts";
-import { blurRange, colourAdjustRange, cropOffsetRange, gammaRange, cropSizeRange, FACTS_FORMAT, fitValues, focalRange, flipValues, OVERLAY_FILE_ID, overlayGravityValues, overlayOpacityRange, overlayWidthRange, pageRange, gravityValues, OUTPUT_FORMATS, placeholderValues, qualityRange, sharpenRange, sizeRange, trimRange } from "../transform/token-values.ts";
-import type { ResolvedTransform } from "../transform/token-values.ts";
+import { FACTS_FORMAT, OUTPUT_FORMATS } from "../transform/token-values.ts";
+import { TRANSFORM_TOKENS, type DeclaredToken, type OperationOf, type WireInputOf, type WireOf } from "../transform/registry.ts";
+import { operandSchemas } from "../transform/operand-schema.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
-import { qualityLevelSchema } from "../perceptual-quality-schema.ts";
 
 export const IMAGE_TRANSFORM_PATH = "/image/transform";
 
-const size = z.number().int().min(sizeRange.min).max(sizeRange.max).optional();
-const colourAdjust = z.number().int().min(colourAdjustRange.min).max(colourAdjustRange.max).optional();
+/** The format the edge negotiated for the output (f_auto resolved against Accept): the call's, not a token's. */
+type CallFields = { output: OutputChoice };
 
-export const originTransformSchema = z
-  .object({
-    width: size,
-    height: size,
-    fit: z.enum(fitValues).default("inside"),
-    gravity: z.enum(gravityValues).default("center"),
-    focus: z.object({ x: z.number().min(focalRange.min).max(focalRange.max), y: z.number().min(focalRange.min).max(focalRange.max) }).strict().optional(),
-    // A number, or q_auto's level (the origin searches the quality that reaches its score).
-    quality: z.union([z.number().int().min(qualityRange.min).max(qualityRange.max), z.object({ auto: qualityLevelSchema }).strict()]),
-    rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
-    flip: z.enum(flipValues).optional(),
-    crop: z
-      .object({
-        x: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
-        y: z.number().int().min(cropOffsetRange.min).max(cropOffsetRange.max),
-        width: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
-        height: z.number().int().min(cropSizeRange.min).max(cropSizeRange.max),
-      })
-      .strict()
-      .optional(),
-    trim: z.number().int().min(trimRange.min).max(trimRange.max).optional(),
-    // Lower-case RRGGBB (bg_): contain's padding and a JPEG's flattened transparency.
-    background: z.string().regex(/^[0-9a-f]{6}$/).optional(),
-    brightness: colourAdjust,
-    contrast: colourAdjust,
-    saturation: colourAdjust,
-    gamma: z.number().min(gammaRange.min).max(gammaRange.max).optional(),
-    blur: z.number().min(blurRange.min).max(blurRange.max).optional(),
-    sharpen: z.number().min(sharpenRange.min).max(sharpenRange.max).optional(),
-    output: z.enum(outputChoices),
-    // Whether the format was f_auto's choice: auto never drops an animation, a named still format takes the first frame.
-    format_auto: z.boolean().default(false),
-    animated: z.boolean().default(true),
-    placeholder: z.enum(placeholderValues).optional(),
-    page: z.number().int().min(pageRange.min).max(pageRange.max).optional(),
-    // f_json: the payload is the source's facts (image-facts.ts), not an image.
-    facts: z.literal(true).optional(),
-    overlay: z
-      .object({
-        // The file, for the problem that names the token when the overlay cannot be drawn.
-        file_id: z.string().regex(OVERLAY_FILE_ID),
-        // Length of the overlay's bytes at the body's start.
-        bytes: z.number().int().min(1).max(OVERLAY_MAX_BYTES),
-        gravity: z.enum(overlayGravityValues),
-        width: z.number().int().min(overlayWidthRange.min).max(overlayWidthRange.max).optional(),
-        opacity: z.number().int().min(1).max(overlayOpacityRange.max),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/**
+ * The origin's transform options from a list of tokens (the registry, or a copy of it in a test):
+ * each token's fields as its operands declare them, or as its wire form sends them. The schema is
+ * built from the same operands its static type is read from.
+ */
+export function originTransformWire<const Tokens extends readonly DeclaredToken[]>(tokens: Tokens) {
+  const fields: Record<string, z.ZodType> = { output: z.enum(outputChoices) };
+  for (const { fields: declared } of tokens) if (declared !== null) Object.assign(fields, operandSchemas(declared.wire?.operands ?? declared.operands));
+  // zod cannot type an object whose fields come from a list; the static type is read from the same operands.
+  const schema = z.object(fields).strict() as z.ZodType as z.ZodType<WireOf<Tokens> & CallFields, WireInputOf<Tokens> & CallFields>;
+
+  /** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
+  function options(op: OperationOf<Tokens>, output: OutputChoice, overlayBytes?: number): WireInputOf<Tokens> & CallFields {
+    const sent: Record<string, unknown> = { output };
+    for (const { fields: declared } of tokens) {
+      if (declared === null) continue;
+      const own = Object.fromEntries(Object.keys(declared.operands).map((field) => [field, (op as Record<string, unknown>)[field]]));
+      // The operation's fields are the ones the same operands declare, so each declaration reads its own.
+      Object.assign(sent, declared.wire === undefined ? own : declared.wire.send(own as never, { overlayBytes }));
+    }
+    return sent as WireInputOf<Tokens> & CallFields;
+  }
+  return { schema, options };
+}
+
+const registryWire = originTransformWire(TRANSFORM_TOKENS);
+
+export const originTransformSchema = registryWire.schema;
 
 export type OriginTransformOptions = z.input<typeof originTransformSchema>;
+
+export const originTransformOptions = registryWire.options;
 
 export const originTransformReplySchema = z.object({
   format: z.enum([...OUTPUT_FORMATS, FACTS_FORMAT]),
@@ -84,18 +62,6 @@ export const originTransformReplySchema = z.object({
 export type OriginTransformMeta = z.infer<typeof originTransformReplySchema>;
 
 export const imageTransformEndpoint = { path: IMAGE_TRANSFORM_PATH, options: originTransformSchema, reply: originTransformReplySchema } as const;
-
-/** `overlayBytes`: the length of the overlay file sent ahead of the source, when `op` has one. */
-export function originTransformOptions(op: ResolvedTransform, output: OutputChoice, overlayBytes?: number): OriginTransformOptions {
-  const { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, background, brightness, contrast, saturation, gamma, blur, sharpen, animated, placeholder, page, facts } = op;
-  // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
-  if (op.overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${op.overlay.fileId} is in the transform but its bytes are not sent`);
-  const overlay =
-    op.overlay === undefined || overlayBytes === undefined
-      ? undefined
-      : { file_id: op.overlay.fileId, bytes: overlayBytes, gravity: op.overlay.gravity, width: op.overlay.width, opacity: op.overlay.opacity };
-  return { width, height, fit, gravity, focus, quality, rotate, flip, crop, trim, background, brightness, contrast, saturation, gamma, blur, sharpen, output, format_auto: op.format === "auto", animated, placeholder, page, facts, overlay };
-}
 
 /** The source and the overlay a transform call's body holds, as its options declare them. */
 export function splitTransformBody(body: Uint8Array, options: { overlay?: { bytes: number } | undefined }): { source: Uint8Array; overlay: Uint8Array | null } {

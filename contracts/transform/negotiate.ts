@@ -4,7 +4,7 @@
 // lowered level is written into the transform, so the cache key, the stored derivative and the
 // charge are those of the lowered level's own URL.
 import { lowerQualityLevel } from "../perceptual-quality.ts";
-import { resolveFormat, resolveQuality } from "./canonical.ts";
+import { resolveFormat, resolveQuality } from "./spec-folding.ts";
 import type { TransformSpec } from "./registry.ts";
 import type { OutputFormat } from "./token-values.ts";
 

@@ -2,7 +2,7 @@
 // `height` on its <img> and not shift when the image arrives. It follows the origin's sharp
 // resize: `inside` (and a single side) never enlarges; `cover`, `contain` (padded) and `fill`
 // give exactly the box. The rotation turns the source before it is resized.
-import type { ResolvedTransform } from "./token-values.ts";
+import type { ResolvedTransform } from "./registry.ts";
 
 export interface PixelSize {
   width: number;

@@ -5,19 +5,26 @@
 import type { FieldError } from "../problems/problem-body.ts";
 import { TokenError } from "./token-grammar.ts";
 import { MAX_OUTPUT_PIXELS, MAX_TRANSFORM_LENGTH } from "./token-values.ts";
-import { TRANSFORM_TOKENS, tokenOfPrefix, type TransformSpec } from "./registry.ts";
+import { TRANSFORM_TOKENS, type DeclaredToken, type SpecOf, type TransformSpec } from "./registry.ts";
 
-export type TransformReading = { spec: TransformSpec; errors?: undefined } | { spec?: undefined; errors: FieldError[] };
+export type TransformReading<Spec = TransformSpec> = { spec: Spec; errors?: undefined } | { spec?: undefined; errors: FieldError[] };
 
 // RFC 6901: a token may hold "~" or a percent-decoded "/".
 function escapePointerSegment(token: string): string {
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
-const knownPrefixes = TRANSFORM_TOKENS.map((declaration) => `${declaration.prefix}_`).join(" ");
+/** The reader of a list of tokens (the registry, or a copy of it in a test). */
+export function transformReader<const Tokens extends readonly DeclaredToken[]>(tokens: Tokens): (segment: string) => TransformReading<SpecOf<Tokens>> {
+  const byPrefix = new Map<string, DeclaredToken>(tokens.map((declaration) => [declaration.prefix, declaration]));
+  const knownPrefixes = tokens.map((declaration) => `${declaration.prefix}_`).join(" ");
+  return (segment) => read(segment, byPrefix, knownPrefixes);
+}
 
 /** The spec, or every bad token (pointer `/transform/<token>`), so a caller fixes them all in one round trip. */
-export function readTransform(segment: string): TransformReading {
+export const readTransform = transformReader(TRANSFORM_TOKENS);
+
+function read<Spec extends { width?: unknown; height?: unknown }>(segment: string, byPrefix: Map<string, DeclaredToken>, knownPrefixes: string): TransformReading<Spec> {
   if (segment.length === 0) {
     return { errors: [{ pointer: "/transform", detail: "the transform is empty; give at least one token such as w_400" }] };
   }
@@ -35,7 +42,7 @@ export function readTransform(segment: string): TransformReading {
     }
     const cut = token.indexOf("_");
     const prefix = cut < 0 ? token : token.slice(0, cut);
-    const declaration = tokenOfPrefix(prefix);
+    const declaration = byPrefix.get(prefix);
     if (declaration === undefined) {
       errors.push({ pointer, detail: `unknown token "${token}"; known prefixes: ${knownPrefixes}` });
       continue;
@@ -54,8 +61,8 @@ export function readTransform(segment: string): TransformReading {
   }
   if (errors.length > 0) return { errors };
   // Each field was written by its own declaration's parse, so the record has the spec's shape.
-  const parsed = spec as TransformSpec;
-  if (parsed.width !== undefined && parsed.height !== undefined && parsed.width * parsed.height > MAX_OUTPUT_PIXELS) {
+  const parsed = spec as Spec;
+  if (typeof parsed.width === "number" && typeof parsed.height === "number" && parsed.width * parsed.height > MAX_OUTPUT_PIXELS) {
     return {
       errors: [{ pointer: "/transform", detail: `w_${parsed.width} x h_${parsed.height} is more than ${MAX_OUTPUT_PIXELS / 1_000_000} MP of output` }],
     };

@@ -1,10 +1,14 @@
 // The transform token registry: every `prefix_value` token of GET /v1/image/t/{key_id}/{transform}/...
-// declared once, as plain data. The parser (tokens.ts), the canonical form (canonical.ts), the
-// edge/origin decision (edgeAppliesAll below), the origin's step list (origin/image/transform-image.ts),
-// the OpenAPI description (tokenTable) and the typed client's options (clients/ts/images/) are all
-// read from TRANSFORM_TOKENS, and registry.test.ts fails when a declared token is missing from one.
+// declared once, as plain data. The parser (read-transform.ts), the resolved operation and its type
+// (ResolvedTransform, resolveWith in canonical.ts), the canonical form, the edge/origin decision
+// (edgeAppliesAll below), the origin's wire schema and options (contracts/origin/image-transform.ts),
+// the origin's step list (origin/image/transform-image.ts), the OpenAPI description (tokenTable) and
+// the typed client's options (clients/ts/images/) are all read from TRANSFORM_TOKENS: registry.test.ts
+// and one-declaration.test.ts fail when a declared token is missing from one. docs/recipes.md says how to add one.
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
+import { choice, decimal, either, flag, integer, onlyTrue, optional, pattern, record, withDefault, type Operand, type OperandMap, type OperandValues } from "./operand.ts";
+import { asksFacts, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, scaledSize } from "./spec-folding.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, signedIntegerIn, TokenError } from "./token-grammar.ts";
 import {
@@ -50,13 +54,18 @@ import {
   SIGNATURE_LENGTH,
   sizeRange,
   trimRange,
+  BACKGROUND_LOWER_HEX,
+  OUTPUT_FORMATS,
   type CropRect,
+  type Fit,
+  type Flip,
   type FocalPoint,
   type Gravity,
-  type FixedQualityTransform,
   type FormatChoice,
-  type ResolvedTransform,
+  type PlaceholderKind,
   type Rotation,
+  type TransformOverlay,
+  type TransformQuality,
 } from "./token-values.ts";
 import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases.ts";
 
@@ -70,7 +79,31 @@ import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases
 export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "brightness", "contrast", "saturation", "gamma", "fit", "blur", "sharpen", "overlay"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
-export interface TokenDeclaration<Option extends string, Value> {
+/** What only the call to the origin knows, beside the operation: the overlay's bytes travel ahead of the source. */
+export interface OriginCall {
+  overlayBytes?: number;
+}
+
+/** How a token's fields travel to the origin, where not as they are. */
+export interface WireForm<Operands extends OperandMap, Wire extends OperandMap> {
+  operands: Wire;
+  send: (values: OperandValues<Operands>, call: OriginCall) => OperandValues<Wire>;
+}
+
+/**
+ * The fields of the resolved operation a token decides, with their shapes, and their values from
+ * the whole spec (dpr_ scales w_, f_json folds the colour tokens away). The operation's type, the
+ * resolver and the origin's wire schema and options are all read from these. `resolve` declares its
+ * return type (as `canonical` and `edge` do): the operation's type is read from the registry itself,
+ * so the compiler cannot infer it from their bodies (TS7022 on TRANSFORM_TOKENS says one is missing).
+ */
+export interface TokenFields<Operands extends OperandMap, Wire extends OperandMap> {
+  operands: Operands;
+  resolve: (spec: TransformSpec) => OperandValues<Operands>;
+  wire?: WireForm<Operands, Wire>;
+}
+
+export interface TokenDeclaration<Option extends string, Value, Operands extends OperandMap = Record<never, never>, Wire extends OperandMap = Operands> {
   prefix: string;
   /** The option's name: the parsed spec's field and the typed client's option. */
   option: Option;
@@ -78,6 +111,8 @@ export interface TokenDeclaration<Option extends string, Value> {
   parse(value: string): Value;
   /** How a value is written back into the token, where `String(value)` would not do (a crop rectangle): the typed client writes options with it. */
   write?: (value: Value) => string;
+  /** Null for a token folded into another's fields (lg_ into l_'s overlay) or into none (dpr_, the signature). */
+  fields: TokenFields<Operands, Wire> | null;
   /**
    * The token's value in the canonical transform, read from the resolved operation; undefined when
    * it changes nothing (its default, or folded away by another token). Null for a token that never
@@ -97,7 +132,9 @@ export interface TokenDeclaration<Option extends string, Value> {
   doc: string;
 }
 
-function token<Option extends string, Value>(declaration: TokenDeclaration<Option, Value>): TokenDeclaration<Option, Value> {
+export function token<Option extends string, Value, Operands extends OperandMap = Record<never, never>, Wire extends OperandMap = Operands>(
+  declaration: TokenDeclaration<Option, Value, Operands, Wire>,
+): TokenDeclaration<Option, Value, Operands, Wire> {
   return declaration;
 }
 
@@ -141,6 +178,7 @@ export const TRANSFORM_TOKENS = [
     // Never in a derivative's canonical transform: the edge expands the name into the preset's own
     // tokens first (contracts/transform/preset.ts), so a preset and its expansion are one derivative.
     // The URL and its signature keep the name (urlTransform in canonical.ts).
+    fields: null,
     canonical: null,
     edge: true,
     originStep: null,
@@ -151,7 +189,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "w",
     option: "width",
     parse: (value) => integerIn(value, sizeRange),
-    canonical: (op) => spelled(op.width),
+    fields: { operands: { width: optional(integer(sizeRange)) }, resolve: (spec): { width?: number } => ({ width: scaledSize(spec).width }) },
+    canonical: (op): string | undefined => spelled(op.width),
     edge: true,
     originStep: "fit",
     example: "w_400",
@@ -161,7 +200,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "h",
     option: "height",
     parse: (value) => integerIn(value, sizeRange),
-    canonical: (op) => spelled(op.height),
+    fields: { operands: { height: optional(integer(sizeRange)) }, resolve: (spec): { height?: number } => ({ height: scaledSize(spec).height }) },
+    canonical: (op): string | undefined => spelled(op.height),
     edge: true,
     originStep: "fit",
     example: "h_300",
@@ -171,9 +211,10 @@ export const TRANSFORM_TOKENS = [
     prefix: "fit",
     option: "fit",
     parse: (value) => oneOf(value, fitValues),
-    canonical: (op) => (op.fit === DEFAULT_FIT ? undefined : op.fit),
+    fields: { operands: { fit: withDefault(choice(fitValues), DEFAULT_FIT) }, resolve: (spec): { fit: Fit } => ({ fit: resolveFit(spec) }) },
+    canonical: (op): string | undefined => (op.fit === DEFAULT_FIT ? undefined : op.fit),
     // Padding is sharp's.
-    edge: (op) => op.fit !== "contain",
+    edge: (op): boolean => op.fit !== "contain",
     originStep: "fit",
     example: "w_400,h_300,fit_cover",
     doc: `fit when both w and h are given: ${fitValues.join(", ")} (default ${DEFAULT_FIT})`,
@@ -183,9 +224,13 @@ export const TRANSFORM_TOKENS = [
     option: "gravity",
     parse: gravityIn,
     write: (value) => (typeof value === "string" ? value : focalValue(value)),
-    canonical: (op) => (op.focus !== undefined ? focalValue(op.focus) : op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
+    fields: {
+      operands: { gravity: withDefault(choice(gravityValues), DEFAULT_GRAVITY), focus: optional(record({ x: decimal(focalRange), y: decimal(focalRange) })) },
+      resolve: (spec): { gravity: Gravity; focus?: FocalPoint } => resolveGravity(spec.gravity, resolveFit(spec)),
+    },
+    canonical: (op): string | undefined => (op.focus !== undefined ? focalValue(op.focus) : op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
     // A content-aware crop is sharp's attention strategy; a focal point's crop is the origin's.
-    edge: (op) => op.gravity !== "auto" && op.focus === undefined,
+    edge: (op): boolean => op.gravity !== "auto" && op.focus === undefined,
     originStep: "fit",
     example: "w_400,h_300,fit_cover,g_north",
     doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
@@ -194,9 +239,14 @@ export const TRANSFORM_TOKENS = [
     prefix: "q",
     option: "quality",
     parse: qualityIn,
-    canonical: (op) => (op.quality === DEFAULT_QUALITY ? undefined : String(qualityValue(op.quality))),
+    fields: {
+      // A number, or q_auto's level (the origin searches the quality that reaches its score).
+      operands: { quality: either(integer(qualityRange), record({ auto: choice(QUALITY_LEVELS) })) },
+      resolve: (spec): { quality: TransformQuality } => ({ quality: resolveQuality(spec) }),
+    },
+    canonical: (op): string | undefined => (op.quality === DEFAULT_QUALITY ? undefined : String(qualityValue(op.quality))),
     // q_auto's search needs the perceptual metric and several encodes: the origin's CPU.
-    edge: (op) => typeof op.quality === "number",
+    edge: (op): boolean => typeof op.quality === "number",
     originStep: "encode",
     example: "q_60",
     doc: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data`,
@@ -208,9 +258,16 @@ export const TRANSFORM_TOKENS = [
       const format = oneOf(value, [...formatTokenValues, FACTS_FORMAT]);
       return canonicalFormat(format);
     },
-    canonical: (op) => (op.facts ? FACTS_FORMAT : op.format),
+    fields: {
+      operands: { format: optional(choice([...OUTPUT_FORMATS, "auto"])), facts: optional(onlyTrue) },
+      resolve: (spec): { format?: FormatChoice; facts?: true } => ({ format: resolveFormat(spec), ...(asksFacts(spec) ? { facts: true as const } : {}) }),
+      // The origin is sent the format the edge negotiated (the call's output), and whether f_auto
+      // chose it: auto never drops an animation, a named still format takes the first frame.
+      wire: { operands: { format_auto: withDefault(flag, false), facts: optional(onlyTrue) }, send: ({ format, facts }) => ({ format_auto: format === "auto", facts }) },
+    },
+    canonical: (op): string | undefined => (op.facts ? FACTS_FORMAT : op.format),
     // The facts need the source decoded by sharp (its metadata and the shaped image's size).
-    edge: (op) => op.facts !== true,
+    edge: (op): boolean => op.facts !== true,
     originStep: "encode",
     example: "f_webp",
     doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
@@ -222,7 +279,11 @@ export const TRANSFORM_TOKENS = [
       const rotate = oneOf(value, rotateValues);
       return rotate === "auto" ? "auto" : (Number(rotate) as Rotation);
     },
-    canonical: (op) => (op.rotate === 0 ? undefined : String(op.rotate)),
+    fields: {
+      operands: { rotate: withDefault(choice([0, 90, 180, 270]), 0) },
+      resolve: (spec): { rotate: 0 | Rotation } => ({ rotate: spec.rotate === undefined || spec.rotate === "auto" ? 0 : spec.rotate }),
+    },
+    canonical: (op): string | undefined => (op.rotate === 0 ? undefined : String(op.rotate)),
     edge: false,
     originStep: "rotate",
     example: "r_90",
@@ -232,7 +293,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "fl",
     option: "flip",
     parse: (value) => oneOf(value, flipValues),
-    canonical: (op) => op.flip,
+    fields: { operands: { flip: optional(choice(flipValues)) }, resolve: (spec): { flip?: Flip } => ({ flip: spec.flip }) },
+    canonical: (op): string | undefined => op.flip,
     edge: false,
     originStep: "flip",
     example: "fl_h",
@@ -243,7 +305,11 @@ export const TRANSFORM_TOKENS = [
     option: "crop",
     parse: cropIn,
     write: cropValue,
-    canonical: (op) => (op.crop === undefined ? undefined : cropValue(op.crop)),
+    fields: {
+      operands: { crop: optional(record({ x: integer(cropOffsetRange), y: integer(cropOffsetRange), width: integer(cropSizeRange), height: integer(cropSizeRange) })) },
+      resolve: (spec): { crop?: CropRect } => ({ crop: spec.crop }),
+    },
+    canonical: (op): string | undefined => (op.crop === undefined ? undefined : cropValue(op.crop)),
     // Whether the rectangle lies within the image is known once the image is read: at the origin.
     edge: false,
     originStep: "crop",
@@ -254,7 +320,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "trim",
     option: "trim",
     parse: (value) => integerIn(value, trimRange),
-    canonical: (op) => spelled(op.trim),
+    fields: { operands: { trim: optional(integer(trimRange)) }, resolve: (spec): { trim?: number } => ({ trim: spec.trim }) },
+    canonical: (op): string | undefined => spelled(op.trim),
     // libvips finds the border; the edge has no such search.
     edge: false,
     originStep: "trim",
@@ -265,7 +332,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "bl",
     option: "blur",
     parse: (value) => decimalIn(value, blurRange),
-    canonical: (op) => spelled(op.blur),
+    fields: { operands: { blur: optional(decimal(blurRange)) }, resolve: (spec): { blur?: number } => ({ blur: spec.blur }) },
+    canonical: (op): string | undefined => spelled(op.blur),
     edge: false,
     originStep: "blur",
     example: "bl_2.5",
@@ -275,7 +343,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "sh",
     option: "sharpen",
     parse: (value) => decimalIn(value, sharpenRange),
-    canonical: (op) => spelled(op.sharpen),
+    fields: { operands: { sharpen: optional(decimal(sharpenRange)) }, resolve: (spec): { sharpen?: number } => ({ sharpen: spec.sharpen }) },
+    canonical: (op): string | undefined => spelled(op.sharpen),
     edge: false,
     originStep: "sharpen",
     example: "sh_1",
@@ -285,10 +354,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "bg",
     option: "background",
     parse: (value) => matching(value, BACKGROUND_HEX, "six hex digits RRGGBB").toLowerCase(),
-    canonical: (op) => op.background,
+    fields: { operands: { background: optional(pattern(BACKGROUND_LOWER_HEX)) }, resolve: (spec): { background?: string } => ({ background: resolveBackground(spec) }) },
+    canonical: (op): string | undefined => op.background,
     // Padding is sharp's; flattening into a JPEG the edge does onto this colour, so an opaque
     // source's bg_ derivative is the plain one's bytes (served, not charged twice).
-    edge: (op) => op.fit !== "contain",
+    edge: (op): boolean => op.fit !== "contain",
     // The fit pads with it; the flattening after the steps reads it too.
     originStep: "fit",
     example: "w_400,h_300,fit_contain,bg_FF8800",
@@ -298,7 +368,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "br",
     option: "brightness",
     parse: (value) => signedIntegerIn(value, colourAdjustRange),
-    canonical: (op) => spelled(op.brightness),
+    fields: {
+      operands: { brightness: optional(integer(colourAdjustRange)) },
+      resolve: (spec): { brightness?: number } => ({ brightness: colourAdjustment(spec.brightness, 0, spec) }),
+    },
+    canonical: (op): string | undefined => spelled(op.brightness),
     // The edge has no colour operations.
     edge: false,
     originStep: "brightness",
@@ -309,7 +383,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "ct",
     option: "contrast",
     parse: (value) => signedIntegerIn(value, colourAdjustRange),
-    canonical: (op) => spelled(op.contrast),
+    fields: {
+      operands: { contrast: optional(integer(colourAdjustRange)) },
+      resolve: (spec): { contrast?: number } => ({ contrast: colourAdjustment(spec.contrast, 0, spec) }),
+    },
+    canonical: (op): string | undefined => spelled(op.contrast),
     edge: false,
     originStep: "contrast",
     example: "ct_-30",
@@ -319,7 +397,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "sat",
     option: "saturation",
     parse: (value) => signedIntegerIn(value, colourAdjustRange),
-    canonical: (op) => spelled(op.saturation),
+    fields: {
+      operands: { saturation: optional(integer(colourAdjustRange)) },
+      resolve: (spec): { saturation?: number } => ({ saturation: colourAdjustment(spec.saturation, 0, spec) }),
+    },
+    canonical: (op): string | undefined => spelled(op.saturation),
     edge: false,
     originStep: "saturation",
     example: "sat_-100",
@@ -329,7 +411,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "gam",
     option: "gamma",
     parse: (value) => decimalIn(value, gammaRange),
-    canonical: (op) => spelled(op.gamma),
+    fields: {
+      operands: { gamma: optional(decimal(gammaRange)) },
+      resolve: (spec): { gamma?: number } => ({ gamma: colourAdjustment(spec.gamma, DEFAULT_GAMMA, spec) }),
+    },
+    canonical: (op): string | undefined => spelled(op.gamma),
     edge: false,
     originStep: "gamma",
     example: "gam_2.2",
@@ -342,7 +428,12 @@ export const TRANSFORM_TOKENS = [
       oneOf(value, animValues);
       return false as const;
     },
-    canonical: (op) => (op.animated ? undefined : "false"),
+    fields: {
+      operands: { animated: withDefault(flag, true) },
+      // The facts are the source's and the output's size: frames and placeholders change neither.
+      resolve: (spec): { animated: boolean } => ({ animated: asksFacts(spec) ? true : (spec.animated ?? true) }),
+    },
+    canonical: (op): string | undefined => (op.animated ? undefined : "false"),
     // The edge never reads an animation (an animated source goes to the origin whole), so on what it does read the token changes nothing.
     edge: true,
     originStep: "encode",
@@ -353,7 +444,11 @@ export const TRANSFORM_TOKENS = [
     prefix: "ph",
     option: "placeholder",
     parse: (value) => oneOf(value, placeholderValues),
-    canonical: (op) => op.placeholder,
+    fields: {
+      operands: { placeholder: optional(choice(placeholderValues)) },
+      resolve: (spec): { placeholder?: PlaceholderKind } => ({ placeholder: asksFacts(spec) ? undefined : spec.placeholder }),
+    },
+    canonical: (op): string | undefined => op.placeholder,
     // ThumbHash's render and the LQIP encode live only at the origin.
     edge: false,
     originStep: "encode",
@@ -365,7 +460,8 @@ export const TRANSFORM_TOKENS = [
     option: "page",
     parse: (value) => integerIn(value, pageRange),
     // Always written: a PDF has no page without it, so pg_1 is not the default there.
-    canonical: (op) => spelled(op.page),
+    fields: { operands: { page: optional(integer(pageRange)) }, resolve: (spec): { page?: number } => ({ page: spec.page }) },
+    canonical: (op): string | undefined => spelled(op.page),
     // Pages are read by MuPDF and libvips at the origin.
     edge: false,
     originStep: "open",
@@ -376,7 +472,24 @@ export const TRANSFORM_TOKENS = [
     prefix: "l",
     option: "overlay",
     parse: (value) => matching(value, OVERLAY_FILE_ID, "a file id (file_...)"),
-    canonical: (op) => op.overlay?.fileId,
+    fields: {
+      // At opacity 0 it draws nothing and is folded away, so an overlay's opacity is at least 1.
+      operands: { overlay: optional(record({ fileId: pattern(OVERLAY_FILE_ID), gravity: choice(overlayGravityValues), width: optional(integer(overlayWidthRange)), opacity: integer({ min: 1, max: overlayOpacityRange.max }) })) },
+      resolve: (spec): { overlay?: TransformOverlay } => ({ overlay: resolveOverlay(spec) }),
+      // The file id names the token in the problem when the overlay cannot be drawn; `bytes` is the
+      // length of the overlay's bytes at the body's start (splitTransformBody).
+      wire: {
+        operands: {
+          overlay: optional(record({ file_id: pattern(OVERLAY_FILE_ID), bytes: integer({ min: 1, max: OVERLAY_MAX_BYTES }), gravity: choice(overlayGravityValues), width: optional(integer(overlayWidthRange)), opacity: integer({ min: 1, max: overlayOpacityRange.max }) })),
+        },
+        send: ({ overlay }, { overlayBytes }) => {
+          // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
+          if (overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${overlay.fileId} is in the transform but its bytes are not sent`);
+          return { overlay: overlay === undefined || overlayBytes === undefined ? undefined : { file_id: overlay.fileId, bytes: overlayBytes, gravity: overlay.gravity, width: overlay.width, opacity: overlay.opacity } };
+        },
+      },
+    },
+    canonical: (op): string | undefined => op.overlay?.fileId,
     // Its bytes are another file's, read at the origin with the source.
     edge: false,
     originStep: "overlay",
@@ -387,7 +500,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "lg",
     option: "overlayGravity",
     parse: (value) => oneOf(value, overlayGravityValues),
-    canonical: (op) => (op.overlay === undefined || op.overlay.gravity === DEFAULT_OVERLAY_GRAVITY ? undefined : op.overlay.gravity),
+    fields: null,
+    canonical: (op): string | undefined => (op.overlay === undefined || op.overlay.gravity === DEFAULT_OVERLAY_GRAVITY ? undefined : op.overlay.gravity),
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lg_southeast",
@@ -397,7 +511,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "lw",
     option: "overlayWidth",
     parse: (value) => integerIn(value, overlayWidthRange),
-    canonical: (op) => spelled(op.overlay?.width),
+    fields: null,
+    canonical: (op): string | undefined => spelled(op.overlay?.width),
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lw_25",
@@ -407,7 +522,8 @@ export const TRANSFORM_TOKENS = [
     prefix: "lo",
     option: "overlayOpacity",
     parse: (value) => integerIn(value, overlayOpacityRange),
-    canonical: (op) => (op.overlay === undefined || op.overlay.opacity === DEFAULT_OVERLAY_OPACITY ? undefined : String(op.overlay.opacity)),
+    fields: null,
+    canonical: (op): string | undefined => (op.overlay === undefined || op.overlay.opacity === DEFAULT_OVERLAY_OPACITY ? undefined : String(op.overlay.opacity)),
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lo_40",
@@ -417,6 +533,7 @@ export const TRANSFORM_TOKENS = [
     prefix: "dpr",
     option: "dpr",
     parse: (value) => decimalIn(value, dprRange),
+    fields: null,
     canonical: null,
     edge: true,
     originStep: null,
@@ -427,6 +544,7 @@ export const TRANSFORM_TOKENS = [
     prefix: "s",
     option: "signature",
     parse: (value) => matching(value, SIGNATURE, `${SIGNATURE_LENGTH} base64url characters`),
+    fields: null,
     canonical: null,
     edge: true,
     originStep: null,
@@ -437,18 +555,72 @@ export const TRANSFORM_TOKENS = [
 
 export type TransformToken = (typeof TRANSFORM_TOKENS)[number];
 
+/** What every declaration is, whatever its option, value and fields: the derived types and the resolver take any list of them. */
+export interface DeclaredToken {
+  prefix: string;
+  option: string;
+  parse(value: string): unknown;
+  fields: {
+    operands: OperandMap;
+    resolve(spec: never): object;
+    wire?: { operands: OperandMap; send(values: never, call: OriginCall): object };
+  } | null;
+}
+
+type OperandsOf<T> = T extends { fields: infer Fields } ? (NonNullable<Fields> extends { operands: infer Operands } ? Operands : never) : never;
+type WireOperandsOf<T> = T extends { fields: infer Fields } ? (NonNullable<Fields> extends { wire?: { operands: infer Wire } } ? Wire : OperandsOf<T>) : never;
+/** Every field a token decides, as [name, operand]. */
+type FieldsOf<Operands> = Operands extends unknown ? { [K in keyof Operands]: [K, Operands[K]] }[keyof Operands] : never;
+type Always<Field> = Field extends [infer Name, Operand<unknown, "required" | "defaulted">] ? Name : never;
+type Sometimes<Field> = Field extends [infer Name, Operand<unknown, "optional">] ? Name : never;
+type Sent<Field> = Field extends [infer Name, Operand<unknown, "required">] ? Name : never;
+type Unsent<Field> = Field extends [infer Name, Operand<unknown, "optional" | "defaulted">] ? Name : never;
+type ValueOf<Field> = Field extends [unknown, Operand<infer Value>] ? Value : never;
+
+// The registry's own functions take the spec and the operation, whose types are read from the
+// registry: each is an interface over mapped types of the token union, not a generic applied to it,
+// because an interface's base types and a mapped type's keys are read only when a member is asked
+// for. A type alias there fails to compile (TS7022) whenever a file using it is checked first.
+
 // What a transform segment asked for, exactly as written (aliases resolved, nothing folded): one
 // optional field per token, typed by what its grammar parses. canonicalTransform applies the defaults.
-export type TransformSpec = { -readonly [T in TransformToken as T["option"]]?: ReturnType<T["parse"]> };
+type SpecFields = { -readonly [T in TransformToken as T["option"]]?: ReturnType<T["parse"]> };
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so its fields are read lazily (above)
+export interface TransformSpec extends SpecFields {}
+
+type AlwaysResolved = { -readonly [F in FieldsOf<OperandsOf<TransformToken>> as Always<F>]: ValueOf<F> };
+type SometimesResolved = { -readonly [F in FieldsOf<OperandsOf<TransformToken>> as Sometimes<F>]?: ValueOf<F> };
+
+// The operation a transform performs, with defaults applied and dpr folded into the size: what the
+// compute stage executes and what canonicalTransform serializes. Every field some token decides.
+export interface ResolvedTransform extends AlwaysResolved, SometimesResolved {}
+
+/** A spec read by any list of tokens (a copy of the registry in a test): one optional field per token. */
+export type SpecOf<Tokens extends readonly DeclaredToken[]> = { -readonly [T in Tokens[number] as T["option"]]?: ReturnType<T["parse"]> };
+
+/** The operation any list of tokens resolves to. */
+export type OperationOf<Tokens extends readonly DeclaredToken[]> = { -readonly [F in FieldsOf<OperandsOf<Tokens[number]>> as Always<F>]: ValueOf<F> } & {
+  -readonly [F in FieldsOf<OperandsOf<Tokens[number]>> as Sometimes<F>]?: ValueOf<F>;
+};
+
+/** The origin's options from a list of tokens, as the origin reads them (defaults applied). */
+export type WireOf<Tokens extends readonly DeclaredToken[]> = { -readonly [F in FieldsOf<WireOperandsOf<Tokens[number]>> as Always<F>]: ValueOf<F> } & {
+  -readonly [F in FieldsOf<WireOperandsOf<Tokens[number]>> as Sometimes<F>]?: ValueOf<F>;
+};
+
+/** The origin's options from a list of tokens, as the edge writes them (a defaulted field may be left out). */
+export type WireInputOf<Tokens extends readonly DeclaredToken[]> = { -readonly [F in FieldsOf<WireOperandsOf<Tokens[number]>> as Sent<F>]: ValueOf<F> } & {
+  -readonly [F in FieldsOf<WireOperandsOf<Tokens[number]>> as Unsent<F>]?: ValueOf<F>;
+};
+
+/** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */
+export type FixedQualityTransform = ResolvedTransform & { quality: number };
+
+export function hasFixedQuality(op: ResolvedTransform): op is FixedQualityTransform {
+  return typeof op.quality === "number";
+}
 
 export type TransformOptionName = TransformToken["option"];
-
-const byPrefix = new Map<string, TransformToken>(TRANSFORM_TOKENS.map((declaration) => [declaration.prefix, declaration]));
-
-/** The declaration a token's prefix names, or undefined for a prefix no token has. */
-export function tokenOfPrefix(prefix: string): TransformToken | undefined {
-  return byPrefix.get(prefix);
-}
 
 /**
  * An option's value as its token spells it: the declaration's writer for a structured value, else

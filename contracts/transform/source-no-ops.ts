@@ -4,7 +4,8 @@
 // nothing. Once the edge has read such a header it makes the derivative without them, so it is the
 // plain transform's bytes, made where the plain one is, and the same-bytes rule charges it once.
 import type { Size } from "../image-orientation.ts";
-import type { CropRect, ResolvedTransform } from "./token-values.ts";
+import type { ResolvedTransform } from "./registry.ts";
+import type { CropRect } from "./token-values.ts";
 
 const wholeFrame = (crop: CropRect, frame: Size) => crop.x === 0 && crop.y === 0 && crop.width === frame.width && crop.height === frame.height;
 

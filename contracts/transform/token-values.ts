@@ -65,6 +65,8 @@ export const gammaRange = { min: 0.1, max: 10 } as const;
 export const DEFAULT_GAMMA = 1;
 // `bg_<RRGGBB>`: six hex digits, either case; lower case is the one spelling.
 export const BACKGROUND_HEX = /^[0-9a-fA-F]{6}$/;
+// The one spelling the resolved operation and the origin's options hold.
+export const BACKGROUND_LOWER_HEX = /^[0-9a-f]{6}$/;
 // The background where none is asked for a JPEG (its padding and its flattened transparency).
 export const DEFAULT_JPEG_BACKGROUND = "ffffff";
 /** A PDF page drawn without a size asked: imgproxy's and most viewers' resolution. */
@@ -135,47 +137,6 @@ export const DEFAULT_OVERLAY_OPACITY = 100;
 // A fixed encoder quality, or q_auto's level: the origin searches the lowest quality reaching its score.
 export type TransformQuality = number | { auto: QualityLevel };
 
-// The operation a transform performs, with defaults applied and dpr folded into the size.
-// This is what the compute stage executes and what canonicalTransform serializes.
-export interface ResolvedTransform {
-  width?: number;
-  height?: number;
-  fit: Fit;
-  gravity: Gravity;
-  // A cover crop's focal point, in place of the gravity (which is then center).
-  focus?: FocalPoint;
-  quality: TransformQuality;
-  // undefined: keep the source's format.
-  format?: FormatChoice;
-  // Clockwise degrees after the EXIF orientation, which is always applied.
-  rotate: 0 | 90 | 180 | 270;
-  flip?: Flip;
-  // Cut out before everything else but the EXIF orientation; the other geometry works on what is left.
-  crop?: CropRect;
-  // Trim a border of the top-left pixel's colour, within this tolerance (percent), after the crop.
-  trim?: number;
-  // Lower-case RRGGBB: fit_contain's padding and what transparency is flattened onto in a JPEG.
-  background?: string;
-  // Percent either way, -100 to 100; undefined for 0.
-  brightness?: number;
-  contrast?: number;
-  saturation?: number;
-  // An exponent on the mid-tones; undefined for 1.
-  gamma?: number;
-  blur?: number;
-  sharpen?: number;
-  // false: the first frame of an animated source; a still source ignores it.
-  animated: boolean;
-  // Serve this placeholder of the shaped image instead of the image (its own format and quality).
-  placeholder?: PlaceholderKind;
-  // The page of a PDF or multi-page TIFF, from 1.
-  page?: number;
-  // f_json: answer the source's facts (and the output size the rest gives) instead of an image.
-  facts?: true;
-  // Another image of the same account drawn over the output (a watermark).
-  overlay?: TransformOverlay;
-}
-
 export interface TransformOverlay {
   fileId: string;
   gravity: OverlayGravity;
@@ -183,13 +144,6 @@ export interface TransformOverlay {
   width?: number;
   /** Percent, 1 to 100: an overlay at 0 changes nothing and is folded away. */
   opacity: number;
-}
-
-/** A transform at a fixed encoder quality: all an encoder without the perceptual metric (the edge's) can make. */
-export type FixedQualityTransform = ResolvedTransform & { quality: number };
-
-export function hasFixedQuality(op: ResolvedTransform): op is FixedQualityTransform {
-  return typeof op.quality === "number";
 }
 
 /** A quality as q_'s one spelling of it: `auto` for the default level (`auto:good` is its alias), as Cloudinary writes it. */

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { originTransformOptions, originTransformSchema } from "../../contracts/origin/image-transform.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { hasFixedQuality } from "../../contracts/transform/token-values.ts";
+import { hasFixedQuality } from "../../contracts/transform/registry.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { transformImage } from "../../origin/image/transform-image.ts";
 import { photoLikePixels } from "../../origin/image/test-support/synthetic-images.ts";

@@ -5,7 +5,7 @@ import resizeWasm from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?mo
 import { originCompute } from "../origin/origin-client.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { hasFixedQuality, type FixedQualityTransform } from "../../contracts/transform/token-values.ts";
+import { hasFixedQuality, type FixedQualityTransform } from "../../contracts/transform/registry.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import type { OutputFormat } from "../../contracts/transform/token-values.ts";
 import { decodePixels } from "./codecs.ts";

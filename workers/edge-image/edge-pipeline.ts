@@ -2,7 +2,7 @@
 // enough that the codecs' WASM memory plus the JS pixel buffers stay inside the edge budget
 // (proven in edge-pipeline.test.ts). Everything else is the origin's.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/registry.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import { DEFAULT_JPEG_BACKGROUND, type OutputFormat } from "../../contracts/transform/token-values.ts";
 import { decodePixels, encodePixels, resizePixels, type Pixels } from "./codecs.ts";

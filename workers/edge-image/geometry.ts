@@ -1,7 +1,7 @@
 // Where the output pixels come from: the source region to keep and the size to scale it to.
 // Follows sharp's resize semantics so edge and origin derivatives have the same dimensions:
 // `inside` never enlarges, `cover` crops at the gravity, `fill` stretches.
-import type { ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import type { Gravity } from "../../contracts/transform/token-values.ts";
 
 export interface Region {

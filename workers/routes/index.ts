@@ -32,6 +32,7 @@ import * as uploadsComplete from "./v1_uploads_complete.ts";
 import * as uploadsCreate from "./v1_uploads_create.ts";
 import * as usageGet from "./v1_usage_get.ts";
 import { registerProcessingRoute } from "./processing-route.ts";
+import { routeEntry, type RouteEntry } from "./route-entry.ts";
 
 const UNAUTHENTICATED_PREFIXES = ["/v1/image/t/"];
 const SIGNED_DOWNLOAD_PATH = /^\/v1\/files\/[^/]+\/content$/;
@@ -44,37 +45,42 @@ export function isUnauthenticatedPath(path: string): boolean {
   return UNAUTHENTICATED_PREFIXES.some((prefix) => path.startsWith(prefix)) || SIGNED_DOWNLOAD_PATH.test(path);
 }
 
+/** Every route but the processing operations', in the order the OpenAPI document lists their paths. */
+const routeList: RouteEntry[] = [
+  routeEntry(healthz),
+  { register: registerDocsRoutes },
+  routeEntry(keysList),
+  routeEntry(keysCreate),
+  routeEntry(keysRevoke),
+  routeEntry(keysSigningSecret),
+  routeEntry(accountGet),
+  routeEntry(accountUpdate),
+  routeEntry(usageGet),
+  routeEntry({ route: accountWebhook.putRoute, handler: accountWebhook.putHandler }),
+  routeEntry({ route: accountWebhook.deleteRoute, handler: accountWebhook.deleteHandler }),
+  routeEntry(filesCreate),
+  routeEntry(filesList),
+  routeEntry(filesGet),
+  routeEntry(filesUpdate),
+  routeEntry(filesContent),
+  routeEntry(filesAck),
+  routeEntry(filesPlaceholder),
+  routeEntry(uploadsCreate),
+  routeEntry(uploadsComplete),
+  routeEntry(jobsGet),
+  routeEntry(jobsCancel),
+  routeEntry(imageSign),
+  { register: registerTransformRoutes },
+  routeEntry(originsCreate),
+  routeEntry(originsList),
+  routeEntry(originsDelete),
+  routeEntry(presetsCreate),
+  routeEntry(presetsList),
+  routeEntry(presetsDelete),
+  routeEntry(purge),
+];
+
 export function registerRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(healthz.route, healthz.handler);
-  registerDocsRoutes(app);
-  app.openapi(keysList.route, keysList.handler);
-  app.openapi(keysCreate.route, keysCreate.handler);
-  app.openapi(keysRevoke.route, keysRevoke.handler);
-  app.openapi(keysSigningSecret.route, keysSigningSecret.handler);
-  app.openapi(accountGet.route, accountGet.handler);
-  app.openapi(accountUpdate.route, accountUpdate.handler);
-  app.openapi(usageGet.route, usageGet.handler);
-  app.openapi(accountWebhook.putRoute, accountWebhook.putHandler);
-  app.openapi(accountWebhook.deleteRoute, accountWebhook.deleteHandler);
-  app.openapi(filesCreate.route, filesCreate.handler);
-  app.openapi(filesList.route, filesList.handler);
-  app.openapi(filesGet.route, filesGet.handler);
-  app.openapi(filesUpdate.route, filesUpdate.handler);
-  app.openapi(filesContent.route, filesContent.handler);
-  app.openapi(filesAck.route, filesAck.handler);
-  app.openapi(filesPlaceholder.route, filesPlaceholder.handler);
-  app.openapi(uploadsCreate.route, uploadsCreate.handler);
-  app.openapi(uploadsComplete.route, uploadsComplete.handler);
-  app.openapi(jobsGet.route, jobsGet.handler);
-  app.openapi(jobsCancel.route, jobsCancel.handler);
-  app.openapi(imageSign.route, imageSign.handler);
-  registerTransformRoutes(app);
-  app.openapi(originsCreate.route, originsCreate.handler);
-  app.openapi(originsList.route, originsList.handler);
-  app.openapi(originsDelete.route, originsDelete.handler);
-  app.openapi(presetsCreate.route, presetsCreate.handler);
-  app.openapi(presetsList.route, presetsList.handler);
-  app.openapi(presetsDelete.route, presetsDelete.handler);
-  app.openapi(purge.route, purge.handler);
+  for (const entry of routeList) entry.register(app);
   for (const operation of processingOperations) registerProcessingRoute(app, operation);
 }

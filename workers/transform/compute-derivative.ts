@@ -30,7 +30,7 @@ import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
 import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { resolveOutputFormat, type DerivativeFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
-import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/registry.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import { mayBeSourceNoOp, withoutSourceNoOps } from "../../contracts/transform/source-no-ops.ts";
 import { uprightSize } from "../../contracts/image-orientation.ts";

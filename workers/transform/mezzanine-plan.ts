@@ -3,7 +3,7 @@
 // region kept. Bigger outputs come from the original, at the origin, so no detail is lost.
 import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
 import type { ImageHeader } from "../edge-image/image-header.ts";
-import type { ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import { mezzanineSize, type OriginMezzanineMeta, type Size } from "../../contracts/origin/image-mezzanine.ts";
 import { uprightSize } from "../../contracts/image-orientation.ts";
 

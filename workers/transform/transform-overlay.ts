@@ -8,7 +8,7 @@
 import { OVERLAY_MAX_BYTES } from "../../contracts/limits/overlay.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { sniffContentType } from "../../contracts/sniff.ts";
-import type { ResolvedTransform } from "../../contracts/transform/token-values.ts";
+import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../files/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
