@@ -1,4 +1,4 @@
-// What one processing operation declares (docs/architecture.md, "Adding a processing endpoint").
+// What one processing operation declares (docs/recipes.md, "Adding a processing operation").
 // The route (workers/routes/processing-route.ts), the job runners, the job view and the scopes
 // are built from these declarations; an operation module holds no HTTP handler of its own.
 import type { z } from "@hono/zod-openapi";

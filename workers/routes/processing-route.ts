@@ -1,5 +1,5 @@
-// The one route every processing operation is served by (docs/architecture.md, "Adding a
-// processing endpoint"): the operation module declares what differs, this keeps the order every
+// The one route every processing operation is served by (docs/recipes.md, "Adding a processing
+// operation"): the operation module declares what differs, this keeps the order every
 // processing request goes through: the webhook URL checked, the body planned or its source
 // resolved, the balance required, then a job (its inputs stored first) or the work now.
 import { publicBaseUrl } from "../http/public-base-url.ts";
