@@ -245,7 +245,7 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
   });
 
   it("searches 4:4:4 after 4:2:0 lands far above the typical quality, and answers it where it costs fewer bytes", async () => {
-    const { result, steps } = await searchJpeg(saturatedBands(w, h, 0.65));
+    const { result, steps } = await searchJpeg(saturatedBands(w, h, 0.7));
     const landed420 = steps.filter((step) => step.of === "whole" && step.chroma === "4:2:0" && step.score >= target);
     // The premise: 4:2:0 reaches the target, but only well above the typical quality.
     expect(Math.min(...landed420.map((step) => step.quality))).toBeGreaterThan(typicalQuality("jpeg", "good") + 10);

@@ -9,6 +9,7 @@ import { perceptualScorer, type ReferenceScorer } from "../quality/perceptual-sc
 import { predictQuality } from "../quality/predict-quality.ts";
 import type { RawImage } from "../quality/raw-image.ts";
 import { mosaicTiles, wholeScoreEstimate, type LossyFormat } from "../quality/sample-mosaic.ts";
+import { qualityAlongSample } from "../quality/sample-curve.ts";
 import { SAMPLE, sampleOf } from "../quality/sample-size.ts";
 import { coarseRungs, nearestQuality, qualitiesUpTo, withinReach } from "../quality/search-ladder.ts";
 import { OutOfTime, StepBudget, type SearchBudget, type StepKind } from "../quality/step-budget.ts";
@@ -446,7 +447,7 @@ export class PerceptualSearchRun {
       return { chroma, quality: between(below, above, aim) };
     }
     if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(this.#downFrom(chroma, aim)))) };
-    if (below!.quality < this.#ceiling) return { chroma, quality: Math.min(this.#ceiling, Math.max(below!.quality + 1, Math.round(this.#alongCurve(below!, aim)))) };
+    if (below!.quality < this.#ceiling) return { chroma, quality: Math.min(this.#ceiling, Math.max(below!.quality + 1, Math.round(this.#alongSample(below!, aim)))) };
     return this.#otherChroma(chroma);
   }
 
@@ -470,9 +471,19 @@ export class PerceptualSearchRun {
    */
   #downFrom(chroma: OutputChroma, aim: number): number {
     const [lowest, next] = this.#metAscending(chroma);
-    if (next === undefined) return this.#alongCurve(lowest!, aim);
+    if (next === undefined) return this.#alongSample(lowest!, aim);
     const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
     return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[this.#format]);
+  }
+
+  /**
+   * From one whole output to the aim along its chroma's sample probes shifted to pass through it
+   * (quality/sample-curve.ts), else, where the probes do not reach or are the outputs, along the prior curve.
+   */
+  #alongSample(output: WholeOutput, aim: number): number {
+    if (this.#image.probeIsOutput) return this.#alongCurve(output, aim);
+    const probes = [...(this.#probes.get(output.chroma) ?? [])].map(([quality, { score }]) => ({ quality, score }));
+    return qualityAlongSample(probes, output, aim) ?? this.#alongCurve(output, aim);
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */
