@@ -478,12 +478,15 @@ export class PerceptualSearchRun {
 
   /**
    * From one whole output to the aim along its chroma's sample probes shifted to pass through it
-   * (quality/sample-curve.ts), else, where the probes do not reach or are the outputs, along the prior curve.
+   * (quality/sample-curve.ts), at most MAX_WHOLE_STEP qualities away; along the prior curve where
+   * the probes do not span the output or are the outputs.
    */
   #alongSample(output: WholeOutput, aim: number): number {
     if (this.#image.probeIsOutput) return this.#alongCurve(output, aim);
     const probes = [...(this.#probes.get(output.chroma) ?? [])].map(([quality, { score }]) => ({ quality, score }));
-    return qualityAlongSample(probes, output, aim) ?? this.#alongCurve(output, aim);
+    const along = qualityAlongSample(probes, output, aim);
+    if (along === null) return this.#alongCurve(output, aim);
+    return Math.min(output.quality + MAX_WHOLE_STEP, Math.max(output.quality - MAX_WHOLE_STEP, along));
   }
 
   /** From one whole output to the aim along the prior curve, shifted to pass through it. */

@@ -29,9 +29,14 @@ describe("qualityAlongSample", () => {
     expect(qualityAlongSample(STORM_PROBES, { quality: 70, score: 75.33 }, 72.17)).toBeCloseTo(52, 9);
   });
 
-  it("leaves to the prior what the probes do not span: an output outside them, a shifted aim past them, a single probe", () => {
+  it("goes past the probes along their end segment: Aqua at 2560 px, whose whole output at q69 fell 1.9 under its estimate", () => {
+    const aqua = [{ quality: 64, score: 68.83 }, { quality: 70, score: 70.27 }, { quality: 76, score: 71.37 }];
+    const wanted = 70 + (68.83 + ((70.27 - 68.83) * 5) / 6 - 68.23);
+    expect(qualityAlongSample(aqua, { quality: 69, score: 68.23 }, 70)).toBeCloseTo(76 + ((wanted - 71.37) * 6) / (71.37 - 70.27), 9);
+  });
+
+  it("leaves to the prior what the probes do not span: an output outside them, a single probe", () => {
     expect(qualityAlongSample(STORM_PROBES, { quality: 80, score: 72 }, 70)).toBeNull();
-    expect(qualityAlongSample(STORM_PROBES, { quality: 49, score: 60 }, 70)).toBeNull();
     expect(qualityAlongSample([{ quality: 52, score: 71 }], { quality: 52, score: 68 }, 70)).toBeNull();
   });
 

@@ -12,10 +12,10 @@ export interface QualityScore {
 }
 
 /**
- * The quality where the sample's curve, shifted to pass through `output`, reaches `aim`; null
- * when the probes do not span the output's quality or the shifted aim (the caller then falls back
- * on the prior). Probes whose score does not rise over a lower quality's are left out, so the
- * curve can be read backwards.
+ * The quality where the sample's curve, shifted to pass through `output`, reaches `aim`, past the
+ * probes along their end segments (the caller bounds the move); null when fewer than two probes
+ * rise or they do not span the output's quality (the caller then falls back on the prior). Probes
+ * whose score does not rise over a lower quality's are left out, so the curve can be read backwards.
  */
 export function qualityAlongSample(probes: readonly QualityScore[], output: QualityScore, aim: number): number | null {
   const curve: [number, number][] = [];
@@ -25,9 +25,7 @@ export function qualityAlongSample(probes: readonly QualityScore[], output: Qual
   if (curve.length < 2) return null;
   const estimate = scoreAtQuality(curve, output.quality);
   if (estimate === null) return null;
-  const wanted = aim - (output.score - estimate);
-  if (wanted < curve[0]![1] || wanted > curve[curve.length - 1]![1]) return null;
-  return qualityAtScore(curve, wanted);
+  return qualityAtScore(curve, aim - (output.score - estimate));
 }
 
 function scoreAtQuality(curve: ScoreCurve, quality: number): number | null {
