@@ -53,8 +53,19 @@ export function landingSlack(format: LossyFormat, probeIsOutput: boolean): numbe
   return probeIsOutput ? LANDING_LIMIT : LANDING_SLACK[format];
 }
 
-// Searches aim this far above the target, so an answer whose estimate errs a little still reaches it.
+// Moves between whole outputs aim this far above the target, so an answer whose estimate errs a
+// little still reaches it.
 export const AIM_MARGIN = 1;
+
+/**
+ * How far above the target the sample search aims the first whole output: the middle of the
+ * format's landing window, so an estimate off by up to half the window either way still lands,
+ * and at least AIM_MARGIN. For WebP (window 4) that is 2: aimed at 1, 7 of 12 wallpapers never
+ * tuned on took a second whole output (scripts/bench-quality/README.md, "First aim").
+ */
+export function sampleAim(format: LossyFormat): number {
+  return Math.max(AIM_MARGIN, LANDING_SLACK[format] / 2);
+}
 // Whole encodes (each with a whole score) one search may make: the first answer, a move up or
 // down, and two steps inside a bracket.
 export const MAX_WHOLE_OUTPUTS = 5;

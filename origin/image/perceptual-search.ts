@@ -19,6 +19,7 @@ import { encode, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
 import {
   AIM_MARGIN,
+  sampleAim,
   BEST_EFFORT_TOLERANCE,
   CHROMA_HEADROOM,
   chromaChoices,
@@ -150,6 +151,8 @@ export class PerceptualSearchRun {
   readonly #image: SearchImage;
   readonly #format: LossyFormat;
   readonly #target: number;
+  /** Where the sample search aims a chroma's first whole output. */
+  readonly #aim: number;
   readonly #ceiling: number;
   readonly #ladder: number[];
   readonly #slack: number;
@@ -174,6 +177,7 @@ export class PerceptualSearchRun {
     this.#image = image;
     this.#format = search.format;
     this.#target = QUALITY_LEVEL_TARGETS[search.level];
+    this.#aim = this.#target + sampleAim(search.format);
     this.#ceiling = search.ceiling ?? 100;
     this.#ladder = qualitiesUpTo(this.#ceiling);
     this.#slack = landingSlack(search.format, image.probeIsOutput);
@@ -319,7 +323,7 @@ export class PerceptualSearchRun {
     for (const chroma of this.#choices) {
       const first = this.#answers[0]?.quality ?? null;
       if (this.#answers.length > 0 && (this.#richerAfterWhole() || (first !== null && first <= this.#typical + CHROMA_HEADROOM))) break;
-      this.#answers.push({ chroma, quality: await this.#sampleSearch(chroma, this.#target + AIM_MARGIN, this.#ladder) });
+      this.#answers.push({ chroma, quality: await this.#sampleSearch(chroma, this.#aim, this.#ladder) });
     }
     const reaching = this.#answers.filter((answer): answer is Setting => answer.quality !== null);
     this.#reaching = reaching.sort((a, b) => this.#sampleBytes(a) - this.#sampleBytes(b));
@@ -403,7 +407,7 @@ export class PerceptualSearchRun {
       return null;
     }
     const rungs = upTo === null ? this.#ladder : this.#ladder.filter((rung) => rung <= upTo);
-    const quality = await this.#sampleSearch(richer, this.#target + AIM_MARGIN, rungs);
+    const quality = await this.#sampleSearch(richer, this.#aim, rungs);
     this.#answers.push({ chroma: richer, quality });
     if (quality === null) return null;
     if (upTo !== null && this.#sampleBytes({ chroma: richer, quality }) >= this.#sampleBytes({ chroma: this.#choices[0]!, quality: upTo })) return null;
@@ -417,7 +421,7 @@ export class PerceptualSearchRun {
    * 4:4:4 JPEG never won where 4:2:0 reached: its search there cost four probes for nothing.
    */
   #costsLessAtAim(atLanding: Scored, upTo: number): boolean {
-    const aim = this.#target + AIM_MARGIN;
+    const aim = this.#aim;
     if (atLanding.score < aim) return false;
     const sampled = [...this.#probes.get(this.#choices[0]!)!].sort(([a], [b]) => a - b);
     const low = sampled[0]!;
@@ -458,7 +462,7 @@ export class PerceptualSearchRun {
     // A chroma the sample search left out (4:2:0 looked typical there) is searched now.
     const unsearched = this.#choices.find((choice) => !this.#answers.some((answer) => answer.chroma === choice));
     if (unsearched === undefined) return null;
-    const quality = await this.#sampleSearch(unsearched, this.#target + AIM_MARGIN, this.#ladder);
+    const quality = await this.#sampleSearch(unsearched, this.#aim, this.#ladder);
     this.#answers.push({ chroma: unsearched, quality });
     return quality === null ? null : { chroma: unsearched, quality };
   }
