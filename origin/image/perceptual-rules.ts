@@ -60,7 +60,7 @@ export const AIM_MARGIN = 1;
 /**
  * How far above the target the sample search aims the first whole output: the middle of the
  * format's landing window, so an estimate off by up to half the window either way still lands,
- * and at least AIM_MARGIN. For WebP (window 4) that is 2: aimed at 1, 7 of 12 wallpapers never
+ * and at least AIM_MARGIN. For WebP (window 4) that is 2: aimed at 1, 6 of 12 wallpapers never
  * tuned on took a second whole output (scripts/bench-quality/README.md, "First aim").
  */
 export function sampleAim(format: LossyFormat): number {
