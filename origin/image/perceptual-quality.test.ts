@@ -289,6 +289,25 @@ describe("the first whole output's landing window", () => {
   });
 });
 
+describe("moves between whole outputs", () => {
+  // WebP eco at 1024x683: each photo's first whole output lands 5 to 8 above the target. Moved down
+  // the prior curve (steeper than these photos' own) the search overshot below, then crept up a
+  // quality or two at a time: 4 and 5 whole outputs. Along the sample's own probes, shifted through
+  // the first output, the second lands.
+  it("moves along the sample's own probes, shifted through the whole output: the second whole output lands", async () => {
+    const [w, h] = [1024, 683];
+    const target = QUALITY_LEVEL_TARGETS.eco;
+    for (const seed of [1, 2]) {
+      const { result, steps } = await recordedSearch(photoLikePixels(w, h, seed), w, h, "webp", "eco");
+      const wholes = steps.filter((step) => step.of === "whole");
+      expect(wholes[0]!.score - target, `seed ${seed}`).toBeGreaterThan(landingSlack("webp", false));
+      expect(wholes, `seed ${seed}`).toHaveLength(2);
+      expect(result.score! - target, `seed ${seed}`).toBeGreaterThanOrEqual(0);
+      expect(result.score! - target, `seed ${seed}`).toBeLessThanOrEqual(4);
+    }
+  });
+});
+
 describe("a sample that is the image itself", () => {
   // WebP at 320x320: under its smallest sample (eight 128-pixel tiles). JPEG at 400x400: its
   // smallest sample would be a fifth of it. Either way every probe is a whole output.
