@@ -1,23 +1,28 @@
-// bench:quality's corpus section: per format (JPEG, WebP, AVIF), each corpus image at 1600 px and
-// at its original size through processImage, fixed quality 76 against `auto:good`. Each output is
-// scored here in full against the service's own rendering; "stats" is the score auto reported.
-// Judged per format against issue #25's targets: no output below the good target unless it
-// reports target_met false; no image where q76 clears the target by 3 and auto spends more bytes;
-// total bytes against q76 at most 0.85 (JPEG) and 0.65 (AVIF), WebP reported; at most 4.5 encodes
-// an image on average; auto's request time at most 3 times q76's, median, end to end (wall time in
-// this process, so the ratio is measured under the same load). Auto's extra CPU against one q76
-// encode is printed beside it. Each row is timed TIMED_ROUNDS times (QUICK_TIMED_ROUNDS when its
-// auto request takes under QUICK_AUTO_MS), q76 and auto in turn, and its ratio is that of the
-// medians: a request of 20 ms moved by a third between single runs. Even so, on a 2-core machine
-// two runs of one tree read JPEG's median at 2.93 and 3.12 (one timing of the slower rows gave
-// 2.80 and 3.12): a median within about 0.2 of its target is not a verdict from one run.
+// bench:quality's auto section: per format (JPEG, WebP, AVIF), each image of a set (the corpus, or
+// Debian wallpapers it was never tuned on) at 1600 px and at its original size through
+// processImage, fixed quality 76 against `auto:good`. Each output is scored here in full against
+// the service's own rendering; "stats" is the score auto reported.
+// Judged per format against issues #25's and #49's targets: no output below the good target unless
+// it reports target_met false; none above it by more than LANDING_LIMIT when met; no image where
+// q76 clears the target by 3 and auto spends more bytes; total bytes against q76 at most 0.85 (JPEG)
+// and 0.65 (AVIF), WebP reported; at most 4.5 encodes an image on average; auto's request time at
+// most 2.5 times q76's, median, and at most 5 times on any image, end to end (wall time in this
+// process, so the ratio is measured under the same load). Auto's extra CPU against one q76 encode
+// is printed beside it. Each row is timed TIMED_ROUNDS times (QUICK_TIMED_ROUNDS when its auto
+// request takes under QUICK_AUTO_MS), q76 and auto in turn, and its ratio is that of the medians:
+// a request of 20 ms moved by a third between single runs. Even so, on a 2-core machine two runs of
+// one tree read JPEG's median at 2.93 and 3.12: a median within about 0.2 of its target is not a
+// verdict from one run.
 // At equal quality (issue #25): each image is also encoded at a ladder of fixed qualities, and
 // auto's total bytes are set against the one fixed quality per format whose worst-decile score
-// equals auto's (target at most 0.80, equal-quality.ts). And the levels are checked with a second
-// metric: butteraugli's distance of auto:good's and q76's outputs, per format, for images up to
-// BUTTERAUGLI_MAX_PIXELS (the 2017 tool takes about 1.5 s of CPU a megapixel), when it is installed.
-// BENCH_QUALITY_IMAGES=n takes the first n images (from the BENCH_QUALITY_FROM-th, default 0, so
-// a long run can be split between processes), BENCH_QUALITY_SIZES=1600|original one size.
+// equals auto's (equal-quality.ts): JPEG at most 0.80, WebP and AVIF at most 0.03 above the bound
+// any per-image choice of quality could reach at the service's settings ("exact"). And the levels
+// are checked with a second metric: butteraugli's distance of auto:good's and q76's outputs, per
+// format, for images up to BUTTERAUGLI_MAX_PIXELS (the 2017 tool takes about 1.5 s of CPU a
+// megapixel), when it is installed.
+// BENCH_QUALITY_IMAGES=n takes the first n images of each set (from the BENCH_QUALITY_FROM-th,
+// default 0, so a long run can be split between processes), BENCH_QUALITY_SIZES=1600|original one
+// size, BENCH_QUALITY_FORMATS=webp,avif some formats.
 import sharp from "sharp";
 import { imageOptionsSchema } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS } from "../../contracts/perceptual-quality.ts";
@@ -26,19 +31,27 @@ import { processImage } from "../../origin/image/process-image.ts";
 import type { RawImage } from "../../origin/quality/raw-image.ts";
 import { ssimulacra2 } from "../../origin/quality/ssimulacra2.ts";
 import { butteraugliAvailable, butteraugliDistance } from "./butteraugli.ts";
-import { corpusImages, type CorpusImage } from "./corpus-images.ts";
+import type { CorpusImage } from "./corpus-images.ts";
 import { worstDecile } from "./worst-decile.ts";
 import { equalQuality, exactLandingRatio, fixedLadder, type LadderPoint } from "./equal-quality.ts";
 import { renderedSizes } from "./rendered-sizes.ts";
 
-const FORMATS = ["jpeg", "webp", "avif"] as const;
-type LossyFormat = (typeof FORMATS)[number];
+const ALL_FORMATS = ["jpeg", "webp", "avif"] as const;
+type LossyFormat = (typeof ALL_FORMATS)[number];
+const FORMATS = ALL_FORMATS.filter((format) => (process.env.BENCH_QUALITY_FORMATS ?? ALL_FORMATS.join(",")).split(",").includes(format));
 const MAX_BYTES_RATIO: Record<LossyFormat, number | null> = { jpeg: 0.85, webp: null, avif: 0.65 };
 const MAX_MEAN_ENCODES = 4.5;
-const MAX_TIME_RATIO = 3;
+const MAX_TIME_RATIO = 2.5;
+const MAX_IMAGE_TIME_RATIO = 5;
+// An answer that met the target lands at most this far above it (issue #49).
+const LANDING_LIMIT = 4;
 // q76 clearing the target by this much leaves auto no excuse to spend more.
 const DEFAULT_CLEARS_BY = 3;
-const MAX_EQUAL_QUALITY_RATIO = 0.8;
+const MAX_EQUAL_QUALITY_RATIO: Record<LossyFormat, { bound: "fixed" | "exact"; limit: number }> = {
+  jpeg: { bound: "fixed", limit: 0.8 },
+  webp: { bound: "exact", limit: 0.03 },
+  avif: { bound: "exact", limit: 0.03 },
+};
 const BUTTERAUGLI_MAX_PIXELS = 2_100_000;
 const QUICK_AUTO_MS = 1000;
 const TIMED_ROUNDS = 3;
@@ -87,19 +100,19 @@ async function scoreAgainst(reference: RawImage, bytes: Uint8Array): Promise<num
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
 /** Prints the per-image table and the per-format verdicts; returns the correctness failures (an output below target). */
-export async function benchAutoVersusFixed(): Promise<string[]> {
+export async function benchAutoVersusFixed(set: CorpusImage[]): Promise<string[]> {
   // As origin/server.ts runs sharp: no operation cache, so the second processImage of an input
   // decodes it again as the first did.
   sharp.cache(false);
   const limit = Number(process.env.BENCH_QUALITY_IMAGES ?? Infinity);
   const from = Number(process.env.BENCH_QUALITY_FROM ?? 0);
   const onlySize = process.env.BENCH_QUALITY_SIZES ?? null;
-  const images = corpusImages().slice(from, from + limit);
+  const images = set.slice(from, from + limit);
   const target = QUALITY_LEVEL_TARGETS.good;
   const rows: Row[] = [];
   const withButteraugli = butteraugliAvailable();
   if (!withButteraugli) console.log("butteraugli is not installed (apt-get install butteraugli): its columns stay empty");
-  console.log(`${images.length} corpus images${onlySize === null ? "" : `, size ${onlySize} only`}; good target ${target}`);
+  console.log(`${images.length} images${onlySize === null ? "" : `, size ${onlySize} only`}; good target ${target}`);
   await warmUp(images[0]);
   console.log(
     `${"image".padEnd(42)} ${"size".padEnd(8)} ${pad("pixels", 10)} ${"fmt".padEnd(4)} ${pad("q76 B", 9)} ${pad("score", 6)} ${pad("auto B", 9)} ${pad("score", 6)} ${pad("stats", 6)} met  ${pad("q", 3)} ${"chroma".padEnd(9)} ${pad("enc", 3)} ${pad("ratio", 6)} ${pad("srch ms", 7)} ${pad("enc ms", 6)} ${pad("xenc", 5)} ${pad("xtime", 5)} ${pad("BA q76", 6)} ${pad("BA auto", 7)}`,
@@ -167,28 +180,30 @@ async function warmUp(image: CorpusImage | undefined): Promise<void> {
 
 function printVerdicts(rows: Row[], target: number): string[] {
   const failures: string[] = [];
-  const verdict = (pass: boolean) => (pass ? "PASS" : "FAIL");
   console.log(
-    `\nPer format, auto:good against fixed q76 (targets: no output below ${target} unless target_met false; none where q76 clears it by ${DEFAULT_CLEARS_BY} and auto spends more; bytes <= ${FORMATS.map((f) => `${f} ${MAX_BYTES_RATIO[f] ?? "reported"}`).join(", ")} of q76; mean encodes <= ${MAX_MEAN_ENCODES}; request time <= ${MAX_TIME_RATIO}x q76's, median)`,
+    `\nPer format, auto:good against fixed q76 (targets: no output below ${target} unless target_met false; none met more than ${LANDING_LIMIT} above it; none where q76 clears it by ${DEFAULT_CLEARS_BY} and auto spends more; bytes <= ${FORMATS.map((f) => `${f} ${MAX_BYTES_RATIO[f] ?? "reported"}`).join(", ")} of q76; mean encodes <= ${MAX_MEAN_ENCODES}; request time <= ${MAX_TIME_RATIO}x q76's median, <= ${MAX_IMAGE_TIME_RATIO}x on every image)`,
   );
-  console.log(`${"format".padEnd(6)} ${pad("images", 6)} ${pad("misses", 6)} ${pad("silent", 6)} ${pad("overspend", 9)} ${pad("bytes", 6)} ${pad("encodes", 7)} ${pad("CPU x enc", 9)} ${pad("time x q76", 10)} ${pad("|stats-fresh|", 13)}  verdicts`);
+  console.log(`${"format".padEnd(6)} ${pad("images", 6)} ${pad("misses", 6)} ${pad("silent", 6)} ${pad("over", 4)} ${pad("overspend", 9)} ${pad("bytes", 6)} ${pad("encodes", 7)} ${pad("CPU x enc", 9)} ${pad("time x q76", 10)} ${pad("max", 5)} ${pad("|stats-fresh|", 13)}  verdicts`);
   for (const format of FORMATS) {
     const ofFormat = rows.filter((row) => row.format === format);
     if (ofFormat.length === 0) continue;
     const misses = ofFormat.filter((row) => row.targetMet === false);
     const silent = ofFormat.filter((row) => row.autoScore < target && row.targetMet !== false);
+    const over = ofFormat.filter((row) => row.targetMet !== false && row.autoScore > target + LANDING_LIMIT);
     const overspend = ofFormat.filter((row) => row.fixedScore >= target + DEFAULT_CLEARS_BY && row.autoBytes > row.fixedBytes);
     const bytesRatio = sum(ofFormat.map((row) => row.autoBytes)) / sum(ofFormat.map((row) => row.fixedBytes));
     const meanEncodes = sum(ofFormat.map((row) => row.encodes)) / ofFormat.length;
     // Summed over images, so a large image weighs as its CPU does.
     const cpuRatio = sum(ofFormat.map((row) => row.searchMs)) / sum(ofFormat.map((row) => row.encodeMs));
     const medianTime = median(ofFormat.map((row) => row.timeRatio));
+    const maxTime = Math.max(...ofFormat.map((row) => row.timeRatio));
     const honesty = Math.max(...ofFormat.map((row) => Math.abs((row.autoReportedScore ?? Number.NaN) - row.autoScore)));
     const bytesTarget = MAX_BYTES_RATIO[format];
     console.log(
-      `${format.padEnd(6)} ${pad(ofFormat.length, 6)} ${pad(misses.length, 6)} ${pad(silent.length, 6)} ${pad(overspend.length, 9)} ${pad(bytesRatio.toFixed(3), 6)} ${pad(meanEncodes.toFixed(2), 7)} ${pad(cpuRatio.toFixed(2), 9)} ${pad(medianTime.toFixed(2), 10)} ${pad(honesty.toFixed(4), 13)}  ` +
-        `floor ${verdict(silent.length === 0)}, default ${verdict(overspend.length === 0)}, bytes ${bytesTarget === null ? "reported" : verdict(bytesRatio <= bytesTarget)}, encodes ${verdict(meanEncodes <= MAX_MEAN_ENCODES)}, time ${verdict(medianTime <= MAX_TIME_RATIO)}`,
+      `${format.padEnd(6)} ${pad(ofFormat.length, 6)} ${pad(misses.length, 6)} ${pad(silent.length, 6)} ${pad(over.length, 4)} ${pad(overspend.length, 9)} ${pad(bytesRatio.toFixed(3), 6)} ${pad(meanEncodes.toFixed(2), 7)} ${pad(cpuRatio.toFixed(2), 9)} ${pad(medianTime.toFixed(2), 10)} ${pad(maxTime.toFixed(2), 5)} ${pad(honesty.toFixed(4), 13)}  ` +
+        `floor ${verdict(silent.length === 0)}, landing ${verdict(over.length === 0)}, default ${verdict(overspend.length === 0)}, bytes ${bytesTarget === null ? "reported" : verdict(bytesRatio <= bytesTarget)}, encodes ${verdict(meanEncodes <= MAX_MEAN_ENCODES)}, time ${verdict(medianTime <= MAX_TIME_RATIO)} median ${verdict(maxTime <= MAX_IMAGE_TIME_RATIO)} max`,
     );
+    for (const row of over) console.log(`  ${format} ${row.image} at ${row.size}: scored ${row.autoScore.toFixed(2)}, ${(row.autoScore - target).toFixed(2)} above the target, at q${row.autoQuality} ${row.chroma}`);
     for (const row of silent) failures.push(`${format} ${row.image} at ${row.size}: auto:good scored ${row.autoScore.toFixed(2)} < ${target} (quality ${row.autoQuality}) without target_met false`);
     for (const row of overspend) failures.push(`${format} ${row.image} at ${row.size}: q76 scored ${row.fixedScore.toFixed(2)}, auto spent ${row.autoBytes} > ${row.fixedBytes} bytes`);
   }
@@ -197,8 +212,14 @@ function printVerdicts(rows: Row[], target: number): string[] {
   return failures;
 }
 
+const verdict = (pass: boolean) => (pass ? "PASS" : "FAIL");
+
 function printEqualQuality(rows: Row[]): void {
-  console.log(`\nPer format, auto:good against the fixed quality with the same worst-decile score (target: bytes <= ${MAX_EQUAL_QUALITY_RATIO})`);
+  const targets = FORMATS.map((format) => {
+    const { bound, limit } = MAX_EQUAL_QUALITY_RATIO[format];
+    return bound === "fixed" ? `${format} <= ${limit}` : `${format} <= exact + ${limit}`;
+  });
+  console.log(`\nPer format, auto:good against the fixed quality with the same worst-decile score (targets: bytes ${targets.join(", ")})`);
   // "exact": every image at the quality (4:2:0, interpolated on its ladder) that reaches the target
   // exactly, against the fixed quality with that worst decile: what any per-image choice of quality
   // alone could reach at that chroma, the bound the ratio is read against.
@@ -206,25 +227,25 @@ function printEqualQuality(rows: Row[]): void {
   for (const format of FORMATS) {
     const ofFormat = rows.filter((row) => row.format === format);
     if (ofFormat.length === 0) continue;
+    const ladders = ofFormat.map((row) => row.ladder);
     const equal = equalQuality(
-      ofFormat.map((row) => row.ladder),
+      ladders,
       ofFormat.map((row) => row.autoScore),
     );
     const autoBytes = sum(ofFormat.map((row) => row.autoBytes));
-    const exact = exactLandingRatio(
-      ofFormat.map((row) => row.ladder),
-      QUALITY_LEVEL_TARGETS.good,
-    );
+    const exact = exactLandingRatio(ladders, QUALITY_LEVEL_TARGETS.good);
     const exactColumn = pad(exact === null ? "-" : exact.toFixed(3), 6);
     if (equal.quality === null || equal.fixedBytes === null) {
       console.log(`${format.padEnd(6)} ${pad(equal.autoWorstDecile.toFixed(1), 17)} ${pad("> 100", 7)} ${pad("-", 10)} ${pad(autoBytes, 10)} ${pad("-", 6)} ${exactColumn}  PASS (no fixed quality reaches it)`);
       continue;
     }
     const ratio = autoBytes / equal.fixedBytes;
+    const { bound, limit } = MAX_EQUAL_QUALITY_RATIO[format];
+    const allowed = bound === "fixed" ? limit : exact === null ? Number.NaN : exact + limit;
     // At the ladder's floor the fixed quality could go lower still: the ratio is then a lower bound.
-    const bound = equal.atLadderFloor ? "<=" : "";
+    const floor = equal.atLadderFloor ? "<=" : "";
     console.log(
-      `${format.padEnd(6)} ${pad(equal.autoWorstDecile.toFixed(1), 17)} ${pad(bound + equal.quality.toFixed(1), 7)} ${pad(Math.round(equal.fixedBytes), 10)} ${pad(autoBytes, 10)} ${pad((equal.atLadderFloor ? ">=" : "") + ratio.toFixed(3), 6)} ${exactColumn}  ${ratio <= MAX_EQUAL_QUALITY_RATIO && !equal.atLadderFloor ? "PASS" : "FAIL"}`,
+      `${format.padEnd(6)} ${pad(equal.autoWorstDecile.toFixed(1), 17)} ${pad(floor + equal.quality.toFixed(1), 7)} ${pad(Math.round(equal.fixedBytes), 10)} ${pad(autoBytes, 10)} ${pad((equal.atLadderFloor ? ">=" : "") + ratio.toFixed(3), 6)} ${exactColumn}  ${verdict(ratio <= allowed && !equal.atLadderFloor)} (<= ${allowed.toFixed(3)})`,
     );
   }
 }

@@ -11,8 +11,12 @@ import { worstDecile } from "./worst-decile.ts";
 
 export type LossyFormat = "jpeg" | "webp" | "avif";
 
-/** The fixed qualities every image is encoded at; between two of them bytes and scores are interpolated. */
-export const FIXED_LADDER = [40, 50, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100] as const;
+/**
+ * The fixed qualities every image is encoded at; between two of them bytes and scores are
+ * interpolated. It reaches down to q20: WebP answers some wallpapers at q26 to q31, where a ladder
+ * starting at q40 made their exact landing its floor's bytes.
+ */
+export const FIXED_LADDER = [20, 26, 32, 40, 50, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100] as const;
 
 export interface LadderPoint {
   quality: number;

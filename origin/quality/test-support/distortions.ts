@@ -41,7 +41,7 @@ async function gaussianBlur(image: RawImage, sigma: number): Promise<RawImage> {
   return rawOutput(rawInput(image).blur(sigma), image.channels);
 }
 
-function uniformNoise(image: RawImage, amplitude: number): RawImage {
+export function uniformNoise(image: RawImage, amplitude: number): RawImage {
   const random = seededRandom(amplitude);
   const data = new Uint8Array(image.data);
   for (let i = 0; i < data.length; i++) {

@@ -1,0 +1,81 @@
+// The figures a quality: "auto" search steers by, per format: its prior score curves, its first
+// chroma, and how far above the target an answer may land. Each figure was measured on the corpus;
+// the runs behind them are in scripts/bench-quality/README.md.
+import type { OutputChroma } from "../../contracts/image-options.ts";
+import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
+import type { LossyFormat } from "../quality/sample-mosaic.ts";
+import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
+
+// Typical SSIMULACRA 2 against quality per encoder with this engine's settings (mozjpeg tables,
+// WebP effort 4, AVIF effort 2) at the chroma each searches first (4:2:0; AVIF 4:4:4): medians of
+// the whole outputs of four corpus photos at 1600 px. The model's prior, so the first probe lands
+// near the answer; piecewise linear between the points.
+export const SCORE_CURVES: Record<LossyFormat, ScoreCurve> = {
+  jpeg: [[10, -10], [20, 20], [40, 52], [60, 63], [70, 70], [80, 79], [90, 86], [100, 94]],
+  webp: [[10, 15], [20, 33], [40, 50], [60, 60], [70, 65], [80, 72.5], [90, 84], [100, 92]],
+  avif: [[10, -2], [20, 20], [30, 38], [40, 55], [50, 67.5], [60, 76.5], [70, 82.5], [80, 86.5], [90, 91.5], [100, 100]],
+};
+
+/** The quality the format typically needs to reach the level: the search's first guess, and the answer where no score is possible (an animation). */
+export function typicalQuality(format: LossyFormat, level: QualityLevel): number {
+  return Math.round(Math.min(100, Math.max(1, curveQuality(format, QUALITY_LEVEL_TARGETS[level]))));
+}
+
+/** The quality at which the format's prior curve reaches `score`. */
+export function curveQuality(format: LossyFormat, score: number): number {
+  return qualityAtScore(SCORE_CURVES[format], score);
+}
+
+/**
+ * The chroma settings the search may use, the one searched first first: the named one only, else
+ * the format's two. AVIF starts at 4:4:4, which answered both images of the bench at about half
+ * of q76's bytes (4:2:0 needed far higher qualities there); JPEG and WebP at 4:2:0.
+ */
+export function chromaChoices(format: LossyFormat, named: OutputChroma | null): OutputChroma[] {
+  if (named !== null) return [named];
+  if (format === "avif") return ["4:4:4", "4:2:0"];
+  return format === "webp" ? ["4:2:0", "sharp_yuv"] : ["4:2:0", "4:4:4"];
+}
+
+// An image's first whole output may score this much above the target before a lower quality is
+// tried; after a move, up to LANDING_LIMIT (issue #25's limit). WebP takes the limit itself: a
+// narrower window sent half the corpus photos to a second whole output, about one more q76 request
+// each. JPEG's and AVIF's byte targets leave no room for answers 4 above.
+const LANDING_SLACK: Record<LossyFormat, number> = { jpeg: 2.5, webp: 4, avif: 2.5 };
+export const LANDING_LIMIT = 4;
+
+/**
+ * How far above the target the first whole output, or a probe that is the output, is taken as the
+ * answer. An image no larger than its sample takes the limit in every format: there a second probe
+ * costs about a q76 request by itself to save a tenth of a few kilobytes.
+ */
+export function landingSlack(format: LossyFormat, probeIsOutput: boolean): number {
+  return probeIsOutput ? LANDING_LIMIT : LANDING_SLACK[format];
+}
+
+// Moves between whole outputs aim this far above the target, so an answer whose estimate errs a
+// little still reaches it.
+export const AIM_MARGIN = 1;
+
+/**
+ * How far above the target the sample search aims the first whole output: the middle of the
+ * format's landing window, so an estimate off by up to half the window either way still lands,
+ * and at least AIM_MARGIN. For WebP (window 4) that is 2: aimed at 1, 6 of 12 wallpapers never
+ * tuned on took a second whole output (scripts/bench-quality/README.md, "First aim").
+ */
+export function sampleAim(format: LossyFormat): number {
+  return Math.max(AIM_MARGIN, LANDING_SLACK[format] / 2);
+}
+// Whole encodes (each with a whole score) one search may make: the first answer, a move up or
+// down, and two steps inside a bracket.
+export const MAX_WHOLE_OUTPUTS = 5;
+// A move down from whole outputs goes at most this many qualities at once: extrapolated through two
+// outputs on a flat curve, the line can point far past the answer.
+export const MAX_WHOLE_STEP = 12;
+// Qualities above the level's typical one at which the first chroma's answer is taken without
+// trying the other: at the same quality 4:4:4 JPEG and sharp-YUV WebP cost more bytes, so they can
+// only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down;
+// AVIF 4:2:0 scores lower than 4:4:4 at the same quality and needs far more of it near the usual.
+export const CHROMA_HEADROOM = 10;
+// Outputs within this of the best score count as reaching it, when no setting reaches the target.
+export const BEST_EFFORT_TOLERANCE = 1;
