@@ -5,11 +5,11 @@
 // processing call never consumes them (releaseSource).
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { deleteDerivativesOf, derivativesOfFiles } from "../transform/derivative-store.ts";
+import { deleteDerivativesOf, derivativesOfFiles } from "../derivatives/derivative-store.ts";
 import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
-import { deleteEdgeCache, type CacheKeyEnv } from "../transform/edge-cache.ts";
+import { deleteEdgeCache, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { derivativeCacheUrls } from "../origins/derivative-cache-urls.ts";
-import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
 
 type LifecycleEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;

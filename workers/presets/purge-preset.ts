@@ -7,8 +7,8 @@ import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
 import type { Bindings } from "../env.ts";
 import { MAX_EDGE_CACHE_PURGES } from "../files/file-lifecycle.ts";
 import type { PurgeCounts } from "../origins/purge-origin.ts";
-import { deleteDerivatives } from "../transform/derivative-store.ts";
-import { deleteEdgeCache } from "../transform/edge-cache.ts";
+import { deleteDerivatives } from "../derivatives/derivative-store.ts";
+import { deleteEdgeCache } from "../derivatives/edge-cache.ts";
 import { takePresetDerivatives } from "./preset-derivative-store.ts";
 
 type PurgeEnv = Pick<Bindings, "DB" | "FILES"> & ZonePurgeEnv;

@@ -27,7 +27,7 @@ import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts
 import { originCompute } from "../origin/origin-client.ts";
 import { makeMezzanine, type OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
-import { findMezzanine, type Mezzanine } from "./mezzanine-store.ts";
+import { findMezzanine, type Mezzanine } from "../derivatives/mezzanine-store.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
 import { resolveOutputFormat, type DerivativeFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";

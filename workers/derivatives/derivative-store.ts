@@ -5,7 +5,7 @@ import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
-import { putObject, type ObjectBody } from "../files/file-objects.ts";
+import { putObject, type ObjectBody } from "../objects/file-objects.ts";
 import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
 import { recordPurgedDerivatives } from "./purged-derivative-store.ts";
 
