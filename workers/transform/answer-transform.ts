@@ -10,7 +10,7 @@ import { derivativeContentTypes } from "../../contracts/transform/output-format.
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "../derivatives/derivative-response.ts";
 import { storeDerivative, type StoredDerivative } from "../derivatives/derivative-store.ts";
 import { putEdgeCache } from "../derivatives/edge-cache.ts";
-import type { ComputedDerivative } from "./compute-derivative.ts";
+import type { ComputedDerivative } from "./run-tier.ts";
 import type { PlanEnv, TransformPlan } from "./transform-plan.ts";
 
 export async function answerStored(env: Pick<Bindings, "FILES">, plan: TransformPlan, stored: StoredDerivative): Promise<Response> {

@@ -21,32 +21,17 @@
 import type { Bindings } from "../env.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
-import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
+import { readImageHeader } from "../edge-image/image-header.ts";
 import type { OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
-import { findMezzanine, type Mezzanine } from "../derivatives/mezzanine-store.ts";
+import { findMezzanine } from "../derivatives/mezzanine-store.ts";
 import type { OutputChoice } from "../../contracts/transform/output-format.ts";
-import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
-import type { DerivativeFormat } from "../../contracts/transform/output-format.ts";
+import type { ResolvedTransform } from "../../contracts/transform/token-values.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import { mayBeSourceNoOp, withoutSourceNoOps } from "../../contracts/transform/source-no-ops.ts";
 import { uprightSize } from "../../contracts/image-orientation.ts";
-import { runTier } from "./run-tier.ts";
+import { runTier, type ComputedDerivative, type ComputeTier } from "./run-tier.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
-
-export interface ComputedDerivative {
-  /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */
-  body: Uint8Array | ReadableStream<Uint8Array>;
-  size: number;
-  sha256: string;
-  /** An image's format, or `json` for f_json's facts (made only at the origin). */
-  format: DerivativeFormat;
-  width: number;
-  height: number;
-  engine: "edge" | "origin";
-  // What the pixels were made from.
-  source: "original" | "mezzanine";
-}
 
 /** The file a derivative is made of: its id and size, and its original's bytes, read only as needed. */
 export interface DerivativeSource {
@@ -63,16 +48,6 @@ export interface DerivativeSource {
 const HEADER_READ_BYTES = 256 * 1024;
 
 type ComputeEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
-
-/**
- * Where the pixels are made. The edge's tiers carry the transform as the edge takes it (a fixed
- * quality); `otherwise` is the tier that takes over when the edge cannot read the original after all.
- */
-export type ComputeTier =
-  | { kind: "origin"; original: OriginalBody }
-  | { kind: "edge-original"; op: FixedQualityTransform; original: Uint8Array; header: ImageHeader; otherwise: ComputeTier }
-  | { kind: "edge-mezzanine"; op: FixedQualityTransform; mezzanine: Mezzanine }
-  | { kind: "make-mezzanine"; op: FixedQualityTransform; original: OriginalBody };
 
 /**
  * `accountId` is whose work this is: the origin queues its calls per account and takes turns, so

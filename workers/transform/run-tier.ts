@@ -9,10 +9,34 @@ import { originCompute } from "../origin/origin-client.ts";
 import { makeMezzanine } from "./make-mezzanine.ts";
 import type { Mezzanine } from "../derivatives/mezzanine-store.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
-import { resolveOutputFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
+import { resolveOutputFormat, type DerivativeFormat, type OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { FixedQualityTransform, ResolvedTransform } from "../../contracts/transform/token-values.ts";
-import type { ComputedDerivative, ComputeTier } from "./compute-derivative.ts";
+import type { OriginalBody } from "./make-mezzanine.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
+
+export interface ComputedDerivative {
+  /** In memory when the edge made it (within its output budget); the origin's streams on, never held here. */
+  body: Uint8Array | ReadableStream<Uint8Array>;
+  size: number;
+  sha256: string;
+  /** An image's format, or `json` for f_json's facts (made only at the origin). */
+  format: DerivativeFormat;
+  width: number;
+  height: number;
+  engine: "edge" | "origin";
+  // What the pixels were made from.
+  source: "original" | "mezzanine";
+}
+
+/**
+ * Where the pixels are made. The edge's tiers carry the transform as the edge takes it (a fixed
+ * quality); `otherwise` is the tier that takes over when the edge cannot read the original after all.
+ */
+export type ComputeTier =
+  | { kind: "origin"; original: OriginalBody }
+  | { kind: "edge-original"; op: FixedQualityTransform; original: Uint8Array; header: ImageHeader; otherwise: ComputeTier }
+  | { kind: "edge-mezzanine"; op: FixedQualityTransform; mezzanine: Mezzanine }
+  | { kind: "make-mezzanine"; op: FixedQualityTransform; original: OriginalBody };
 
 type RunEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;
 
