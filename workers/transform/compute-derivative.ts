@@ -30,6 +30,7 @@ import type { ResolvedTransform } from "../../contracts/transform/token-values.t
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import { mayBeSourceNoOp, withoutSourceNoOps } from "../../contracts/transform/source-no-ops.ts";
 import { uprightSize } from "../../contracts/image-orientation.ts";
+import { withoutIdleTrim } from "./idle-trim.ts";
 import { runTier, type ComputedDerivative, type ComputeTier } from "./run-tier.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
 
@@ -62,15 +63,16 @@ export async function computeDerivative(
   choice: OutputChoice,
   overlay: OverlayFile | null = null,
 ): Promise<ComputedDerivative> {
-  const planned = await planTier(env, file, op);
+  const planned = await planTier(env, accountId, file, op);
   return runTier(env, { accountId, fileId: file.fileId, op: planned.op, choice, overlay }, planned.tier);
 }
 
 /**
  * The tier, and `op` without the tokens the original makes no-ops (`pg_1` and a crop of the whole
- * frame on a still JPEG, PNG or WebP: the plain transform then, made where the plain one is).
+ * frame on a still JPEG, PNG or WebP, a trim that cuts nothing: the plain transform then, made
+ * where the plain one is).
  */
-export async function planTier(env: Pick<Bindings, "FILES">, file: DerivativeSource, op: ResolvedTransform): Promise<{ op: ResolvedTransform; tier: ComputeTier }> {
+export async function planTier(env: ComputeEnv, accountId: string, file: DerivativeSource, op: ResolvedTransform): Promise<{ op: ResolvedTransform; tier: ComputeTier }> {
   const held = file.size <= EDGE_MAX_SOURCE_BYTES;
   // Read at most once, and only when a decision needs it: a mezzanine that serves spares it.
   let start: Promise<Uint8Array> | null = null;
@@ -79,6 +81,10 @@ export async function planTier(env: Pick<Bindings, "FILES">, file: DerivativeSou
   if (mayBeSourceNoOp(op)) {
     const header = await headerOf();
     if (header !== null && !header.animated) op = withoutSourceNoOps(op, uprightSize(header));
+  }
+  if (op.trim !== undefined && held) {
+    const header = await headerOf();
+    if (header !== null) op = await withoutIdleTrim(env, accountId, await readStart(), header, op);
   }
   const stream: OriginalBody = () => file.stream();
   // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
