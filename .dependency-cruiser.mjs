@@ -82,6 +82,13 @@ export default {
       to: { path: "^workers/transform/" },
     },
     {
+      name: "origins-below-files",
+      comment: "A file's deletion names its derivatives' cache entries through origins/ (derivative-cache-urls.ts), so origins/ never imports files/.",
+      severity: "error",
+      from: { path: "^workers/origins/" },
+      to: { path: "^workers/files/" },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles: a module and what it imports form a tree, so each can be read, tested and replaced from the bottom up.",
       severity: "error",
