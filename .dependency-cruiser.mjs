@@ -68,6 +68,27 @@ export default {
       to: { path: `${zod}|${nodeBuiltin}|^contracts/problems/catalogue[.]ts$`, reachable: true },
     },
     {
+      name: "derivative-rooms-below-their-users",
+      comment: "The derivative store, the isolate memo and R2 objects are rooms below files/, origins/, presets/ and the transform path: no arrow runs back up to them.",
+      severity: "error",
+      from: { path: "^workers/(derivatives|memo|objects)/" },
+      to: { path: "^workers/(transform|files|origins|presets|middleware|routes)/" },
+    },
+    {
+      name: "sources-below-the-transform-path",
+      comment: "files/, origins/ and presets/ are what a transform reads; they never import the transform path (workers/transform/).",
+      severity: "error",
+      from: { path: "^workers/(files|origins|presets)/" },
+      to: { path: "^workers/transform/" },
+    },
+    {
+      name: "origins-below-files",
+      comment: "A file's deletion names its derivatives' cache entries through origins/ (derivative-cache-urls.ts), so origins/ never imports files/.",
+      severity: "error",
+      from: { path: "^workers/origins/" },
+      to: { path: "^workers/files/" },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles: a module and what it imports form a tree, so each can be read, tested and replaced from the bottom up.",
       severity: "error",

@@ -2,7 +2,7 @@
 // declared once, as plain data. The parser (read-transform.ts), the resolved operation and its type
 // (ResolvedTransform, resolveWith in canonical.ts), the canonical form, the edge/origin decision
 // (edgeAppliesAll below), the origin's wire schema and options (contracts/origin/image-transform.ts),
-// the origin's step list (origin/image/transform-image.ts), the OpenAPI description (tokenTable) and
+// the origin's step list (origin/image/transform-steps.ts), the OpenAPI description (tokenTable) and
 // the typed client's options (clients/ts/images/) are all read from TRANSFORM_TOKENS: registry.test.ts
 // and one-declaration.test.ts fail when a declared token is missing from one. docs/recipes.md says how to add one.
 // No schema library is imported on this path: the browser URL builder loads it as is.

@@ -79,6 +79,16 @@ describe("transformImage", () => {
   it("refuses a truncated image with a problem", async () => {
     await expect(run((await generatedFile("landscape-1.jpg")).slice(0, 50_000), { width: 100 })).rejects.toMatchObject({ slug: "image_unreadable" });
   });
+
+  it("makes a trim that cuts nothing the plain transform's bytes, a JPEG's included", async () => {
+    // A photo's corner colour recurs nowhere along its edges, so trim_0 finds no border.
+    for (const name of ["portrait-6.jpg", "photo.png"] as const) {
+      const input = await generatedFile(name);
+      const plain = await run(input, { width: 300, blur: 1 });
+      const trimmed = await run(input, { width: 300, blur: 1, trim: 0 });
+      expect(Buffer.from(trimmed.bytes).equals(Buffer.from(plain.bytes))).toBe(true);
+    }
+  });
 });
 
 describe("transformImage with f_json's facts", () => {

@@ -1,5 +1,5 @@
 // Where one q_auto transform's time goes: the request bench:cdn times (fox.png as a 1200 px JPEG
-// q90, made 1100 px wide), its search run as transform-image.ts runs it, each encode of the search
+// q90, made 1100 px wide), its search run as transform-encode.ts runs it, each encode of the search
 // timed by its onStep (encode, decode, score; the first whole score includes preparing the whole
 // image's side of the metric), beside a q76 encode of the same pixels. Medians of BENCH_PROFILE_RUNS
 // (default 3) per format, after one warm-up search that starts the score worker.
@@ -9,7 +9,7 @@ import sharp from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
 import { encode } from "../../origin/image/encode.ts";
 import { searchPerceptualQuality, type SearchStep } from "../../origin/image/perceptual-quality.ts";
-import { TRANSFORM_ENCODING } from "../../origin/image/transform-image.ts";
+import { TRANSFORM_ENCODING } from "../../origin/image/transform-encode.ts";
 import { corpusPath } from "../../test/support/corpus-dir.ts";
 
 const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 3);

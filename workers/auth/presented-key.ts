@@ -1,9 +1,9 @@
 // The key an API call presents, looked up by its secret's hash and remembered in the isolate for
-// a short while (transform/isolate-memo.ts): every API call would otherwise read the shared
+// a short while (memo/isolate-memo.ts): every API call would otherwise read the shared
 // database once for its key, the one statement left there on a processing call. A revocation
 // takes effect at once in the isolate that made it and within MEMO_MS in the others.
 import { findKeyBySecretHash, type PresentedKey } from "../keys/key-store.ts";
-import { isolateMemo } from "../transform/isolate-memo.ts";
+import { isolateMemo } from "../memo/isolate-memo.ts";
 
 const memo = isolateMemo<PresentedKey | null>();
 

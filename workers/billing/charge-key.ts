@@ -1,7 +1,7 @@
 // Charge keys: what a ledger row pays for. The ledger's unique (account_id, charge_key) index is
 // what stops double billing, so every caller builds its key here and two spellings of one thing
 // can never both be charged.
-import type { DerivativeIdentity } from "../transform/derivative-identity.ts";
+import type { DerivativeIdentity } from "../derivatives/derivative-identity.ts";
 
 /** A synchronous request: a retry with a new request id is a new charge, so idempotency keys matter. */
 export function requestChargeKey(requestId: string): string {

@@ -2,10 +2,13 @@ import { sql } from "drizzle-orm";
 import { jobOperations } from "../../contracts/operations.ts";
 import { chargeables } from "../../contracts/pricing.ts";
 import type { Scope } from "../auth/scopes.ts";
-import type { StoredFormatClass } from "../transform/derivative-identity.ts";
+import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are integer epoch milliseconds; money is integer micro-dollars.
+
+/** f_auto's negotiated class as the derivative tables spell it: "" for none (workers/derivatives/derivative-identity.ts says why). */
+export type StoredFormatClass = FormatClass | "";
 
 // An account's money lives in its shard (workers/shards/account-shard.ts). balance_micros here is
 // the shared report's copy: the balance the ledger feed last carried (ledger_fed_seq is the shard
@@ -190,7 +193,7 @@ export const webhookDeliveries = sqliteTable(
 
 // URL-transform derivatives kept in R2: the tier between the edge cache and computing again.
 // One row per (account, file, canonical transform, format class); `format_class` is "" unless
-// the transform is f_auto (workers/transform/derivative-identity.ts), so the unique index also
+// the transform is f_auto (workers/derivatives/derivative-identity.ts), so the unique index also
 // caps races to one row.
 // `overlay_file_id` is the file an `l_` overlay drew over it, so deleting or purging that file
 // finds every derivative that shows it (null without an overlay).

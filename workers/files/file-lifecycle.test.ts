@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { countDerivatives, derivativeKey, storeDerivative } from "../transform/derivative-store.ts";
-import { edgeCacheKey, fileCacheKeyUrl, matchEdgeCache, putEdgeCache } from "../transform/edge-cache.ts";
+import { countDerivatives, derivativeKey, storeDerivative } from "../derivatives/derivative-store.ts";
+import { edgeCacheKey, fileCacheKeyUrl, matchEdgeCache, putEdgeCache } from "../derivatives/edge-cache.ts";
 import type { RecordedPurge } from "../test-support/cloudflare-api-standin.ts";
-import { findMezzanine, mezzanineKey, storeMezzanine } from "../transform/mezzanine-store.ts";
+import { findMezzanine, mezzanineKey, storeMezzanine } from "../derivatives/mezzanine-store.ts";
 import { deleteFile, dropIfFileDeleted, releaseSource, sweepExpiredFiles } from "./file-lifecycle.ts";
 import { findFile, insertPendingFile, storeFile } from "./file-store.ts";
 

@@ -5,21 +5,17 @@
 // processing call never consumes them (releaseSource).
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { deleteDerivativesOf, derivativesOfFiles } from "../transform/derivative-store.ts";
+import { deleteDerivativesOf, derivativesOfFiles } from "../derivatives/derivative-store.ts";
 import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
-import { deleteEdgeCache, type CacheKeyEnv } from "../transform/edge-cache.ts";
+import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { derivativeCacheUrls } from "../origins/derivative-cache-urls.ts";
-import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
 
 type LifecycleEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
-// Cache API deletes per call: each is a subrequest, and the expiry sweep deletes hundreds of files
-// at once. A deleted file's derivatives are purged from this data centre's cache up to this many;
-// the rest, like every other data centre's copies, stay until the cache evicts them.
-export const MAX_EDGE_CACHE_PURGES = 200;
 
 function chunked<T>(items: T[], size: number): T[][] {
   const chunks: T[][] = [];

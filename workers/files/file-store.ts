@@ -11,7 +11,7 @@ import { newId } from "../crypto/ids.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
-import { putObject, readObject } from "./file-objects.ts";
+import { putObject, readObject } from "../objects/file-objects.ts";
 
 export type FileKind = "source" | "result";
 export type FileStatus = "pending" | "ready" | "deleted";

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { storeFile } from "../files/file-store.ts";
-import { countDerivatives } from "../transform/derivative-store.ts";
+import { countDerivatives } from "../derivatives/derivative-store.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import type { Bindings } from "../env.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";

@@ -4,8 +4,8 @@
 // matched by digest. A path whose row is already gone has no URL to name; its entry lives no
 // longer than the original's freshness.
 import type { Bindings } from "../env.ts";
-import type { DerivativeIdentity } from "../transform/derivative-identity.ts";
-import { fileCacheKeyUrl, originCacheKeyUrl, type CacheKeyEnv } from "../transform/edge-cache.ts";
+import type { DerivativeIdentity } from "../derivatives/derivative-identity.ts";
+import { fileCacheKeyUrl, originCacheKeyUrl, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { originPaths } from "./origin-object-store.ts";
 import { isOriginSourceId, pathPrefix } from "./origin-source-id.ts";
 import { findOriginById } from "./origin-store.ts";

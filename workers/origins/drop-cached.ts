@@ -2,10 +2,9 @@
 // and objects, every version) and this data centre's edge-cache entries for them. Used by purge,
 // by deleting an origin, and when an origin says a path is gone.
 import type { Bindings } from "../env.ts";
-import { MAX_EDGE_CACHE_PURGES } from "../files/file-lifecycle.ts";
-import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
-import { deleteEdgeCache, originCacheKeyUrl, type CacheKeyEnv } from "../transform/edge-cache.ts";
-import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import { deleteDerivativesUnder } from "../derivatives/derivative-store.ts";
+import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES, originCacheKeyUrl, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
+import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import type { DroppedObject } from "./origin-object-store.ts";
 import { originSourceId, pathPrefix } from "./origin-source-id.ts";
 

@@ -7,8 +7,8 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { expectKind } from "../../contracts/sniff.ts";
-import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
-import { deleteMezzaninesOf } from "../transform/mezzanine-store.ts";
+import { deleteDerivativesUnder } from "../derivatives/derivative-store.ts";
+import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { fetchOriginal } from "./fetch-original.ts";
 import { DEFAULT_FRESH_SECONDS, grantedSeconds, MISSING_SECONDS } from "./freshness.ts";
 import { findOriginObject, refreshObject, saveMissingObject, saveReadyObject, type ReadyObject } from "./origin-object-store.ts";

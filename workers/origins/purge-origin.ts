@@ -2,8 +2,8 @@
 // whole origin, as the origin's deletion does; in every data centre when the zone is configured.
 import { purgeZoneUrls, type CdnPurge, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
 import type { Bindings } from "../env.ts";
-import { deleteDerivativesUnder } from "../transform/derivative-store.ts";
-import type { CacheKeyEnv } from "../transform/edge-cache.ts";
+import { deleteDerivativesUnder } from "../derivatives/derivative-store.ts";
+import type { CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { dropCachedPaths } from "./drop-cached.ts";
 import { deleteOriginObjects } from "./origin-object-store.ts";
 import { originPrefix } from "./origin-source-id.ts";

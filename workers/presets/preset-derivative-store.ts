@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { presetDerivatives } from "../db/schema.ts";
-import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "../transform/derivative-identity.ts";
+import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "../derivatives/derivative-identity.ts";
 
 export interface PresetDerivative {
   identity: DerivativeIdentity;

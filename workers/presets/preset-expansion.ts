@@ -5,7 +5,7 @@
 import { expandPreset, unknownPreset } from "../../contracts/transform/preset.ts";
 import type { TransformSpec } from "../../contracts/transform/registry.ts";
 import type { Bindings } from "../env.ts";
-import { isolateMemo } from "../transform/isolate-memo.ts";
+import { isolateMemo } from "../memo/isolate-memo.ts";
 import { findPresetTransform } from "./preset-store.ts";
 
 const memo = isolateMemo<string | null>();

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { deleteDerivatives, findDerivative, storeDerivative } from "../transform/derivative-store.ts";
+import { deleteDerivatives, findDerivative, storeDerivative } from "../derivatives/derivative-store.ts";
 import { recordPresetDerivative, takePresetDerivatives } from "./preset-derivative-store.ts";
 import { deletePreset, findPresetTransform, listPresets, putPreset } from "./preset-store.ts";
 

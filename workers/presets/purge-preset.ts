@@ -5,10 +5,9 @@
 // its next request, never charged again (the ledger's charge key is unchanged).
 import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
 import type { Bindings } from "../env.ts";
-import { MAX_EDGE_CACHE_PURGES } from "../files/file-lifecycle.ts";
 import type { PurgeCounts } from "../origins/purge-origin.ts";
-import { deleteDerivatives } from "../transform/derivative-store.ts";
-import { deleteEdgeCache } from "../transform/edge-cache.ts";
+import { deleteDerivatives } from "../derivatives/derivative-store.ts";
+import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES } from "../derivatives/edge-cache.ts";
 import { takePresetDerivatives } from "./preset-derivative-store.ts";
 
 type PurgeEnv = Pick<Bindings, "DB" | "FILES"> & ZonePurgeEnv;

@@ -9,7 +9,7 @@ import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { SYNC_SOURCE_MAX_BYTES } from "../../contracts/envelope.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
-import { authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit } from "../middleware/transform-access.ts";
+import { authenticateTransformKey, limitPresetLifetime, serveEdgeCacheHit } from "../transform/transform-chain.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";

@@ -8,6 +8,7 @@ import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../te
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
+import { encodePixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 
@@ -101,5 +102,25 @@ describe("the transform path charges only for work that made something new", () 
     expect(cut.status).toBe(200);
     await cut.arrayBuffer();
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
+  });
+
+  // trim_ stays in the canonical form (a border may be there to trim); on an image with none it
+  // changes nothing, which only the pixels tell: the origin measures the trim, and the edge then
+  // makes the plain transform's bytes, which the same-bytes rule charges once.
+  it("charges once for trim_0 on an image with nothing to trim, made at the edge like the plain one", async () => {
+    const caller = await seedCaller();
+    // Every pixel a colour of its own: no border matches the top-left corner's.
+    const data = new Uint8ClampedArray(24 * 18 * 4);
+    for (let i = 0; i < 24 * 18; i++) data.set([(i * 7) % 256, (i * 13) % 256, (i * 29) % 256, 255], i * 4);
+    const fileId = await seedSource(caller, await encodePixels("png", { data, width: 24, height: 18 }, 100), "image/png");
+    const plain = "w_20,f_webp";
+    const bodies: number[][] = [];
+    for (const spelling of [plain, `${plain},trim_0`]) {
+      const res = await api(transformUrl(caller, spelling, fileId));
+      expect([res.status, res.headers.get("X-Cache"), res.headers.get("X-Transform-Engine")]).toEqual([200, "MISS", "edge"]);
+      bodies.push([...new Uint8Array(await res.arrayBuffer())]);
+    }
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
   });
 });

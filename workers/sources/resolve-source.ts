@@ -1,7 +1,7 @@
 import { SYNC_SOURCE_MAX_BYTES, type Source } from "../../contracts/envelope.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
-import { readObject } from "../files/file-objects.ts";
+import { readObject } from "../objects/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 import { decodeBase64Source } from "./base64-source.ts";
 import { guardedFetch } from "./guarded-fetch.ts";

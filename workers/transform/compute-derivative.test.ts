@@ -6,7 +6,8 @@ import { concatBytes } from "../../contracts/encoding/concat-bytes.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { pngChunk } from "../test-support/padded-image.ts";
 import { resolveTransform } from "../../contracts/transform/canonical.ts";
-import { computeDerivative, type ComputedDerivative } from "./compute-derivative.ts";
+import { computeDerivative } from "./compute-derivative.ts";
+import type { ComputedDerivative } from "./run-tier.ts";
 import { storedOriginal } from "./stored-original.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 

@@ -8,7 +8,7 @@ import type { Bindings } from "../env.ts";
 import { newId } from "../crypto/ids.ts";
 import { aliasHostRefusal } from "../middleware/alias-host.ts";
 import { REQUEST_ID_HEADER } from "../middleware/request-id.ts";
-import { edgeCacheHit, readTransformRequest } from "../middleware/transform-access.ts";
+import { edgeCacheHit, readTransformRequest } from "./read-transform-request.ts";
 import type { TransformRequest } from "./transform-request.ts";
 import { transformUrlPath } from "./transform-address.ts";
 

@@ -7,8 +7,8 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { originCompute } from "../origin/origin-client.ts";
-import type { Mezzanine } from "./mezzanine-store.ts";
-import { storeMezzanine } from "./mezzanine-store.ts";
+import type { Mezzanine } from "../derivatives/mezzanine-store.ts";
+import { storeMezzanine } from "../derivatives/mezzanine-store.ts";
 import { imageMezzanineEndpoint } from "../../contracts/origin/image-mezzanine.ts";
 
 type MezzanineEnv = Pick<Bindings, "ORIGIN_URL" | "ORIGIN_SECRET" | "FILES">;

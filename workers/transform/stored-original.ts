@@ -1,7 +1,7 @@
 // A transform's original as it sits in R2, read no more than the path taken needs: a ranged read
 // for its header, the whole object only for an original the edge may decode, and otherwise a
 // stream the isolate hands to the origin without holding it.
-import { readObject } from "../files/file-objects.ts";
+import { readObject } from "../objects/file-objects.ts";
 import type { FileRecord } from "../files/file-store.ts";
 import type { DerivativeSource } from "./compute-derivative.ts";
 

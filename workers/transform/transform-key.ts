@@ -8,7 +8,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seal, unseal } from "../crypto/seal.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { findActiveTransformKey, setSigningSecret } from "../keys/key-store.ts";
-import { isolateMemo } from "./isolate-memo.ts";
+import { isolateMemo } from "../memo/isolate-memo.ts";
 
 export interface TransformKey {
   keyId: string;

@@ -10,7 +10,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { sniffContentType } from "../../contracts/sniff.ts";
 import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import type { Bindings } from "../env.ts";
-import { readObject } from "../files/file-objects.ts";
+import { readObject } from "../objects/file-objects.ts";
 import { findReadyFile } from "../files/file-store.ts";
 
 /** An overlay's file, found ready and small enough; its bytes not read yet. */

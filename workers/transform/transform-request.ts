@@ -5,7 +5,7 @@ import type { Bindings } from "../env.ts";
 import type { AppEnv } from "../hono-env.ts";
 import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import type { TransformSpec } from "../../contracts/transform/registry.ts";
-import type { VaryHeader } from "./derivative-response.ts";
+import type { VaryHeader } from "../derivatives/derivative-response.ts";
 import type { TransformKey } from "./transform-key.ts";
 
 /** What the URL names after the transform: a stored file, or a path under a registered origin. */

@@ -12,9 +12,9 @@ import { currentOriginal } from "../origins/origin-original.ts";
 import { currentVersion } from "../origins/origin-object-store.ts";
 import { findOrigin } from "../origins/origin-store.ts";
 import type { DerivativeSource } from "./compute-derivative.ts";
-import { strongEtag } from "./derivative-response.ts";
-import { deleteDerivativesUnder, type DerivativeIdentity } from "./derivative-store.ts";
-import { deleteEdgeCache } from "./edge-cache.ts";
+import { strongEtag } from "../derivatives/derivative-response.ts";
+import { deleteDerivativesUnder, type DerivativeIdentity } from "../derivatives/derivative-store.ts";
+import { deleteEdgeCache } from "../derivatives/edge-cache.ts";
 import { storedOriginal } from "./stored-original.ts";
 import type { TransformRequest } from "./transform-request.ts";
 

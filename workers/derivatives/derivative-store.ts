@@ -5,7 +5,9 @@ import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { Bindings } from "../env.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
-import { putObject, type ObjectBody } from "../files/file-objects.ts";
+import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { putObject, type ObjectBody } from "../objects/file-objects.ts";
 import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
 import { recordPurgedDerivatives } from "./purged-derivative-store.ts";
 
@@ -36,6 +38,28 @@ export async function findDerivative(db: D1Database, id: DerivativeIdentity): Pr
     .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))))
     .get();
   return row ?? null;
+}
+
+export interface StoredDerivative {
+  record: DerivativeRecord;
+  object: R2ObjectBody;
+}
+
+/**
+ * The derivative's row and its object, or null when it must be made: again when its object went
+ * missing, and a new one only while the source has fewer than MAX_DERIVATIVES_PER_FILE (else 422
+ * derivative_limit).
+ */
+export async function readStoredDerivative(env: StoreEnv, id: DerivativeIdentity): Promise<StoredDerivative | null> {
+  const record = await findDerivative(env.DB, id);
+  const object = record ? await env.FILES.get(record.r2_key) : null;
+  if (record && object) return { record, object };
+  if (!record && (await countDerivatives(env.DB, id.accountId, id.fileId)) >= MAX_DERIVATIVES_PER_FILE) {
+    throw new ProblemError("derivative_limit", `This source already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
+      extensions: { limit: MAX_DERIVATIVES_PER_FILE },
+    });
+  }
+  return null;
 }
 
 export async function countDerivatives(db: D1Database, accountId: string, fileId: string): Promise<number> {

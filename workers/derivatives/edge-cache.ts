@@ -107,6 +107,11 @@ export function putEdgeCache(key: Request, body: Uint8Array | ReadableStream<Uin
   return caches.default.put(key, new Response(body, { headers }));
 }
 
+// Cache API deletes per call: each is a subrequest, and the expiry sweep deletes hundreds of files
+// at once. A deletion or purge drops its derivatives from this data centre's cache up to this many;
+// the rest, like every other data centre's copies, stay until the cache evicts them.
+export const MAX_EDGE_CACHE_PURGES = 200;
+
 export function deleteEdgeCache(key: Request | string): Promise<boolean> {
   return caches.default.delete(key);
 }

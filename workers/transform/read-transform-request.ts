@@ -1,20 +1,19 @@
-// The URL-transform route's middleware chain. Its URLs sit in <img> tags, so there is no API key
-// header: the key_id in the path names the key (and so the caller), an optional signature guards
-// the URL. An edge-cache hit is answered before the rate limit, since it costs no D1 or R2 read.
-// The same two steps, as plain functions, answer a hit before the app's dispatch (edge-hit.ts).
-import { createMiddleware } from "hono/factory";
+// Read: a transform URL becomes a TransformRequest here, and only here. Its URLs sit in <img> tags,
+// so there is no API key header: the key_id in the path names the key (and so the caller), an
+// optional signature guards the URL. The route's chain (transform-chain.ts) and the early hit
+// before the app's dispatch (early-edge-hit.ts) both read it with these functions.
 import { canonicalTransform, urlTransform } from "../../contracts/transform/canonical.ts";
 import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { expandedSpec } from "../presets/preset-expansion.ts";
 import type { Bindings } from "../env.ts";
-import { canonicalPath, checkTransformSignature, signedSource } from "../transform/check-signature.ts";
-import { derivativeResponse, type VaryHeader } from "../transform/derivative-response.ts";
-import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../transform/edge-cache.ts";
-import { MEMO_MS } from "../transform/isolate-memo.ts";
-import { findTransformKey } from "../transform/transform-key.ts";
-import { parseTransformAddress } from "../transform/transform-address.ts";
-import type { TransformEnv, TransformRequest } from "../transform/transform-request.ts";
+import { canonicalPath, checkTransformSignature, signedSource } from "./check-signature.ts";
+import { derivativeResponse, type VaryHeader } from "../derivatives/derivative-response.ts";
+import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../derivatives/edge-cache.ts";
+import { MEMO_MS } from "../memo/isolate-memo.ts";
+import { findTransformKey } from "./transform-key.ts";
+import { parseTransformAddress } from "./transform-address.ts";
+import type { TransformRequest } from "./transform-request.ts";
 
 /**
  * Authenticates by the key in the path: an unknown or revoked key is a 404, a missing or wrong
@@ -51,38 +50,13 @@ export async function edgeCacheHit(request: TransformRequest): Promise<Response 
   return hit;
 }
 
-/**
- * Sets the caller like `authenticate` does, and the transform request for the rest of the chain.
- * Route middleware runs before any validator, so the path is checked here first.
- */
-export const authenticateTransformKey = createMiddleware<TransformEnv>(async (c, next) => {
-  const transform = await readTransformRequest(c.env, c.req.raw);
-  const { key } = transform;
-  c.set("caller", { accountId: key.accountId, keyId: key.keyId, plan: key.plan, scopes: key.scopes });
-  c.set("transform", transform);
-  await next();
-});
-
 // What a preset's name stands for can change, so its URL is not immutable: browsers and shared
 // caches keep it as long as an isolate may keep the preset it expanded.
 const PRESET_MAX_AGE = MEMO_MS / 1000;
 
 /** Caps the lifetime a URL naming a preset is cached for (the derivative's own, or PRESET_MAX_AGE). */
-function capPresetLifetime(headers: Headers, request: Pick<TransformRequest, "preset">): void {
+export function capPresetLifetime(headers: Headers, request: Pick<TransformRequest, "preset">): void {
   if (request.preset === undefined || !headers.has("Cache-Control")) return;
   const maxAge = /max-age=(\d+)/.exec(headers.get("Cache-Control") ?? "");
   headers.set("Cache-Control", `public, max-age=${Math.min(PRESET_MAX_AGE, maxAge ? Number(maxAge[1]) : PRESET_MAX_AGE)}`);
 }
-
-/** The preset lifetime cap on every reply of the route, hits answered before the app's dispatch included (edgeCacheHit). */
-export const limitPresetLifetime = createMiddleware<TransformEnv>(async (c, next) => {
-  await next();
-  capPresetLifetime(c.res.headers, c.get("transform"));
-});
-
-/** Answers from this data centre's cache when it holds the derivative; otherwise on down the chain. */
-export const serveEdgeCacheHit = createMiddleware<TransformEnv>(async (c, next) => {
-  const hit = await edgeCacheHit(c.get("transform"));
-  if (hit) return hit;
-  await next();
-});

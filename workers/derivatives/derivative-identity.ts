@@ -4,6 +4,7 @@
 // a new spelling would find no stored row, no R2 object and no charge, and bill every derivative
 // again.
 import type { FormatClass } from "../../contracts/transform/negotiate.ts";
+import type { StoredFormatClass } from "../db/schema.ts";
 
 export interface DerivativeIdentity {
   accountId: string;
@@ -13,9 +14,6 @@ export interface DerivativeIdentity {
   /** f_auto's negotiated class; null when the transform names its format or keeps the source's. */
   formatClass: FormatClass | null;
 }
-
-/** The class as D1's `format_class` column, the R2 key's digest, the edge-cache key and the charge key spell it. */
-export type StoredFormatClass = FormatClass | "";
 
 export function storedFormatClass(formatClass: FormatClass | null): StoredFormatClass {
   return formatClass ?? "";
