@@ -4,6 +4,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
+import { padImage } from "../test-support/padded-image.ts";
+import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { canonicalTransform } from "../../contracts/transform/canonical.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
@@ -118,6 +120,25 @@ describe("the transform path charges only for work that made something new", () 
     for (const spelling of [plain, `${plain},trim_0`]) {
       const res = await api(transformUrl(caller, spelling, fileId));
       expect([res.status, res.headers.get("X-Cache"), res.headers.get("X-Transform-Engine")]).toEqual([200, "MISS", "edge"]);
+      bodies.push([...new Uint8Array(await res.arrayBuffer())]);
+    }
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+  });
+
+  it.each([
+    // Over the edge's pixel budget, held whole: the origin measures the trim from the bytes read.
+    ["over the pixel budget", () => generatedBytes("landscape-1.jpg"), "image/jpeg"],
+    // Over the edge's byte budget: the origin measures the trim from the stream.
+    ["over the byte budget", async () => padImage(await generatedBytes("photo.png"), EDGE_MAX_SOURCE_BYTES + 2), "image/png"],
+  ] as const)("charges once for trim_0 on a photo %s with nothing to trim, made from its mezzanine like the plain one", async (_, bytes, contentType) => {
+    const caller = await seedCaller();
+    const fileId = await seedSource(caller, await bytes(), contentType);
+    const plain = "w_300,f_webp";
+    const bodies: number[][] = [];
+    for (const spelling of [plain, `${plain},trim_0`]) {
+      const res = await api(transformUrl(caller, spelling, fileId));
+      expect([res.status, res.headers.get("X-Transform-Engine"), res.headers.get("X-Transform-Source")]).toEqual([200, "edge", "mezzanine"]);
       bodies.push([...new Uint8Array(await res.arrayBuffer())]);
     }
     expect(bodies[1]).toEqual(bodies[0]);

@@ -21,16 +21,16 @@
 import type { Bindings } from "../env.ts";
 import { EDGE_MAX_SOURCE_BYTES } from "../../contracts/limits/edge-budget.ts";
 import { edgeCanTransform } from "../edge-image/edge-pipeline.ts";
-import { readImageHeader } from "../edge-image/image-header.ts";
+import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import type { OriginalBody } from "./make-mezzanine.ts";
 import { mezzanineServes, mezzanineWouldServe } from "./mezzanine-plan.ts";
-import { findMezzanine } from "../derivatives/mezzanine-store.ts";
+import { findMezzanine, type StoredMezzanine } from "../derivatives/mezzanine-store.ts";
 import type { OutputChoice } from "../../contracts/transform/output-format.ts";
 import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import { edgeAppliesAll } from "../../contracts/transform/registry.ts";
 import { mayBeSourceNoOp, withoutSourceNoOps } from "../../contracts/transform/source-no-ops.ts";
 import { uprightSize } from "../../contracts/image-orientation.ts";
-import { withoutIdleTrim } from "./idle-trim.ts";
+import { trimCutsNothing } from "./idle-trim.ts";
 import { runTier, type ComputedDerivative, type ComputeTier } from "./run-tier.ts";
 import type { OverlayFile } from "./transform-overlay.ts";
 
@@ -82,15 +82,23 @@ export async function planTier(env: ComputeEnv, accountId: string, file: Derivat
     const header = await headerOf();
     if (header !== null && !header.animated) op = withoutSourceNoOps(op, uprightSize(header));
   }
-  if (op.trim !== undefined && held) {
+  // Looked up at most once, and only when a decision needs it.
+  let mezzanineLookup: ReturnType<typeof findMezzanine> | null = null;
+  const storedMezzanine = () => (mezzanineLookup ??= findMezzanine(env.FILES, file.fileId));
+  if (op.trim !== undefined) {
     const header = await headerOf();
-    if (header !== null) op = await withoutIdleTrim(env, accountId, await readStart(), header, op);
+    const plain = { ...op, trim: undefined };
+    const plainAtEdge = async (found: ImageHeader) =>
+      (held && edgeCanTransform(found, plain)) || (edgeAppliesAll(plain) && mezzanineWouldMake(await storedMezzanine(), found, plain));
+    if (header !== null && !header.animated && (await plainAtEdge(header))) {
+      if (await trimCutsNothing(env, accountId, held ? await readStart() : await file.stream(), header, op.trim)) op = plain;
+    }
   }
   const stream: OriginalBody = () => file.stream();
   // A token off the edge's allow-list (the placeholder engine, q_auto's search, blur, ...) is the
   // origin's whatever the source: decided here, before any mezzanine or header is read.
   if (!edgeAppliesAll(op)) return { op, tier: { kind: "origin", original: stream } };
-  const stored = await findMezzanine(env.FILES, file.fileId);
+  const stored = await storedMezzanine();
   const mezzanine = stored && mezzanineServes(stored.meta, op) ? await stored.read() : null;
   if (mezzanine) return { op, tier: { kind: "edge-mezzanine", op, mezzanine } };
   const bytes = await readStart();
@@ -100,4 +108,9 @@ export async function planTier(env: ComputeEnv, accountId: string, file: Derivat
   const otherwise: ComputeTier = !stored && header && mezzanineWouldServe(header, op) ? { kind: "make-mezzanine", op, original } : { kind: "origin", original };
   if (held && header && edgeCanTransform(header, op)) return { op, tier: { kind: "edge-original", op, original: bytes, header, otherwise } };
   return { op, tier: otherwise };
+}
+
+/** Whether the plain transform is made from a mezzanine: the one stored, or one this miss would make. */
+function mezzanineWouldMake(stored: StoredMezzanine | null, original: ImageHeader, op: ResolvedTransform): boolean {
+  return stored ? mezzanineServes(stored.meta, op) : mezzanineWouldServe(original, op);
 }
