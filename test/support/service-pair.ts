@@ -25,10 +25,11 @@ export async function startServicePair(
   timeoutMs = 150_000,
   /** More `npm start` flags, such as `--origins 3`. */
   extraArgs: string[] = [],
+  /** The state to start on (removed at stop): an empty directory unless a test made one. */
+  persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-")),
 ): Promise<ServicePair> {
   const origins = extraArgs.includes("--origins") ? Number(extraArgs[extraArgs.indexOf("--origins") + 1]) : 1;
   const ports = requested ?? { edge: await freePort(), origin: await freeConsecutivePorts(origins) };
-  const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-e2e-"));
   const child: ChildProcess = spawn(
     process.execPath,
     ["scripts/dev.ts", "--port", String(ports.edge), "--origin-port", String(ports.origin), "--persist-to", persistTo, "--allow-loopback-urls", ...extraArgs],

@@ -1,0 +1,100 @@
+// `npm start` on state written before the money moved into the account shards: the shared
+// database as migrations 0000 to 0012 left it, an account's balance kept by the ledger's trigger.
+// After the upgrade (migration 0013 and each shard's one-time import) the account keeps its key,
+// balance, usage and charge keys, a new charge moves the balance from there, and the shared
+// ledger report ends equal to the shard.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../workers/keys/key-store.ts";
+import { openPlatform } from "../scripts/lib/local-platform.ts";
+import { ledgerFeedSettled } from "../scripts/soak/ledger-feed-settled.ts";
+import { generatedFile } from "./fixtures/generated-files.ts";
+import { startServicePair, type ServicePair } from "./support/service-pair.ts";
+
+const FIRST_MIGRATION_OF_THE_MOVE = "0013_money_in_shards.sql";
+const ACCOUNT = "acct_upgradedbeforeshards";
+const OLD_CHARGE = "transform:file_oldfile0000000000000:w_10";
+
+let pair: ServicePair;
+let secret: string;
+const scratch = mkdtempSync(join(tmpdir(), "upgrade-in-place-"));
+
+/** The shared database as the migrations before the move made it, with wrangler.toml's database. */
+function migrateToBeforeTheMove(persistTo: string): void {
+  const migrations = join(scratch, "migrations");
+  cpSync("migrations", migrations, { recursive: true });
+  const moved = readdirSync(migrations).filter((name) => name.endsWith(".sql") && name >= FIRST_MIGRATION_OF_THE_MOVE);
+  for (const name of moved) rmSync(join(migrations, name));
+  const config = join(scratch, "wrangler.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      name: "pixelpress-edge",
+      compatibility_date: "2026-11-01",
+      d1_databases: [{ binding: "DB", database_name: "pixelpress", database_id: "00000000-0000-0000-0000-000000000000", migrations_dir: migrations }],
+    }),
+  );
+  execFileSync(resolve("node_modules/.bin/wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo, "--config", config], { stdio: "ignore" });
+}
+
+beforeAll(async () => {
+  const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-upgrade-"));
+  migrateToBeforeTheMove(persistTo);
+  const platform = await openPlatform({ persistTo });
+  try {
+    const db = platform.env.DB;
+    const now = Date.now();
+    // As the old code wrote them: the trigger (0001) moves the balance with each ledger row.
+    await db.batch([
+      db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (?, 'before the move', 'pro', ?)").bind(ACCOUNT, now),
+      db.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, 'topup:old-invoice', 'account.topup', -50000, 1, ?)").bind(ACCOUNT, now),
+      db.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, ?, 'image.transform', 800, 1, ?)").bind(ACCOUNT, OLD_CHARGE, now),
+    ]);
+    expect(await db.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(ACCOUNT).first("balance_micros")).toBe(49_200);
+    secret = (await createKey(db, ACCOUNT, { name: "kept across the upgrade", scopes: null })).secret;
+  } finally {
+    await platform.dispose();
+  }
+  pair = await startServicePair(undefined, 150_000, [], persistTo);
+}, 240_000);
+
+afterAll(async () => {
+  await pair?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const auth = () => ({ Authorization: `Bearer ${secret}` });
+
+describe("npm start on state from before the money moved into the shards", () => {
+  it("keeps the account's key, balance and usage, charges from there, and feeds the report to the same books", async () => {
+    const account = await (await fetch(`${pair.edgeUrl}/v1/account`, { headers: auth() })).json<{ account_id: string; balance_micros: number }>();
+    expect(account).toMatchObject({ account_id: ACCOUNT, balance_micros: 49_200 });
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = await (await fetch(`${pair.edgeUrl}/v1/usage?from=${today}&to=${today}&group_by=operation`, { headers: auth() })).json<{ data: unknown[] }>();
+    expect(usage.data).toEqual([{ operation: "image.transform", count: 1, micros: 800 }]);
+
+    const optimized = await fetch(`${pair.edgeUrl}/v1/image/optimize`, {
+      method: "POST",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: JSON.stringify({ source: { base64: Buffer.from(await generatedFile("landscape-3.jpg")).toString("base64") }, options: { width: 64 } }),
+    });
+    expect(optimized.status).toBe(200);
+    const charged = (await optimized.json<{ billing: { charged_micros: number } }>()).billing.charged_micros;
+    expect(charged).toBeGreaterThan(0);
+    const after = (await (await fetch(`${pair.edgeUrl}/v1/account`, { headers: auth() })).json<{ balance_micros: number }>()).balance_micros;
+    expect(after).toBe(49_200 - charged);
+
+    const platform = await openPlatform({ persistTo: pair.persistTo });
+    try {
+      await ledgerFeedSettled(platform.env.DB);
+      const rows = await platform.env.DB.prepare("SELECT charge_key FROM ledger WHERE account_id = ? ORDER BY id").bind(ACCOUNT).all<{ charge_key: string }>();
+      expect(rows.results.map((row) => row.charge_key)).toEqual(["topup:old-invoice", OLD_CHARGE, expect.stringMatching(/^req:/)]);
+      expect(await platform.env.DB.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(ACCOUNT).first("balance_micros")).toBe(after);
+    } finally {
+      await platform.dispose();
+    }
+  });
+});
