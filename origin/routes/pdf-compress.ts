@@ -1,20 +1,14 @@
 import { pdfCompressEndpoint } from "../../contracts/origin/pdf-compress.ts";
-import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
 import { framedResponse } from "../http/framed-response.ts";
-import { inputBytes, inputOptions } from "../http/request-input.ts";
 import type { OriginRoute } from "./origin-route.ts";
+import { pdfCall } from "./pdf-call.ts";
 
-/**
- * PDF work runs in recycled worker threads (mupdf's WASM heap only grows); calls wait per account
- * in the pool and a call past its deadline has its worker terminated.
- */
+/** A PDF in, the compressed PDF and its stats out (framed: meta first), from the PDF pool. */
 export const route: OriginRoute = {
   path: pdfCompressEndpoint.path,
   async handle(c, { pdfPool, clocks }) {
-    const clock = clocks(c, pdfCompressEndpoint.path);
-    const options = inputOptions(c, pdfCompressEndpoint.options);
-    const input = await inputBytes(c, PDF_MAX_BYTES);
-    const { bytes, ...meta } = await pdfPool.compress(input, options, clock.ticket(input.byteLength));
+    const { input, options, ticket } = await pdfCall(c, pdfCompressEndpoint, clocks);
+    const { bytes, ...meta } = await pdfPool.compress(input, options, ticket);
     return framedResponse(pdfCompressEndpoint, meta, bytes);
   },
 };
