@@ -5,13 +5,9 @@ import { problemBody, ProblemError } from "../contracts/problems/catalogue.ts";
 import { problemFromError, problemResponse } from "../contracts/problems/problem-response.ts";
 import { sharedSecret } from "./http/shared-secret.ts";
 import { PdfWorkerPool, type PdfJobRunner } from "./pdf/pdf-worker-pool.ts";
-import { registerImageMezzanine } from "./routes/image-mezzanine.ts";
-import { registerImagePlaceholder } from "./routes/image-placeholder.ts";
-import { registerImageProcess } from "./routes/image-process.ts";
-import { registerImageTransform } from "./routes/image-transform.ts";
-import { registerPdfRoutes } from "./routes/pdf.ts";
 import { callClocks } from "./routes/call-ticket.ts";
-import { registerXlsxGenerate } from "./routes/xlsx-generate.ts";
+import type { OriginServices } from "./routes/origin-route.ts";
+import { originRoutes } from "./routes/route-list.ts";
 import { ComputeSlots } from "./worker-pool/compute-slots.ts";
 import { poolSizes } from "./worker-pool/pool-sizes.ts";
 import type { WorkerPoolLoad } from "./worker-pool/worker-pool.ts";
@@ -51,7 +47,6 @@ export function createOriginApp(config: OriginConfig): Hono {
   const sizes = poolSizes();
   const computeSlots = config.computeSlots ?? new ComputeSlots({ size: sizes.computeSlots, maxPerAccount: sizes.computePerAccount });
   const pdfPool = config.pdfPool ?? new PdfWorkerPool({ size: sizes.pdfWorkers, maxPerAccount: sizes.pdfPerAccount });
-  const clocks = callClocks(config.deadlineScale);
   const app = new Hono();
   // Every problem carries a request id: the edge's when it sent one, so one id finds the request
   // in both logs. Only ours are logged with their stack: the text of an unexpected error stays here.
@@ -84,12 +79,9 @@ export function createOriginApp(config: OriginConfig): Hono {
   });
   if (config.secret !== null) app.use("*", sharedSecret(config.secret));
   // One scheduler across every sharp and exceljs route: per-route limits would let the origin run
-  // several times its cores' worth of decoded images at once.
-  registerImageProcess(app, computeSlots, clocks);
-  registerImageTransform(app, computeSlots, clocks);
-  registerImageMezzanine(app, computeSlots, clocks);
-  registerImagePlaceholder(app, computeSlots, clocks);
-  registerXlsxGenerate(app, computeSlots, clocks);
-  registerPdfRoutes(app, pdfPool, clocks);
+  // several times its cores' worth of decoded images at once. The routes are the declared origin
+  // endpoints' modules (routes/route-list.ts).
+  const services: OriginServices = { computeSlots, pdfPool, clocks: callClocks(config.deadlineScale) };
+  for (const route of originRoutes) app.post(route.path, (c) => route.handle(c, services));
   return app;
 }

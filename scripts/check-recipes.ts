@@ -2,9 +2,11 @@
 // recipe's files, filled in for its example, exist and number what its heading says; every module
 // that reads the operation list is one the processing recipe edits or lists as derived, and a
 // derived one names no operation by hand; the example operation is named nowhere else; every route
-// file is an entry of the route list in workers/routes/index.ts. Exits 1 naming what does not hold.
+// file is an entry of the route list in workers/routes/index.ts; every origin route module serves a
+// declared origin endpoint and origin/app.ts registers none by hand. Exits 1 naming what does not hold.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
+import { ORIGIN_DEADLINES } from "../contracts/limits/deadlines.ts";
 import { operations } from "../contracts/operations.ts";
 
 const repo = join(import.meta.dirname, "..");
@@ -69,7 +71,10 @@ function checkRecipe(recipe: Recipe): string[] {
   return problems;
 }
 
-/** Every module reading the operation list is edited by the recipe or derived from the list, and a derived one names no operation. */
+/**
+ * Every module reading the operation list is edited by the recipe or derived from the list, and a
+ * derived one names no operation. A derived module may read the list through another derived one.
+ */
 function checkOperationListReaders(processing: Recipe): string[] {
   const problems: string[] = [];
   const edited = new Set(processing.files.map((pattern) => filledIn(pattern, processing.example)));
@@ -77,7 +82,7 @@ function checkOperationListReaders(processing: Recipe): string[] {
   const readers = TIERS.flatMap(sourceFiles).filter((file) => importsOf(file).some((target) => OPERATION_LISTS.includes(target)));
   for (const file of readers) if (!edited.has(file) && !derived.has(file)) problems.push(`${file} reads the operation list but the processing recipe neither edits it nor lists it as derived`);
   for (const file of derived) {
-    if (!readers.includes(file)) problems.push(`${file} is listed as derived but does not import the operation list`);
+    if (!readers.includes(file) && !importsOf(file).some((target) => derived.has(target))) problems.push(`${file} is listed as derived but does not import the operation list`);
     const named = operations.filter((name) => read(file).includes(`"${name}"`));
     if (named.length > 0) problems.push(`${file} is listed as derived but names ${named.join(", ")} by hand`);
   }
@@ -105,10 +110,23 @@ function checkRouteList(): string[] {
   return problems;
 }
 
+/** The module serving each declared origin endpoint, by its path: `/<family>/<verb>` in `origin/routes/<family>-<verb>.ts`. */
+function checkOriginRoutes(): string[] {
+  const problems: string[] = [];
+  const declared = new Set(Object.keys(ORIGIN_DEADLINES).map((path) => `origin/routes/${path.slice(1).replaceAll("/", "-")}.ts`));
+  for (const file of declared) if (!existsSync(join(repo, file))) problems.push(`${file} is missing: the origin finds a declared endpoint's route there`);
+  for (const file of sourceFiles("origin/routes")) {
+    if (/^export const route\b/m.test(read(file)) && !declared.has(file)) problems.push(`${file} exports a route for no declared origin endpoint`);
+  }
+  const handRegistered = importsOf("origin/app.ts").filter((target) => declared.has(target));
+  for (const file of handRegistered) problems.push(`origin/app.ts imports ${file} instead of registering it through origin/routes/route-list.ts`);
+  return problems;
+}
+
 const text = read("docs/recipes.md");
 const processing = recipe(text, "Adding a processing operation");
 const resource = recipe(text, "Adding a resource endpoint");
-const problems = [...checkRecipe(processing), ...checkRecipe(resource), ...checkOperationListReaders(processing), ...checkRouteList()];
+const problems = [...checkRecipe(processing), ...checkRecipe(resource), ...checkOperationListReaders(processing), ...checkRouteList(), ...checkOriginRoutes()];
 for (const problem of problems) console.error(problem);
 console.log(problems.length === 0 ? `docs/recipes.md: a processing operation in ${processing.stated} files, a resource endpoint in ${resource.stated}, and both walk` : `${problems.length} problems in docs/recipes.md's recipes`);
 process.exitCode = problems.length === 0 ? 0 : 1;

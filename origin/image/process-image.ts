@@ -72,39 +72,49 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
     // max_bytes, not the level, decided this output: scored afresh, so target_met says whether it still reaches the level.
     score = level === null || target.format === "png" || pixels.animation !== null ? null : await scoreOutput(await encoderInput(input, source, pixels, content, options, target.format), bytes);
   }
-  const qualityTarget = level === null ? null : QUALITY_LEVEL_TARGETS[level];
-  // A still lossy output under a level is scored unless the deadline stopped the search first (its fallback): not met.
-  const searched = qualityTarget !== null && pixels.animation === null && !target.lossless && target.format !== "png";
-
-  const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
+  const output: ChosenOutput = { target, chroma, bytes, score, encodes, candidates: chosen.candidates };
   return {
     bytes,
     format: target.format,
     width: pixels.width,
     height: pixels.page_height,
-    stats: {
-      original_bytes: source.bytes,
-      output_bytes: bytes.byteLength,
-      ratio: Math.round((bytes.byteLength / source.bytes) * 10_000) / 10_000,
-      original_width: original.width,
-      original_height: original.height,
-      original_format: source.format,
-      quality: target.lossless ? null : target.quality,
-      score,
-      quality_level: level,
-      quality_target: qualityTarget,
-      target_met: qualityTarget === null ? null : score === null ? (searched ? false : null) : score >= qualityTarget,
-      chroma_subsampling: outputChroma(target, chroma),
-      lossless: target.lossless,
-      encodes,
-      orientation_applied: pixels.orientation_applied,
-      first_frame_only: source.pages > 1 && pixels.animation === null,
-      frames: pixels.animation?.frames ?? 1,
-      duration_ms: pixels.animation === null ? null : pixels.animation.delay.reduce((sum, ms) => sum + ms, 0),
-      format_chosen_by_auto: options.format === "auto",
-      candidates: chosen.candidates,
-    },
+    stats: outputStats(source, pixels, options, level, output),
     placeholder: options.placeholder ? await placeholderOf(firstFrame(pixels), { width: pixels.width, height: pixels.page_height }) : null,
+  };
+}
+
+/** The encode that answers the call, after the format choice and the max_bytes fit. */
+interface ChosenOutput extends EncodedCandidate {
+  candidates: ImageStats["candidates"];
+}
+
+function outputStats(source: SourceImage, pixels: RenderedPixels, options: ImageOptions, level: QualityLevel | null, output: ChosenOutput): ImageStats {
+  const { target, chroma, bytes, score } = output;
+  const qualityTarget = level === null ? null : QUALITY_LEVEL_TARGETS[level];
+  // A still lossy output under a level is scored unless the deadline stopped the search first (its fallback): not met.
+  const searched = qualityTarget !== null && pixels.animation === null && !target.lossless && target.format !== "png";
+  const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
+  return {
+    original_bytes: source.bytes,
+    output_bytes: bytes.byteLength,
+    ratio: Math.round((bytes.byteLength / source.bytes) * 10_000) / 10_000,
+    original_width: original.width,
+    original_height: original.height,
+    original_format: source.format,
+    quality: target.lossless ? null : target.quality,
+    score,
+    quality_level: level,
+    quality_target: qualityTarget,
+    target_met: qualityTarget === null ? null : score === null ? (searched ? false : null) : score >= qualityTarget,
+    chroma_subsampling: outputChroma(target, chroma),
+    lossless: target.lossless,
+    encodes: output.encodes,
+    orientation_applied: pixels.orientation_applied,
+    first_frame_only: source.pages > 1 && pixels.animation === null,
+    frames: pixels.animation?.frames ?? 1,
+    duration_ms: pixels.animation === null ? null : pixels.animation.delay.reduce((sum, ms) => sum + ms, 0),
+    format_chosen_by_auto: options.format === "auto",
+    candidates: output.candidates,
   };
 }
 

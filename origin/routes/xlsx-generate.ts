@@ -1,12 +1,10 @@
-import type { Hono } from "hono";
 import { Writable } from "node:stream";
 import { xlsxGenerateEndpoint } from "../../contracts/origin/xlsx-generate.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { framedResponse } from "../http/framed-response.ts";
-import type { ComputeSlots } from "../worker-pool/compute-slots.ts";
 import { generateXlsx } from "../xlsx/generate-xlsx.ts";
-import type { CallClocks } from "./call-ticket.ts";
+import type { OriginRoute } from "./origin-route.ts";
 
 /**
  * The edge is where a workbook request enters: it parsed it, checked it against the schema and
@@ -26,8 +24,9 @@ async function checkedRequest(body: Promise<string>): Promise<{ request: XlsxReq
 }
 
 /** The request JSON in, the workbook and its stats out (framed: meta first). */
-export function registerXlsxGenerate(app: Hono, slots: ComputeSlots, clocks: CallClocks): void {
-  app.post(xlsxGenerateEndpoint.path, async (c) => {
+export const route: OriginRoute = {
+  path: xlsxGenerateEndpoint.path,
+  async handle(c, { computeSlots, clocks }) {
     const clock = clocks(c, xlsxGenerateEndpoint.path);
     const { request, bytes } = await checkedRequest(c.req.text());
     const chunks: Buffer[] = [];
@@ -37,7 +36,7 @@ export function registerXlsxGenerate(app: Hono, slots: ComputeSlots, clocks: Cal
         done();
       },
     });
-    const stats = await slots.run(clock.ticket(bytes), "The workbook", () => generateXlsx(request, sink));
+    const stats = await computeSlots.run(clock.ticket(bytes), "The workbook", () => generateXlsx(request, sink));
     return framedResponse(xlsxGenerateEndpoint, { stats }, new Uint8Array(Buffer.concat(chunks)));
-  });
-}
+  },
+};

@@ -106,6 +106,22 @@ function mergedRowXml(rowNumber: number, values: XlsxSheet["rows"][number] | und
   return [...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("");
 }
 
+/** Where a sheet's rows are written: its columns' writers and letters, how a row opens, the explicit cells by row. */
+interface RowGrid {
+  sheet: XlsxSheet;
+  plans: readonly ColumnPlan[];
+  letters: readonly string[];
+  rowOpen: (rowNumber: number) => string;
+  explicitCells: Map<number, PlacedCell[]>;
+}
+
+/** The parts a sheet refers to, numbered while it is written, written once its entry is closed. */
+interface SheetParts {
+  drawing: number | undefined;
+  notes: number | undefined;
+  tableNumbers: number[];
+}
+
 export async function writeSheet(sheet: XlsxSheet, index: number, context: SheetContext): Promise<WrittenSheet> {
   const targets: CellTargets = { strings: context.sharedStrings === "never" ? null : context.strings, hyperlinks: [] };
   const { plans, widths } = planColumns(sheet, context, targets);
@@ -123,6 +139,27 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
       colsXml(plans, widths, colOutline) +
       "<sheetData>",
   );
+  const lastDataRow = await writeSheetData(entry, sheet, context, plans, targets, rowOutline);
+  entry.write(sheetProtectionXml(sheet.protection, context.passwords));
+
+  const filter = autofilterRange(sheet, lastDataRow);
+  if (filter) entry.write(`<autoFilter ref="${filter}"/>`);
+  if (sheet.merges.length > 0) entry.write(`<mergeCells count="${sheet.merges.length}">${sheet.merges.map((ref) => `<mergeCell ref="${ref}"/>`).join("")}</mergeCells>`);
+  entry.write(conditionalFormattingXml(sheet.conditional_formats, context.styles));
+  entry.write(dataValidationsXml(sheet.data_validations, context.clock));
+  await writeHyperlinks(entry, targets.hyperlinks, relationships);
+  entry.write(printXml(sheet.print));
+  const parts = writePartReferences(entry, sheet, context, relationships);
+  entry.write("</worksheet>");
+  await entry.close();
+
+  await writeSheetParts(sheet, parts, context);
+  if (relationships.length > 0) await context.zip.addFile(`xl/worksheets/_rels/sheet${index}.xml.rels`, relationshipsXml(relationships));
+  return { filter };
+}
+
+/** `<sheetData>`'s rows: the header, the data rows, then explicit cells below them and the outline's empty rows; returns the last data row. */
+async function writeSheetData(entry: ZipEntry, sheet: XlsxSheet, context: SheetContext, plans: readonly ColumnPlan[], targets: CellTargets, rowOutline: RowOutline): Promise<number> {
   const outlined = !rowOutline.empty;
   const rowOpen = (rowNumber: number) => (outlined ? `<row r="${rowNumber}"${rowOutline.attributes(rowNumber)}>` : `<row r="${rowNumber}">`);
 
@@ -132,24 +169,36 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     explicitCells.set(row, [...(explicitCells.get(row) ?? []), ...cells].sort((a, b) => a.col - b.col));
   }
   const headerRows = hasHeaderRow(sheet) ? 1 : 0;
-  const letters = sheet.columns.map((_, c) => columnLetters(c + 1));
+  const grid: RowGrid = { sheet, plans, letters: sheet.columns.map((_, c) => columnLetters(c + 1)), rowOpen, explicitCells };
+  if (headerRows === 1) entry.write(headerRowXml(grid, context));
+  await writeDataRows(entry, grid, headerRows);
+
+  const lastDataRow = headerRows + sheet.rows.length;
+  for (const rowNumber of [...explicitCells.keys()].filter((r) => r > lastDataRow).sort((a, b) => a - b)) {
+    if (outlined) await writeRows(entry, rowOutline.rowsBefore(rowNumber));
+    entry.write(`${rowOpen(rowNumber)}${mergedRowXml(rowNumber, undefined, sheet, plans, grid.letters, explicitCells.get(rowNumber)!)}</row>`);
+    if (entry.pending > FLUSH_CHARS) await entry.flush();
+  }
+  if (outlined) await writeRows(entry, rowOutline.rowsBefore(Infinity));
+  entry.write("</sheetData>");
+  return lastDataRow;
+}
+
+function headerRowXml({ sheet, letters, rowOpen, explicitCells }: RowGrid, context: SheetContext): string {
+  const headerStyle = styleAttribute(context.styles.cellStyle(sheet.header_style, undefined, undefined).xf);
+  const placed = explicitCells.get(1);
+  const header = sheet.columns.map((column, c) => (column.header === undefined ? (headerStyle ? `<c r="${letters[c]}1"${headerStyle}/>` : "") : stringCell(column.header, `${letters[c]}1`, headerStyle, null)));
+  if (!placed) return `${rowOpen(1)}${header.join("")}</row>`;
+  const cells = new Map(header.map((xml, c) => [c + 1, xml]));
+  for (const cell of placed) cells.set(cell.col, cell.write(`${columnLetters(cell.col)}1`));
+  return `${rowOpen(1)}${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`;
+}
+
+/** The request's rows, the hot loop: a row without explicit cells writes its values straight through. */
+async function writeDataRows(entry: ZipEntry, { sheet, plans, letters, rowOpen, explicitCells }: RowGrid, headerRows: number): Promise<void> {
+  const rows = sheet.rows;
   const columnCount = sheet.columns.length;
   const keys = sheet.columns.map((column) => column.key);
-
-  if (headerRows === 1) {
-    const headerStyle = styleAttribute(context.styles.cellStyle(sheet.header_style, undefined, undefined).xf);
-    const placed = explicitCells.get(1);
-    const header = sheet.columns.map((column, c) => (column.header === undefined ? (headerStyle ? `<c r="${letters[c]}1"${headerStyle}/>` : "") : stringCell(column.header, `${letters[c]}1`, headerStyle, null)));
-    if (placed) {
-      const cells = new Map(header.map((xml, c) => [c + 1, xml]));
-      for (const cell of placed) cells.set(cell.col, cell.write(`${columnLetters(cell.col)}1`));
-      entry.write(`${rowOpen(1)}${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`);
-    } else {
-      entry.write(`${rowOpen(1)}${header.join("")}</row>`);
-    }
-  }
-
-  const rows = sheet.rows;
   for (let r = 0; r < rows.length; r++) {
     const rowNumber = headerRows + r + 1;
     const values = rows[r]!;
@@ -178,39 +227,27 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
       await entry.flush();
     }
   }
+}
 
-  const lastDataRow = headerRows + rows.length;
-  for (const rowNumber of [...explicitCells.keys()].filter((r) => r > lastDataRow).sort((a, b) => a - b)) {
-    if (outlined) await writeRows(entry, rowOutline.rowsBefore(rowNumber));
-    entry.write(`${rowOpen(rowNumber)}${mergedRowXml(rowNumber, undefined, sheet, plans, letters, explicitCells.get(rowNumber)!)}</row>`);
+async function writeHyperlinks(entry: ZipEntry, hyperlinks: CellTargets["hyperlinks"], relationships: Relationship[]): Promise<void> {
+  if (hyperlinks.length === 0) return;
+  entry.write("<hyperlinks>");
+  for (const [ref, target] of hyperlinks) {
+    const id = `rId${relationships.length + 1}`;
+    relationships.push({ id, type: RELATIONSHIP_TYPES.hyperlink, target, external: true });
+    entry.write(`<hyperlink ref="${ref}" r:id="${id}"/>`);
     if (entry.pending > FLUSH_CHARS) await entry.flush();
   }
-  if (outlined) await writeRows(entry, rowOutline.rowsBefore(Infinity));
-  entry.write("</sheetData>");
-  entry.write(sheetProtectionXml(sheet.protection, context.passwords));
+  entry.write("</hyperlinks>");
+}
 
-  const filter = autofilterRange(sheet, lastDataRow);
-  if (filter) entry.write(`<autoFilter ref="${filter}"/>`);
-  if (sheet.merges.length > 0) entry.write(`<mergeCells count="${sheet.merges.length}">${sheet.merges.map((ref) => `<mergeCell ref="${ref}"/>`).join("")}</mergeCells>`);
-  entry.write(conditionalFormattingXml(sheet.conditional_formats, context.styles));
-  entry.write(dataValidationsXml(sheet.data_validations, context.clock));
-  if (targets.hyperlinks.length > 0) {
-    entry.write("<hyperlinks>");
-    for (const [ref, target] of targets.hyperlinks) {
-      const id = `rId${relationships.length + 1}`;
-      relationships.push({ id, type: RELATIONSHIP_TYPES.hyperlink, target, external: true });
-      entry.write(`<hyperlink ref="${ref}" r:id="${id}"/>`);
-      if (entry.pending > FLUSH_CHARS) await entry.flush();
-    }
-    entry.write("</hyperlinks>");
-  }
-  entry.write(printXml(sheet.print));
+/** The drawing, notes and tables elements; their parts are numbered here but written after the sheet's entry is closed: zip entries cannot interleave. */
+function writePartReferences(entry: ZipEntry, sheet: XlsxSheet, context: SheetContext, relationships: Relationship[]): SheetParts {
   const relate = (type: string, target: string): string => {
     const id = `rId${relationships.length + 1}`;
     relationships.push({ id, type, target });
     return id;
   };
-  // Parts are numbered here but written after the sheet's entry is closed: zip entries cannot interleave.
   const drawing = sheet.charts.length > 0 || sheet.images.length > 0 ? ++context.parts.drawings : undefined;
   if (drawing !== undefined) entry.write(`<drawing r:id="${relate(RELATIONSHIP_TYPES.drawing, `../drawings/drawing${drawing}.xml`)}"/>`);
   const notes = sheet.comments.length > 0 ? ++context.parts.comments : undefined;
@@ -223,9 +260,10 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     const ids = tableNumbers.map((number) => relate(RELATIONSHIP_TYPES.table, `../tables/table${number}.xml`));
     entry.write(`<tableParts count="${ids.length}">${ids.map((id) => `<tablePart r:id="${id}"/>`).join("")}</tableParts>`);
   }
-  entry.write("</worksheet>");
-  await entry.close();
+  return { drawing, notes, tableNumbers };
+}
 
+async function writeSheetParts(sheet: XlsxSheet, { drawing, notes, tableNumbers }: SheetParts, context: SheetContext): Promise<void> {
   if (drawing !== undefined) await writeDrawing(sheet, drawing, context);
   if (notes !== undefined) {
     await context.zip.addFile(`xl/comments${notes}.xml`, commentsXml(sheet.comments));
@@ -237,6 +275,4 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
     await context.zip.addFile(`xl/tables/table${number}.xml`, tableXml(sheet.tables[t]!, number, sheet));
     context.parts.contentTypes.push([`/xl/tables/table${number}.xml`, CONTENT_TYPES.table]);
   }
-  if (relationships.length > 0) await context.zip.addFile(`xl/worksheets/_rels/sheet${index}.xml.rels`, relationshipsXml(relationships));
-  return { filter };
 }
