@@ -8,6 +8,28 @@ const tiers = "^(contracts|workers|origin|clients|cli|console)/";
 const nodeBuiltin = `^(node:)?(${builtinModules.join("|")})$`;
 const zod = "^(zod|@hono/zod-openapi)$|node_modules/(zod|@hono/zod-openapi|@asteasolutions/zod-to-openapi)/";
 
+// Rooms of workers/ that sit below others: no import runs from a room up to one above it.
+const workerRoomsBelow = [
+  {
+    name: "derivative-rooms-below-their-users",
+    comment: "The derivative store, the isolate memo and R2 objects are rooms below files/, origins/, presets/ and the transform path: no arrow runs back up to them.",
+    rooms: "^workers/(derivatives|memo|objects)/",
+    above: "^workers/(transform|files|origins|presets|middleware|routes)/",
+  },
+  {
+    name: "sources-below-the-transform-path",
+    comment: "files/, origins/ and presets/ are what a transform reads; they never import the transform path (workers/transform/).",
+    rooms: "^workers/(files|origins|presets)/",
+    above: "^workers/transform/",
+  },
+  {
+    name: "origins-below-files",
+    comment: "A file's deletion names its derivatives' cache entries through origins/ (derivative-cache-urls.ts), so origins/ never imports files/.",
+    rooms: "^workers/origins/",
+    above: "^workers/files/",
+  },
+];
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
   forbidden: [
@@ -67,27 +89,7 @@ export default {
       from: { path: "^clients/ts/images[.]ts$" },
       to: { path: `${zod}|${nodeBuiltin}|^contracts/problems/catalogue[.]ts$`, reachable: true },
     },
-    {
-      name: "derivative-rooms-below-their-users",
-      comment: "The derivative store, the isolate memo and R2 objects are rooms below files/, origins/, presets/ and the transform path: no arrow runs back up to them.",
-      severity: "error",
-      from: { path: "^workers/(derivatives|memo|objects)/" },
-      to: { path: "^workers/(transform|files|origins|presets|middleware|routes)/" },
-    },
-    {
-      name: "sources-below-the-transform-path",
-      comment: "files/, origins/ and presets/ are what a transform reads; they never import the transform path (workers/transform/).",
-      severity: "error",
-      from: { path: "^workers/(files|origins|presets)/" },
-      to: { path: "^workers/transform/" },
-    },
-    {
-      name: "origins-below-files",
-      comment: "A file's deletion names its derivatives' cache entries through origins/ (derivative-cache-urls.ts), so origins/ never imports files/.",
-      severity: "error",
-      from: { path: "^workers/origins/" },
-      to: { path: "^workers/files/" },
-    },
+    ...workerRoomsBelow.map(({ name, comment, rooms, above }) => ({ name, comment, severity: "error", from: { path: rooms }, to: { path: above } })),
     {
       name: "no-circular",
       comment: "No import cycles: a module and what it imports form a tree, so each can be read, tested and replaced from the bottom up.",
