@@ -30,6 +30,9 @@ export default defineConfig({
                 // Without CF_ZONE_ID and CF_API_TOKEN (a test sets its own) nothing is sent there.
                 CF_API_BASE_URL: inject("testCloudflareApiUrl"),
                 ENVIRONMENT: "development",
+                // A shard feeds its ledger when a test runs its alarm (workers/billing/ledger-feed.test.ts),
+                // not on its own a second after each charge, into a test file's runtime being torn down.
+                LEDGER_FEED_DELAY_MS: "3600000",
               },
             },
           })),

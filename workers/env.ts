@@ -11,6 +11,8 @@ export interface Bindings {
   JOBS: Queue<QueueMessage>;
   /** Each shard's new ledger rows, on their way to the shared database's report (workers/billing/ledger-feed.ts). */
   LEDGER_FEED: Queue<LedgerFeedMessage>;
+  /** Optional: how long a shard's new ledger rows wait before they are fed (default 1,000 ms). */
+  LEDGER_FEED_DELAY_MS?: string;
   /** One fixed-window request counter per subject (an API key, a download's client address or file). */
   RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
   /** One shard per account: the account's money and idempotency records (workers/shards/account-shard.ts). */

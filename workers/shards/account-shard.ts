@@ -28,7 +28,8 @@ const LEDGER_IMPORTED = "d1_ledger_imported";
 // A shard that falls short looks for top-ups granted since it last looked at most this often, so
 // an account at zero cannot turn each refused call into a read of the shared database.
 const TOP_UP_LOOK_MS = 2_000;
-// How long new rows wait before they are fed, so a busy account's rows travel together.
+// How long new rows wait before they are fed, so a busy account's rows travel together
+// (LEDGER_FEED_DELAY_MS overrides it: the edge's tests feed only when a test runs the alarm).
 const FEED_DELAY_MS = 1_000;
 // Messages sent per alarm; a longer backlog is sent at the next, straight after.
 const FEED_MESSAGES_PER_ALARM = 10;
@@ -37,6 +38,7 @@ const FEED_MESSAGES_PER_ALARM = 10;
 interface AccountShardEnv {
   DB: D1Database;
   LEDGER_FEED: Queue<LedgerFeedMessage>;
+  LEDGER_FEED_DELAY_MS?: string;
 }
 
 /**
@@ -144,10 +146,15 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     return unfedRows(this.db, 1).length > 0;
   }
 
-  private async feedSoon(delay = FEED_DELAY_MS): Promise<void> {
+  private async feedSoon(delay = this.feedDelay()): Promise<void> {
     if (this.feedDue && delay > 0) return;
     this.feedDue = true;
     await this.wakeAt(Date.now() + delay);
+  }
+
+  private feedDelay(): number {
+    const configured = Number(this.env.LEDGER_FEED_DELAY_MS);
+    return this.env.LEDGER_FEED_DELAY_MS !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : FEED_DELAY_MS;
   }
 
   /** Sets the alarm to `at` unless it is set sooner. */
