@@ -1,6 +1,8 @@
-import { createMessageBatch, env, runDurableObjectAlarm } from "cloudflare:test";
+import { createMessageBatch, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { AccountShard } from "../shards/account-shard.ts";
 import { accountShard } from "../shards/shard-stub.ts";
+import { chargeOnce } from "./charge-once.ts";
 import { api, seedCaller } from "../test-support/api.ts";
 import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
@@ -45,6 +47,23 @@ describe("the ledger feed's consumer", () => {
 });
 
 describe("a shard feeding the shared report", () => {
+  it("keeps its rows unfed and tries again later when the queue refuses them", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 10_000 });
+    await chargeOnce(env, { accountId, chargeKey: "req:refused-feed", operation: "image.optimize", amountMicros: 800 });
+    const shard = accountShard(env, accountId);
+    // The queue down, as the shard sees it.
+    const down = { send: () => Promise.reject(new Error("queue unavailable")) };
+    await runInDurableObject(shard, (instance: AccountShard) => Object.defineProperty(instance, "env", { value: { ...env, LEDGER_FEED: down } }));
+    const ranAt = Date.now();
+    expect(await runDurableObjectAlarm(shard)).toBe(true);
+    const [unfed, nextAlarm] = await runInDurableObject(shard, async (_instance: AccountShard, state) => [
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM ledger WHERE fed = 0").one().n,
+      await state.storage.getAlarm(),
+    ]);
+    expect(unfed).toBe(2);
+    expect(nextAlarm).toBeGreaterThanOrEqual(ranAt + 30_000);
+  });
+
   it("sends its new rows and the balance they leave at its alarm, and the report ends equal to the shard", async () => {
     const caller = await seedCaller({ balanceMicros: 10_000 });
     const image = { base64: encodeBase64(await generatedBytes("landscape-3.jpg")) };

@@ -31,6 +31,8 @@ const TOP_UP_LOOK_MS = 2_000;
 // How long new rows wait before they are fed, so a busy account's rows travel together
 // (LEDGER_FEED_DELAY_MS overrides it: the edge's tests feed only when a test runs the alarm).
 const FEED_DELAY_MS = 1_000;
+// After a send the queue refused, the next try.
+const FEED_RETRY_MS = 30_000;
 // Messages sent per alarm; a longer backlog is sent at the next, straight after.
 const FEED_MESSAGES_PER_ALARM = 10;
 
@@ -126,7 +128,15 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   override async alarm(): Promise<void> {
     this.feedDue = false;
     const accountId = this.fact(LEDGER_IMPORTED);
-    const backlog = accountId === null ? false : await this.feed(accountId);
+    let backlog = false;
+    try {
+      backlog = accountId === null ? false : await this.feed(accountId);
+    } catch (error) {
+      // The rows stay unfed; trying again later, for as long as it takes, loses none of them
+      // (an alarm that throws is retried only a few times).
+      console.error(`ledger feed of ${accountId}: ${error instanceof Error ? error.message : String(error)}; trying again`);
+      await this.wakeAt(Date.now() + FEED_RETRY_MS);
+    }
     pruneRecords(this.db, Date.now());
     if (backlog) await this.feedSoon(0);
     await this.wakeAt(nextExpiry(this.db));
