@@ -82,7 +82,9 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   /** The balance; when it is below `cover`, after looking for granted top-ups (`cover` of Infinity: always look). */
   async balance(accountId: string, cover: number): Promise<number> {
     await this.importLedgerOnce(accountId);
-    if (balanceMicros(this.db) < cover) await this.lookForTopUps(accountId, cover === Number.POSITIVE_INFINITY);
+    const balance = balanceMicros(this.db);
+    if (balance >= cover) return balance;
+    await this.lookForTopUps(accountId, cover === Number.POSITIVE_INFINITY);
     return balanceMicros(this.db);
   }
 

@@ -1,13 +1,14 @@
 // An account's money as its shard holds it (workers/shards/account-shard.ts), for tests that
 // check what a call charged.
 import { env } from "cloudflare:test";
+import { currentBalance } from "../billing/charge-once.ts";
 import { grantTopUp } from "../billing/d1-ledger.ts";
 import type { ShardLedgerRow } from "../billing/shard-ledger.ts";
 import { accountShard } from "../shards/shard-stub.ts";
 
 /** The balance, with every granted top-up applied. */
 export function balanceOf(accountId: string): Promise<number> {
-  return accountShard(env, accountId).balance(accountId, Number.POSITIVE_INFINITY);
+  return currentBalance(env, accountId);
 }
 
 /** The account's ledger rows, oldest first; `where` keeps the rows it is true for. */

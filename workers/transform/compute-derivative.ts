@@ -77,7 +77,8 @@ export async function planTier(env: ComputeEnv, accountId: string, file: Derivat
   // Read at most once, and only when a decision needs it: a mezzanine that serves spares it.
   let start: Promise<Uint8Array> | null = null;
   const readStart = () => (start ??= file.readStart(held ? file.size : HEADER_READ_BYTES));
-  const headerOf = async () => readImageHeader(await readStart(), held ? "whole" : "start");
+  let headerRead: Promise<ImageHeader | null> | null = null;
+  const headerOf = () => (headerRead ??= readStart().then((bytes) => readImageHeader(bytes, held ? "whole" : "start")));
   if (mayBeSourceNoOp(op)) {
     const header = await headerOf();
     if (header !== null && !header.animated) op = withoutSourceNoOps(op, uprightSize(header));
