@@ -115,7 +115,8 @@ describe("remote origins against a server on loopback", () => {
     await other.arrayBuffer();
     expect(requestsFor("/products/photo.jpg").at(-1)).toEqual({ path: "/products/photo.jpg", ifNoneMatch: '"v1"' });
     // w_64's derivative is still kept in R2: evicted from this cache key's reach only by a purge.
-    const derivatives = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id LIKE 'orig%'").bind(accountId).first<{ n: number }>();
+    await ledgerFeedSettled(platform.env.DB);
+    const derivatives = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id LIKE 'orig%' AND dropped_at IS NULL").bind(accountId).first<{ n: number }>();
     expect(derivatives!.n).toBe(2);
     expect(await originCharges()).toBe(2);
   });

@@ -31,11 +31,12 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
 const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 4, xlsx: 1 };
 // Requests that charge the account: each is a ledger row its shard feeds to the shared report.
 const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
-// A shard feeds its rows a second after a charge (workers/shards/account-shard.ts), one message
-// for all of that second's rows; the consumer writes up to 100 messages in two statements.
+// A shard feeds its rows and derivatives a second after a charge (workers/shards/account-shard.ts),
+// one message for all of that second's; the consumer writes a batch of 100 messages in the
+// statements counted for it.
 const FEED_WINDOW_SECONDS = 1;
 const FEED_MESSAGES_PER_BATCH = 100;
-const FEED_STATEMENTS_PER_BATCH = 2;
+const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 transform misses";
 // Queue messages per request: a job's own message and its webhook's.
 const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
 // Requests that count against their key's rate window (hits are not counted).
@@ -69,7 +70,7 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
   const d1PerSecond =
     design === "one D1 (as built)"
       ? sum(rates, (k) => statements(k).reads + statements(k).writes)
-      : sum(rates, (k) => statements(k).keyIndex) + (feed / FEED_MESSAGES_PER_BATCH) * FEED_STATEMENTS_PER_BATCH;
+      : sum(rates, (k) => statements(k).keyIndex) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes;
   const busiestShard =
     design === "one D1 (as built)" ? 0 : busiestShare * sum(rates, (k) => (statements(k).reads + statements(k).writes - statements(k).keyIndex > 0 ? SHARD_CALLS[k] : 0));
   const vcpu = originVcpu(measured, rates);

@@ -29,7 +29,7 @@ import { jobsSince } from "../../workers/jobs/job-store.ts";
 import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
 import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
-import { derivativeAt, derivativeRows } from "../../workers/derivatives/derivative-store.ts";
+import { derivativeAt, derivativeRows } from "../../workers/derivatives/d1-derivatives.ts";
 import { purgedDerivativeRows } from "../../workers/derivatives/purged-derivative-store.ts";
 import { formatClassOf } from "../../workers/derivatives/derivative-identity.ts";
 import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";

@@ -10,14 +10,19 @@ import type { Charge, ChargeOutcome } from "./charge.ts";
  * requests, since the shard runs one call at a time.
  */
 export async function chargeOnce(env: AccountShards, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
-  const { outcome, balanceMicros } = await accountShard(env, charge.accountId).charge(charge.accountId, charge, now);
-  sawBalance(charge.accountId, balanceMicros);
-  if (outcome === "insufficient_balance") {
+  const answer = await accountShard(env, charge.accountId).charge(charge.accountId, charge, now);
+  return chargeAnswered(charge, answer);
+}
+
+/** What a shard answered to a charge it made, here or with other work (a derivative kept): the balance noted, an overdraw the 402. */
+export function chargeAnswered<Outcome extends string>(charge: Charge, answer: { outcome: Outcome | "insufficient_balance"; balanceMicros: number | null }): Outcome {
+  if (answer.balanceMicros !== null) sawBalance(charge.accountId, answer.balanceMicros);
+  if (answer.outcome === "insufficient_balance") {
     throw new ProblemError("insufficient_balance", `This operation costs ${charge.amountMicros} micros and the balance does not cover it.`, {
       extensions: { required_micros: charge.amountMicros },
     });
   }
-  return outcome;
+  return answer.outcome;
 }
 
 /** A 402 before any work starts, so a client without funds does not wait for a result it cannot get. */

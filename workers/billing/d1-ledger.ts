@@ -6,6 +6,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { accounts, ledger, pendingTopUps } from "../db/schema.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
+import { fedDerivativeProgress } from "../derivatives/d1-derivatives.ts";
 
 const IMPORT_PAGE = 1_000;
 
@@ -83,14 +84,14 @@ const UPDATE_FED_BALANCES = `UPDATE accounts SET balance_micros = fed.value ->> 
 // Rows one statement carries: about 150 bytes each, under D1's 2 MB for a bound value.
 const ROWS_PER_STATEMENT = 5_000;
 
-/** Writes a batch of fed rows and balances in one transaction. */
-export async function recordFed(db: D1Database, rows: FedRow[], balances: FedBalance[]): Promise<void> {
+/** The statements that write a batch of fed rows and balances, for the feed's one batch (one transaction). */
+export function fedLedgerStatements(db: D1Database, rows: FedRow[], balances: FedBalance[]): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     statements.push(db.prepare(INSERT_FED_ROWS).bind(JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT))));
   }
   if (balances.length > 0) statements.push(db.prepare(UPDATE_FED_BALANCES).bind(JSON.stringify(balances)));
-  if (statements.length > 0) await db.batch(statements);
+  return statements;
 }
 
 /** Every ledger row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
@@ -110,11 +111,12 @@ export function fedBalances(db: D1Database) {
   return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
 }
 
-/** How far the feed has come: the report's row count and the sum of its accounts' fed sequence numbers. */
+/** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives' (./d1-derivatives.ts). */
 export async function feedProgress(db: D1Database): Promise<string> {
-  const [rows, seqs] = await orm(db).batch([
+  const [rows, seqs, derivatives] = await orm(db).batch([
     orm(db).select({ n: sql<number>`COUNT(*)` }).from(ledger),
     orm(db).select({ n: sql<number>`COALESCE(SUM(${accounts.ledgerFedSeq}), 0)` }).from(accounts),
+    fedDerivativeProgress(db),
   ]);
-  return `${rows[0]!.n}/${seqs[0]!.n}`;
+  return `${rows[0]!.n}/${seqs[0]!.n}/${derivatives[0]!.n}`;
 }

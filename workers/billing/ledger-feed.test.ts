@@ -7,6 +7,7 @@ import { api, seedCaller } from "../test-support/api.ts";
 import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
+import { DROPPED_MARKER_MS, forgetDroppedDerivatives } from "../derivatives/d1-derivatives.ts";
 import { consumeLedgerFeed, LEDGER_FEED_QUEUE, ledgerFeedMessage, type LedgerFeedMessage } from "./ledger-feed.ts";
 
 const row = (seq: number, micros = 800) => ({ seq, chargeKey: `req:feed-${seq}`, operation: "image.optimize" as const, amountMicros: micros, units: 1, createdAt: Date.now() });
@@ -43,6 +44,36 @@ describe("the ledger feed's consumer", () => {
     const batch = batchOf({ account_id: accountId, rows: "not rows" }, ledgerFeedMessage(accountId, [row(1, 5)], { micros: 1, seq: 1 }));
     await consumeLedgerFeed(batch, env.DB);
     expect(await reported(accountId)).toMatchObject({ rows: [{ charge_key: "req:feed-1", amount_micros: 5 }], balance: 1 });
+  });
+});
+
+describe("the derivative report the feed keeps", () => {
+  const name = { fileId: "file_fed", canonical: "w_10", formatClass: "" as const };
+  const kept = (seq: number, etag: string) => ({ ...name, seq, row: { ...name, r2Key: `k/${etag}`, etag, bytes: 3, contentType: "image/webp", createdAt: 1, overlayFileId: null } });
+  const dropped = (seq: number) => ({ ...name, seq, row: null });
+  const report = (accountId: string) =>
+    env.DB.prepare("SELECT etag, fed_seq, dropped_at IS NOT NULL AS dropped FROM derivatives WHERE account_id = ?").bind(accountId).all().then((rows) => rows.results);
+
+  it("keeps each derivative's newest change whatever order or how often the changes come", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 0 });
+    const message = (...derivatives: ReturnType<typeof kept | typeof dropped>[]) => ledgerFeedMessage(accountId, [], null, derivatives);
+    await consumeLedgerFeed(batchOf(message(kept(1, '"a"'))), env.DB);
+    expect(await report(accountId)).toEqual([{ etag: '"a"', fed_seq: 1, dropped: 0 }]);
+    await consumeLedgerFeed(batchOf(message(dropped(3))), env.DB);
+    // A late copy of a keep older than the drop, and the drop again: the derivative stays dropped.
+    await consumeLedgerFeed(batchOf(message(kept(2, '"b"')), message(dropped(3))), env.DB);
+    expect(await report(accountId)).toEqual([{ etag: '"a"', fed_seq: 3, dropped: 1 }]);
+    await consumeLedgerFeed(batchOf(message(kept(4, '"c"'))), env.DB);
+    expect(await report(accountId)).toEqual([{ etag: '"c"', fed_seq: 4, dropped: 0 }]);
+  });
+
+  it("forgets a dropped derivative's marker a day after the drop", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 0 });
+    await consumeLedgerFeed(batchOf(ledgerFeedMessage(accountId, [], null, [dropped(1)])), env.DB);
+    expect(await forgetDroppedDerivatives(env.DB, Date.now() + DROPPED_MARKER_MS - 60_000)).toBe(0);
+    expect(await report(accountId)).toHaveLength(1);
+    expect(await forgetDroppedDerivatives(env.DB, Date.now() + DROPPED_MARKER_MS + 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await report(accountId)).toEqual([]);
   });
 });
 

@@ -1,15 +1,32 @@
-// The ledger feed: how the shared database's ledger report and fed balances follow the shards.
-// A shard sends its new rows in messages of at most FEED_ROWS rows (workers/shards/account-shard.ts,
-// at its alarm, a moment after a charge), and the queue consumer writes a whole batch of messages
-// in two statements (./d1-ledger.ts). Delivery is at least once; the report's unique charge key and
-// the balance's sequence number make a second delivery change nothing.
+// The ledger feed: how the shared database's reports follow the shards: the ledger and fed
+// balances, and the derivative index. A shard sends its new rows, and the derivatives it kept or
+// dropped, in messages of at most FEED_ROWS rows and FEED_DERIVATIVES derivatives
+// (workers/shards/account-shard.ts, at its alarm, a moment after a change), and the queue consumer
+// writes a whole batch of messages in one transaction of a few statements (./d1-ledger.ts,
+// workers/derivatives/d1-derivatives.ts). Delivery is at least once and in no set order; the
+// report's unique charge key, the balance's sequence number and each derivative's change number
+// make a second or late delivery change nothing.
 import { z } from "zod";
-import { recordFed, type FedBalance, type FedRow } from "./d1-ledger.ts";
+import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
+import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
+import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
 export const LEDGER_FEED_QUEUE = "pixelpress-ledger";
 /** Rows a message carries: about 150 bytes each, well under a queue message's 128 KB. */
 export const FEED_ROWS = 400;
+/** Derivatives a message carries: about 300 bytes each, so a full message stays near 120 KB. */
+export const FEED_DERIVATIVES = 200;
+
+const fedDerivativeSchema = z.object({
+  file_id: z.string(),
+  canonical: z.string(),
+  format_class: z.string(),
+  seq: z.number().int().positive(),
+  row: z
+    .object({ r2_key: z.string(), etag: z.string(), bytes: z.number().int(), content_type: z.string(), created_at: z.number().int(), overlay_file_id: z.string().nullable() })
+    .nullable(),
+});
 
 const ledgerFeedMessageSchema = z.object({
   account_id: z.string(),
@@ -24,21 +41,36 @@ const ledgerFeedMessageSchema = z.object({
   ),
   /** The balance after the message's last row, when that row was the ledger's newest. */
   balance: z.object({ balance_micros: z.number().int().nonnegative(), seq: z.number().int().positive() }).nullable(),
+  /** Each derivative kept or dropped since the last message, as it is now (null: dropped). */
+  derivatives: z.array(fedDerivativeSchema).default([]),
 });
 
-export type LedgerFeedMessage = z.infer<typeof ledgerFeedMessageSchema>;
+export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
 
-export function ledgerFeedMessage(accountId: string, rows: ShardLedgerRow[], balance: { micros: number; seq: number } | null): LedgerFeedMessage {
+export function ledgerFeedMessage(
+  accountId: string,
+  rows: ShardLedgerRow[],
+  balance: { micros: number; seq: number } | null,
+  derivatives: DerivativeChange[] = [],
+): LedgerFeedMessage {
   return {
     account_id: accountId,
     rows: rows.map((row) => ({ charge_key: row.chargeKey, operation: row.operation, amount_micros: row.amountMicros, units: row.units, created_at: row.createdAt })),
     balance: balance && { balance_micros: balance.micros, seq: balance.seq },
+    derivatives: derivatives.map(({ fileId, canonical, formatClass, seq, row }) => ({
+      file_id: fileId,
+      canonical,
+      format_class: formatClass,
+      seq,
+      row: row && { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType, created_at: row.createdAt, overlay_file_id: row.overlayFileId },
+    })),
   };
 }
 
 /** Writes a batch of feed messages to the shared database; a message that does not parse is dropped, not retried forever. */
 export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Database): Promise<void> {
   const rows: FedRow[] = [];
+  const derivatives: FedDerivative[] = [];
   const newest = new Map<string, FedBalance>();
   for (const message of batch.messages) {
     const parsed = ledgerFeedMessageSchema.safeParse(message.body);
@@ -48,8 +80,10 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
     }
     const { account_id, balance } = parsed.data;
     for (const row of parsed.data.rows) rows.push({ account_id, ...row });
+    for (const derivative of parsed.data.derivatives) derivatives.push({ account_id, ...derivative });
     if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
   }
-  await recordFed(db, rows, [...newest.values()]);
+  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now())];
+  if (statements.length > 0) await db.batch(statements);
   batch.ackAll();
 }

@@ -192,26 +192,36 @@ export const webhookDeliveries = sqliteTable(
 );
 
 // URL-transform derivatives kept in R2: the tier between the edge cache and computing again.
+// The report of every account's derivatives, fed by the shards (workers/derivatives/d1-derivatives.ts).
 // One row per (account, file, canonical transform, format class); `format_class` is "" unless
 // the transform is f_auto (workers/derivatives/derivative-identity.ts), so the unique index also
 // caps races to one row.
 // `overlay_file_id` is the file an `l_` overlay drew over it, so deleting or purging that file
 // finds every derivative that shows it (null without an overlay).
+/** A derivative's columns, as this report and each account's shard (workers/shards/shard-schema.ts) keep them. */
+export const derivativeColumns = () => ({
+  fileId: text("file_id").notNull(),
+  canonical: text("canonical").notNull(),
+  formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
+  r2Key: text("r2_key").notNull(),
+  etag: text("etag").notNull(),
+  bytes: integer("bytes").notNull(),
+  contentType: text("content_type").notNull(),
+  createdAt: integer("created_at").notNull(),
+  overlayFileId: text("overlay_file_id"),
+});
+
 export const derivatives = sqliteTable(
   "derivatives",
   {
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    fileId: text("file_id").notNull(),
-    canonical: text("canonical").notNull(),
-    formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
-    r2Key: text("r2_key").notNull(),
-    etag: text("etag").notNull(),
-    bytes: integer("bytes").notNull(),
-    contentType: text("content_type").notNull(),
-    createdAt: integer("created_at").notNull(),
-    overlayFileId: text("overlay_file_id"),
+    ...derivativeColumns(),
+    /** The shard's change this row reflects (0: written before the account had a shard); an older one arriving late is ignored. */
+    fedSeq: integer("fed_seq").notNull().default(0),
+    /** When the shard dropped it: kept a day, so a late copy of an older change cannot bring it back. */
+    droppedAt: integer("dropped_at"),
   },
   (t) => [uniqueIndex("derivatives_identity").on(t.accountId, t.fileId, t.canonical, t.formatClass), index("derivatives_overlay").on(t.overlayFileId)],
 );

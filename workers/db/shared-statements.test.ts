@@ -144,14 +144,15 @@ describe("statements each request sends to the shared database", () => {
     const unknownKey = (await generateApiKey()).secret;
     await measure("401", (m) => answered(401, m, "/v1/account", { key: unknownKey }));
     await measure("400", (m) => answered(400, m, "/v1/image/optimize", { key: caller, json: { source: {} } }));
-    // What the charges of those calls cost the shared database later: the shards feed them to its report in queue batches.
-    const feed = Array.from({ length: 100 }, (_, i) => ({
-      id: crypto.randomUUID(),
-      timestamp: new Date(),
-      attempts: 1,
-      body: ledgerFeedMessage(caller.accountId, [{ seq: 1_000 + i, chargeKey: `req:feed-${i}`, operation: "image.optimize", amountMicros: 800, units: 1, createdAt: Date.now() }], i === 99 ? { micros: 0, seq: 1_099 } : null),
-    }));
-    await measure("ledger feed, a batch of 100 charges", (m) => consumeLedgerFeed(createMessageBatch(LEDGER_FEED_QUEUE, feed), m.env.DB));
+    // What the charges and derivatives of transform misses cost the shared database later: the
+    // shards feed them to its reports in queue batches.
+    const feed = Array.from({ length: 100 }, (_, i) => {
+      const name = { fileId: "file_fed", canonical: `w_${i}`, formatClass: "" as const };
+      const charge = { seq: 1_000 + i, chargeKey: `transform:file_fed:w_${i}`, operation: "image.transform" as const, amountMicros: 800, units: 1, createdAt: Date.now() };
+      const derivative = { ...name, seq: i + 1, row: { ...name, r2Key: `k/${i}`, etag: `"${i}"`, bytes: 3, contentType: "image/webp", createdAt: Date.now(), overlayFileId: null } };
+      return { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: ledgerFeedMessage(caller.accountId, [charge], i === 99 ? { micros: 0, seq: 1_099 } : null, [derivative]) };
+    });
+    await measure("ledger feed, a batch of 100 transform misses", (m) => consumeLedgerFeed(createMessageBatch(LEDGER_FEED_QUEUE, feed), m.env.DB));
     await measure("cron sweep", async (m) => {
       const now = Date.now();
       await Promise.all([sweepExpiredFiles(m.env, now), chargeDurableStorage(m.env, now), pruneExpiredRecords(m.env.DB, now)]);

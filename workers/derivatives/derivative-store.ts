@@ -1,15 +1,17 @@
-// Derivatives kept in R2, one D1 row each: the tier that survives edge-cache eviction without
-// computing (and without billing, which the ledger guarantees on its own) again.
-import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
-import { orm } from "../db/orm.ts";
-import { derivatives } from "../db/schema.ts";
+// Derivatives kept in R2, one row each in their account's shard (./shard-derivatives.ts): the
+// tier that survives edge-cache eviction without computing (and without billing, which the ledger
+// guarantees on its own) again. The shard keeps a derivative's row and charges for it in one call.
+import { chargeAnswered } from "../billing/charge-once.ts";
+import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
+import { accountShard } from "../shards/shard-stub.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { putObject, type ObjectBody } from "../objects/file-objects.ts";
 import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
 import { recordPurgedDerivatives } from "./purged-derivative-store.ts";
+import type { ShardDerivativeName, ShardDerivativeRow } from "./shard-derivatives.ts";
 
 export type { DerivativeIdentity } from "./derivative-identity.ts";
 
@@ -20,24 +22,19 @@ export interface DerivativeRecord {
   content_type: string;
 }
 
-type StoreEnv = Pick<Bindings, "DB" | "FILES">;
+type StoreEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS">;
 
 export async function derivativeKey(id: DerivativeIdentity): Promise<string> {
   const name = (await sha256Hex(`${id.canonical}\n${storedFormatClass(id.formatClass)}`)).slice(0, 32);
   return `accounts/${id.accountId}/derivatives/${id.fileId}/${name}`;
 }
 
-function ofFile(accountId: string, fileId: string) {
-  return and(eq(derivatives.accountId, accountId), eq(derivatives.fileId, fileId));
+function shardName(id: DerivativeIdentity): ShardDerivativeName {
+  return { fileId: id.fileId, canonical: id.canonical, formatClass: storedFormatClass(id.formatClass) };
 }
 
-export async function findDerivative(db: D1Database, id: DerivativeIdentity): Promise<DerivativeRecord | null> {
-  const row = await orm(db)
-    .select({ r2_key: derivatives.r2Key, etag: derivatives.etag, bytes: derivatives.bytes, content_type: derivatives.contentType })
-    .from(derivatives)
-    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))))
-    .get();
-  return row ?? null;
+function identityOf(accountId: string, row: ShardDerivativeName): DerivativeIdentity {
+  return { accountId, fileId: row.fileId, canonical: row.canonical, formatClass: formatClassOf(row.formatClass) };
 }
 
 export interface StoredDerivative {
@@ -51,20 +48,15 @@ export interface StoredDerivative {
  * derivative_limit).
  */
 export async function readStoredDerivative(env: StoreEnv, id: DerivativeIdentity): Promise<StoredDerivative | null> {
-  const record = await findDerivative(env.DB, id);
-  const object = record ? await env.FILES.get(record.r2_key) : null;
-  if (record && object) return { record, object };
-  if (!record && (await countDerivatives(env.DB, id.accountId, id.fileId)) >= MAX_DERIVATIVES_PER_FILE) {
+  const { row, count } = await accountShard(env, id.accountId).storedDerivative(id.accountId, shardName(id));
+  const object = row ? await env.FILES.get(row.r2Key) : null;
+  if (row && object) return { record: { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType }, object };
+  if (!row && count >= MAX_DERIVATIVES_PER_FILE) {
     throw new ProblemError("derivative_limit", `This source already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
       extensions: { limit: MAX_DERIVATIVES_PER_FILE },
     });
   }
   return null;
-}
-
-export async function countDerivatives(db: D1Database, accountId: string, fileId: string): Promise<number> {
-  const row = await orm(db).select({ n: count() }).from(derivatives).where(ofFile(accountId, fileId)).get();
-  return row?.n ?? 0;
 }
 
 export interface StoredBody extends ObjectBody {
@@ -75,104 +67,60 @@ export interface StoredBody extends ObjectBody {
 }
 
 /**
- * Whether the file already has a derivative with these bytes (its ETag is their digest). The URL
- * cannot know what only the image makes equal (anim_false on a still image, a background on an
- * opaque one): such a derivative is stored and served under its own identity, but it is the same
- * output, already paid for. Two different spellings computed at the same moment can each miss the
- * other and both pay, as before this rule.
- */
-export async function hasSameBytesDerivative(db: D1Database, id: DerivativeIdentity, etag: string): Promise<boolean> {
-  const row = await orm(db)
-    .select({ canonical: derivatives.canonical })
-    .from(derivatives)
-    .where(and(ofFile(id.accountId, id.fileId), eq(derivatives.etag, etag)))
-    .limit(1)
-    .get();
-  return row !== undefined;
-}
-
-/**
  * The object first (an origin reply is checked against its digest as it streams in), then the
- * charge, then the row: a damaged reply is never charged, a refused charge leaves no object behind,
- * and a row never points at a missing object. No charge when the file already has a derivative of
- * the same bytes. Returns the object's key.
+ * charge and the row, together in the account's shard: a damaged reply is never charged, a
+ * refused charge leaves no object behind, and a row never points at a missing object. No charge
+ * when the source already has a derivative of the same bytes (its ETag is their digest): the URL
+ * cannot know what only the image makes equal (anim_false on a still image, a background on an
+ * opaque one), so such a derivative is stored and served under its own identity, already paid for.
+ * Returns the object's key.
  */
-export async function storeDerivative(
-  env: StoreEnv,
-  id: DerivativeIdentity,
-  stored: StoredBody,
-  charge: () => Promise<unknown> = () => Promise.resolve(undefined),
-  now = Date.now(),
-): Promise<string> {
+export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, stored: StoredBody, charge: Charge | null = null, now = Date.now()): Promise<string> {
   const { size, contentType, etag } = stored;
   const r2Key = await derivativeKey(id);
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
+  const row: ShardDerivativeRow = { ...shardName(id), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null };
   try {
-    if (!(await hasSameBytesDerivative(env.DB, id, etag))) await charge();
+    const answer = await accountShard(env, id.accountId).keepDerivative(id.accountId, row, charge, now);
+    if (charge !== null) chargeAnswered(charge, answer);
   } catch (error) {
     await env.FILES.delete(r2Key);
     throw error;
   }
-  await orm(env.DB)
-    .insert(derivatives)
-    .values({ ...id, formatClass: storedFormatClass(id.formatClass), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null })
-    .onConflictDoUpdate({
-      target: [derivatives.accountId, derivatives.fileId, derivatives.canonical, derivatives.formatClass],
-      set: { r2Key: sql`excluded.r2_key`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, contentType: sql`excluded.content_type` },
-    })
-    .run();
   return r2Key;
 }
 
-// D1 binds at most 100 parameters per statement; each id is bound twice (source and overlay).
-const FILES_PER_DELETE = 49;
+// R2's delete takes at most 1000 keys per call.
+const KEYS_PER_DELETE = 1000;
 
-/** Derivatives of the files, or drawn with one of them as their overlay. */
-function madeWith(fileIds: string[]) {
-  return or(inArray(derivatives.fileId, fileIds), inArray(derivatives.overlayFileId, fileIds));
+/** Deletes the dropped rows' objects; returns their identities. */
+async function deleteObjectsOf(env: StoreEnv, accountId: string, dropped: ShardDerivativeRow[]): Promise<DerivativeIdentity[]> {
+  for (let j = 0; j < dropped.length; j += KEYS_PER_DELETE) await env.FILES.delete(dropped.slice(j, j + KEYS_PER_DELETE).map((row) => row.r2Key));
+  return dropped.map((row) => identityOf(accountId, row));
 }
 
 /**
- * Deletes the derivative rows and objects made of the given files or drawn with one of them as
- * their overlay, and records them as dropped on purpose (the books read that); returns the
- * identities deleted, so the caller (workers/files/file-lifecycle.ts) can purge their edge-cache
- * entries.
+ * Deletes the account's derivatives made of the given files or drawn with one of them as their
+ * overlay, rows and objects, and records them as dropped on purpose (the books read that);
+ * returns the identities deleted, so the caller (workers/files/file-lifecycle.ts) can purge their
+ * edge-cache entries.
  */
-export async function deleteDerivativesOf(env: StoreEnv, fileIds: string[]): Promise<DerivativeIdentity[]> {
-  const deleted: DerivativeIdentity[] = [];
-  for (let i = 0; i < fileIds.length; i += FILES_PER_DELETE) {
-    const chunk = fileIds.slice(i, i + FILES_PER_DELETE);
-    const results = await orm(env.DB)
-      .delete(derivatives)
-      .where(madeWith(chunk))
-      .returning({ r2Key: derivatives.r2Key, accountId: derivatives.accountId, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
-      .all();
-    for (let j = 0; j < results.length; j += 1000) await env.FILES.delete(results.slice(j, j + 1000).map((row) => row.r2Key));
-    for (const { accountId, fileId, canonical, formatClass } of results) deleted.push({ accountId, fileId, canonical, formatClass: formatClassOf(formatClass) });
-  }
+export async function deleteDerivativesOf(env: StoreEnv, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
+  const dropped = await accountShard(env, accountId).dropDerivativesMadeWith(accountId, fileIds);
+  const deleted = await deleteObjectsOf(env, accountId, dropped);
   await recordPurgedDerivatives(env.DB, deleted);
   return deleted;
 }
-
-// Four parameters name a derivative; D1 binds at most 100 per statement.
-const IDENTITIES_PER_DELETE = 24;
 
 /**
  * Deletes the named derivatives' rows and objects (one that is already gone is skipped) and records
  * them as dropped on purpose; returns how many were deleted.
  */
-export async function deleteDerivatives(env: StoreEnv, identities: DerivativeIdentity[]): Promise<number> {
-  let deleted = 0;
-  for (let i = 0; i < identities.length; i += IDENTITIES_PER_DELETE) {
-    const named = identities
-      .slice(i, i + IDENTITIES_PER_DELETE)
-      .map((id) => and(ofFile(id.accountId, id.fileId), eq(derivatives.canonical, id.canonical), eq(derivatives.formatClass, storedFormatClass(id.formatClass))));
-    const rows = await orm(env.DB).delete(derivatives).where(or(...named)).returning({ r2Key: derivatives.r2Key }).all();
-    if (rows.length > 0) await env.FILES.delete(rows.map((row) => row.r2Key));
-    deleted += rows.length;
-  }
+export async function deleteDerivatives(env: StoreEnv, accountId: string, identities: DerivativeIdentity[]): Promise<number> {
+  const dropped = await accountShard(env, accountId).dropNamedDerivatives(accountId, identities.map(shardName));
+  await deleteObjectsOf(env, accountId, dropped);
   await recordPurgedDerivatives(env.DB, identities);
-  return deleted;
+  return dropped.length;
 }
 
 export interface DerivativeUse extends DerivativeIdentity {
@@ -180,19 +128,9 @@ export interface DerivativeUse extends DerivativeIdentity {
 }
 
 /** The account's derivatives of the given files or drawn with one as their overlay (another account's files yield none). */
-export async function derivativesOfFiles(db: D1Database, accountId: string, fileIds: string[]): Promise<DerivativeUse[]> {
-  const rows = await orm(db)
-    .select({
-      accountId: derivatives.accountId,
-      fileId: derivatives.fileId,
-      canonical: derivatives.canonical,
-      formatClass: derivatives.formatClass,
-      overlayFileId: derivatives.overlayFileId,
-    })
-    .from(derivatives)
-    .where(and(eq(derivatives.accountId, accountId), madeWith(fileIds)))
-    .all();
-  return rows.map((row) => ({ ...row, formatClass: formatClassOf(row.formatClass) }));
+export async function derivativesOfFiles(env: StoreEnv, accountId: string, fileIds: string[]): Promise<DerivativeUse[]> {
+  const rows = await accountShard(env, accountId).derivativesMadeWith(accountId, fileIds);
+  return rows.map((row) => ({ ...identityOf(accountId, row), overlayFileId: row.overlayFileId }));
 }
 
 export type DroppedDerivative = Omit<DerivativeIdentity, "accountId">;
@@ -203,30 +141,6 @@ export type DroppedDerivative = Omit<DerivativeIdentity, "accountId">;
  * origin path, not by source, so the caller purges those from what this returns.
  */
 export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
-  const rows = await orm(env.DB)
-    .delete(derivatives)
-    .where(and(eq(derivatives.accountId, accountId), gte(derivatives.fileId, sourcePrefix), lt(derivatives.fileId, `${sourcePrefix}\uffff`)))
-    .returning({ r2Key: derivatives.r2Key, fileId: derivatives.fileId, canonical: derivatives.canonical, formatClass: derivatives.formatClass })
-    .all();
-  for (let j = 0; j < rows.length; j += 1000) await env.FILES.delete(rows.slice(j, j + 1000).map((row) => row.r2Key));
-  return rows.map(({ fileId, canonical, formatClass }) => ({ fileId, canonical, formatClass: formatClassOf(formatClass) }));
-}
-
-/** Every derivative row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
-export function derivativeRows(db: D1Database) {
-  return orm(db)
-    .select({
-      account_id: derivatives.accountId,
-      file_id: derivatives.fileId,
-      canonical: derivatives.canonical,
-      format_class: derivatives.formatClass,
-      r2_key: derivatives.r2Key,
-      etag: derivatives.etag,
-    })
-    .from(derivatives);
-}
-
-/** The derivative whose object is `r2Key`, if any: a query, so the books can batch it with the file lookup. */
-export function derivativeAt(db: D1Database, r2Key: string) {
-  return orm(db).select({ file_id: derivatives.fileId }).from(derivatives).where(eq(derivatives.r2Key, r2Key)).limit(1);
+  const dropped = await accountShard(env, accountId).dropDerivativesUnder(accountId, sourcePrefix);
+  return (await deleteObjectsOf(env, accountId, dropped)).map(({ accountId: _accountId, ...rest }) => rest);
 }

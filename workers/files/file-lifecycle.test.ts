@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { countDerivatives, derivativeKey, storeDerivative } from "../derivatives/derivative-store.ts";
+import { derivativeKey, storeDerivative } from "../derivatives/derivative-store.ts";
+import { derivativeCount } from "../test-support/derivative-count.ts";
 import { edgeCacheKey, fileCacheKeyUrl, matchEdgeCache, putEdgeCache } from "../derivatives/edge-cache.ts";
 import type { RecordedPurge } from "../test-support/cloudflare-api-standin.ts";
 import { findMezzanine, mezzanineKey, storeMezzanine } from "../derivatives/mezzanine-store.ts";
@@ -80,16 +81,16 @@ async function fileWithDerivatives(expiresAt: number) {
   const found = await findMezzanine(env.FILES, file.id);
   expect(found?.meta).toEqual({ format: "jpeg", width: 1154, height: 865, original });
   // The mezzanine is no derivative: not counted against the per-file cap.
-  expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
+  expect(await derivativeCount(env, caller.accountId, file.id)).toBe(2);
   return { caller, file, ids, keys: [...(await Promise.all(ids.map(derivativeKey))), mezzanineKey(file.id)] };
 }
 
 describe("derivatives follow their file", () => {
   it("are deleted, rows and R2 objects, mezzanine included, when the file is deleted", async () => {
     const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(2);
     await deleteFile(env, caller.accountId, file.id);
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
   });
 
@@ -110,7 +111,7 @@ describe("derivatives follow their file", () => {
     const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
     const deleted = await deleteFile({ ...env, CF_ZONE_ID: `denied-${file.id}`, CF_API_TOKEN: "revoked" }, caller.accountId, file.id);
     expect(deleted.status).toBe("deleted");
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
   });
 
@@ -118,7 +119,7 @@ describe("derivatives follow their file", () => {
     const { caller, file, ids, keys } = await fileWithDerivatives(Date.now() - 1_000);
     for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).not.toBeNull();
     await sweepExpiredFiles(env, Date.now());
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
     for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).toBeNull();
   });
@@ -126,7 +127,7 @@ describe("derivatives follow their file", () => {
   it("are deleted when they land after their file's deletion, edge cache included", async () => {
     const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
     expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(false);
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(2);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(2);
 
     await deleteFile(env, caller.accountId, file.id);
     // A transform that was computing meanwhile stores its derivative and caches it afterwards.
@@ -138,7 +139,7 @@ describe("derivatives follow their file", () => {
     expect(await matchEdgeCache(cacheKey, [])).not.toBeNull();
 
     expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(true);
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     for (const key of [...keys, await derivativeKey(late)]) expect(await env.FILES.head(key)).toBeNull();
     expect(await matchEdgeCache(cacheKey, [])).toBeNull();
   });

@@ -12,7 +12,7 @@ import { derivativeCacheUrls } from "../origins/derivative-cache-urls.ts";
 import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
 
-type LifecycleEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;
+type LifecycleEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv;
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
@@ -29,8 +29,8 @@ function chunked<T>(items: T[], size: number): T[][] {
  * and edge-cache entries went, and the cache URLs of every derivative (for a purge beyond this
  * data centre).
  */
-export async function dropDerivativesOfFiles(env: LifecycleEnv, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
-  const deleted = await deleteDerivativesOf(env, fileIds);
+export async function dropDerivativesOfFiles(env: LifecycleEnv, accountId: string, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
+  const deleted = await deleteDerivativesOf(env, accountId, fileIds);
   const cacheUrls = await derivativeCacheUrls(env, deleted);
   let edgeEntries = 0;
   for (const url of cacheUrls.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(url)) edgeEntries++;
@@ -48,7 +48,7 @@ export async function deleteFile(env: LifecycleEnv & ZonePurgeEnv, accountId: st
   const record = await markFileDeleted(env.DB, accountId, fileId, reason, now);
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   await env.FILES.delete(record.r2_key);
-  const { cacheUrls } = await dropDerivativesOfFiles(env, [fileId]);
+  const { cacheUrls } = await dropDerivativesOfFiles(env, accountId, [fileId]);
   const cdn = await purgeZoneUrls(env, cacheUrls);
   if (cdn.status === "failed") console.error(`Deleting ${fileId}: ${cdn.urls_not_purged} cache URLs not purged beyond this data centre. ${cdn.error}`);
   return record;
@@ -77,7 +77,9 @@ export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), lim
   if (results.length === 0) return 0;
   await markFilesExpired(env.DB, results.map((row) => row.id), now);
   for (const keys of chunked(results.map((row) => row.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
-  await dropDerivativesOfFiles(env, results.map((row) => row.id));
+  const byAccount = new Map<string, string[]>();
+  for (const row of results) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row.id]);
+  for (const [accountId, fileIds] of byAccount) await dropDerivativesOfFiles(env, accountId, fileIds);
   return results.length;
 }
 
@@ -88,7 +90,7 @@ export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), lim
 export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fileId: string): Promise<boolean> {
   const status = await findFileStatus(env.DB, accountId, fileId);
   if (status !== null && status !== "deleted") return false;
-  await dropDerivativesOfFiles(env, [fileId]);
+  await dropDerivativesOfFiles(env, accountId, [fileId]);
   return true;
 }
 
@@ -99,8 +101,8 @@ export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fi
 export async function purgeFiles(env: LifecycleEnv & ZonePurgeEnv, accountId: string, fileIds: string[]) {
   // Only the caller's own files: the derivative store deletes by file id alone. A file that is
   // only some derivative's overlay is the caller's too when the derivative is.
-  const used = await derivativesOfFiles(env.DB, accountId, fileIds);
+  const used = await derivativesOfFiles(env, accountId, fileIds);
   const owned = [...new Set(fileIds)].filter((id) => used.some((d) => d.fileId === id || d.overlayFileId === id));
-  const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, owned);
+  const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, accountId, owned);
   return { originals: 0, derivatives, edge_entries: edgeEntries, cdn: await purgeZoneUrls(env, cacheUrls) };
 }

@@ -264,9 +264,9 @@ export async function findFileStatus(db: D1Database, accountId: string, fileId: 
 }
 
 /** Files whose expiry is at or before `now` and that are not deleted yet, soonest first; a durable file (null expiry) never is. */
-export async function listExpiredFiles(db: D1Database, now: number, limit: number): Promise<{ id: string; r2_key: string }[]> {
+export async function listExpiredFiles(db: D1Database, now: number, limit: number): Promise<{ id: string; account_id: string; r2_key: string }[]> {
   return orm(db)
-    .select({ id: files.id, r2_key: files.r2Key })
+    .select({ id: files.id, account_id: files.accountId, r2_key: files.r2Key })
     .from(files)
     .where(and(inArray(files.status, ["pending", "ready"]), lte(files.expiresAt, now)))
     .orderBy(asc(files.expiresAt))

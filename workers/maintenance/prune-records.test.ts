@@ -10,7 +10,7 @@ describe("pruneExpiredRecords", () => {
     )
       .bind(now - 1, now + 1)
       .run();
-    expect(await pruneExpiredRecords(env.DB, now)).toEqual({ idempotency: 1 });
+    expect(await pruneExpiredRecords(env.DB, now)).toEqual({ idempotency: 1, droppedDerivatives: 0 });
     const keys = await env.DB.prepare("SELECT idempotency_key FROM idempotency_records WHERE account_id = 'a'").all();
     expect(keys.results).toEqual([{ idempotency_key: "live" }]);
   });

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { storeFile } from "../files/file-store.ts";
-import { countDerivatives } from "../derivatives/derivative-store.ts";
+import { derivativeCount } from "../test-support/derivative-count.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import type { Bindings } from "../env.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
@@ -121,7 +121,7 @@ describe("a transform miss whose origin reply is damaged", () => {
     const path = `/v1/image/t/${caller.keyId}/w_200,h_200,fit_contain,f_webp/${file.id}`;
     const res = await fetchWithEnv(originWithFaults([flipOutputByte]).bindings, new Request(`http://api.test${path}`));
     expect(res.status, await res.clone().text()).toBe(502);
-    expect(await countDerivatives(env.DB, caller.accountId, file.id)).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     expect(await balanceOf(caller.accountId)).toBe(10_000);
     logged.mockRestore();
   });

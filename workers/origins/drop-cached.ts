@@ -8,7 +8,7 @@ import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import type { DroppedObject } from "./origin-object-store.ts";
 import { originSourceId, pathPrefix } from "./origin-source-id.ts";
 
-type DropEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv;
+type DropEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv;
 
 export interface DropCounts {
   originals: number;

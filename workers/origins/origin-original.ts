@@ -16,7 +16,7 @@ import { originSourceId, versionOf } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 import { dropCachedPaths } from "./drop-cached.ts";
 
-type OriginalEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type OriginalEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 // How long a client should wait before asking again after the origin failed.
 const RETRY_AFTER_SECONDS = 30;

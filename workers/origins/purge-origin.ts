@@ -9,7 +9,7 @@ import { deleteOriginObjects } from "./origin-object-store.ts";
 import { originPrefix } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 
-type PurgeEnv = Pick<Bindings, "DB" | "FILES"> & CacheKeyEnv & ZonePurgeEnv;
+type PurgeEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv & ZonePurgeEnv;
 
 export interface PurgeCounts {
   originals: number;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { deleteDerivatives, findDerivative, storeDerivative } from "../derivatives/derivative-store.ts";
+import { deleteDerivatives, readStoredDerivative, storeDerivative } from "../derivatives/derivative-store.ts";
 import { recordPresetDerivative, takePresetDerivatives } from "./preset-derivative-store.ts";
 import { deletePreset, findPresetTransform, listPresets, putPreset } from "./preset-store.ts";
 
@@ -31,9 +31,9 @@ describe("the preset store", () => {
     expect(taken).toEqual([{ identity, cacheUrl: "https://api.test/v1/image/t/~cache/x" }]);
     expect(await takePresetDerivatives(env.DB, accountId, "thumb")).toEqual([]);
 
-    const stored = await findDerivative(env.DB, identity);
-    expect(await deleteDerivatives(env, [identity, { ...identity, canonical: "w_11" }])).toBe(1);
-    expect(await findDerivative(env.DB, identity)).toBeNull();
-    expect(await env.FILES.head(stored!.r2_key)).toBeNull();
+    const stored = await readStoredDerivative(env, identity);
+    expect(await deleteDerivatives(env, accountId, [identity, { ...identity, canonical: "w_11" }])).toBe(1);
+    expect(await readStoredDerivative(env, identity)).toBeNull();
+    expect(await env.FILES.head(stored!.record.r2_key)).toBeNull();
   });
 });

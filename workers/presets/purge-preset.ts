@@ -10,11 +10,11 @@ import { deleteDerivatives } from "../derivatives/derivative-store.ts";
 import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES } from "../derivatives/edge-cache.ts";
 import { takePresetDerivatives } from "./preset-derivative-store.ts";
 
-type PurgeEnv = Pick<Bindings, "DB" | "FILES"> & ZonePurgeEnv;
+type PurgeEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & ZonePurgeEnv;
 
 export async function purgePreset(env: PurgeEnv, accountId: string, name: string): Promise<PurgeCounts> {
   const made = await takePresetDerivatives(env.DB, accountId, name);
-  const derivatives = await deleteDerivatives(env, made.map((derivative) => derivative.identity));
+  const derivatives = await deleteDerivatives(env, accountId, made.map((derivative) => derivative.identity));
   const cacheUrls = [...new Set(made.map((derivative) => derivative.cacheUrl))];
   let edgeEntries = 0;
   for (const url of cacheUrls.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(url)) edgeEntries++;

@@ -12,7 +12,7 @@ import { CHROME_ACCEPT, seedSource, transformCharges, transformUrl } from "../te
 import { canonicalTransform, resolveTransform } from "../../contracts/transform/canonical.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
-import { countDerivatives } from "../derivatives/derivative-store.ts";
+import { derivativeCount } from "../test-support/derivative-count.ts";
 import { mezzanineKey } from "../derivatives/mezzanine-store.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
@@ -26,6 +26,7 @@ import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { balanceOf } from "../test-support/account-books.ts";
+import { shardRows } from "../test-support/shard-rows.ts";
 
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
@@ -114,7 +115,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(await deleteEdgeCache(cacheKey)).toBe(true);
     await get();
     await deleteEdgeCache(cacheKey);
-    const row = await env.DB.prepare("SELECT r2_key FROM derivatives WHERE account_id = ? AND file_id = ?").bind(caller.accountId, fileId).first<{ r2_key: string }>();
+    const [row] = await shardRows<{ r2_key: string }>(caller.accountId, "SELECT r2_key FROM derivatives WHERE file_id = ?", fileId);
     await env.FILES.delete(row!.r2_key);
     expect(await get()).toBe(etag);
     expect(tiers).toEqual(["compute", "edge", "r2", "compute"]);
@@ -348,8 +349,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const res = await api(transformUrl(caller, "w_10", fileId));
     expect(res.status).toBe(402);
     await res.arrayBuffer();
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ?").bind(fileId).first<{ n: number }>();
-    expect(rows?.n).toBe(0);
+    expect(await derivativeCount(env, caller.accountId, fileId)).toBe(0);
   });
 
   it("applies the key's rate limit past the edge cache", async () => {
@@ -403,7 +403,7 @@ describe("large and EXIF-rotated originals through the mezzanine", () => {
       expect(stored!.uploaded.getTime()).toBe(uploaded);
     }
     // Not a derivative: three rows, three charges.
-    expect(await countDerivatives(env.DB, caller.accountId, fileId)).toBe(3);
+    expect(await derivativeCount(env, caller.accountId, fileId)).toBe(3);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 3, micros: 2400 });
     const mezzanine = await env.FILES.get(mezzanineKey(fileId));
     const header = readImageHeader(new Uint8Array(await mezzanine!.arrayBuffer()))!;

@@ -1,6 +1,5 @@
 // What the transform path must not charge for: a truncated source, an Accept class that cannot
 // change a placeholder, and a spelling whose bytes equal a derivative already paid for.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
@@ -13,9 +12,10 @@ import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { encodePixels } from "../edge-image/codecs.ts";
 import { readImageHeader } from "../edge-image/image-header.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
+import { shardRows } from "../test-support/shard-rows.ts";
 
 async function derivativeRows(accountId: string, fileId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id = ?").bind(accountId, fileId).first<{ n: number }>();
+  const [row] = await shardRows<{ n: number }>(accountId, "SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ?", fileId);
   return row!.n;
 }
 

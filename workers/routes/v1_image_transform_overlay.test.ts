@@ -8,6 +8,7 @@ import { decodePixels, encodePixels, type Pixels } from "../edge-image/codecs.ts
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../test-support/origin-requests.ts";
+import { shardRows } from "../test-support/shard-rows.ts";
 
 async function generated(name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`)).arrayBuffer());
@@ -27,13 +28,13 @@ async function png(res: Response): Promise<Pixels> {
 
 const rgb = (image: Pixels, x: number, y: number) => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3)];
 
-async function overlaidDerivatives(fileId: string, overlayId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ? AND overlay_file_id = ?").bind(fileId, overlayId).first<{ n: number }>();
+async function overlaidDerivatives(accountId: string, fileId: string, overlayId: string): Promise<number> {
+  const [row] = await shardRows<{ n: number }>(accountId, "SELECT COUNT(*) AS n FROM derivatives WHERE file_id = ? AND overlay_file_id = ?", fileId, overlayId);
   return row!.n;
 }
 
 async function originDerivativesDrawnWith(accountId: string, overlayId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id LIKE 'orig_%' AND overlay_file_id = ?").bind(accountId, overlayId).first<{ n: number }>();
+  const [row] = await shardRows<{ n: number }>(accountId, "SELECT COUNT(*) AS n FROM derivatives WHERE file_id LIKE 'orig_%' AND overlay_file_id = ?", overlayId);
   return row!.n;
 }
 
@@ -118,11 +119,11 @@ describe("GET /v1/image/t/{key_id}/l_<file_id>/{file_id}", () => {
     const hit = await api(url);
     expect(hit.headers.get("X-Cache")).toBe("HIT");
     await hit.arrayBuffer();
-    expect(await overlaidDerivatives(fileId, redId)).toBe(1);
-    const { r2_key } = (await env.DB.prepare("SELECT r2_key FROM derivatives WHERE overlay_file_id = ?").bind(redId).first<{ r2_key: string }>())!;
+    expect(await overlaidDerivatives(caller.accountId, fileId, redId)).toBe(1);
+    const { r2_key } = (await shardRows<{ r2_key: string }>(caller.accountId, "SELECT r2_key FROM derivatives WHERE overlay_file_id = ?", redId))[0]!;
 
     expect((await api(`/v1/files/${redId}/ack`, { key: caller, method: "POST" })).status).toBe(200);
-    expect(await overlaidDerivatives(fileId, redId)).toBe(0);
+    expect(await overlaidDerivatives(caller.accountId, fileId, redId)).toBe(0);
     expect(await env.FILES.head(r2_key)).toBeNull();
     // Not served from the edge cache: the URL now names a deleted overlay.
     const after = await api(url);
@@ -143,7 +144,7 @@ describe("GET /v1/image/t/{key_id}/l_<file_id>/{file_id}", () => {
     const purged = await api("/v1/purge", { key: caller, json: { files: [redId] } });
     expect(purged.status).toBe(200);
     expect(await purged.json()).toMatchObject({ derivatives: 1 });
-    expect(await overlaidDerivatives(fileId, redId)).toBe(0);
+    expect(await overlaidDerivatives(caller.accountId, fileId, redId)).toBe(0);
     const again = await api(url);
     expect([again.status, again.headers.get("X-Cache-Tier"), again.headers.get("ETag")]).toEqual([200, "compute", etag]);
     await again.arrayBuffer();

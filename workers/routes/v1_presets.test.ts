@@ -7,6 +7,7 @@ import { transformSignature } from "../../contracts/transform/signature.ts";
 import { decodePixels } from "../edge-image/codecs.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
+import { shardRows } from "../test-support/shard-rows.ts";
 
 async function generated(name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`)).arrayBuffer());
@@ -15,8 +16,7 @@ async function generated(name: string): Promise<Uint8Array> {
 const putPreset = (caller: TestCaller, name: string, transform: string) => api("/v1/presets", { key: caller, json: { name, transform } });
 
 async function derivativeRows(accountId: string): Promise<{ canonical: string }[]> {
-  const { results } = await env.DB.prepare("SELECT canonical FROM derivatives WHERE account_id = ? ORDER BY canonical").bind(accountId).all<{ canonical: string }>();
-  return results;
+  return shardRows<{ canonical: string }>(accountId, "SELECT canonical FROM derivatives ORDER BY canonical");
 }
 
 async function fetched(path: string, headers: Record<string, string> = {}) {

@@ -7,7 +7,7 @@ import type { AccountShard } from "./account-shard.ts";
 import { accountShard } from "./shard-stub.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { balanceOf } from "../test-support/account-books.ts";
-import { migrateShard } from "./shard-migrations.ts";
+import { migrateShard, SHARD_SCHEMA_VERSION } from "./shard-migrations.ts";
 
 const name = (idempotencyKey: string) => ({ keyId: "key_test", idempotencyKey });
 
@@ -44,7 +44,7 @@ describe("AccountShard", () => {
     const shard = accountShard(env, accountId);
     await shard.claimIdempotencyKey(accountId, name("kept"), "fp", Date.now());
     const versions = await runInDurableObject(shard, (_instance: AccountShard, state) => [migrateShard(state.storage), migrateShard(state.storage)]);
-    expect(versions).toEqual([2, 2]);
+    expect(versions).toEqual([SHARD_SCHEMA_VERSION, SHARD_SCHEMA_VERSION]);
     expect(await shard.idempotencyRecord(accountId, name("kept"))).toMatchObject({ fingerprint: "fp" });
   });
 

@@ -3,7 +3,23 @@ import { drizzle } from "drizzle-orm/durable-sqlite";
 import { eq } from "drizzle-orm";
 import { topUpCharge, type Charge } from "../billing/charge.ts";
 import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
-import { FEED_ROWS, ledgerFeedMessage, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import { FEED_DERIVATIVES, FEED_ROWS, ledgerFeedMessage, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import { derivativesBeforeShard } from "../derivatives/d1-derivatives.ts";
+import {
+  countShardDerivatives,
+  derivativesMadeWith,
+  dropDerivativesMadeWith,
+  dropDerivativesUnder,
+  dropNamedDerivatives,
+  findShardDerivative,
+  hasSameBytes,
+  importShardDerivatives,
+  keepShardDerivative,
+  markDerivativesFed,
+  unfedDerivativeChanges,
+  type ShardDerivativeName,
+  type ShardDerivativeRow,
+} from "../derivatives/shard-derivatives.ts";
 import { balanceMicros, importLedgerRows, lastSeq, ledgerRows, markFed, recordCharge, unfedRows, type ShardChargeOutcome, type ShardLedgerRow } from "../billing/shard-ledger.ts";
 import { usageByOperation, usageReaders, type DailyOperationUsageRow, type DailyUsageRow, type UsageGrouping, type UsageRow } from "../billing/usage.ts";
 import { liveD1Records } from "../idempotency/d1-idempotency-records.ts";
@@ -25,6 +41,7 @@ import * as shardSchema from "./shard-schema.ts";
 // What the shard brought over from the shared database once, each recorded as a fact.
 const IDEMPOTENCY_IMPORTED = "d1_idempotency_imported";
 const LEDGER_IMPORTED = "d1_ledger_imported";
+const DERIVATIVES_IMPORTED = "d1_derivatives_imported";
 // A shard that falls short looks for top-ups granted since it last looked at most this often, so
 // an account at zero cannot turn each refused call into a read of the shared database.
 const TOP_UP_LOOK_MS = 2_000;
@@ -45,14 +62,15 @@ interface AccountShardEnv {
 
 /**
  * One account's own state, in a Durable Object with its own SQLite database: its money (the
- * ledger, the balance, charge-once) and its idempotency records. The account's calls run here one
+ * ledger, the balance, charge-once), its idempotency records and its derivative index. The account's calls run here one
  * at a time and never queue behind another account's, so the ceiling grows with the number of
  * accounts instead of being one shared database's (docs/scale.md).
  *
  * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard
  * first used by this deployment imports what the shared database held for its account, once,
- * before it answers anything: its ledger (and so its balance) and its live idempotency records.
- * Its new ledger rows reach the shared database's report through the ledger feed, a moment later.
+ * before it answers anything: its ledger (and so its balance), its live idempotency records and
+ * its derivatives. Its new ledger rows and derivative changes reach the shared database's reports
+ * through the ledger feed, a moment later.
  */
 export class AccountShard extends DurableObject<AccountShardEnv> {
   private readonly db: ShardDb;
@@ -106,6 +124,50 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     return ledgerRows(this.db);
   }
 
+  /** The derivative's row, or null with how many derivatives its source has (the caller's cap). */
+  async storedDerivative(accountId: string, name: ShardDerivativeName): Promise<{ row: ShardDerivativeRow | null; count: number }> {
+    await this.importDerivativesOnce(accountId);
+    const row = findShardDerivative(this.db, name);
+    return { row, count: row === null ? countShardDerivatives(this.db, name.fileId) : 0 };
+  }
+
+  /**
+   * Keeps a derivative whose object is stored, charging for it first unless its source already has
+   * a derivative of the same bytes: refused for want of balance, nothing is kept.
+   */
+  async keepDerivative(accountId: string, row: ShardDerivativeRow, charge: Charge | null, now: number): Promise<{ outcome: ShardChargeOutcome | "same_bytes"; balanceMicros: number | null }> {
+    await this.importDerivativesOnce(accountId);
+    let charged: { outcome: ShardChargeOutcome | "same_bytes"; balanceMicros: number | null } = { outcome: "same_bytes", balanceMicros: null };
+    if (charge !== null && !hasSameBytes(this.db, row.fileId, row.etag)) charged = await this.charge(accountId, charge, now);
+    if (charged.outcome === "insufficient_balance") return charged;
+    keepShardDerivative(this.db, row);
+    await this.feedSoon();
+    return charged;
+  }
+
+  /** The derivatives of the sources, and those drawn with one of them as their overlay. */
+  async derivativesMadeWith(accountId: string, fileIds: string[]): Promise<ShardDerivativeRow[]> {
+    await this.importDerivativesOnce(accountId);
+    return inChunks(fileIds, (chunk) => derivativesMadeWith(this.db, chunk));
+  }
+
+  /** Drops the derivatives of the sources, and those drawn with one of them as their overlay; returns their rows. */
+  async dropDerivativesMadeWith(accountId: string, fileIds: string[]): Promise<ShardDerivativeRow[]> {
+    await this.importDerivativesOnce(accountId);
+    return this.fed(inChunks(fileIds, (chunk) => dropDerivativesMadeWith(this.db, chunk)));
+  }
+
+  async dropNamedDerivatives(accountId: string, names: ShardDerivativeName[]): Promise<ShardDerivativeRow[]> {
+    await this.importDerivativesOnce(accountId);
+    return this.fed(dropNamedDerivatives(this.db, names));
+  }
+
+  /** Drops the derivatives of every source whose id starts with `sourcePrefix`. */
+  async dropDerivativesUnder(accountId: string, sourcePrefix: string): Promise<ShardDerivativeRow[]> {
+    await this.importDerivativesOnce(accountId);
+    return this.fed(dropDerivativesUnder(this.db, sourcePrefix));
+  }
+
   async claimIdempotencyKey(accountId: string, name: RecordName, fingerprint: string, now: number): Promise<boolean> {
     await this.importIdempotencyOnce(accountId, now);
     const claimed = claimRecord(this.db, name, fingerprint, now);
@@ -126,10 +188,10 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     releaseRecord(this.db, name);
   }
 
-  /** Feeds new ledger rows, drops expired idempotency records, and wakes again for whichever comes next. */
+  /** Feeds new ledger rows and derivative changes, drops expired idempotency records, and wakes again for whichever comes next. */
   override async alarm(): Promise<void> {
     this.feedDue = false;
-    const accountId = this.fact(LEDGER_IMPORTED);
+    const accountId = this.fact(LEDGER_IMPORTED) ?? this.fact(DERIVATIVES_IMPORTED);
     let backlog = false;
     try {
       backlog = accountId === null ? false : await this.feed(accountId);
@@ -144,18 +206,26 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     await this.wakeAt(nextExpiry(this.db));
   }
 
-  /** Sends unfed rows, FEED_ROWS a message; true when rows are left for the next alarm. */
+  /** Sends unfed rows and derivative changes, FEED_ROWS and FEED_DERIVATIVES a message; true when some are left for the next alarm. */
   private async feed(accountId: string): Promise<boolean> {
     for (let sent = 0; sent < FEED_MESSAGES_PER_ALARM; sent++) {
       const rows = unfedRows(this.db, FEED_ROWS);
-      if (rows.length === 0) return false;
-      const through = rows[rows.length - 1]!.seq;
+      const derivatives = unfedDerivativeChanges(this.db, FEED_DERIVATIVES);
+      if (rows.length === 0 && derivatives.length === 0) return false;
+      const through = rows.at(-1)?.seq ?? null;
       // Read with the rows, before the send yields: the balance is the one after `through` only if no row came later.
-      const balance = lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through } : null;
-      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance));
-      markFed(this.db, through);
+      const balance = through !== null && lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through } : null;
+      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance, derivatives));
+      if (through !== null) markFed(this.db, through);
+      if (derivatives.length > 0) markDerivativesFed(this.db, derivatives.at(-1)!.seq);
     }
-    return unfedRows(this.db, 1).length > 0;
+    return unfedRows(this.db, 1).length > 0 || unfedDerivativeChanges(this.db, 1).length > 0;
+  }
+
+  /** Rows just dropped, with the feed told to carry their drop. */
+  private async fed(dropped: ShardDerivativeRow[]): Promise<ShardDerivativeRow[]> {
+    if (dropped.length > 0) await this.feedSoon();
+    return dropped;
   }
 
   private async feedSoon(delay = this.feedDelay()): Promise<void> {
@@ -203,6 +273,12 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     });
   }
 
+  private async importDerivativesOnce(accountId: string): Promise<void> {
+    await this.once(DERIVATIVES_IMPORTED, accountId, async () => {
+      importShardDerivatives(this.db, await derivativesBeforeShard(this.env.DB, accountId));
+    });
+  }
+
   private async importIdempotencyOnce(accountId: string, now: number): Promise<void> {
     await this.once(IDEMPOTENCY_IMPORTED, accountId, async () => {
       importRecords(this.db, await liveD1Records(this.env.DB, accountId, now));
@@ -225,4 +301,13 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   private fact(name: string): string | null {
     return this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, name)).get()?.value ?? null;
   }
+}
+
+// A shard binds at most 100 parameters a statement; each source id is bound twice (source and overlay).
+const SOURCES_PER_STATEMENT = 49;
+
+function inChunks<T>(ids: string[], run: (chunk: string[]) => T[]): T[] {
+  const found: T[] = [];
+  for (let start = 0; start < ids.length; start += SOURCES_PER_STATEMENT) found.push(...run(ids.slice(start, start + SOURCES_PER_STATEMENT)));
+  return found;
 }

@@ -28,7 +28,26 @@ const STEPS: readonly string[][] = [
     "INSERT INTO balance (one, micros) VALUES (1, 0)",
     "CREATE TRIGGER ledger_moves_balance AFTER INSERT ON ledger BEGIN UPDATE balance SET micros = micros - NEW.amount_micros; END",
   ],
+  // The account's derivative index: one row per (source, canonical transform, format class), as
+  // the shared database's `derivatives` had them. `derivative_changes` names each derivative kept
+  // or dropped since the shared report last heard (one row per derivative, its newest change's
+  // `seq`), so the ledger feed carries each one's state as it is when sent.
+  [
+    `CREATE TABLE derivatives (
+      file_id TEXT NOT NULL, canonical TEXT NOT NULL, format_class TEXT NOT NULL,
+      r2_key TEXT NOT NULL, etag TEXT NOT NULL, bytes INTEGER NOT NULL, content_type TEXT NOT NULL,
+      created_at INTEGER NOT NULL, overlay_file_id TEXT,
+      PRIMARY KEY (file_id, canonical, format_class))`,
+    "CREATE INDEX derivatives_bytes ON derivatives (file_id, etag)",
+    "CREATE INDEX derivatives_overlay ON derivatives (overlay_file_id) WHERE overlay_file_id IS NOT NULL",
+    `CREATE TABLE derivative_changes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id TEXT NOT NULL, canonical TEXT NOT NULL, format_class TEXT NOT NULL,
+      UNIQUE (file_id, canonical, format_class))`,
+  ],
 ];
+
+/** The version a shard has once every step is taken. */
+export const SHARD_SCHEMA_VERSION = STEPS.length;
 
 /** Brings the shard's SQLite up to the latest step; returns the version it had before. */
 export function migrateShard(storage: DurableObjectStorage): number {

@@ -1,4 +1,5 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
+import { derivativeColumns, type StoredFormatClass } from "../db/schema.ts";
 import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
@@ -43,3 +44,22 @@ export const shardBalance = sqliteTable("balance", {
   one: integer("one").primaryKey(),
   micros: integer("micros").notNull(),
 });
+
+/** The account's derivatives: the shared database's `derivatives` without the account column. */
+export const shardDerivatives = sqliteTable(
+  "derivatives",
+  derivativeColumns(),
+  (t) => [primaryKey({ columns: [t.fileId, t.canonical, t.formatClass] })],
+);
+
+/** Derivatives kept or dropped since the shared report last heard, each under its newest change's `seq`. */
+export const shardDerivativeChanges = sqliteTable(
+  "derivative_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    fileId: text("file_id").notNull(),
+    canonical: text("canonical").notNull(),
+    formatClass: text("format_class").$type<StoredFormatClass>().notNull(),
+  },
+  (t) => [unique().on(t.fileId, t.canonical, t.formatClass)],
+);

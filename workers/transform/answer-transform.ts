@@ -2,6 +2,7 @@
 // computed derivative is stored (and charged, once ever, by the store: see storeDerivative), put
 // in the edge cache, and its source (and overlay) checked once more for a deletion that ran
 // meanwhile. Every request that reaches here has cost D1 and R2 reads.
+import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
 import { readObject } from "../objects/file-objects.ts";
@@ -20,8 +21,8 @@ export async function answerStored(env: Pick<Bindings, "FILES">, plan: Transform
   return derivativeResponse(body, meta, "r2", plan.request.ifNoneMatch);
 }
 
-/** `charge` bills the derivative; the store calls it once the bytes are safely kept, unless the source already has a derivative of the same bytes. */
-export async function answerComputed(env: PlanEnv, plan: TransformPlan, derivative: ComputedDerivative, charge: () => Promise<unknown>): Promise<Response> {
+/** `charge` bills the derivative; the store makes it once the bytes are safely kept, unless the source already has a derivative of the same bytes. */
+export async function answerComputed(env: PlanEnv, plan: TransformPlan, derivative: ComputedDerivative, charge: Charge): Promise<Response> {
   const { identity, overlay, request } = plan;
   const meta = plan.meta(plan.source.etag(derivative.sha256), derivativeContentTypes[derivative.format], derivative.size);
   const kept = { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, overlayFileId: overlay?.fileId ?? null };

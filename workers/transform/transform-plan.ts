@@ -17,7 +17,7 @@ import { findOverlay, readOverlay, type OverlayFile } from "./transform-overlay.
 import type { TransformRequest } from "./transform-request.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
-export type PlanEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+export type PlanEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export interface TransformPlan {
   request: TransformRequest;

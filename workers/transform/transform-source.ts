@@ -18,7 +18,7 @@ import { deleteEdgeCache } from "../derivatives/edge-cache.ts";
 import { storedOriginal } from "./stored-original.ts";
 import type { TransformRequest } from "./transform-request.ts";
 
-type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export interface TransformSource {
   identity: DerivativeIdentity;
