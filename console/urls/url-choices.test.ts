@@ -18,6 +18,16 @@ describe("urlOptions", () => {
     expect(urlOptions({ ...DEFAULT_URL_CHOICES, quality: "60" }).quality).toBe(60);
   });
 
+  it("offers w_auto with the width as its fallback, and no srcset widths beside it", () => {
+    expect(urlOptions({ ...DEFAULT_URL_CHOICES, hintedWidth: true, widths: "400, 800" })).toEqual({
+      width: { auto: true, fallback: 800 },
+      height: undefined,
+      fit: undefined,
+      format: "auto",
+      quality: undefined,
+    });
+  });
+
   it("offers jpeg once", () => {
     expect(URL_FORMATS).toEqual(["jpeg", "webp", "avif", "png", "auto"]);
   });

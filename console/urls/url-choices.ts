@@ -18,26 +18,32 @@ export interface UrlChoices {
   quality: string;
   /** Comma-separated srcset widths; empty: 1x and 2x densities of `width`. */
   widths: string;
+  /** `w_auto`: the browser's client hints choose the width, `width` is the fallback; no srcset widths. */
+  hintedWidth: boolean;
 }
 
-export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "" };
+export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "", hintedWidth: false };
 
 const integer = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
 /** The options the client's builders take; a bad value goes to them as typed, so their own problem names it. */
 export function urlOptions(choices: UrlChoices): SrcsetOptions {
-  const quality = choices.quality.trim();
+  if (choices.hintedWidth) return { ...fixedOptions(choices), width: { auto: true, fallback: integer(choices.width) } };
   const widths = choices.widths
     .split(",")
     .map((width) => width.trim())
     .filter((width) => width !== "")
     .map(Number);
+  return { ...fixedOptions(choices), ...(widths.length > 0 ? { widths } : {}) };
+}
+
+function fixedOptions(choices: UrlChoices): SrcsetOptions {
+  const quality = choices.quality.trim();
   return {
     width: integer(choices.width),
     height: integer(choices.height),
     fit: choices.fit === "inside" ? undefined : choices.fit,
     format: choices.format === "" ? undefined : choices.format,
     quality: quality === "" ? undefined : (URL_AUTO_QUALITIES as readonly string[]).includes(quality) ? (quality as (typeof URL_AUTO_QUALITIES)[number]) : Number(quality),
-    ...(widths.length > 0 ? { widths } : {}),
   };
 }

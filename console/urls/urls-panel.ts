@@ -147,7 +147,8 @@ export function UrlsPanel({
       </select></div>
       <div class="field"><label for="url-quality">Quality</label><input id="url-quality" type="text" list="url-quality-levels" placeholder="76" value=${choices.quality} onInput=${set("quality")} />
         <datalist id="url-quality-levels">${URL_AUTO_QUALITIES.map((level) => html`<option value=${level}></option>`)}</datalist></div>
-      <div class="field"><label for="url-widths">srcset widths</label><input id="url-widths" type="text" placeholder="e.g. 400, 800, 1600" value=${choices.widths} onInput=${set("widths")} /></div>
+      <div class="field"><label for="url-widths">srcset widths</label><input id="url-widths" type="text" placeholder="e.g. 400, 800, 1600" value=${choices.widths} disabled=${choices.hintedWidth} onInput=${set("widths")} /></div>
+      <label class="check"><input id="url-hinted-width" type="checkbox" checked=${choices.hintedWidth} onChange=${() => setChoices((current) => ({ ...current, hintedWidth: !current.hintedWidth }))} /> Width from the browser's client hints (w_auto: one URL, snapped to a ladder rung; Width is the fallback)</label>
       <label class="check"><input id="url-signed" type="checkbox" checked=${access.signed} onChange=${() => onAccessChange({ ...access, signed: !access.signed })} /> Signed URLs (signed by the service; the secret never reaches this page)</label>
     </fieldset>
     ${upload?.state === "running" ? html`<${Busy} label=${`Uploading the image, ${Math.round(upload.share * 100)}%`} share=${upload.share} />` : null}

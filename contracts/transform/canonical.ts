@@ -22,11 +22,13 @@ export function canonicalTransform(spec: TransformSpec): string {
 }
 
 /**
- * The transform as a URL writes it and a signature signs it. Without a preset, the canonical
- * transform. With one (`t_<name>`), the name and the other tokens as given, unfolded: what they
- * override is only known once the edge has the preset, so a token that looks like a default here
- * (`q_76`, `fit_cover` without a size) may still change the output and must stay signed.
+ * The transform as a URL writes it and a signature signs it. Without a preset or a hinted size, the
+ * canonical transform. With one (`t_<name>`, `w_auto`, `dpr_auto`), the tokens as given, unfolded:
+ * what they mean is only known once the edge has the preset or the request's hints, so a token that
+ * looks like a default here (`q_76`, `fit_cover` without a size) may still change the output, and
+ * w_auto's bounds must stay signed.
  */
 export function urlTransform(spec: TransformSpec): string {
-  return spec.preset === undefined ? canonicalTransform(spec) : writtenTokens(spec).join(",");
+  const decidedAtTheEdge = spec.preset !== undefined || typeof spec.width === "object" || spec.dpr === "auto";
+  return decidedAtTheEdge ? writtenTokens(spec).join(",") : canonicalTransform(spec);
 }

@@ -60,27 +60,33 @@ describe("negotiateFormat", () => {
 });
 
 describe("negotiateQuality", () => {
-  const served = (segment: string, saveData: string | null) => {
-    const { spec, variesOnSaveData } = negotiateQuality(parseTransform(segment), saveData);
-    return { canonical: canonicalTransform(spec), variesOnSaveData };
+  const served = (segment: string, saveData: string | null, ect: string | null = null) => {
+    const { spec, variesOnSavings } = negotiateQuality(parseTransform(segment), { saveData, ect });
+    return { canonical: canonicalTransform(spec), variesOnSavings };
   };
 
   it("lowers q_auto one level under Save-Data: on, to the lowered level's own derivative", () => {
-    expect(served("w_400,q_auto", "on")).toEqual({ canonical: "w_400,q_auto:eco", variesOnSaveData: true });
-    expect(served("q_auto:good", "on")).toEqual({ canonical: "q_auto:eco", variesOnSaveData: true });
-    expect(served("q_auto:best", "on")).toEqual({ canonical: "q_auto", variesOnSaveData: true });
-    expect(served("q_auto:eco,f_auto", "On ; foo")).toEqual({ canonical: "q_auto:low,f_auto", variesOnSaveData: true });
+    expect(served("w_400,q_auto", "on")).toEqual({ canonical: "w_400,q_auto:eco", variesOnSavings: true });
+    expect(served("q_auto:good", "on")).toEqual({ canonical: "q_auto:eco", variesOnSavings: true });
+    expect(served("q_auto:best", "on")).toEqual({ canonical: "q_auto", variesOnSavings: true });
+    expect(served("q_auto:eco,f_auto", "On ; foo")).toEqual({ canonical: "q_auto:low,f_auto", variesOnSavings: true });
+  });
+
+  it("lowers q_auto one level on a slow ECT (slow-2g, 2g, 3g), and only one with Save-Data too", () => {
+    for (const ect of ["slow-2g", "2g", "3g", " 3G ", '"2g"']) expect(served("w_400,q_auto", null, ect)).toEqual({ canonical: "w_400,q_auto:eco", variesOnSavings: true });
+    expect(served("q_auto:best", "on", "slow-2g")).toEqual({ canonical: "q_auto", variesOnSavings: true });
+    for (const ect of ["4g", "5g", "", "fast", "2g;q=1"]) expect(served("w_400,q_auto", null, ect)).toEqual({ canonical: "w_400,q_auto", variesOnSavings: true });
   });
 
   it("keeps q_auto's level without Save-Data: on, and still varies on the header", () => {
     for (const header of [null, undefined, "", "off", "only"]) {
-      expect(negotiateQuality(parseTransform("w_400,q_auto:best"), header)).toEqual({ spec: parseTransform("w_400,q_auto:best"), variesOnSaveData: true });
+      expect(negotiateQuality(parseTransform("w_400,q_auto:best"), { saveData: header, ect: "4g" })).toEqual({ spec: parseTransform("w_400,q_auto:best"), variesOnSavings: true });
     }
   });
 
-  it("changes nothing and varies on nothing where Save-Data cannot change the bytes", () => {
+  it("changes nothing and varies on nothing where Save-Data and ECT cannot change the bytes", () => {
     for (const segment of ["w_400", "w_400,q_40", "q_auto:low", "w_40,q_auto,ph_lqip"]) {
-      expect(negotiateQuality(parseTransform(segment), "on")).toEqual({ spec: parseTransform(segment), variesOnSaveData: false });
+      expect(negotiateQuality(parseTransform(segment), { saveData: "on", ect: "2g" })).toEqual({ spec: parseTransform(segment), variesOnSavings: false });
     }
   });
 });

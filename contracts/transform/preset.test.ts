@@ -12,6 +12,12 @@ describe("a preset's transform", () => {
     expect(presetTransform("w_400,dpr_2")).toBe("w_800");
   });
 
+  it("keeps w_auto and dpr_auto as written, for each request's hints to decide, not as the fallback", () => {
+    expect(presetTransform("f_webp,w_auto:800:320-1280")).toBe("w_auto:800:320-1280,f_webp");
+    expect(presetTransform("w_400,dpr_auto")).toBe("w_400,dpr_auto");
+    expect(expandPreset(presetTransform("w_auto:800,f_webp"), parseTransform("t_hero,q_60")).width).toEqual({ auto: true, fallback: 800 });
+  });
+
   it("refuses another preset, a signature, a transform that changes nothing, and what a URL refuses, pointing at each token", () => {
     expect(readPresetTransform("t_other,w_100").errors).toEqual([{ pointer: "/transform/t_other", detail: "a preset cannot name another preset" }]);
     expect(readPresetTransform(`w_100,s_${"A".repeat(22)}`).errors?.[0]?.pointer).toBe(`/transform/s_${"A".repeat(22)}`);

@@ -1,7 +1,7 @@
 // Named presets (`t_<name>`): what one may hold, and how a URL's own tokens combine with it.
 //
 // A preset is a transform read by the URL's own parser and kept as its canonical form, so two
-// spellings of it are one preset. It may not name another preset (expansion is one lookup, never a
+// spellings of it are one preset (a client-hinted size, `w_auto`, is kept as written). It may not name another preset (expansion is one lookup, never a
 // chain) nor carry `s_` (a signature belongs to a URL), and it must change something.
 //
 // A URL `t_<name>,<tokens>` means the preset's tokens with each of the URL's tokens replacing the
@@ -11,7 +11,7 @@
 import { ProblemError } from "../problems/catalogue.ts";
 import type { FieldError } from "../problems/problem-body.ts";
 import { transformInvalidDetail } from "../problems/transform-invalid.ts";
-import { canonicalTransform } from "./canonical.ts";
+import { urlTransform } from "./canonical.ts";
 import { readTransform } from "./read-transform.ts";
 import type { TransformSpec } from "./registry.ts";
 import { parseTransform } from "./tokens.ts";
@@ -28,7 +28,8 @@ export function readPresetTransform(segment: string): { canonical: string; error
     errors.push({ pointer: `/transform/s_${reading.spec.signature}`, detail: "a preset cannot carry a signature; sign the URL that names it" });
   }
   if (errors.length > 0) return { errors };
-  const canonical = canonicalTransform(reading.spec);
+  // A client-hinted size is decided per request: kept as written (w_auto, dpr_auto), not as its fallback.
+  const canonical = urlTransform(reading.spec);
   if (canonical === "") return { errors: [{ pointer: "/transform", detail: "the transform changes nothing; give at least one token such as w_400" }] };
   return { canonical };
 }

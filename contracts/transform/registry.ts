@@ -68,6 +68,7 @@ import {
   type TransformQuality,
 } from "./token-values.ts";
 import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases.ts";
+import { AUTO_WIDTH_SPELLING, DPR_LADDER, dprIn, SLOW_ECT_VALUES, widthIn, WIDTH_LADDER, writeWidth } from "./hint-tokens.ts";
 
 /**
  * The origin's token-driven steps, in the order it runs them (between auto-orient and colour
@@ -188,13 +189,16 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "w",
     option: "width",
-    parse: (value) => integerIn(value, sizeRange),
+    parse: widthIn,
+    write: writeWidth,
+    // w_auto's width is read from the request's hints into a rung before the derivative is named
+    // (negotiateTransform); a spec not negotiated resolves to its fallback.
     fields: { operands: { width: optional(integer(sizeRange)) }, resolve: (spec): { width?: number } => ({ width: scaledSize(spec).width }) },
     canonical: (op): string | undefined => spelled(op.width),
     edge: true,
     originStep: "fit",
     example: "w_400",
-    doc: `width in pixels, ${sizeRange.min} to ${sizeRange.max}`,
+    doc: `width in pixels, ${sizeRange.min} to ${sizeRange.max}, or ${AUTO_WIDTH_SPELLING}: the width in device pixels from the browser's \`Sec-CH-Width\` (else \`Sec-CH-Viewport-Width\` times \`Sec-CH-DPR\`), snapped up to the next of ${WIDTH_LADDER.join(", ")} and kept within min and max (default: the ladder's ends), so each rung is one derivative, cached and billed once; without a usable hint, the fallback (or the picture's own width). A \`dpr_\` beside it scales only \`h_\`. With \`fit_inside\` (the default) the output is never wider than the picture, so every rung past its width is the same bytes, billed once. Its responses send \`Accept-CH\` and \`Critical-CH\` naming those three hints and vary on them`,
   }),
   token({
     prefix: "h",
@@ -249,7 +253,7 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => typeof op.quality === "number",
     originStep: "encode",
     example: "q_60",
-    doc: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` lowers eco, good and best one level (the same derivative as that level's own URL), and their responses vary on Save-Data`,
+    doc: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` or a slow \`ECT\` (${SLOW_ECT_VALUES.join(", ")}) lowers eco, good and best one level, both together still one (the same derivative as that level's own URL), and their responses vary on Save-Data and ECT and send \`Accept-CH: ECT\``,
   }),
   token({
     prefix: "f",
@@ -532,13 +536,13 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "dpr",
     option: "dpr",
-    parse: (value) => decimalIn(value, dprRange),
+    parse: dprIn,
     fields: null,
     canonical: null,
     edge: true,
     originStep: null,
     example: "w_400,dpr_2",
-    doc: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals; multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
+    doc: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals, or auto: the browser's \`Sec-CH-DPR\` snapped up to the next of ${DPR_LADDER.join(", ")} (${dprRange.min} without a usable hint; its responses send \`Accept-CH\` and \`Critical-CH\` naming it and vary on it); multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
   }),
   token({
     prefix: "s",

@@ -2,6 +2,7 @@
 // field with these): one derivative, one cache entry, one charge, so aliases, defaults and tokens
 // that cannot change the output given the others are folded away. Each rule takes only the spec
 // fields it reads, as the parser types them.
+import { fixedWidth, type AutoWidth } from "./hint-tokens.ts";
 import { autoQualityLevel, DEFAULT_QUALITY_LEVEL, type AutoQuality } from "../perceptual-quality.ts";
 import {
   COMPASS_FOCAL_POINTS,
@@ -27,9 +28,12 @@ type AskedFormat = FormatChoice | typeof FACTS_FORMAT;
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
 // down to the limits instead of refused; explicit w_/h_ beyond them are refused by the parser.
-export function scaledSize(spec: { width?: number; height?: number; dpr?: number }): { width?: number; height?: number } {
-  const dpr = spec.dpr ?? 1;
-  const width = spec.width === undefined ? undefined : spec.width * dpr;
+// A spec whose hints were not read (dpr_auto, w_auto) resolves to what a request without hints gets.
+export function scaledSize(spec: { width?: number | AutoWidth; height?: number; dpr?: number | "auto" }): { width?: number; height?: number } {
+  const dpr = typeof spec.dpr === "number" ? spec.dpr : 1;
+  const asked = fixedWidth(spec.width);
+  // w_auto's width is in device pixels already.
+  const width = asked === undefined ? undefined : typeof spec.width === "object" ? asked : asked * dpr;
   const height = spec.height === undefined ? undefined : spec.height * dpr;
   const longest = Math.max(width ?? 0, height ?? 0);
   let shrink = longest > MAX_OUTPUT_SIDE ? MAX_OUTPUT_SIDE / longest : 1;
@@ -47,7 +51,7 @@ export function scaledSize(spec: { width?: number; height?: number; dpr?: number
 }
 
 /** With one side or none, the aspect ratio decides the box: every fit gives the same image. */
-export function resolveFit(spec: { width?: number; height?: number; fit?: Fit }): Fit {
+export function resolveFit(spec: { width?: unknown; height?: number; fit?: Fit }): Fit {
   return spec.width !== undefined && spec.height !== undefined ? (spec.fit ?? DEFAULT_FIT) : DEFAULT_FIT;
 }
 
@@ -104,7 +108,7 @@ export function resolveGravity(asked: Gravity | FocalPoint | undefined, fit: Fit
  * f_jpeg or f_auto; a placeholder is a WebP). White is a JPEG's own background, so bg_ffffff stays
  * only where it replaces transparent padding (fit_contain on an output that may keep alpha).
  */
-export function resolveBackground(spec: { background?: string; format?: AskedFormat; placeholder?: PlaceholderKind; width?: number; height?: number; fit?: Fit }): string | undefined {
+export function resolveBackground(spec: { background?: string; format?: AskedFormat; placeholder?: PlaceholderKind; width?: unknown; height?: number; fit?: Fit }): string | undefined {
   if (spec.background === undefined || spec.format === FACTS_FORMAT) return undefined;
   const format = resolveFormat(spec);
   const contain = resolveFit(spec) === "contain";

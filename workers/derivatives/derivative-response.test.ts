@@ -25,6 +25,18 @@ describe("derivative responses", () => {
   it("names every header the bytes depend on in one Vary", () => {
     const both = derivativeResponse(new Uint8Array([1]), { ...meta, vary: ["Accept", "Save-Data"] }, "edge", null);
     expect(both.headers.get("Vary")).toBe("Accept, Save-Data");
+    expect([both.headers.get("Accept-CH"), both.headers.get("Critical-CH")]).toEqual([null, null]);
+  });
+
+  it("asks for the client hints it varies on, and marks the size hints critical, on a 304 too", () => {
+    const vary = ["Save-Data", "ECT", "Sec-CH-Width", "Sec-CH-Viewport-Width", "Sec-CH-DPR"] as const;
+    for (const res of [derivativeResponse(new Uint8Array([1]), { ...meta, vary }, "edge", null), derivativeResponse(null, { ...meta, vary }, "edge", meta.etag)]) {
+      expect([res.headers.get("Vary"), res.headers.get("Accept-CH"), res.headers.get("Critical-CH")]).toEqual([
+        "Save-Data, ECT, Sec-CH-Width, Sec-CH-Viewport-Width, Sec-CH-DPR",
+        "ECT, Sec-CH-Width, Sec-CH-Viewport-Width, Sec-CH-DPR",
+        "Sec-CH-Width, Sec-CH-Viewport-Width, Sec-CH-DPR",
+      ]);
+    }
   });
 });
 

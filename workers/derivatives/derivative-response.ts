@@ -2,12 +2,14 @@
 // changes (a different transform is a different URL), so caches may keep it for a year without
 // asking. An origin path's derivative changes when its original does, so it is cached only as
 // long as the original stays fresh.
+import { CRITICAL_HINTS, OPT_IN_HINTS, type NegotiatedHeader } from "../../contracts/transform/negotiate.ts";
+
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export type Tier = "edge" | "r2" | "compute";
 
-/** A request header a derivative's bytes depend on: Accept for f_auto, Save-Data for q_auto. */
-export type VaryHeader = "Accept" | "Save-Data";
+/** A request header a derivative's bytes depend on: Accept for f_auto, Save-Data and ECT for q_auto, the client hints for w_auto and dpr_auto. */
+export type VaryHeader = NegotiatedHeader;
 
 export interface DerivativeMeta {
   etag: string;
@@ -36,6 +38,12 @@ export function derivativeHeaders(meta: DerivativeMeta, tier: Tier): Headers {
     "X-Content-Type-Options": "nosniff",
   });
   if (meta.vary.length > 0) headers.set("Vary", meta.vary.join(", "));
+  // The browser sends these hints again only if asked: on the page's own response, or on this one
+  // (Critical-CH: a navigation retried with them) when the image is opened directly.
+  const optIn = meta.vary.filter((header) => OPT_IN_HINTS.includes(header));
+  if (optIn.length > 0) headers.set("Accept-CH", optIn.join(", "));
+  const critical = meta.vary.filter((header) => CRITICAL_HINTS.includes(header));
+  if (critical.length > 0) headers.set("Critical-CH", critical.join(", "));
   return headers;
 }
 

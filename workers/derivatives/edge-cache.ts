@@ -1,6 +1,6 @@
 // The first tier: the data centre's Cache API. The key is the derivative's identity (account,
-// source, canonical transform with q_auto's level after Save-Data, negotiated format class) under
-// one origin, PUBLIC_BASE_URL's, never the raw Accept or Save-Data header, the spelling of the transform, the key id or the hostname the request came in on, so
+// source, canonical transform with q_auto's level and w_auto's rung negotiated, negotiated format class) under
+// one origin, PUBLIC_BASE_URL's, never the raw Accept, Save-Data, ECT or client-hint header, the spelling of the transform, the key id or the hostname the request came in on, so
 // every spelling, every key of the account, every browser of one class and every hostname serving
 // the API (alias hosts, custom domains, localhost beside 127.0.0.1) share one entry, and that one
 // entry can be named again from the derivative's row when its file is deleted or its origin path

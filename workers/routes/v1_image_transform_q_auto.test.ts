@@ -25,13 +25,13 @@ describe("the q_auto transform token", () => {
     const miss = await fetched(transformUrl(caller, "w_320,q_auto,f_jpeg", fileId));
     expect(miss.res.status).toBe(200);
     expect([miss.cache, miss.res.headers.get("X-Transform-Engine"), miss.res.headers.get("Content-Type")]).toEqual(["MISS", "origin", "image/jpeg"]);
-    expect(miss.vary).toBe("Save-Data");
+    expect(miss.vary).toBe("Save-Data, ECT");
     const pixels = await decodePixels("jpeg", miss.bytes);
     expect([pixels.width, pixels.height]).toEqual([320, 213]);
 
     // q_auto:good is q_auto's other spelling: the same derivative, from the edge cache.
     const hit = await fetched(transformUrl(caller, "f_jpeg,q_auto:good,w_320", fileId));
-    expect([hit.cache, hit.etag, hit.vary]).toEqual(["HIT", miss.etag, "Save-Data"]);
+    expect([hit.cache, hit.etag, hit.vary]).toEqual(["HIT", miss.etag, "Save-Data, ECT"]);
     expect(hit.bytes).toEqual(miss.bytes);
     // Not the fixed default's derivative.
     const fixed = await fetched(transformUrl(caller, "w_320,f_jpeg", fileId));
@@ -44,7 +44,7 @@ describe("the q_auto transform token", () => {
     const caller = await seedCaller();
     const fileId = await seedPhoto(caller);
     const res = await fetched(transformUrl(caller, "w_200,q_auto:best,f_auto", fileId), { Accept: CHROME_ACCEPT });
-    expect([res.res.status, res.res.headers.get("Content-Type"), res.vary]).toEqual([200, "image/avif", "Accept, Save-Data"]);
+    expect([res.res.status, res.res.headers.get("Content-Type"), res.vary]).toEqual([200, "image/avif", "Accept, Save-Data, ECT"]);
   });
 
   it("under Save-Data: on serves the next lower level's derivative, a different cache entry from the same URL without it", async () => {
@@ -54,7 +54,7 @@ describe("the q_auto transform token", () => {
     const full = await fetched(path);
     const saving = await fetched(path, { "Save-Data": "on" });
     expect([full.cache, saving.cache]).toEqual(["MISS", "MISS"]);
-    expect(saving.vary).toBe("Save-Data");
+    expect(saving.vary).toBe("Save-Data, ECT");
     expect(saving.etag).not.toBe(full.etag);
     expect(saving.bytes.byteLength).toBeLessThan(full.bytes.byteLength);
     expect((await decodePixels("jpeg", saving.bytes)).width).toBe(320);

@@ -3,12 +3,12 @@
 // optional signature guards the URL. The route's chain (transform-chain.ts) and the early hit
 // before the app's dispatch (early-edge-hit.ts) both read it with these functions.
 import { canonicalTransform, urlTransform } from "../../contracts/transform/canonical.ts";
-import { negotiateFormatClass, negotiateQuality } from "../../contracts/transform/negotiate.ts";
+import { negotiateTransform } from "../../contracts/transform/negotiate.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { expandedSpec } from "../presets/preset-expansion.ts";
 import type { Bindings } from "../env.ts";
 import { canonicalPath, checkTransformSignature, signedSource } from "./check-signature.ts";
-import { derivativeResponse, type VaryHeader } from "../derivatives/derivative-response.ts";
+import { derivativeResponse } from "../derivatives/derivative-response.ts";
 import { edgeCacheKey, matchEdgeCache, originEdgeCacheKey } from "../derivatives/edge-cache.ts";
 import { MEMO_MS } from "../memo/isolate-memo.ts";
 import { findTransformKey } from "./transform-key.ts";
@@ -25,15 +25,12 @@ export async function readTransformRequest(env: Pick<Bindings, "DB" | "SIGNING_S
   const asked = parseTransform(transform);
   const key = await findTransformKey(env, keyId);
   await checkTransformSignature(key, canonicalPath(keyId, urlTransform(asked), signedSource(target)), asked.signature);
-  // The URL is signed as written, a preset by its name; the derivative is its expansion's, and the
-  // one Save-Data negotiates, so q_auto under Save-Data is q_auto:eco's derivative (one cache
-  // entry, one stored copy, one charge).
+  // The URL is signed as written, a preset by its name, w_auto with its bounds; the derivative is
+  // its expansion's, and the one the headers negotiate, so q_auto under Save-Data is q_auto:eco's
+  // derivative and w_auto under a hinted width its rung's (one cache entry, one stored copy, one charge).
   const expanded = await expandedSpec(env, key.accountId, asked);
-  const { spec, variesOnSaveData } = negotiateQuality(expanded, request.headers.get("Save-Data"));
-  const formatClass = negotiateFormatClass(spec, request.headers.get("Accept")) ?? null;
-  const variesOnAccept = formatClass !== null;
+  const { spec, formatClass, vary } = negotiateTransform(expanded, request.headers);
   const canonical = canonicalTransform(spec);
-  const vary: VaryHeader[] = [...(variesOnAccept ? ["Accept" as const] : []), ...(variesOnSaveData ? ["Save-Data" as const] : [])];
   const cacheKey =
     target.kind === "file"
       ? edgeCacheKey(env, { accountId: key.accountId, fileId: target.fileId, canonical, formatClass })

@@ -14,7 +14,7 @@ export type TransformTarget = { kind: "file"; fileId: string } | { kind: "origin
 export interface TransformRequest {
   key: TransformKey;
   target: TransformTarget;
-  /** The transform to make: as signed, with q_auto's level lowered under Save-Data. */
+  /** The transform to make: as signed, with q_auto's level lowered under Save-Data or a slow ECT and hinted sizes at their rungs. */
   spec: TransformSpec;
   canonical: string;
   /** The preset the URL names (`t_<name>`), already expanded into `spec`: what the derivative is recorded under, for the preset's purge. */

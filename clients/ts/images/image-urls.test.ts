@@ -135,6 +135,33 @@ describe("imgAttributes", () => {
   });
 });
 
+describe("imgAttributes with w_auto", () => {
+  const intrinsic = { width: 1200, height: 800 };
+
+  it("writes one URL whose width the browser's hints choose, with sizes for Sec-CH-Width and the fallback's size", () => {
+    expect(urls.imgAttributes("file_1", { width: { auto: true, fallback: 600 }, format: "auto", intrinsic })).toEqual({
+      src: `${base}/w_auto:600,f_auto/file_1`,
+      srcset: `${base}/w_auto:600,f_auto/file_1`,
+      sizes: "100vw",
+      width: 600,
+      height: 400,
+    });
+    expect(urls.imgAttributes("file_1", { width: { auto: true, fallback: 600, min: 320, max: 1280 }, sizes: "50vw" })).toEqual({
+      src: `${base}/w_auto:600:320-1280/file_1`,
+      srcset: `${base}/w_auto:600:320-1280/file_1`,
+      sizes: "50vw",
+      width: 600,
+    });
+    expect(urls.picture("file_1", { width: { auto: true }, formats: ["avif"], intrinsic }).sources).toEqual([{ type: "image/avif", srcset: `${base}/w_auto,f_avif/file_1`, sizes: "100vw" }]);
+  });
+
+  it("refuses widths, densities or a bound the edge would refuse", () => {
+    expect(refusal(() => urls.imgAttributes("file_1", { width: { auto: true }, widths: [400] })).problem.errors?.[0]?.pointer).toBe("/transform/width");
+    expect(refusal(() => urls.srcset("file_1", { width: { auto: true }, densities: [1, 2] })).problem.errors?.[0]?.pointer).toBe("/transform/width");
+    expect(refusal(() => urls.imgAttributes("file_1", { width: { auto: true, min: 900, max: 300 } })).problem).toEqual(edgeRefusal("w_auto:900-300").toBody());
+  });
+});
+
 describe("picture", () => {
   it("gives one source per format and keeps the img's own format", () => {
     expect(urls.picture("file_1", { width: 200, height: 200, fit: "cover", densities: [1, 2], format: "jpeg" })).toEqual({

@@ -5,6 +5,7 @@
 import { resolveTransform } from "../../../contracts/transform/canonical.ts";
 import { contentTypes } from "../../../contracts/transform/output-format.ts";
 import { outputSize, type PixelSize } from "../../../contracts/transform/output-size.ts";
+import { fixedWidth } from "../../../contracts/transform/hint-tokens.ts";
 import type { OutputFormat } from "../../../contracts/transform/token-values.ts";
 import { srcsetCandidates, writeSrcset, type Candidate, type SrcsetOptions } from "./srcset.ts";
 import { transformInvalid } from "./transform-error.ts";
@@ -24,6 +25,7 @@ export interface ImgOptions extends SrcsetOptions {
 
 export interface ImgAttributes {
   src: string;
+  /** A `w_auto` width's one URL, the browser's client hints choosing its width at the edge. */
   srcset: string;
   sizes?: string;
   width?: number;
@@ -59,14 +61,29 @@ export interface PicturePlan {
   img: ImgPlan;
 }
 
+// w_auto: one URL whose width the edge picks from the browser's hints. Chrome sends Sec-CH-Width
+// for an <img> with `sizes` (the slot's width times the device pixel ratio), so sizes is always set.
+function planAutoWidth(fileId: string, options: ImgOptions): ImgPlan {
+  const { intrinsic, widths, densities, sizes, ...transform } = options;
+  if (widths !== undefined || densities !== undefined) {
+    throw transformInvalid([{ pointer: "/transform/width", detail: "w_auto picks its width from the browser's client hints: leave widths and densities out" }]);
+  }
+  const spec = specOf(transform);
+  // Without hints the edge serves the fallback: the size the attributes announce.
+  const size = intrinsic ? outputSize(intrinsic, resolveTransform(spec)) : { width: fixedWidth(transform.width), height: transform.height };
+  return { fileId, src: canonicalOf(spec), candidates: [], sizes: sizes ?? "100vw", size };
+}
+
 export function planImg(fileId: string, options: ImgOptions): ImgPlan {
+  if (typeof options.width === "object") return planAutoWidth(fileId, options);
   const { intrinsic, widths, densities, sizes, ...transform } = options;
   const candidates = srcsetCandidates({ ...transform, widths, densities: widths === undefined ? (densities ?? [1, 2]) : densities }, intrinsic);
   const sized = transform.width !== undefined || transform.height !== undefined;
   // Without a 1x size (a fluid image), src is the largest candidate.
   const srcSpec = specOf(sized ? transform : candidates.at(-1)!.canonical);
-  const size = intrinsic ? outputSize(intrinsic, resolveTransform(srcSpec)) : { width: transform.width, height: transform.height };
-  const defaultSizes = transform.width !== undefined ? `(min-width: ${transform.width}px) ${transform.width}px, 100vw` : "100vw";
+  const width = fixedWidth(transform.width);
+  const size = intrinsic ? outputSize(intrinsic, resolveTransform(srcSpec)) : { width, height: transform.height };
+  const defaultSizes = width !== undefined ? `(min-width: ${width}px) ${width}px, 100vw` : "100vw";
   return { fileId, src: canonicalOf(srcSpec), candidates, sizes: sizes ?? (widths !== undefined ? defaultSizes : undefined), size };
 }
 
@@ -87,7 +104,8 @@ export function canonicalsOf(plan: ImgPlan | PicturePlan): string[] {
 }
 
 export function writeImg(plan: ImgPlan, write: UrlWriter): ImgAttributes {
-  const attributes: ImgAttributes = { src: write(plan.fileId, plan.src), srcset: writeSrcset(plan.fileId, plan.candidates, write) };
+  const src = write(plan.fileId, plan.src);
+  const attributes: ImgAttributes = { src, srcset: plan.candidates.length > 0 ? writeSrcset(plan.fileId, plan.candidates, write) : src };
   if (plan.sizes !== undefined) attributes.sizes = plan.sizes;
   if (plan.size.width !== undefined) attributes.width = plan.size.width;
   if (plan.size.height !== undefined) attributes.height = plan.size.height;

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { canonicalTransform } from "../../../contracts/transform/canonical.ts";
+import { urlTransform } from "../../../contracts/transform/canonical.ts";
 import { transformPath } from "../../../contracts/transform/path.ts";
 import { verifyTransformSignature } from "../../../contracts/transform/signature.ts";
 import { parseTransform } from "../../../contracts/transform/tokens.ts";
@@ -10,11 +10,11 @@ import { createSignedImageUrls } from "./sign-transform.ts";
 const config = { baseUrl: "https://img.example.com", keyId: "key_pub", signingSecret: "pps_secret" };
 const signed = createSignedImageUrls(config);
 
-// Verifies a URL the way the edge does: parse the segment, canonicalize, check s_ over the path.
+// Verifies a URL the way the edge does: parse the segment, write it as signed, check s_ over the path.
 async function edgeAccepts(url: string, secret = config.signingSecret): Promise<boolean> {
   const [, , , , keyId, segment, fileId] = new URL(url).pathname.split("/");
   const spec = parseTransform(segment!);
-  return verifyTransformSignature(secret, transformPath(keyId!, canonicalTransform(spec), fileId!), spec.signature!);
+  return verifyTransformSignature(secret, transformPath(keyId!, urlTransform(spec), fileId!), spec.signature!);
 }
 
 describe("createSignedImageUrls", () => {
@@ -33,6 +33,14 @@ describe("createSignedImageUrls", () => {
     const picture = await signed.picture("file_1", { width: 100, formats: ["avif"] });
     for (const candidate of picture.sources[0]!.srcset.split(", ")) expect(await edgeAccepts(candidate.split(" ")[0]!)).toBe(true);
     expect(await edgeAccepts((await signed.srcset("file_1", { densities: [1, 2], height: 90 })).split(" ")[0]!)).toBe(true);
+  });
+
+  it("signs w_auto's bounds: the URL does not verify with another bound or fallback", async () => {
+    const img = await signed.imgAttributes("file_1", { width: { auto: true, fallback: 800, min: 320, max: 1280 }, format: "auto" });
+    expect(img.src).toMatch(/\/w_auto:800:320-1280,f_auto,s_[A-Za-z0-9_-]{22}\/file_1$/);
+    expect([img.srcset, img.sizes]).toEqual([img.src, "100vw"]);
+    expect(await edgeAccepts(img.src)).toBe(true);
+    for (const other of ["w_auto:800:320-3840", "w_auto:800", "w_auto:1280:320-1280", "w_800"]) expect(await edgeAccepts(img.src.replace("w_auto:800:320-1280", other))).toBe(false);
   });
 
   it("signs q_auto's level: the URL does not verify with another level", async () => {

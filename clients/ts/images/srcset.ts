@@ -28,7 +28,7 @@ function widthCandidates(transform: TransformOptions, widths: number[], intrinsi
   if (transform.height !== undefined && transform.width === undefined) {
     throw transformInvalid([{ pointer: "/transform/height", detail: "with widths, give height together with width: the two set the aspect ratio each width keeps" }]);
   }
-  const ratio = transform.height !== undefined && transform.width !== undefined ? transform.height / transform.width : undefined;
+  const ratio = transform.height !== undefined && typeof transform.width === "number" ? transform.height / transform.width : undefined;
   const candidates: Candidate[] = [];
   const described = new Set<number>();
   for (const width of ascendingUnique(widths)) {
@@ -64,6 +64,9 @@ export function srcsetCandidates(options: SrcsetOptions, intrinsic?: PixelSize):
   const { widths, densities, ...transform } = options;
   if (widths !== undefined && densities !== undefined) {
     throw transformInvalid([{ pointer: "/transform", detail: "give widths or densities, not both: one srcset cannot mix w and x descriptors" }]);
+  }
+  if (typeof transform.width === "object") {
+    throw transformInvalid([{ pointer: "/transform/width", detail: "w_auto picks its width from the browser's client hints: a srcset needs fixed widths" }]);
   }
   if (widths?.length === 0 || densities?.length === 0) {
     throw transformInvalid([{ pointer: "/transform", detail: `${widths ? "widths" : "densities"} is empty; give at least one` }]);
