@@ -560,7 +560,7 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lw_25",
-    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); without \`l_\` it changes nothing and is dropped`,
+    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); for \`l_text:\` the most its box may take, the text drawn smaller only where its size would not fit; without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lo",
