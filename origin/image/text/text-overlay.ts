@@ -13,7 +13,7 @@ import { overlayFont, type OverlayFontFile } from "./fonts.ts";
 // Joiners, direction marks and variation selectors shape or order the text and have no glyph of their own.
 const NO_GLYPH_NEEDED = /\p{Default_Ignorable_Code_Point}/u;
 
-// The size the text is first drawn at to measure it; the real size is then chosen from its extent.
+// The size a line that may not fit is first drawn at to measure it; its real size is chosen from that.
 const MEASURE_SIZE = 32;
 
 /** Each character of `text` the font cannot draw, once, in the order they first appear. */
@@ -62,10 +62,17 @@ function roomFor(spec: TransformTextOverlay, frame: Size): Size {
   return { width: spec.width === undefined ? frame.width : Math.max(1, Math.round((frame.width * spec.width) / 100)), height: frame.height };
 }
 
-/** The text is drawn at its size, smaller only where its box would not fit the room (drawn smaller, not shrunk after). */
-function sizeThatFits(spec: TransformTextOverlay, measured: Size, room: Size): number {
+/**
+ * The text's ink, drawn at its size, or smaller where its box would not fit the room (drawn smaller,
+ * not shrunk after). A line whose characters, an em each, fit is drawn at once: DejaVu's glyphs are
+ * at most about an em wide, so it is measured first only when it may not fit.
+ */
+async function inkThatFits(spec: TransformTextOverlay, font: OverlayFontFile, room: Size): Promise<{ data: Buffer; info: OutputInfo }> {
   const inner = { width: Math.max(1, room.width - 2 * spec.padding), height: Math.max(1, room.height - 2 * spec.padding) };
-  return Math.min(spec.size, MEASURE_SIZE * Math.min(inner.width / measured.width, inner.height / measured.height));
+  if ([...spec.text].length * spec.size <= inner.width && spec.size <= inner.height) return inkMask(spec.text, font, spec.size);
+  const measured = (await inkMask(spec.text, font, MEASURE_SIZE)).info;
+  const size = Math.min(spec.size, MEASURE_SIZE * Math.min(inner.width / measured.width, inner.height / measured.height));
+  return inkMask(spec.text, font, size);
 }
 
 /** The text in its colour, padded, on its box: the mark an overlay draws. */
@@ -74,9 +81,7 @@ export async function textMark(spec: TransformTextOverlay, frame: Size): Promise
   const missing = undrawableCharacters(spec.text, font);
   if (missing.length > 0) throw undrawable(spec, missing);
   const room = roomFor(spec, frame);
-  const measured = await inkMask(spec.text, font, MEASURE_SIZE);
-  const size = sizeThatFits(spec, measured.info, room);
-  const { data: mask, info } = size === MEASURE_SIZE ? measured : await inkMask(spec.text, font, size);
+  const { data: mask, info } = await inkThatFits(spec, font, room);
   const colour = hexColour(spec.colour);
   const text = await sharp({ create: { width: info.width, height: info.height, channels: 3, background: colour } })
     .joinChannel(mask, { raw: { width: info.width, height: info.height, channels: 1 } })
