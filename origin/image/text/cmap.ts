@@ -71,22 +71,26 @@ function format12Ranges(font: DataView, at: number): CodepointRange[] {
   return ranges;
 }
 
-/** The font's coverage from its fullest Unicode subtable (format 12 when it has one, else format 4). */
-export function readCoverage(bytes: Uint8Array): Coverage {
+type SubtableFormat = 4 | 12;
+
+/**
+ * The font's coverage from its first Unicode subtable in `preference`'s order: format 12 (all of
+ * Unicode) before format 4 (the Basic Multilingual Plane) unless told otherwise.
+ */
+export function readCoverage(bytes: Uint8Array, preference: readonly SubtableFormat[] = [12, 4]): Coverage {
   const font = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const cmap = tableOffset(font, "cmap");
-  const subtables = font.getUint16(cmap + 2);
-  let best: { format: number; at: number } | null = null;
-  for (let i = 0; i < subtables; i++) {
+  const found = new Map<number, number>();
+  for (let i = 0; i < font.getUint16(cmap + 2); i++) {
     const platform = font.getUint16(cmap + 4 + i * 8);
     const encoding = font.getUint16(cmap + 6 + i * 8);
     const at = cmap + font.getUint32(cmap + 8 + i * 8);
-    const format = font.getUint16(at);
     const unicode = platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10));
-    if (unicode && (format === 12 || (format === 4 && best === null))) best = { format, at };
+    if (unicode && !found.has(font.getUint16(at))) found.set(font.getUint16(at), at);
   }
-  if (best === null) throw new Error("the font has no Unicode cmap subtable of format 4 or 12");
-  const ranges = best.format === 12 ? format12Ranges(font, best.at) : format4Ranges(font, best.at);
+  const format = preference.find((candidate) => found.has(candidate));
+  if (format === undefined) throw new Error(`the font has no Unicode cmap subtable of format ${preference.join(" or ")}`);
+  const ranges = format === 12 ? format12Ranges(font, found.get(format)!) : format4Ranges(font, found.get(format)!);
   return { has: (codepoint) => covers(ranges, codepoint) };
 }
 
