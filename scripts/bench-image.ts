@@ -1,7 +1,8 @@
 // npm run bench:image [-- --part throughput|foreign|search|rss|all] — the service path (/v1/image/optimize through edge and origin) against bare
 // sharp in-process on the same inputs, in one run; then what a HEIC or SVG input costs beside the
 // JPEG or PNG of the same picture; then the max_bytes search's encode counts and exactness; then
-// origin RSS across 200 sequential images. Prints figures and ratios; asserts none.
+// origin RSS across 200 sequential images; then a text overlay's cost beside the same transform
+// without it. Prints figures and ratios; asserts none.
 // The HEIC inputs are encoded at run time by `heif-enc` (Debian's libheif-examples; grids and bursts
 // assembled by origin/image/test-support/heic-fixtures.ts): sharp writes no HEVC.
 import fs from "node:fs";
@@ -9,6 +10,8 @@ import { parseArgs } from "node:util";
 import sharp, { type Sharp } from "sharp";
 import { imageOptionsSchema, type ImageOptionsInput } from "../contracts/image-options.ts";
 import { processImage } from "../origin/image/process-image.ts";
+import { transformImage } from "../origin/image/transform-image.ts";
+import { originTransformSchema } from "../contracts/origin/image-transform.ts";
 import { encodeBase64 } from "../contracts/encoding/base64.ts";
 import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
@@ -16,7 +19,7 @@ import { chooseHeicDecoder } from "../origin/image/foreign-source/heic.ts";
 import { gridHeic, heifEnc, heifEncPresent } from "../origin/image/test-support/heic-fixtures.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PARTS = ["throughput", "foreign", "search", "rss"] as const;
+const PARTS = ["throughput", "foreign", "search", "rss", "text"] as const;
 const { values: args } = parseArgs({ options: { part: { type: "string", default: "all" } } });
 if (args.part !== "all" && !(PARTS as readonly string[]).includes(args.part)) throw new Error(`bench:image: --part ${PARTS.join("|")}|all`);
 const runs = (part: (typeof PARTS)[number]) => args.part === "all" || args.part === part;
@@ -166,7 +169,33 @@ async function foreignInputs(): Promise<void> {
   console.log(`3 MP graphic: PNG engine ${pngEngine.toFixed(3)} service ${pngService.toFixed(3)}; SVG engine ${svgEngine.toFixed(3)} (${(svgEngine / pngEngine).toFixed(2)}x) service ${svgService.toFixed(3)} (${(svgService / pngService).toFixed(2)}x)`);
 }
 
+// A caption on a 1 MP photo (the origin's transform in-process, to a 1000 px JPEG at q76): the text
+// is drawn at its size, coloured, boxed and composited, beside the same transform without it. The
+// two alternate round by round and each takes its median, so the shared machine's load swings
+// reach both alike.
+async function textOverlayCost(): Promise<void> {
+  console.log(`\nText overlay on a 1 MP photo to a 1000 px JPEG q76, origin transform in-process, median of ${ROUNDS} alternating rounds (s/image; ratio = with / without)`);
+  const source = await photo(1200, 900);
+  const plain = originTransformSchema.parse({ output: "jpeg", width: 1000, quality: 76 });
+  const caption = { text: "© PixelPress 2026 — שלום, Привет", font: "sans", size: 36, colour: "ffffff", box: "00000080", padding: 8, gravity: "southeast", opacity: 90 } as const;
+  const withCaption = originTransformSchema.parse({ ...plain, text_overlay: caption });
+  const once = async (options: typeof plain) => {
+    const started = performance.now();
+    await transformImage(source, options);
+    return (performance.now() - started) / 1000;
+  };
+  await once(withCaption);
+  const [without, withText]: number[][] = [[], []];
+  for (let i = 0; i < ROUNDS; i++) {
+    without!.push(await once(plain));
+    withText!.push(await once(withCaption));
+  }
+  const [plainSeconds, textSeconds] = [median(without!), median(withText!)];
+  console.log(`without text ${plainSeconds.toFixed(4)}  with l_text (${caption.text.length} characters, 36 px, boxed) ${textSeconds.toFixed(4)}  ratio ${(textSeconds / plainSeconds).toFixed(2)}x`);
+}
+
 try {
+  if (runs("text")) await textOverlayCost();
   if (runs("throughput")) {
     console.log(`\nThroughput, ${ROUNDS} sequential rounds per cell (images/s; ratio = service / bare sharp)\n`);
     console.log("input                 target      bare sharp   service    ratio");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { transformUrl } from "../../clients/ts/images/transform-url.ts";
 import { DEFAULT_URL_CHOICES, urlOptions, URL_FORMATS } from "./url-choices.ts";
 
 describe("urlOptions", () => {
@@ -26,6 +27,13 @@ describe("urlOptions", () => {
       format: "auto",
       quality: undefined,
     });
+  });
+
+  it("writes a text overlay into the URL the client builds, its text percent-encoded and its % escaped for the path", () => {
+    const { widths: _widths, ...options } = urlOptions({ ...DEFAULT_URL_CHOICES, text: "© 5, 10", textFont: "serif", textSize: "20", textColour: "#FF8800", textPlace: "north" });
+    const url = transformUrl({ baseUrl: "https://api.test", keyId: "key_1" }, "file_1", options);
+    expect(url).toBe("https://api.test/v1/image/t/key_1/w_800,f_auto,l_text:serif_20:%25C2%25A9%25205%252C%252010,lg_north,co_ff8800/file_1");
+    expect(urlOptions(DEFAULT_URL_CHOICES).overlay).toBeUndefined();
   });
 
   it("offers jpeg once", () => {

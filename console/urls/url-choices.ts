@@ -2,12 +2,15 @@
 // stand for. The token values come from the transform grammar in contracts/, the one the edge parses.
 import type { SrcsetOptions } from "../../clients/ts/images/srcset.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
-import { fitValues, formatTokenValues } from "../../contracts/transform/token-values.ts";
+import { fitValues, formatTokenValues, overlayGravityValues } from "../../contracts/transform/token-values.ts";
+import { OVERLAY_FONTS } from "../../contracts/transform/text-overlay.ts";
 
 export const URL_FITS = fitValues;
 /** `jpg` is only another spelling of `jpeg`, so the control offers one. */
 export const URL_FORMATS = formatTokenValues.filter((format) => format !== "jpg");
 export const URL_AUTO_QUALITIES = AUTO_QUALITY_VALUES;
+export const URL_TEXT_FONTS = OVERLAY_FONTS;
+export const URL_TEXT_PLACES = overlayGravityValues;
 
 export interface UrlChoices {
   fileId: string;
@@ -20,9 +23,30 @@ export interface UrlChoices {
   widths: string;
   /** `w_auto`: the browser's client hints choose the width, `width` is the fallback; no srcset widths. */
   hintedWidth: boolean;
+  /** A text overlay (l_text:); empty: none. */
+  text: string;
+  textFont: (typeof URL_TEXT_FONTS)[number];
+  textSize: string;
+  /** `#rrggbb`, as a colour input holds it. */
+  textColour: string;
+  textPlace: (typeof URL_TEXT_PLACES)[number];
 }
 
-export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "", hintedWidth: false };
+export const DEFAULT_URL_CHOICES: UrlChoices = {
+  fileId: "",
+  width: "800",
+  height: "",
+  fit: "inside",
+  format: "auto",
+  quality: "",
+  widths: "",
+  hintedWidth: false,
+  text: "",
+  textFont: "sans",
+  textSize: "32",
+  textColour: "#ffffff",
+  textPlace: "southeast",
+};
 
 const integer = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
@@ -45,5 +69,11 @@ function fixedOptions(choices: UrlChoices): SrcsetOptions {
     fit: choices.fit === "inside" ? undefined : choices.fit,
     format: choices.format === "" ? undefined : choices.format,
     quality: quality === "" ? undefined : (URL_AUTO_QUALITIES as readonly string[]).includes(quality) ? (quality as (typeof URL_AUTO_QUALITIES)[number]) : Number(quality),
+    ...textOptions(choices),
   };
+}
+
+function textOptions(choices: UrlChoices): SrcsetOptions {
+  if (choices.text === "") return {};
+  return { overlay: { font: choices.textFont, size: Number(choices.textSize), text: choices.text }, textColour: choices.textColour.replace(/^#/, ""), overlayGravity: choices.textPlace };
 }

@@ -20,7 +20,7 @@ import { ProblemView } from "../ui/problem-view.ts";
 import { signedUrls } from "./sign-urls.ts";
 import { imgSnippet, pictureSnippet } from "./snippets.ts";
 import type { TransformAccess } from "./transform-access.ts";
-import { DEFAULT_URL_CHOICES, URL_AUTO_QUALITIES, URL_FITS, URL_FORMATS, urlOptions, type UrlChoices } from "./url-choices.ts";
+import { DEFAULT_URL_CHOICES, URL_AUTO_QUALITIES, URL_FITS, URL_FORMATS, URL_TEXT_FONTS, URL_TEXT_PLACES, urlOptions, type UrlChoices } from "./url-choices.ts";
 
 /** How long the controls rest before their URLs are signed: one call per pause in typing, not per key. */
 const SIGN_DELAY_MS = 300;
@@ -147,6 +147,11 @@ export function UrlsPanel({
       </select></div>
       <div class="field"><label for="url-quality">Quality</label><input id="url-quality" type="text" list="url-quality-levels" placeholder="76" value=${choices.quality} onInput=${set("quality")} />
         <datalist id="url-quality-levels">${URL_AUTO_QUALITIES.map((level) => html`<option value=${level}></option>`)}</datalist></div>
+      <div class="field"><label for="url-text">Text overlay</label><input id="url-text" type="text" placeholder="e.g. © Example Shop" value=${choices.text} onInput=${set("text")} /></div>
+      <div class="field"><label for="url-text-font">Text font</label><select id="url-text-font" value=${choices.textFont} onChange=${set("textFont")}>${URL_TEXT_FONTS.map((font) => html`<option value=${font}>${font}</option>`)}</select></div>
+      <div class="field"><label for="url-text-size">Text size</label><input id="url-text-size" type="number" min="6" value=${choices.textSize} onInput=${set("textSize")} /></div>
+      <div class="field"><label for="url-text-colour">Text colour</label><input id="url-text-colour" type="color" value=${choices.textColour} onInput=${set("textColour")} /></div>
+      <div class="field"><label for="url-text-place">Text place</label><select id="url-text-place" value=${choices.textPlace} onChange=${set("textPlace")}>${URL_TEXT_PLACES.map((place) => html`<option value=${place}>${place}</option>`)}</select></div>
       <div class="field"><label for="url-widths">srcset widths</label><input id="url-widths" type="text" placeholder="e.g. 400, 800, 1600" value=${choices.widths} disabled=${choices.hintedWidth} onInput=${set("widths")} /></div>
       <label class="check"><input id="url-hinted-width" type="checkbox" checked=${choices.hintedWidth} onChange=${() => setChoices((current) => ({ ...current, hintedWidth: !current.hintedWidth }))} /> Width from the browser's client hints (w_auto: one URL, snapped to a ladder rung; Width is the fallback)</label>
       <label class="check"><input id="url-signed" type="checkbox" checked=${access.signed} onChange=${() => onAccessChange({ ...access, signed: !access.signed })} /> Signed URLs (signed by the service; the secret never reaches this page)</label>

@@ -172,6 +172,12 @@ export const problemCatalogue = {
     description:
       "The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged.",
   },
+  text_undrawable: {
+    status: 422,
+    title: "Text cannot be drawn",
+    description:
+      "The text of an `l_text:` token holds characters its font has no glyph for (the service's fonts are the only ones it reads); `characters` lists each once as `{codepoint: 'U+6F22', character: '漢'}`, and `errors` points at the token. Not charged.",
+  },
   source_invalid_url: {
     status: 400,
     title: "Invalid source URL",

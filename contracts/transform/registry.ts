@@ -8,8 +8,26 @@
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 import { choice, decimal, either, flag, integer, onlyTrue, optional, pattern, record, withDefault, type Operand, type OperandMap, type OperandValues } from "./operand.ts";
-import { asksFacts, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, scaledSize } from "./spec-folding.ts";
+import { asksFacts, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, resolveTextOverlay, scaledSize } from "./spec-folding.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
+import {
+  DEFAULT_TEXT_COLOUR,
+  DEFAULT_TEXT_PADDING,
+  isTextOverlaySpelling,
+  MAX_OVERLAY_TEXT_BYTES,
+  OVERLAY_FONTS,
+  OVERLAY_TEXT_PATTERN,
+  TEXT_BOX_HEX,
+  TEXT_BOX_LOWER_HEX,
+  TEXT_COLOUR_HEX,
+  TEXT_COLOUR_LOWER_HEX,
+  textOverlayIn,
+  textOverlayValue,
+  textPaddingRange,
+  textSizeRange,
+  TEXT_SPELLING,
+  type TransformTextOverlay,
+} from "./text-overlay.ts";
 import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, signedIntegerIn, TokenError } from "./token-grammar.ts";
 import {
   animValues,
@@ -138,6 +156,25 @@ export function token<Option extends string, Value, Operands extends OperandMap 
 ): TokenDeclaration<Option, Value, Operands, Wire> {
   return declaration;
 }
+
+// What an image overlay (l_file_...) and a text overlay (l_text:) share: where, how wide and how opaque.
+// At opacity 0 it draws nothing and is folded away, so an overlay's opacity is at least 1.
+const overlayPlacement = { gravity: choice(overlayGravityValues), width: optional(integer(overlayWidthRange)), opacity: integer({ min: 1, max: overlayOpacityRange.max }) } as const;
+
+const textOverlayOperand = optional(
+  record({
+    text: pattern(OVERLAY_TEXT_PATTERN),
+    font: choice(OVERLAY_FONTS),
+    size: integer(textSizeRange),
+    colour: pattern(TEXT_COLOUR_LOWER_HEX),
+    box: optional(pattern(TEXT_BOX_LOWER_HEX)),
+    padding: integer(textPaddingRange),
+    ...overlayPlacement,
+  }),
+);
+
+/** The overlay either kind places, for the placement tokens' canonical values. */
+const placedOverlay = (op: ResolvedTransform) => op.overlay ?? op.textOverlay;
 
 const SIGNATURE = new RegExp(`^[A-Za-z0-9_-]{${SIGNATURE_LENGTH}}$`);
 
@@ -475,37 +512,44 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "l",
     option: "overlay",
-    parse: (value) => matching(value, OVERLAY_FILE_ID, "a file id (file_...)"),
+    parse: (value) => (isTextOverlaySpelling(value) ? textOverlayIn(value) : matching(value, OVERLAY_FILE_ID, `a file id (file_...) or ${TEXT_SPELLING}`)),
+    write: (value) => (typeof value === "string" ? value : textOverlayValue(value)),
     fields: {
-      // At opacity 0 it draws nothing and is folded away, so an overlay's opacity is at least 1.
-      operands: { overlay: optional(record({ fileId: pattern(OVERLAY_FILE_ID), gravity: choice(overlayGravityValues), width: optional(integer(overlayWidthRange)), opacity: integer({ min: 1, max: overlayOpacityRange.max }) })) },
-      resolve: (spec): { overlay?: TransformOverlay } => ({ overlay: resolveOverlay(spec) }),
+      operands: { overlay: optional(record({ fileId: pattern(OVERLAY_FILE_ID), ...overlayPlacement })), textOverlay: textOverlayOperand },
+      resolve: (spec): { overlay?: TransformOverlay; textOverlay?: TransformTextOverlay } => ({ overlay: resolveOverlay(spec), textOverlay: resolveTextOverlay(spec) }),
       // The file id names the token in the problem when the overlay cannot be drawn; `bytes` is the
       // length of the overlay's bytes at the body's start (splitTransformBody).
       wire: {
         operands: {
-          overlay: optional(record({ file_id: pattern(OVERLAY_FILE_ID), bytes: integer({ min: 1, max: OVERLAY_MAX_BYTES }), gravity: choice(overlayGravityValues), width: optional(integer(overlayWidthRange)), opacity: integer({ min: 1, max: overlayOpacityRange.max }) })),
+          overlay: optional(record({ file_id: pattern(OVERLAY_FILE_ID), bytes: integer({ min: 1, max: OVERLAY_MAX_BYTES }), ...overlayPlacement })),
+          text_overlay: textOverlayOperand,
         },
-        send: ({ overlay }, { overlayBytes }) => {
+        send: ({ overlay, textOverlay }, { overlayBytes }) => {
           // An overlay without its bytes would be dropped at the origin, and the plain image billed as the overlaid one.
           if (overlay !== undefined && overlayBytes === undefined) throw new Error(`the overlay ${overlay.fileId} is in the transform but its bytes are not sent`);
-          return { overlay: overlay === undefined || overlayBytes === undefined ? undefined : { file_id: overlay.fileId, bytes: overlayBytes, gravity: overlay.gravity, width: overlay.width, opacity: overlay.opacity } };
+          return {
+            overlay: overlay === undefined || overlayBytes === undefined ? undefined : { file_id: overlay.fileId, bytes: overlayBytes, gravity: overlay.gravity, width: overlay.width, opacity: overlay.opacity },
+            text_overlay: textOverlay,
+          };
         },
       },
     },
-    canonical: (op): string | undefined => op.overlay?.fileId,
-    // Its bytes are another file's, read at the origin with the source.
+    canonical: (op): string | undefined => op.overlay?.fileId ?? (op.textOverlay === undefined ? undefined : textOverlayValue(op.textOverlay)),
+    // Its bytes are another file's, read at the origin with the source; text is drawn with the origin's fonts.
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd",
-    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, or one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB is 422 \`overlay_unavailable\` naming the token, not charged. It goes on a stored file or a remote origin's path alike; deleting or purging the overlay's file drops every derivative drawn with it`,
+    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, or one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB is 422 \`overlay_unavailable\` naming the token, not charged. It goes on a stored file or a remote origin's path alike; deleting or purging the overlay's file drops every derivative drawn with it. Or \`l_text:<font>_<size>:<text>\` draws one line of text instead: font ${OVERLAY_FONTS.join(", ")} (DejaVu Sans, Serif and Sans Mono, shipped with the service: no other font is ever read, so every machine draws it alike), size in output pixels ${textSizeRange.min} to ${textSizeRange.max} (\`dpr_\` does not scale it), the text percent-encoded UTF-8 of at most ${MAX_OVERLAY_TEXT_BYTES} bytes on one line (right-to-left and joined scripts are shaped; the URL's path is decoded once before its tokens are read, so a comma in the text is \`%252C\` and a percent sign \`%2525\` there, as at Cloudinary); \`co_\`, \`lb_\` and \`lp_\` colour it and its box, and \`lg_\`, \`lw_\` and \`lo_\` place it as an image overlay. A character the font cannot draw is 422 \`text_undrawable\` naming it, not charged`,
   }),
   token({
     prefix: "lg",
     option: "overlayGravity",
     parse: (value) => oneOf(value, overlayGravityValues),
     fields: null,
-    canonical: (op): string | undefined => (op.overlay === undefined || op.overlay.gravity === DEFAULT_OVERLAY_GRAVITY ? undefined : op.overlay.gravity),
+    canonical: (op): string | undefined => {
+      const placed = placedOverlay(op);
+      return placed === undefined || placed.gravity === DEFAULT_OVERLAY_GRAVITY ? undefined : placed.gravity;
+    },
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lg_southeast",
@@ -516,22 +560,59 @@ export const TRANSFORM_TOKENS = [
     option: "overlayWidth",
     parse: (value) => integerIn(value, overlayWidthRange),
     fields: null,
-    canonical: (op): string | undefined => spelled(op.overlay?.width),
+    canonical: (op): string | undefined => spelled(placedOverlay(op)?.width),
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lw_25",
-    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); without \`l_\` it changes nothing and is dropped`,
+    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); for \`l_text:\` the most its box may take, the text drawn smaller only where its size would not fit; without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lo",
     option: "overlayOpacity",
     parse: (value) => integerIn(value, overlayOpacityRange),
     fields: null,
-    canonical: (op): string | undefined => (op.overlay === undefined || op.overlay.opacity === DEFAULT_OVERLAY_OPACITY ? undefined : String(op.overlay.opacity)),
+    canonical: (op): string | undefined => {
+      const placed = placedOverlay(op);
+      return placed === undefined || placed.opacity === DEFAULT_OVERLAY_OPACITY ? undefined : String(placed.opacity);
+    },
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lo_40",
     doc: `overlay opacity in percent, ${overlayOpacityRange.min} to ${overlayOpacityRange.max} (default ${DEFAULT_OVERLAY_OPACITY}; lo_0 draws nothing, so \`l_\` is dropped with it); without \`l_\` it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "co",
+    option: "textColour",
+    parse: (value) => matching(value, TEXT_COLOUR_HEX, "six hex digits RRGGBB").toLowerCase(),
+    // Folded into l_text's fields (resolveTextOverlay).
+    fields: null,
+    canonical: (op): string | undefined => (op.textOverlay === undefined || op.textOverlay.colour === DEFAULT_TEXT_COLOUR ? undefined : op.textOverlay.colour),
+    edge: false,
+    originStep: "overlay",
+    example: "l_text:sans_32:Hello,co_FF8800",
+    doc: `text overlay colour RRGGBB (six hex digits, either case; default ${DEFAULT_TEXT_COLOUR}); without \`l_text:\` it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "lb",
+    option: "textBox",
+    parse: (value) => matching(value, TEXT_BOX_HEX, "RRGGBB or RRGGBBAA hex digits").toLowerCase(),
+    fields: null,
+    canonical: (op): string | undefined => op.textOverlay?.box,
+    edge: false,
+    originStep: "overlay",
+    example: "l_text:sans_32:Hello,lb_00000080",
+    doc: `text overlay box: a rectangle of colour RRGGBB, or RRGGBBAA with its alpha (\`lb_00000080\` half-transparent black), behind the text and its \`lp_\` padding (default: none); without \`l_text:\` it changes nothing and is dropped`,
+  }),
+  token({
+    prefix: "lp",
+    option: "textPadding",
+    parse: (value) => integerIn(value, textPaddingRange),
+    fields: null,
+    canonical: (op): string | undefined => (op.textOverlay === undefined || op.textOverlay.padding === DEFAULT_TEXT_PADDING ? undefined : String(op.textOverlay.padding)),
+    edge: false,
+    originStep: "overlay",
+    example: "l_text:sans_32:Hello,lp_8",
+    doc: `text overlay padding in output pixels, ${textPaddingRange.min} to ${textPaddingRange.max} (default ${DEFAULT_TEXT_PADDING}): the room around the text inside its box, so also its distance from the output's edges where \`lg_\` puts it against them; without \`l_text:\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "dpr",

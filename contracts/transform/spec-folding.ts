@@ -23,6 +23,7 @@ import {
   type PlaceholderKind,
   type TransformQuality,
 } from "./token-values.ts";
+import { DEFAULT_TEXT_COLOUR, DEFAULT_TEXT_PADDING, type AskedText, type OverlayFont } from "./text-overlay.ts";
 
 type AskedFormat = FormatChoice | typeof FACTS_FORMAT;
 
@@ -74,20 +75,46 @@ export function asksFacts(spec: { format?: AskedFormat }): boolean {
 }
 
 export interface AskedOverlay {
-  overlay?: string;
+  overlay?: string | AskedText;
   overlayGravity?: OverlayGravity;
   overlayWidth?: number;
   overlayOpacity?: number;
 }
 
-/**
- * The overlay a spec draws. lg_, lw_ and lo_ without l_ describe nothing, and an overlay at
- * opacity 0 draws nothing: both are the plain image, so they fold away rather than mint a derivative.
- */
-export function resolveOverlay(spec: AskedOverlay): { fileId: string; gravity: OverlayGravity; width?: number; opacity: number } | undefined {
+interface OverlayPlacement {
+  gravity: OverlayGravity;
+  width?: number;
+  opacity: number;
+}
+
+// lg_, lw_ and lo_ without l_ describe nothing, and an overlay at opacity 0 draws nothing: both are
+// the plain image, so they fold away rather than mint a derivative.
+function placement(spec: AskedOverlay): OverlayPlacement | undefined {
   const opacity = spec.overlayOpacity ?? DEFAULT_OVERLAY_OPACITY;
   if (spec.overlay === undefined || opacity === 0) return undefined;
-  return { fileId: spec.overlay, gravity: spec.overlayGravity ?? DEFAULT_OVERLAY_GRAVITY, width: spec.overlayWidth, opacity };
+  return { gravity: spec.overlayGravity ?? DEFAULT_OVERLAY_GRAVITY, width: spec.overlayWidth, opacity };
+}
+
+/** The image overlay a spec draws (`l_file_...`). */
+export function resolveOverlay(spec: AskedOverlay): ({ fileId: string } & OverlayPlacement) | undefined {
+  const placed = placement(spec);
+  return placed === undefined || typeof spec.overlay !== "string" ? undefined : { fileId: spec.overlay, ...placed };
+}
+
+export interface AskedTextOverlay extends AskedOverlay {
+  textColour?: string;
+  textBox?: string;
+  textPadding?: number;
+}
+
+/** The text overlay a spec draws (`l_text:`); co_, lb_ and lp_ without it describe nothing and fold away. */
+export function resolveTextOverlay(
+  spec: AskedTextOverlay,
+): ({ text: string; font: OverlayFont; size: number; colour: string; box?: string; padding: number } & OverlayPlacement) | undefined {
+  const placed = placement(spec);
+  if (placed === undefined || spec.overlay === undefined || typeof spec.overlay === "string") return undefined;
+  const { text, font, size } = spec.overlay;
+  return { text, font, size, colour: spec.textColour ?? DEFAULT_TEXT_COLOUR, box: spec.textBox, padding: spec.textPadding ?? DEFAULT_TEXT_PADDING, ...placed };
 }
 
 // Gravity places the image only when cropping (cover) or padding (contain); content-aware

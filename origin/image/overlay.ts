@@ -20,12 +20,13 @@ export interface OverlaySpec {
   opacity: number;
 }
 
-interface Size {
+export interface Size {
   width: number;
   height: number;
 }
 
-interface Mark extends Size {
+/** What an overlay draws: RGBA pixels at their drawn size, their alpha already scaled by the opacity. */
+export interface Mark extends Size {
   rgba: Buffer;
 }
 
@@ -57,20 +58,29 @@ async function markPixels(bytes: Uint8Array, spec: OverlaySpec, frame: Size): Pr
     const token = `l_${spec.file_id}`;
     throw new ProblemError("overlay_unavailable", `The overlay ${token} cannot be drawn: ${error.message}`, { errors: [{ pointer: `/transform/${token}`, detail: error.message }] });
   }
-  const { data, info } = rendered;
-  if (spec.opacity < 100) for (let i = 3; i < data.length; i += 4) data[i] = Math.round((data[i]! * spec.opacity) / 100);
-  return { rgba: data, width: info.width, height: info.height };
+  return faded(rendered.data, rendered.info, spec.opacity);
+}
+
+/** RGBA pixels as a mark, their alpha scaled by `opacity` percent. */
+export function faded(rgba: Buffer, size: Size, opacity: number): Mark {
+  if (opacity < 100) for (let i = 3; i < rgba.length; i += 4) rgba[i] = Math.round((rgba[i]! * opacity) / 100);
+  return { rgba, width: size.width, height: size.height };
 }
 
 export function overlay(spec: OverlaySpec | undefined, bytes: Uint8Array | null): ImageStep {
+  if (spec === undefined) return function overlayStep() {};
+  if (bytes === null) throw new Error("the transform asks for an overlay but its bytes were not sent");
+  return drawOverlay(spec.gravity, (frame) => markPixels(bytes, spec, frame));
+}
+
+/** The step that draws `markFor`'s mark, made for the picture's frame size, at `gravity` on every frame. */
+export function drawOverlay(gravity: OverlayGravity, markFor: (frame: Size) => Promise<Mark>): ImageStep {
   return async function overlayStep(work) {
-    if (spec === undefined) return;
-    if (bytes === null) throw new Error("the transform asks for an overlay but its bytes were not sent");
     const frames = work.animation?.frames ?? 1;
     const { data, info } = await work.image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
     const frame = { width: info.width, height: info.height / frames };
-    const mark = await markPixels(bytes, spec, frame);
-    const { left, top } = overlayOffset(spec.gravity, frame, mark);
+    const mark = await markFor(frame);
+    const { left, top } = overlayOffset(gravity, frame, mark);
     const raw = { width: mark.width, height: mark.height, channels: 4 } as const;
     const layers = Array.from({ length: frames }, (_, i) => ({ input: mark.rgba, raw, left, top: i * frame.height + top }));
     let drawn = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).composite(layers);

@@ -19,6 +19,7 @@ import { saturation } from "./saturation.ts";
 import { overlay } from "./overlay.ts";
 import { rotate } from "./rotate.ts";
 import { sharpen } from "./sharpen.ts";
+import { textOverlay } from "./text/text-overlay.ts";
 import { toSrgb } from "./to-srgb.ts";
 import { trim } from "./trim.ts";
 
@@ -48,7 +49,8 @@ const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: 
   fit: (options, format) => fitBox(options, paddingOf(options.background, format)),
   blur: (options) => blur(options.blur),
   sharpen: (options) => sharpen(options.sharpen),
-  overlay: (options, _format, overlayBytes) => overlay(options.overlay, overlayBytes),
+  // One l_ token: a file's image or a line of text.
+  overlay: (options, _format, overlayBytes) => (options.text_overlay === undefined ? overlay(options.overlay, overlayBytes) : textOverlay(options.text_overlay)),
 };
 
 /** `overlayBytes`: the overlay file's bytes when the options name one (l_). */
