@@ -6,7 +6,7 @@ import { FACE_MARGIN } from "../../../contracts/transform/token-values.ts";
 import { generatedFile } from "../../../test/fixtures/generated-files.ts";
 import { drawnFaces } from "../test-support/drawn-faces.ts";
 import { transformImage } from "../transform-image.ts";
-import { detectFaces } from "./face-detector.ts";
+import { detectFaces, detectionsRun } from "./face-detector.ts";
 import { faceCropRegion } from "./face-crop.ts";
 import { faceRegion } from "./faces-step.ts";
 
@@ -40,6 +40,22 @@ describe("face detection", () => {
     expect(face!.y + face!.height / 2).toBeLessThan(378);
     expect((await factsOf(await twoFaces)).faces).toHaveLength(2);
     expect((await factsOf(await noFace)).faces).toEqual([]);
+  });
+});
+
+describe("the detection memo", () => {
+  it("detects once for several transforms of one source, and once more for each new crop of it", async () => {
+    const source = await drawnFaces(900, 600, [{ cx: 600, cy: 300, size: 110 }]);
+    const before = detectionsRun();
+    await run(source, { width: 200, height: 200, fit: "cover", gravity: "face" });
+    await run(source, { width: 300, height: 100, fit: "cover", gravity: "auto", output: "webp" });
+    await run(source, { effect: { kind: "blur_faces" } });
+    await factsOf(source);
+    expect(detectionsRun() - before).toBe(1);
+    const crop = { x: 300, y: 0, width: 600, height: 600 };
+    await run(source, { crop, width: 200, height: 100, fit: "cover", gravity: "face" });
+    await run(source, { crop, effect: { kind: "pixelate_faces" } });
+    expect(detectionsRun() - before).toBe(2);
   });
 });
 
