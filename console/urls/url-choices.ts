@@ -2,12 +2,14 @@
 // stand for. The token values come from the transform grammar in contracts/, the one the edge parses.
 import type { SrcsetOptions } from "../../clients/ts/images/srcset.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
-import { fitValues, formatTokenValues } from "../../contracts/transform/token-values.ts";
+import { DEFAULT_GRAVITY, faceEffectValues, fitValues, formatTokenValues, gravityValues, type FaceEffectKind, type Gravity } from "../../contracts/transform/token-values.ts";
 
 export const URL_FITS = fitValues;
 /** `jpg` is only another spelling of `jpeg`, so the control offers one. */
 export const URL_FORMATS = formatTokenValues.filter((format) => format !== "jpg");
 export const URL_AUTO_QUALITIES = AUTO_QUALITY_VALUES;
+export const URL_GRAVITIES = gravityValues;
+export const URL_FACE_EFFECTS = faceEffectValues;
 
 export interface UrlChoices {
   fileId: string;
@@ -18,9 +20,13 @@ export interface UrlChoices {
   quality: string;
   /** Comma-separated srcset widths; empty: 1x and 2x densities of `width`. */
   widths: string;
+  gravity: Gravity;
+  /** z_, towards the faces of a cover crop; empty: none. */
+  zoom: string;
+  effect: FaceEffectKind | "";
 }
 
-export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "" };
+export const DEFAULT_URL_CHOICES: UrlChoices = { fileId: "", width: "800", height: "", fit: "inside", format: "auto", quality: "", widths: "", gravity: DEFAULT_GRAVITY, zoom: "", effect: "" };
 
 const integer = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
@@ -39,5 +45,16 @@ export function urlOptions(choices: UrlChoices): SrcsetOptions {
     format: choices.format === "" ? undefined : choices.format,
     quality: quality === "" ? undefined : (URL_AUTO_QUALITIES as readonly string[]).includes(quality) ? (quality as (typeof URL_AUTO_QUALITIES)[number]) : Number(quality),
     ...(widths.length > 0 ? { widths } : {}),
+    ...placement(choices),
+  };
+}
+
+// g_, z_ and e_, each only when the form sets it.
+function placement(choices: UrlChoices): Pick<SrcsetOptions, "gravity" | "zoom" | "effect"> {
+  const zoom = choices.zoom.trim();
+  return {
+    ...(choices.gravity === DEFAULT_GRAVITY ? {} : { gravity: choices.gravity }),
+    ...(zoom === "" ? {} : { zoom: Number(zoom) }),
+    ...(choices.effect === "" ? {} : { effect: { kind: choices.effect } }),
   };
 }
