@@ -1,65 +1,42 @@
-// The face detector: face-api's tiny_face_detector on TensorFlow.js's WebAssembly backend, on the
-// CPU of the calling thread. Its weights and the backend's .wasm binaries are read from node_modules
-// (both ship in their npm tarballs), so nothing is fetched at install or run time. Licences and the
-// choice of model: origin/image/faces/README.md.
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
+// The face detector as the steps call it: the picture shrunk by sharp to the model's input size,
+// then the model (face-model.ts) in a detection thread (face-worker.ts), so the event loop stays free.
+import type { z } from "@hono/zod-openapi";
 import type { Sharp } from "sharp";
+import { currentTicket } from "../../worker-pool/deadline.ts";
+import { outcomeReplySchema, resultOf } from "../../worker-pool/job-outcome.ts";
+import { poolSizes } from "../../worker-pool/pool-sizes.ts";
+import { WorkerPool } from "../../worker-pool/worker-pool.ts";
+import { DETECTION_SIDE, type DetectedFace } from "./face-model.ts";
+import type { FaceRequest } from "./face-worker.ts";
 
-const require = createRequire(import.meta.url);
-type FaceApi = typeof import("@vladmandic/face-api/dist/face-api.node-wasm.js");
-type WasmBackend = typeof import("@tensorflow/tfjs-backend-wasm");
-// The module face-api's build requires (its own types declare a part of it): the backend is set here.
-type TensorFlow = typeof import("@tensorflow/tfjs");
+export type { DetectedFace } from "./face-model.ts";
 
-/** The side the picture is shrunk to before detection: the model's input size (measured in README.md). */
-export const DETECTION_SIDE = 416;
-// Below this score a box is more often a pattern than a face (README.md).
-const MIN_SCORE = 0.5;
+const faceReplySchema = outcomeReplySchema<DetectedFace[]>();
 
-/** A face, as fractions of the picture's width and height from its top left, and the model's score (0 to 1). */
-export interface DetectedFace {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  score: number;
-}
-
-let loaded: Promise<FaceApi> | null = null;
+let facePool: WorkerPool<Omit<FaceRequest, "id">, z.infer<typeof faceReplySchema>> | undefined;
 let detections = 0;
 
-/** How many pictures this process has run the model on: what the memo's test and the bench count. */
+/** The detection threads, started by the first picture: as many as compute slots, each detection holds one. */
+function detectors() {
+  const size = poolSizes().computeSlots;
+  facePool ??= new WorkerPool({
+    workerUrl: new URL("./face-worker.ts", import.meta.url),
+    name: "face detection pool",
+    size,
+    maxPerAccount: size,
+    readReply: (message) => faceReplySchema.parse(message),
+    unrefWhenIdle: true,
+  });
+  return facePool;
+}
+
+/** How many pictures this process has run the model on: what the memo's test counts. */
 export function detectionsRun(): number {
   return detections;
 }
 
-/** Loads the backend and the weights once per process; every call after the first shares them. */
-export function faceDetector(): Promise<FaceApi> {
-  loaded ??= loadDetector();
-  return loaded;
-}
-
-async function loadDetector(): Promise<FaceApi> {
-  const tf = require("@tensorflow/tfjs") as TensorFlow;
-  const faceapi = require("@vladmandic/face-api/dist/face-api.node-wasm.js") as FaceApi;
-  const wasm = require("@tensorflow/tfjs-backend-wasm") as WasmBackend;
-  // The directory holding tfjs-backend-wasm*.wasm, beside the backend's Node entry.
-  wasm.setWasmPaths(`${path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm"))}/`);
-  if (!(await tf.setBackend("wasm"))) throw new Error("TensorFlow.js's WebAssembly backend did not start");
-  await tf.ready();
-  const models = path.join(path.dirname(require.resolve("@vladmandic/face-api/package.json")), "model");
-  const manifest = JSON.parse(fs.readFileSync(path.join(models, "tiny_face_detector_model-weights_manifest.json"), "utf8")) as { weights: Parameters<FaceApi["tf"]["io"]["decodeWeights"]>[1] }[];
-  const weights = fs.readFileSync(path.join(models, "tiny_face_detector_model.bin"));
-  const buffer = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength);
-  faceapi.nets.tinyFaceDetector.loadFromWeightMap(faceapi.tf.io.decodeWeights(buffer, manifest.flatMap((group) => group.weights)));
-  return faceapi;
-}
-
-/** The faces in `picture` (any size: it is shrunk to DETECTION_SIDE first), largest first. */
+/** The faces in `picture` (any size: it is shrunk to the model's input size first), largest first. */
 export async function detectFaces(picture: Sharp): Promise<DetectedFace[]> {
-  const faceapi = await faceDetector();
   const { data, info } = await picture
     .resize(DETECTION_SIDE, DETECTION_SIDE, { fit: "inside", withoutEnlargement: true })
     .removeAlpha()
@@ -67,24 +44,7 @@ export async function detectFaces(picture: Sharp): Promise<DetectedFace[]> {
     .raw({ depth: "uchar" })
     .toBuffer({ resolveWithObject: true });
   detections++;
-  const tensor = faceapi.tf.tensor3d(data, [info.height, info.width, 3], "int32");
-  try {
-    const found = await faceapi.detectAllFaces(tensor, new faceapi.TinyFaceDetectorOptions({ inputSize: DETECTION_SIDE, scoreThreshold: MIN_SCORE }));
-    return found
-      .map(({ relativeBox: box, score }) => clampedFace(box.x, box.y, box.width, box.height, score))
-      .filter((face): face is DetectedFace => face !== null)
-      .sort((a, b) => b.width * b.height - a.width * a.height);
-  } finally {
-    tensor.dispose();
-  }
-}
-
-// The model's boxes may reach past the picture; a face is what lies inside it.
-function clampedFace(x: number, y: number, width: number, height: number, score: number): DetectedFace | null {
-  const left = Math.max(0, x);
-  const top = Math.max(0, y);
-  const right = Math.min(1, x + width);
-  const bottom = Math.min(1, y + height);
-  if (right <= left || bottom <= top) return null;
-  return { x: left, y: top, width: right - left, height: bottom - top, score };
+  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const reply = await detectors().run({ data: pixels, width: info.width, height: info.height }, [], currentTicket());
+  return resultOf(reply.outcome, "Face detection");
 }
