@@ -48,11 +48,13 @@ export function needsFaces(options: Pick<CallOptions, "gravity" | "effect">): bo
 
 /** `input`: the source's bytes as the steps open them. */
 export function faceSearch(input: Uint8Array, options: CallOptions): FaceSearch {
-  const digest = createHash("sha256").update(input).digest("hex");
+  // Hashed only when a token asks for faces: most transforms never do.
+  let digested: string | null = null;
+  const digest = () => (digested ??= createHash("sha256").update(input).digest("hex"));
   const shaping = [options.crop, options.trim, options.rotate, options.flip];
   const shaped = shaping.some((token) => token !== undefined && token !== 0);
   // Without shaping tokens the picture is the upright source, which shrinks on load.
-  const fromSource = () => rememberedFaces(digest, () => detectFaces(openSource(input).autoOrient()));
+  const fromSource = () => rememberedFaces(digest(), () => detectFaces(openSource(input).autoOrient()));
   let found: DetectedFace[] | null = null;
   return {
     get found() {
@@ -61,7 +63,7 @@ export function faceSearch(input: Uint8Array, options: CallOptions): FaceSearch 
     async search(work) {
       if (found !== null) return found;
       found = await (shaped
-        ? rememberedFaces(`${digest}:${JSON.stringify(shaping)}`, async () => {
+        ? rememberedFaces(`${digest()}:${JSON.stringify(shaping)}`, async () => {
             await renderNow(work, (image) => image);
             return detectFaces(work.image.clone());
           })
