@@ -83,6 +83,8 @@ import { FACE_EFFECT_SPELLING, faceEffectIn, faceEffectValue, resolveZoom, zoomI
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
+// The faces are found (and blurred or pixelated) on the picture as the geometry tokens cut and turn
+// it, before any colour changes it.
 // The colour adjustments come before the fit, whose padding (bg_) they must not change, and the
 // overlay is last, so a watermark is drawn as it is.
 export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "faces", "brightness", "contrast", "saturation", "gamma", "fit", "blur", "sharpen", "overlay"] as const;
