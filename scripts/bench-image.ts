@@ -1,8 +1,8 @@
-// npm run bench:image [-- --part throughput|foreign|search|rss|all] — the service path (/v1/image/optimize through edge and origin) against bare
+// npm run bench:image [-- --part throughput|foreign|search|rss|text|faces|all] — the service path (/v1/image/optimize through edge and origin) against bare
 // sharp in-process on the same inputs, in one run; then what a HEIC or SVG input costs beside the
 // JPEG or PNG of the same picture; then the max_bytes search's encode counts and exactness; then
-// origin RSS across 200 sequential images; then a text overlay's cost beside the same transform
-// without it. Prints figures and ratios; asserts none.
+// origin RSS across 200 sequential images; then a text overlay's cost beside the same transform,
+// and face detection's CPU beside a JPEG encode. Prints figures and ratios; asserts none.
 // The HEIC inputs are encoded at run time by `heif-enc` (Debian's libheif-examples; grids and bursts
 // assembled by origin/image/test-support/heic-fixtures.ts): sharp writes no HEVC.
 import fs from "node:fs";
@@ -17,9 +17,10 @@ import { corpusPath } from "../test/support/corpus-dir.ts";
 import { startServicePair } from "../test/support/service-pair.ts";
 import { chooseHeicDecoder } from "../origin/image/foreign-source/heic.ts";
 import { gridHeic, heifEnc, heifEncPresent } from "../origin/image/test-support/heic-fixtures.ts";
+import { faceDetectionCost } from "./bench-image/face-detection.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PARTS = ["throughput", "foreign", "search", "rss", "text"] as const;
+const PARTS = ["throughput", "foreign", "search", "rss", "text", "faces"] as const;
 const { values: args } = parseArgs({ options: { part: { type: "string", default: "all" } } });
 if (args.part !== "all" && !(PARTS as readonly string[]).includes(args.part)) throw new Error(`bench:image: --part ${PARTS.join("|")}|all`);
 const runs = (part: (typeof PARTS)[number]) => args.part === "all" || args.part === part;
@@ -214,6 +215,7 @@ try {
     console.log(`geometric mean ratio service/bare: ${geo.toFixed(3)} (target >= 0.8)`);
   }
   if (runs("foreign")) await foreignInputs();
+  if (runs("faces")) await faceDetectionCost(await photo(1224, 817), ROUNDS);
   if (runs("search")) {
     console.log("\nmax_bytes search (engine in-process, to 1600 px wide, ceiling q76): budgets at 85/60/40/25% of the q76 size");
     console.log("steps short = how far the best quality that fits (checked at chosen+1..+3) lies above the chosen one; exact = chosen+1 does not fit (or chosen is the ceiling)");

@@ -2449,15 +2449,17 @@ export interface paths {
          *     - `w_`: width in pixels, 1 to 8192, or auto[:<fallback>][:<min>-<max>] (each a whole number from 1 to 8192, min at most max): the width in device pixels from the browser's `Sec-CH-Width` (else `Sec-CH-Viewport-Width` times `Sec-CH-DPR`), snapped up to the next of 160, 320, 480, 640, 768, 1024, 1280, 1600, 1920, 2560, 3200, 3840 and kept within min and max (default: the ladder's ends), so each rung is one derivative, cached and billed once; without a usable hint, the fallback (or the picture's own width). A `dpr_` beside it scales only `h_`. With `fit_inside` (the default) the output is never wider than the picture, so every rung past its width is the same bytes, billed once. Its responses send `Accept-CH` and `Critical-CH` naming those three hints and vary on them
          *     - `h_`: height in pixels, 1 to 8192
          *     - `fit_`: fit when both w and h are given: inside, cover, contain, fill (default inside)
-         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto (default center; auto = content-aware crop), or for cover a focal point <x>x<y>, two numbers from 0 to 1 with at most 2 decimals of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (`g_0.5x0.5` is `g_center`, `g_0x1` `g_southwest`)
+         *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto, face, faces (default center; for cover, face = centred on the largest face found, the centre when none is; faces = on the box around every face, the centre when none; auto = faces when any, else the content-aware crop; `f_json` says which applied), or for cover a focal point <x>x<y>, two numbers from 0 to 1 with at most 2 decimals of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (`g_0.5x0.5` is `g_center`, `g_0x1` `g_southwest`)
+         *     - `z_`: zoom towards the faces of a `fit_cover` crop at `g_face`, `g_faces` or `g_auto`, 1 to 10, at most 2 decimals: the crop is that many times smaller than the widest of the box's shape, centred on the face, but never tighter than the face box plus a margin of 20% of its size on each side; with another gravity or without a face it changes nothing and is dropped
          *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` or a slow `ECT` (slow-2g, 2g, 3g) lowers eco, good and best one level, both together still one (the same derivative as that level's own URL), and their responses vary on Save-Data and ECT and send `Accept-CH: ECT`
-         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative
+         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
          *     - `crop_`: crop: the rectangle x, y, width and height in whole pixels joined by "x" (x and y from 0, width and height from 1, each at most 65535), in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before `r_`, `fl_` and the resize; a rectangle reaching past the image is 422 `crop_out_of_bounds`
          *     - `trim_`: trim: remove a border of the top-left pixel's colour, 0 to 100: how far (in percent of the channel range) a border pixel may differ from it; after `crop_`, before `r_` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)
          *     - `bl_`: Gaussian blur sigma, 0.3 to 100, at most 2 decimals
          *     - `sh_`: sharpen sigma, 0.3 to 10, at most 2 decimals
+         *     - `e_`: an effect on every face found: blur_faces[:<strength 1 to 100>] or pixelate_faces[:<block size 2 to 200>]. It changes only each face's box plus a margin of 20% of its size on each side, after `crop_`, `trim_`, `r_` and `fl_` and before the resize; blur strength (default 50) is the Gaussian sigma in hundredths of half the face's shorter side, pixelate size the block's side in pixels before the resize (default a tenth of the face's shorter side). An animation's frames are not searched: with one kept it is 422 `unprocessable` (add `anim_false`)
          *     - `bg_`: background colour RRGGBB (six hex digits, either case): the padding of `fit_contain` and what transparency is flattened onto in a JPEG (default: white for a JPEG, transparent padding for a format with alpha); kept only with `fit_contain` or an output that may be JPEG (no `f_`, `f_jpeg` or `f_auto`), and `bg_ffffff` only where the padding would otherwise be transparent; elsewhere it changes nothing and is dropped
          *     - `br_`: brightness, -100 to 100 (default 0): adds that percent of full scale to every colour channel (br_100 is white, br_-100 black); like `ct_`, `sat_` and `gam_`, before the resize and padding and under an overlay, so `bg_` and `l_` keep their colours
          *     - `ct_`: contrast, -100 to 100 (default 0): stretches the channels about mid-grey, by up to 4x at 100; below 0 flattens them towards it (ct_-100 is flat grey)
@@ -5324,6 +5326,19 @@ export interface components {
                 width: number;
                 height: number;
             };
+            /** @description The faces found in the upright picture (first frame or page), in its pixels from the top left, largest first; score is the detector's confidence, 0 to 1. */
+            faces: {
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+                score: number;
+            }[];
+            /**
+             * @description The gravity the transform's crop applied: `face`, `faces` or `auto` when the detection placed it, the `center` a face gravity falls back to without a face, else what `g_` asked (a focal point as `<x>x<y>`).
+             * @example face
+             */
+            gravity: string;
         };
         Origin: {
             /** @example shop */

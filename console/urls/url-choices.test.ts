@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { transformUrl } from "../../clients/ts/images/transform-url.ts";
-import { DEFAULT_URL_CHOICES, urlOptions, URL_FORMATS } from "./url-choices.ts";
+import { canonicalOf, specOf } from "../../clients/ts/images/transform-tokens.ts";
+import { DEFAULT_URL_CHOICES, urlOptions, URL_FORMATS, URL_GRAVITIES } from "./url-choices.ts";
 
 describe("urlOptions", () => {
   it("leaves out what the form leaves empty, and the default fit", () => {
@@ -34,6 +35,12 @@ describe("urlOptions", () => {
     const url = transformUrl({ baseUrl: "https://api.test", keyId: "key_1" }, "file_1", options);
     expect(url).toBe("https://api.test/v1/image/t/key_1/w_800,f_auto,l_text:serif_20:%25C2%25A9%25205%252C%252010,lg_north,co_ff8800/file_1");
     expect(urlOptions(DEFAULT_URL_CHOICES).overlay).toBeUndefined();
+  });
+
+  it("writes gravity, zoom and a face effect only when set", () => {
+    expect(urlOptions({ ...DEFAULT_URL_CHOICES, height: "400", fit: "cover", gravity: "face", zoom: "2.5", effect: "blur_faces" })).toMatchObject({ gravity: "face", zoom: 2.5, effect: { kind: "blur_faces" } });
+    expect(canonicalOf(specOf(urlOptions({ ...DEFAULT_URL_CHOICES, height: "400", fit: "cover", gravity: "faces", effect: "pixelate_faces" })))).toBe("w_800,h_400,fit_cover,g_faces,f_auto,e_pixelate_faces");
+    expect(URL_GRAVITIES).toContain("face");
   });
 
   it("offers jpeg once", () => {

@@ -2,7 +2,7 @@
 // stand for. The token values come from the transform grammar in contracts/, the one the edge parses.
 import type { SrcsetOptions } from "../../clients/ts/images/srcset.ts";
 import { AUTO_QUALITY_VALUES } from "../../contracts/perceptual-quality.ts";
-import { fitValues, formatTokenValues, overlayGravityValues } from "../../contracts/transform/token-values.ts";
+import { DEFAULT_GRAVITY, faceEffectValues, fitValues, formatTokenValues, gravityValues, overlayGravityValues, type FaceEffectKind, type Gravity } from "../../contracts/transform/token-values.ts";
 import { OVERLAY_FONTS } from "../../contracts/transform/text-overlay.ts";
 
 export const URL_FITS = fitValues;
@@ -11,6 +11,8 @@ export const URL_FORMATS = formatTokenValues.filter((format) => format !== "jpg"
 export const URL_AUTO_QUALITIES = AUTO_QUALITY_VALUES;
 export const URL_TEXT_FONTS = OVERLAY_FONTS;
 export const URL_TEXT_PLACES = overlayGravityValues;
+export const URL_GRAVITIES = gravityValues;
+export const URL_FACE_EFFECTS = faceEffectValues;
 
 export interface UrlChoices {
   fileId: string;
@@ -30,6 +32,10 @@ export interface UrlChoices {
   /** `#rrggbb`, as a colour input holds it. */
   textColour: string;
   textPlace: (typeof URL_TEXT_PLACES)[number];
+  gravity: Gravity;
+  /** z_, towards the faces of a cover crop; empty: none. */
+  zoom: string;
+  effect: FaceEffectKind | "";
 }
 
 export const DEFAULT_URL_CHOICES: UrlChoices = {
@@ -46,6 +52,9 @@ export const DEFAULT_URL_CHOICES: UrlChoices = {
   textSize: "32",
   textColour: "#ffffff",
   textPlace: "southeast",
+  gravity: DEFAULT_GRAVITY,
+  zoom: "",
+  effect: "",
 };
 
 const integer = (text: string) => (text.trim() === "" ? undefined : Number(text));
@@ -70,6 +79,17 @@ function fixedOptions(choices: UrlChoices): SrcsetOptions {
     format: choices.format === "" ? undefined : choices.format,
     quality: quality === "" ? undefined : (URL_AUTO_QUALITIES as readonly string[]).includes(quality) ? (quality as (typeof URL_AUTO_QUALITIES)[number]) : Number(quality),
     ...textOptions(choices),
+    ...placement(choices),
+  };
+}
+
+// g_, z_ and e_, each only when the form sets it.
+function placement(choices: UrlChoices): Pick<SrcsetOptions, "gravity" | "zoom" | "effect"> {
+  const zoom = choices.zoom.trim();
+  return {
+    ...(choices.gravity === DEFAULT_GRAVITY ? {} : { gravity: choices.gravity }),
+    ...(zoom === "" ? {} : { zoom: Number(zoom) }),
+    ...(choices.effect === "" ? {} : { effect: { kind: choices.effect } }),
   };
 }
 

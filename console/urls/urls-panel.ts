@@ -20,7 +20,7 @@ import { ProblemView } from "../ui/problem-view.ts";
 import { signedUrls } from "./sign-urls.ts";
 import { imgSnippet, pictureSnippet } from "./snippets.ts";
 import type { TransformAccess } from "./transform-access.ts";
-import { DEFAULT_URL_CHOICES, URL_AUTO_QUALITIES, URL_FITS, URL_FORMATS, URL_TEXT_FONTS, URL_TEXT_PLACES, urlOptions, type UrlChoices } from "./url-choices.ts";
+import { DEFAULT_URL_CHOICES, URL_AUTO_QUALITIES, URL_FACE_EFFECTS, URL_FITS, URL_FORMATS, URL_GRAVITIES, URL_TEXT_FONTS, URL_TEXT_PLACES, urlOptions, type UrlChoices } from "./url-choices.ts";
 
 /** How long the controls rest before their URLs are signed: one call per pause in typing, not per key. */
 const SIGN_DELAY_MS = 300;
@@ -141,6 +141,12 @@ export function UrlsPanel({
       <div class="field"><label for="url-width">Width</label><input id="url-width" type="number" min="1" value=${choices.width} onInput=${set("width")} /></div>
       <div class="field"><label for="url-height">Height</label><input id="url-height" type="number" min="1" value=${choices.height} onInput=${set("height")} /></div>
       <div class="field"><label for="url-fit">Fit</label><select id="url-fit" value=${choices.fit} onChange=${set("fit")}>${URL_FITS.map((fit) => html`<option value=${fit}>${fit}</option>`)}</select></div>
+      <div class="field"><label for="url-gravity">Gravity (cover)</label><select id="url-gravity" value=${choices.gravity} onChange=${set("gravity")}>${URL_GRAVITIES.map((gravity) => html`<option value=${gravity}>${gravity}</option>`)}</select></div>
+      <div class="field"><label for="url-zoom">Zoom to faces</label><input id="url-zoom" type="text" inputmode="decimal" placeholder="1 to 10" value=${choices.zoom} onInput=${set("zoom")} /></div>
+      <div class="field"><label for="url-effect">Faces</label><select id="url-effect" value=${choices.effect} onChange=${set("effect")}>
+        <option value="">as they are</option>
+        ${URL_FACE_EFFECTS.map((effect) => html`<option value=${effect}>${effect.replace("_", " ")}</option>`)}
+      </select></div>
       <div class="field"><label for="url-format">Format</label><select id="url-format" value=${choices.format} onChange=${set("format")}>
         <option value="">the file's own</option>
         ${URL_FORMATS.map((format) => html`<option value=${format}>${format}</option>`)}

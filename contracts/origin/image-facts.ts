@@ -15,6 +15,14 @@ export const imageFactsSchema = z
     output: z
       .object({ width: z.number().int().positive(), height: z.number().int().positive() })
       .openapi({ description: "The size the transform's other tokens would give the image." }),
+    faces: z
+      .array(
+        z
+          .object({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative(), width: z.number().int().positive(), height: z.number().int().positive(), score: z.number().min(0).max(1) })
+          .strict(),
+      )
+      .openapi({ description: "The faces found in the upright picture (first frame or page), in its pixels from the top left, largest first; score is the detector's confidence, 0 to 1." }),
+    gravity: z.string().openapi({ example: "face", description: "The gravity the transform's crop applied: `face`, `faces` or `auto` when the detection placed it, the `center` a face gravity falls back to without a face, else what `g_` asked (a focal point as `<x>x<y>`)." }),
   })
   .strict()
   .openapi("ImageFacts");

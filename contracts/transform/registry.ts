@@ -74,6 +74,14 @@ import {
   trimRange,
   BACKGROUND_LOWER_HEX,
   OUTPUT_FORMATS,
+  DEFAULT_FACE_BLUR,
+  FACE_GRAVITIES,
+  FACE_MARGIN,
+  faceBlurRange,
+  faceEffectValues,
+  pixelateRange,
+  zoomRange,
+  type FaceEffect,
   type CropRect,
   type Fit,
   type Flip,
@@ -87,15 +95,18 @@ import {
 } from "./token-values.ts";
 import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases.ts";
 import { AUTO_WIDTH_SPELLING, DPR_LADDER, dprIn, SLOW_ECT_VALUES, widthIn, WIDTH_LADDER, writeWidth } from "./hint-tokens.ts";
+import { FACE_EFFECT_SPELLING, faceEffectIn, faceEffectValue, resolveZoom, zoomIn } from "./face-tokens.ts";
 
 /**
  * The origin's token-driven steps, in the order it runs them (between auto-orient and colour
  * conversion before, and flattening after). A token names the step that applies it; the origin
  * maps each name to its step function, so a step named here without one fails to typecheck.
  */
+// The faces are found (and blurred or pixelated) on the picture as the geometry tokens cut and turn
+// it, before any colour changes it.
 // The colour adjustments come before the fit, whose padding (bg_) they must not change, and the
 // overlay is last, so a watermark is drawn as it is.
-export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "brightness", "contrast", "saturation", "gamma", "fit", "blur", "sharpen", "overlay"] as const;
+export const TRANSFORM_STEPS = ["crop", "trim", "rotate", "flip", "faces", "brightness", "contrast", "saturation", "gamma", "fit", "blur", "sharpen", "overlay"] as const;
 export type TransformStepName = (typeof TRANSFORM_STEPS)[number];
 
 /** What only the call to the origin knows, beside the operation: the overlay's bytes travel ahead of the source. */
@@ -270,11 +281,26 @@ export const TRANSFORM_TOKENS = [
       resolve: (spec): { gravity: Gravity; focus?: FocalPoint } => resolveGravity(spec.gravity, resolveFit(spec)),
     },
     canonical: (op): string | undefined => (op.focus !== undefined ? focalValue(op.focus) : op.gravity === DEFAULT_GRAVITY ? undefined : op.gravity),
-    // A content-aware crop is sharp's attention strategy; a focal point's crop is the origin's.
-    edge: (op): boolean => op.gravity !== "auto" && op.focus === undefined,
+    // A content-aware crop is sharp's attention strategy, a face's needs the detector; a focal point's crop is the origin's.
+    edge: (op): boolean => !FACE_GRAVITIES.includes(op.gravity) && op.focus === undefined,
     originStep: "fit",
     example: "w_400,h_300,fit_cover,g_north",
-    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; auto = content-aware crop), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
+    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; for cover, face = centred on the largest face found, the centre when none is; faces = on the box around every face, the centre when none; auto = faces when any, else the content-aware crop; \`f_json\` says which applied), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
+  }),
+  token({
+    prefix: "z",
+    option: "zoom",
+    parse: zoomIn,
+    fields: {
+      operands: { zoom: optional(decimal(zoomRange)) },
+      resolve: (spec): { zoom?: number } => ({ zoom: resolveZoom(spec.zoom, resolveFit(spec), resolveGravity(spec.gravity, resolveFit(spec))) }),
+    },
+    canonical: (op): string | undefined => spelled(op.zoom),
+    // Only a face gravity keeps it, and faces are found at the origin.
+    edge: false,
+    originStep: "fit",
+    example: "w_400,h_400,fit_cover,g_face,z_2",
+    doc: `zoom towards the faces of a \`fit_cover\` crop at \`g_face\`, \`g_faces\` or \`g_auto\`, ${zoomRange.min} to ${zoomRange.max}, at most ${MAX_FRACTION_DIGITS} decimals: the crop is that many times smaller than the widest of the box's shape, centred on the face, but never tighter than the face box plus a margin of ${FACE_MARGIN * 100}% of its size on each side; with another gravity or without a face it changes nothing and is dropped`,
   }),
   token({
     prefix: "q",
@@ -311,7 +337,7 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => op.facts !== true,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, and the output size the other tokens give), made at the origin, cached and billed like a derivative`,
+    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative`,
   }),
   token({
     prefix: "r",
@@ -390,6 +416,23 @@ export const TRANSFORM_TOKENS = [
     originStep: "sharpen",
     example: "sh_1",
     doc: `sharpen sigma, ${sharpenRange.min} to ${sharpenRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
+  }),
+  token({
+    prefix: "e",
+    option: "effect",
+    parse: faceEffectIn,
+    write: faceEffectValue,
+    fields: {
+      operands: { effect: optional(record({ kind: choice(faceEffectValues), amount: optional(integer({ min: faceBlurRange.min, max: pixelateRange.max })) })) },
+      // The facts measure the source, which an effect does not touch.
+      resolve: (spec): { effect?: FaceEffect } => ({ effect: asksFacts(spec) ? undefined : spec.effect }),
+    },
+    canonical: (op): string | undefined => (op.effect === undefined ? undefined : faceEffectValue(op.effect)),
+    // Faces are found at the origin.
+    edge: false,
+    originStep: "faces",
+    example: "e_blur_faces:30",
+    doc: `an effect on every face found: ${FACE_EFFECT_SPELLING}. It changes only each face's box plus a margin of ${FACE_MARGIN * 100}% of its size on each side, after \`crop_\`, \`trim_\`, \`r_\` and \`fl_\` and before the resize; blur strength (default ${DEFAULT_FACE_BLUR}) is the Gaussian sigma in hundredths of half the face's shorter side, pixelate size the block's side in pixels before the resize (default a tenth of the face's shorter side). An animation's frames are not searched: with one kept it is 422 \`unprocessable\` (add \`anim_false\`)`,
   }),
   token({
     prefix: "bg",

@@ -12,6 +12,7 @@ import {
   DEFAULT_OVERLAY_GRAVITY,
   DEFAULT_OVERLAY_OPACITY,
   DEFAULT_QUALITY,
+  FACE_GRAVITIES,
   FACTS_FORMAT,
   MAX_OUTPUT_PIXELS,
   MAX_OUTPUT_SIDE,
@@ -117,13 +118,13 @@ export function resolveTextOverlay(
   return { text, font, size, colour: spec.textColour ?? DEFAULT_TEXT_COLOUR, box: spec.textBox, padding: spec.textPadding ?? DEFAULT_TEXT_PADDING, ...placed };
 }
 
-// Gravity places the image only when cropping (cover) or padding (contain); content-aware
+// Gravity places the image only when cropping (cover) or padding (contain); content-aware and face
 // placement and focal points exist only for a crop. A focal point at a corner, an edge's middle or
 // the centre crops as that compass name does (the crop is pushed against the picture's edges), so
 // it is spelled as that name.
 export function resolveGravity(asked: Gravity | FocalPoint | undefined, fit: Fit): { gravity: Gravity; focus?: FocalPoint } {
   if (asked === undefined || (fit !== "cover" && fit !== "contain")) return { gravity: DEFAULT_GRAVITY };
-  if (typeof asked === "string") return { gravity: asked === "auto" && fit !== "cover" ? DEFAULT_GRAVITY : asked };
+  if (typeof asked === "string") return { gravity: FACE_GRAVITIES.includes(asked) && fit !== "cover" ? DEFAULT_GRAVITY : asked };
   if (fit !== "cover") return { gravity: DEFAULT_GRAVITY };
   const compass = COMPASS_FOCAL_POINTS.find(([, point]) => point.x === asked.x && point.y === asked.y);
   return compass === undefined ? { gravity: DEFAULT_GRAVITY, focus: asked } : { gravity: compass[0] };

@@ -26,6 +26,8 @@ export const gravityValues = [
   "west",
   "northwest",
   "auto",
+  "face",
+  "faces",
 ] as const;
 // Where an overlay (l_) sits on the output: the compass names without `auto`, which only a crop has.
 export const overlayGravityValues = ["center", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"] as const;
@@ -104,6 +106,26 @@ export interface FocalPoint {
 }
 
 export const focalRange = { min: 0, max: 1 } as const;
+
+// The face-aware tokens (origin/image/faces/): the gravities a detection centres a cover crop on
+// (`auto` uses the faces when there are any), the zoom towards them, and the effects on the faces.
+export const FACE_GRAVITIES: readonly Gravity[] = ["face", "faces", "auto"];
+export const zoomRange = { min: 1, max: 10 } as const;
+// What a face's box grows by on each side, as a fraction of its size, where a zoom or an effect uses it: the box is the face's, not the head's.
+export const FACE_MARGIN = 0.2;
+export const faceEffectValues = ["blur_faces", "pixelate_faces"] as const;
+export type FaceEffectKind = (typeof faceEffectValues)[number];
+// e_blur_faces's strength: the blur's sigma in hundredths of half the face box's shorter side.
+export const faceBlurRange = { min: 1, max: 100 } as const;
+export const DEFAULT_FACE_BLUR = 50;
+// e_pixelate_faces's size: a block's side in the picture's pixels before the resize (default: a tenth of the face's shorter side).
+export const pixelateRange = { min: 2, max: 200 } as const;
+
+/** `e_blur_faces[:<strength>]`, `e_pixelate_faces[:<size>]`: `amount` undefined for pixelate's own default. */
+export interface FaceEffect {
+  kind: FaceEffectKind;
+  amount?: number;
+}
 
 /** The compass names that are focal points too: a crop centred as near as it can be to a corner or an edge's middle is the crop at that compass point. */
 export const COMPASS_FOCAL_POINTS: readonly (readonly [Exclude<Gravity, "auto">, FocalPoint])[] = [

@@ -11,6 +11,7 @@ import { openOriginal } from "./open-original.ts";
 import { imageFacts } from "./image-facts.ts";
 import { encodeTransformed, transformOutput } from "./transform-encode.ts";
 import { transformSteps, type TransformOptions } from "./transform-steps.ts";
+import { faceSearch, type FaceSearch } from "./faces/face-search.ts";
 
 export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sha256"> {
   /** The image, or for f_json the facts' JSON. */
@@ -21,10 +22,10 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
   // A crop's pixels are the source's own: an SVG or a PDF page is drawn at its own size, not the output's.
   const target = options.crop === undefined ? { width: options.width, height: options.height } : {};
   const { input, source } = await openOriginal(original, target, options.page);
-  if (options.facts) return factsOf(input, source, options);
+  if (options.facts) return factsOf(input, source, options, faceSearch(input, options));
   const { format, animated } = transformOutput(options, source);
   try {
-    const { image, animation } = await runSteps(input, source, transformSteps(options, source, format, overlayBytes), { animated });
+    const { image, animation } = await runSteps(input, source, transformSteps(options, source, format, overlayBytes, faceSearch(input, options)), { animated });
     const bytes = await encodeTransformed(image, format, options, animation);
     const { width, height } = await sharp(bytes).metadata();
     return { bytes, format, width, height };
@@ -34,10 +35,10 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
 }
 
 // The facts, with the output size of the first frame through the steps an image output would take.
-async function factsOf(input: Uint8Array, source: SourceImage, options: TransformOptions): Promise<TransformedImage> {
+async function factsOf(input: Uint8Array, source: SourceImage, options: TransformOptions, faces: FaceSearch): Promise<TransformedImage> {
   const format = resolveOutputFormat(options.output, source.format, source.has_alpha);
   try {
-    const facts = await imageFacts(input, source, transformSteps(options, source, format));
+    const facts = await imageFacts(input, source, transformSteps(options, source, format, null, faces), { options, faces });
     return { bytes: new TextEncoder().encode(JSON.stringify(facts)), format: "json", width: facts.output.width, height: facts.output.height };
   } catch (error) {
     throw decodeFailure(error);

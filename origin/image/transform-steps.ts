@@ -9,6 +9,8 @@ import { blur } from "./blur.ts";
 import { brightness } from "./brightness.ts";
 import { contrast } from "./contrast.ts";
 import { crop } from "./crop.ts";
+import { facesStep } from "./faces/faces-step.ts";
+import type { FaceSearch } from "./faces/face-search.ts";
 import type { SourceImage } from "./decode-limits.ts";
 import { fitBox, type Padding } from "./fit-box.ts";
 import { flatten, formatHasAlpha } from "./flatten.ts";
@@ -37,28 +39,29 @@ function paddingOf(background: string | undefined, format: ImageOutputFormat): P
 
 // The step applying each token's work, by the name its registry declaration gives (TRANSFORM_STEPS
 // orders them): a name without a step here fails to typecheck.
-const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat, overlayBytes: Uint8Array | null) => ImageStep> = {
+const tokenSteps: Record<TransformStepName, (options: TransformOptions, format: ImageOutputFormat, overlayBytes: Uint8Array | null, faces: FaceSearch | null) => ImageStep> = {
   crop: (options) => crop(options.crop),
   trim: (options) => trim(options.trim),
   rotate: (options) => rotate(options.rotate),
   flip: (options) => flip(options.flip, options.rotate),
+  faces: (options, _format, _overlayBytes, faces) => (faces === null ? () => undefined : facesStep(options, faces)),
   brightness: (options) => brightness(options.brightness),
   contrast: (options) => contrast(options.contrast),
   saturation: (options) => saturation(options.saturation),
   gamma: (options) => gamma(options.gamma),
-  fit: (options, format) => fitBox(options, paddingOf(options.background, format)),
+  fit: (options, format, _overlayBytes, faces) => fitBox(options, paddingOf(options.background, format), faces),
   blur: (options) => blur(options.blur),
   sharpen: (options) => sharpen(options.sharpen),
   // One l_ token: a file's image or a line of text.
   overlay: (options, _format, overlayBytes) => (options.text_overlay === undefined ? overlay(options.overlay, overlayBytes) : textOverlay(options.text_overlay)),
 };
 
-/** `overlayBytes`: the overlay file's bytes when the options name one (l_). */
-export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat, overlayBytes: Uint8Array | null = null): ImageStep[] {
+/** `overlayBytes`: the overlay file's bytes when the options name one (l_); `faces`: the call's face search, for the face tokens. */
+export function transformSteps(options: TransformOptions, source: SourceImage, format: ImageOutputFormat, overlayBytes: Uint8Array | null = null, faces: FaceSearch | null = null): ImageStep[] {
   return [
     autoOrient(true),
     toSrgb,
-    ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format, overlayBytes)),
+    ...TRANSFORM_STEPS.map((name) => tokenSteps[name](options, format, overlayBytes, faces)),
     flatten(source.has_alpha ? "transparent" : "none", format, options.background === undefined ? null : `#${options.background}`),
   ];
 }

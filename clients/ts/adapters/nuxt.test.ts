@@ -23,7 +23,7 @@ describe("the Nuxt Image provider", () => {
   });
 
   it("refuses modifiers PixelPress does not have and values the edge refuses", () => {
-    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, zoom: 2 } }))).toContain('unknown option "zoom"');
+    expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, sepia: 2 } }))).toContain('unknown option "sepia"');
     expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, background: "rgb(0,0,0)" } }))).toContain("background must be a hex colour");
     expect(refusalDetail(() => getImage("file_1", { ...provider, modifiers: { width: 300, height: 10, fit: "outside" } }))).toBe(
       "fit_ must be one of inside, cover, contain, fill",
