@@ -1,21 +1,19 @@
 // Debian's ffmpeg (package ffmpeg, which the origin's image and CI install), run as a child process
-// per video: no shell, its input and output files in a temporary folder removed after (its APNG
-// reader seeks, so the input cannot be a pipe), at most a few kB of its messages kept, and killed
-// (SIGKILL) at the call's deadline. PIXELPRESS_FFMPEG
-// names another binary; when none runs, the call is 501 `encoder_unavailable` naming the tool.
-import { spawn, type ChildProcess } from "node:child_process";
+// per video (worker-pool/tool-process.ts: no shell, bounded messages, killed at the call's
+// deadline), its input and output files in a temporary folder removed after (its APNG reader
+// seeks, so the input cannot be a pipe). PIXELPRESS_FFMPEG names another binary; when none runs,
+// the call is 501 `encoder_unavailable` naming the tool.
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { processingTimeout } from "../../worker-pool/job-ticket.ts";
 import { currentDeadline } from "../../worker-pool/deadline.ts";
+import { runToolProcess } from "../../worker-pool/tool-process.ts";
 
 const TOOL = "ffmpeg";
 // Outside a call with a deadline (tests, benches) an encode still ends.
 const UNBOUNDED_CALL_MS = 120_000;
-// What the tool may print: a failure's message, never a stream to buffer.
-const MAX_MESSAGE_BYTES = 4096;
 
 /** The ffmpeg binary: PIXELPRESS_FFMPEG when set (a path or a name on PATH), else `ffmpeg` on PATH. */
 export function ffmpegCommand(env: NodeJS.ProcessEnv = process.env): string {
@@ -58,36 +56,13 @@ export async function runFfmpeg(run: FfmpegRun): Promise<Uint8Array> {
   }
 }
 
-// Resolves once ffmpeg runs; a binary that is not there is the tool missing, not a failed encode.
-function started(child: ChildProcess, command: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.once("spawn", resolve);
-    child.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" || error.code === "EACCES" ? encoderUnavailable(command) : error));
-  });
-}
-
 async function spawnFfmpeg(command: string, args: string[], what: string): Promise<void> {
   const deadlineAt = currentDeadline();
-  const child = spawn(command, ["-hide_banner", "-loglevel", "error", "-nostdin", ...args], { stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-  let message = "";
-  child.stderr.on("data", (data: Buffer) => {
-    if (message.length < MAX_MESSAGE_BYTES) message += data.toString("utf8").slice(0, MAX_MESSAGE_BYTES - message.length);
+  const timeoutMs = deadlineAt === undefined ? UNBOUNDED_CALL_MS : deadlineAt - Date.now();
+  const exit = await runToolProcess(command, ["-hide_banner", "-loglevel", "error", "-nostdin", ...args], timeoutMs).catch((error: NodeJS.ErrnoException) => {
+    // A binary that is not there (or cannot run) is the tool missing, not a failed encode.
+    throw error.code === "ENOENT" || error.code === "EACCES" ? encoderUnavailable(command) : error;
   });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill("SIGKILL");
-  }, Math.max(0, deadlineAt === undefined ? UNBOUNDED_CALL_MS : deadlineAt - Date.now()));
-  try {
-    await started(child, command);
-    const code = await exited;
-    if (timedOut) throw processingTimeout(what);
-    if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${message.trim()}`);
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+  if (exit.timedOut) throw processingTimeout(what);
+  if (exit.code !== 0) throw new Error(`ffmpeg exited with ${exit.code}: ${exit.message.trim()}`);
 }
