@@ -1,8 +1,9 @@
-// npm run bench:image [-- --part throughput|foreign|search|rss|text|faces|all] — the service path (/v1/image/optimize through edge and origin) against bare
+// npm run bench:image [-- --part throughput|foreign|search|rss|text|faces|video|all] — the service path (/v1/image/optimize through edge and origin) against bare
 // sharp in-process on the same inputs, in one run; then what a HEIC or SVG input costs beside the
 // JPEG or PNG of the same picture; then the max_bytes search's encode counts and exactness; then
 // origin RSS across 200 sequential images; then a text overlay's cost beside the same transform,
-// and face detection's CPU beside a JPEG encode. Prints figures and ratios; asserts none.
+// face detection's CPU beside a JPEG encode, and animated GIFs as f_mp4 and f_webm
+// (bench-image-video.ts). Prints figures and ratios; asserts none.
 // The HEIC inputs are encoded at run time by `heif-enc` (Debian's libheif-examples; grids and bursts
 // assembled by origin/image/test-support/heic-fixtures.ts): sharp writes no HEVC.
 import fs from "node:fs";
@@ -18,9 +19,10 @@ import { startServicePair } from "../test/support/service-pair.ts";
 import { chooseHeicDecoder } from "../origin/image/foreign-source/heic.ts";
 import { gridHeic, heifEnc, heifEncPresent } from "../origin/image/test-support/heic-fixtures.ts";
 import { faceDetectionCost } from "./bench-image/face-detection.ts";
+import { videoBench } from "./bench-image-video.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PARTS = ["throughput", "foreign", "search", "rss", "text", "faces"] as const;
+const PARTS = ["throughput", "foreign", "search", "rss", "text", "faces", "video"] as const;
 const { values: args } = parseArgs({ options: { part: { type: "string", default: "all" } } });
 if (args.part !== "all" && !(PARTS as readonly string[]).includes(args.part)) throw new Error(`bench:image: --part ${PARTS.join("|")}|all`);
 const runs = (part: (typeof PARTS)[number]) => args.part === "all" || args.part === part;
@@ -272,6 +274,7 @@ try {
     const settled = samples.slice(2);
     console.log(`growth after warm-up (image 50 -> 200): ${mb(settled.at(-1)! - settled[0]!)} MB`);
   }
+  if (runs("video")) await videoBench(Math.min(ROUNDS, 3));
 } finally {
   await pair.stop();
 }

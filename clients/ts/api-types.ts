@@ -2452,7 +2452,7 @@ export interface paths {
          *     - `g_`: gravity for cover and contain: center, north, northeast, east, southeast, south, southwest, west, northwest, auto, face, faces (default center; for cover, face = centred on the largest face found, the centre when none is; faces = on the box around every face, the centre when none; auto = faces when any, else the content-aware crop; `f_json` says which applied), or for cover a focal point <x>x<y>, two numbers from 0 to 1 with at most 2 decimals of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (`g_0.5x0.5` is `g_center`, `g_0x1` `g_southwest`)
          *     - `z_`: zoom towards the faces of a `fit_cover` crop at `g_face`, `g_faces` or `g_auto`, 1 to 10, at most 2 decimals: the crop is that many times smaller than the widest of the box's shape, centred on the face, but never tighter than the face box plus a margin of 20% of its size on each side; with another gravity or without a face it changes nothing and is dropped
          *     - `q_`: quality, 1 to 100 (default 76), or auto, auto:low, auto:eco, auto:good, auto:best (auto = auto:good): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), found at the origin; `Save-Data: on` or a slow `ECT` (slow-2g, 2g, 3g) lowers eco, good and best one level, both together still one (the same derivative as that level's own URL), and their responses vary on Save-Data and ECT and send `Accept-CH: ECT`
-         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative
+         *     - `f_`: format: jpg, jpeg, webp, avif, png, auto, mp4, webm (jpg = jpeg; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or json: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative. mp4 and webm turn an animated GIF or WebP into a video (H.264 in MP4, yuv420p, its index first for streaming; VP9 in WebM) with every frame at its own delay, made at the origin within 1000 frames, 50 MP across them and 60 s of playback (else 413 `image_too_large`); transparency is flattened onto `bg_` (default white), `q_` does not apply, an MP4's odd side is widened by one copied pixel, and its poster is `f_jpeg,pg_1` of the same source. A still source is 422 `unprocessable`; an origin without ffmpeg answers 501 `encoder_unavailable`
          *     - `r_`: rotation: auto, 90, 180, 270 (default auto = EXIF orientation; angles turn clockwise after it)
          *     - `fl_`: flip: h, v, hv mirrors left-right, top-bottom or both, after the rotation
          *     - `crop_`: crop: the rectangle x, y, width and height in whole pixels joined by "x" (x and y from 0, width and height from 1, each at most 65535), in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before `r_`, `fl_` and the resize; a rectangle reaching past the image is 422 `crop_out_of_bounds`
@@ -2465,7 +2465,7 @@ export interface paths {
          *     - `ct_`: contrast, -100 to 100 (default 0): stretches the channels about mid-grey, by up to 4x at 100; below 0 flattens them towards it (ct_-100 is flat grey)
          *     - `sat_`: saturation, -100 to 100 (default 0): sat_-100 is greyscale (by Rec. 709 luminance), sat_100 doubles the colour's distance from grey
          *     - `gam_`: gamma, 0.1 to 10 (default 1), at most 2 decimals: each channel becomes channel^(1/gamma) on a 0 to 1 scale, so above 1 lightens the mid-tones and below darkens them, black and white staying as they are
-         *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)
+         *     - `anim_`: animation: false takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it; beside f_mp4 or f_webm it is dropped)
          *     - `ph_`: placeholder: lqip (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)
          *     - `pg_`: page, 1 to 50000: the page of a PDF (drawn on white at the output size, at 150 dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 `page_out_of_range`
          *     - `l_`: overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless `lw_` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, or one that is not an image or is larger than 4 MB is 422 `overlay_unavailable` naming the token, not charged. It goes on a stored file or a remote origin's path alike; deleting or purging the overlay's file drops every derivative drawn with it. Or `l_text:<font>_<size>:<text>` draws one line of text instead: font sans, serif, mono (DejaVu Sans, Serif and Sans Mono, shipped with the service: no other font is ever read, so every machine draws it alike), size in output pixels 6 to 400 (`dpr_` does not scale it), the text percent-encoded UTF-8 of at most 100 bytes on one line (right-to-left and joined scripts are shaped; the URL's path is decoded once before its tokens are read, so a comma in the text is `%252C` and a percent sign `%2525` there, as at Cloudinary); `co_`, `lb_` and `lp_` colour it and its box, and `lg_`, `lw_` and `lo_` place it as an image overlay. A character the font cannot draw is 422 `text_undrawable` naming it, not charged
@@ -2495,7 +2495,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative: the image, or with `f_json` the source's facts */
+                /** @description The derivative: the image, with `f_mp4` or `f_webm` the video, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2505,6 +2505,8 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "video/mp4": string;
+                        "video/webm": string;
                         "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
@@ -2587,7 +2589,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `drawing_too_complex`: Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `overlay_unavailable`: The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `drawing_too_complex`: Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `overlay_unavailable`: The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. `unprocessable`: The request is well formed but cannot be carried out as asked. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2607,6 +2609,15 @@ export interface paths {
                 };
                 /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `encoder_unavailable`: The output asked for (`f_mp4`, `f_webm`) is encoded by a tool this service's processing origin does not have installed; `tool` names it. Ask for another format. Not charged. */
+                501: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2682,7 +2693,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The derivative: the image, or with `f_json` the source's facts */
+                /** @description The derivative: the image, with `f_mp4` or `f_webm` the video, or with `f_json` the source's facts */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2692,6 +2703,8 @@ export interface paths {
                         "image/webp": string;
                         "image/avif": string;
                         "image/png": string;
+                        "video/mp4": string;
+                        "video/webm": string;
                         "application/json": components["schemas"]["ImageFacts"];
                     };
                 };
@@ -2774,7 +2787,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `drawing_too_complex`: Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `overlay_unavailable`: The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. */
+                /** @description `crop_out_of_bounds`: The `crop_` rectangle reaches past the image (its size after the EXIF orientation); `errors` points at the token, `image_width` and `image_height` give the size. Not charged. `derivative_limit`: The file already has the maximum number of distinct transforms (`limit`); reuse an existing transform URL or upload the file again. Never billed. `drawing_too_complex`: Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged. `image_unreadable`: The source is a known image format but is corrupt or truncated. Not charged. `overlay_unavailable`: The file an `l_` token names cannot be drawn over the image: it is not a file of this account, it was deleted or has expired, its upload is not complete, it is not an image, it is larger than the overlay limit, or the source is a remote-origin path (overlays go on files only); `errors` points at the token. Not charged. `page_out_of_range`: The page asked for (`pg_<n>` or `options.page`) is past the source's last page; `pages` says how many it has. Not charged. `pdf_unreadable`: The file is not a PDF, or it is damaged beyond repair (for example its page tree is missing). `source_forbidden_address`: The URL (or a redirect) points at a loopback, private, link-local, CGNAT, multicast, cloud-metadata or reserved address, or at an internal host name. `unprocessable`: The request is well formed but cannot be carried out as asked. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2794,6 +2807,15 @@ export interface paths {
                 };
                 /** @description `internal_error`: Something failed on our side; quote the request_id when reporting it. Not charged. */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `encoder_unavailable`: The output asked for (`f_mp4`, `f_webm`) is encoded by a tool this service's processing origin does not have installed; `tool` names it. Ask for another format. Not charged. */
+                501: {
                     headers: {
                         [name: string]: unknown;
                     };

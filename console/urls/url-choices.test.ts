@@ -44,6 +44,6 @@ describe("urlOptions", () => {
   });
 
   it("offers jpeg once", () => {
-    expect(URL_FORMATS).toEqual(["jpeg", "webp", "avif", "png", "auto"]);
+    expect(URL_FORMATS).toEqual(["jpeg", "webp", "avif", "png", "auto", "mp4", "webm"]);
   });
 });

@@ -7,7 +7,7 @@
 // origin takes both from one read (splitTransformBody).
 import { z } from "@hono/zod-openapi";
 import { ProblemError } from "../problems/catalogue.ts";
-import { FACTS_FORMAT, OUTPUT_FORMATS } from "../transform/token-values.ts";
+import { FACTS_FORMAT, OUTPUT_FORMATS, VIDEO_FORMATS } from "../transform/token-values.ts";
 import { TRANSFORM_TOKENS, type DeclaredToken, type OperationOf, type WireInputOf, type WireOf } from "../transform/registry.ts";
 import { operandSchemas } from "../transform/operand-schema.ts";
 import { outputChoices, type OutputChoice } from "../transform/output-format.ts";
@@ -51,7 +51,7 @@ export type OriginTransformOptions = z.input<typeof originTransformSchema>;
 export const originTransformOptions = registryWire.options;
 
 export const originTransformReplySchema = z.object({
-  format: z.enum([...OUTPUT_FORMATS, FACTS_FORMAT]),
+  format: z.enum([...OUTPUT_FORMATS, ...VIDEO_FORMATS, FACTS_FORMAT]),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   // Of the payload that follows, so the edge can store it and name its ETag while it streams.

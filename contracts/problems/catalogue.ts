@@ -258,6 +258,11 @@ export const problemCatalogue = {
     title: "The vector source is too costly to draw",
     description: "Drawing this PDF page or SVG at the asked size would take more work than the limit allows, estimated before drawing from the area it paints and its blending or filters (`estimated_cost`, `limit`). Ask a smaller size, or flatten the page or the filters first. Not charged.",
   },
+  encoder_unavailable: {
+    status: 501,
+    title: "Encoder not installed",
+    description: "The output asked for (`f_mp4`, `f_webm`) is encoded by a tool this service's processing origin does not have installed; `tool` names it. Ask for another format. Not charged.",
+  },
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemType = keyof typeof problemCatalogue;

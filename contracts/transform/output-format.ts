@@ -2,7 +2,7 @@
 // same choice, so a file served by either tier for one cache key has one format.
 import { SOURCE_FAMILY } from "../image-source-family.ts";
 import type { FormatClass } from "./negotiate.ts";
-import type { FACTS_FORMAT, FormatChoice, OutputFormat } from "./token-values.ts";
+import type { FACTS_FORMAT, FormatChoice, OutputFormat, VideoFormat } from "./token-values.ts";
 
 // What the URL asked for once Accept is folded in: a fixed format, the legacy class of f_auto
 // (JPEG, or PNG when the source has alpha) or the source's own format.
@@ -54,7 +54,12 @@ export const contentTypes: Record<OutputFormat, string> = {
   png: "image/png",
 };
 
-/** What a derivative's bytes are: an image, or f_json's facts. */
-export type DerivativeFormat = OutputFormat | typeof FACTS_FORMAT;
+export const videoContentTypes: Record<VideoFormat, string> = {
+  mp4: "video/mp4",
+  webm: "video/webm",
+};
 
-export const derivativeContentTypes: Record<DerivativeFormat, string> = { ...contentTypes, json: "application/json" };
+/** What a derivative's bytes are: an image, a video (f_mp4, f_webm), or f_json's facts. */
+export type DerivativeFormat = OutputFormat | VideoFormat | typeof FACTS_FORMAT;
+
+export const derivativeContentTypes: Record<DerivativeFormat, string> = { ...contentTypes, ...videoContentTypes, json: "application/json" };

@@ -8,7 +8,7 @@
 // No schema library is imported on this path: the browser URL builder loads it as is.
 import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 import { choice, decimal, either, flag, integer, onlyTrue, optional, pattern, record, withDefault, type Operand, type OperandMap, type OperandValues } from "./operand.ts";
-import { asksFacts, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, resolveTextOverlay, scaledSize } from "./spec-folding.ts";
+import { asksFacts, asksVideo, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, resolveTextOverlay, scaledSize } from "./spec-folding.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
 import {
   DEFAULT_TEXT_COLOUR,
@@ -28,6 +28,7 @@ import {
   TEXT_SPELLING,
   type TransformTextOverlay,
 } from "./text-overlay.ts";
+import { VIDEO_LIMITS_IN_WORDS } from "../limits/video.ts";
 import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, signedIntegerIn, TokenError } from "./token-grammar.ts";
 import {
   animValues,
@@ -82,6 +83,8 @@ import {
   pixelateRange,
   zoomRange,
   type FaceEffect,
+  VIDEO_FORMATS,
+  type VideoFormat,
   type CropRect,
   type Fit,
   type Flip,
@@ -321,23 +324,30 @@ export const TRANSFORM_TOKENS = [
   token({
     prefix: "f",
     option: "format",
-    parse: (value): FormatChoice | typeof FACTS_FORMAT => {
+    parse: (value): FormatChoice | VideoFormat | typeof FACTS_FORMAT => {
       const format = oneOf(value, [...formatTokenValues, FACTS_FORMAT]);
       return canonicalFormat(format);
     },
     fields: {
-      operands: { format: optional(choice([...OUTPUT_FORMATS, "auto"])), facts: optional(onlyTrue) },
-      resolve: (spec): { format?: FormatChoice; facts?: true } => ({ format: resolveFormat(spec), ...(asksFacts(spec) ? { facts: true as const } : {}) }),
+      operands: { format: optional(choice([...OUTPUT_FORMATS, "auto"])), facts: optional(onlyTrue), video: optional(choice(VIDEO_FORMATS)) },
+      resolve: (spec): { format?: FormatChoice; facts?: true; video?: VideoFormat } => ({
+        format: resolveFormat(spec),
+        ...(asksFacts(spec) ? { facts: true as const } : {}),
+        video: asksVideo(spec),
+      }),
       // The origin is sent the format the edge negotiated (the call's output), and whether f_auto
       // chose it: auto never drops an animation, a named still format takes the first frame.
-      wire: { operands: { format_auto: withDefault(flag, false), facts: optional(onlyTrue) }, send: ({ format, facts }) => ({ format_auto: format === "auto", facts }) },
+      wire: {
+        operands: { format_auto: withDefault(flag, false), facts: optional(onlyTrue), video: optional(choice(VIDEO_FORMATS)) },
+        send: ({ format, facts, video }) => ({ format_auto: format === "auto", facts, video }),
+      },
     },
-    canonical: (op): string | undefined => (op.facts ? FACTS_FORMAT : op.format),
-    // The facts need the source decoded by sharp (its metadata and the shaped image's size).
-    edge: (op): boolean => op.facts !== true,
+    canonical: (op): string | undefined => (op.facts ? FACTS_FORMAT : (op.video ?? op.format)),
+    // The facts need the source decoded by sharp (its metadata and the shaped image's size); a video needs ffmpeg.
+    edge: (op): boolean => op.facts !== true && op.video === undefined,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative`,
+    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative. ${VIDEO_FORMATS.join(" and ")} turn an animated GIF or WebP into a video (H.264 in MP4, yuv420p, its index first for streaming; VP9 in WebM) with every frame at its own delay, made at the origin within ${VIDEO_LIMITS_IN_WORDS}; transparency is flattened onto \`bg_\` (default white), \`q_\` does not apply, an MP4's odd side is widened by one copied pixel, and its poster is \`f_jpeg,pg_1\` of the same source. A still source is 422 \`unprocessable\`; an origin without ffmpeg answers 501 \`encoder_unavailable\``,
   }),
   token({
     prefix: "r",
@@ -515,14 +525,15 @@ export const TRANSFORM_TOKENS = [
     fields: {
       operands: { animated: withDefault(flag, true) },
       // The facts are the source's and the output's size: frames and placeholders change neither.
-      resolve: (spec): { animated: boolean } => ({ animated: asksFacts(spec) ? true : (spec.animated ?? true) }),
+      // A video is every frame: anim_false beside f_mp4 or f_webm changes nothing.
+      resolve: (spec): { animated: boolean } => ({ animated: asksFacts(spec) || asksVideo(spec) !== undefined ? true : (spec.animated ?? true) }),
     },
     canonical: (op): string | undefined => (op.animated ? undefined : "false"),
     // The edge never reads an animation (an animated source goes to the origin whole), so on what it does read the token changes nothing.
     edge: true,
     originStep: "encode",
     example: "anim_false",
-    doc: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it)`,
+    doc: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it; beside f_mp4 or f_webm it is dropped)`,
   }),
   token({
     prefix: "ph",

@@ -23,10 +23,12 @@ import {
   type OverlayGravity,
   type PlaceholderKind,
   type TransformQuality,
+  type VideoFormat,
+  VIDEO_FORMATS,
 } from "./token-values.ts";
 import { DEFAULT_TEXT_COLOUR, DEFAULT_TEXT_PADDING, type AskedText, type OverlayFont } from "./text-overlay.ts";
 
-type AskedFormat = FormatChoice | typeof FACTS_FORMAT;
+type AskedFormat = FormatChoice | VideoFormat | typeof FACTS_FORMAT;
 
 // dpr comes from the device (client hints, srcset), so an oversized product is scaled
 // down to the limits instead of refused; explicit w_/h_ beyond them are refused by the parser.
@@ -57,17 +59,26 @@ export function resolveFit(spec: { width?: unknown; height?: number; fit?: Fit }
   return spec.width !== undefined && spec.height !== undefined ? (spec.fit ?? DEFAULT_FIT) : DEFAULT_FIT;
 }
 
-/** The quality a spec asks for; a placeholder has its own encoding and facts none, so q_ cannot change them. */
+/** The quality a spec asks for; a placeholder and a video have their own encoding and facts none, so q_ cannot change them. */
 export function resolveQuality(spec: { quality?: number | AutoQuality; placeholder?: PlaceholderKind; format?: AskedFormat }): TransformQuality {
-  if (spec.placeholder !== undefined || spec.format === FACTS_FORMAT || spec.quality === undefined) return DEFAULT_QUALITY;
+  if (spec.placeholder !== undefined || spec.format === FACTS_FORMAT || asksVideo(spec) !== undefined || spec.quality === undefined) return DEFAULT_QUALITY;
   if (typeof spec.quality === "number") return spec.quality;
   // The parser admits only the spellings autoQualityLevel reads.
   return { auto: autoQualityLevel(spec.quality) ?? DEFAULT_QUALITY_LEVEL };
 }
 
-/** The image format a spec asks for; a placeholder has its own encoding, so f_ cannot change it, and f_json asks for none. */
+function isVideoFormat(format: AskedFormat | undefined): format is VideoFormat {
+  return (VIDEO_FORMATS as readonly string[]).includes(format ?? "");
+}
+
+/** The image format a spec asks for; a placeholder has its own encoding, so f_ cannot change it, and f_json and a video ask for none. */
 export function resolveFormat(spec: { format?: AskedFormat; placeholder?: PlaceholderKind }): FormatChoice | undefined {
-  return spec.placeholder === undefined && spec.format !== FACTS_FORMAT ? spec.format : undefined;
+  return spec.placeholder === undefined && spec.format !== FACTS_FORMAT && !isVideoFormat(spec.format) ? spec.format : undefined;
+}
+
+/** The video a spec asks for (f_mp4, f_webm); a placeholder is one still preview, so f_ cannot change it. */
+export function asksVideo(spec: { format?: AskedFormat; placeholder?: PlaceholderKind }): VideoFormat | undefined {
+  return spec.placeholder === undefined && isVideoFormat(spec.format) ? spec.format : undefined;
 }
 
 /** f_json: the facts measure the source, so what would only change the image folds away under it. */
@@ -133,16 +144,18 @@ export function resolveGravity(asked: Gravity | FocalPoint | undefined, fit: Fit
 /**
  * The background a spec asks for, where it can change the output as far as the URL tells: the
  * padding of fit_contain, or the flattening of transparency when the output may be a JPEG (no f_,
- * f_jpeg or f_auto; a placeholder is a WebP). White is a JPEG's own background, so bg_ffffff stays
- * only where it replaces transparent padding (fit_contain on an output that may keep alpha).
+ * f_jpeg or f_auto; a placeholder is a WebP) or is a video (which has no alpha either). White is a
+ * JPEG's and a video's own background, so bg_ffffff stays only where it replaces transparent
+ * padding (fit_contain on an output that may keep alpha).
  */
 export function resolveBackground(spec: { background?: string; format?: AskedFormat; placeholder?: PlaceholderKind; width?: unknown; height?: number; fit?: Fit }): string | undefined {
   if (spec.background === undefined || spec.format === FACTS_FORMAT) return undefined;
   const format = resolveFormat(spec);
   const contain = resolveFit(spec) === "contain";
-  const mayBeJpeg = spec.placeholder === undefined && (format === undefined || format === "jpeg" || format === "auto");
+  const video = asksVideo(spec) !== undefined;
+  const mayBeJpeg = spec.placeholder === undefined && (video || format === undefined || format === "jpeg" || format === "auto");
   if (!contain && !mayBeJpeg) return undefined;
-  const mayKeepAlpha = spec.placeholder !== undefined || format !== "jpeg";
+  const mayKeepAlpha = spec.placeholder !== undefined || (format !== "jpeg" && !video);
   if (spec.background === DEFAULT_JPEG_BACKGROUND && !(contain && mayKeepAlpha)) return undefined;
   return spec.background;
 }

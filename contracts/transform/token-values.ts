@@ -10,7 +10,10 @@ export const MAX_OUTPUT_PIXELS = 40_000_000;
 // A real transform is well under 100 characters; the cap keeps hostile segments cheap to refuse.
 export const MAX_TRANSFORM_LENGTH = 512;
 
-export const formatTokenValues = [...OUTPUT_FORMAT_ALIAS_NAMES, "jpeg", "webp", "avif", "png", "auto"] as const;
+// `f_mp4` and `f_webm`: an animated source as a video (H.264 in MP4, VP9 in WebM), made at the origin.
+export const VIDEO_FORMATS = ["mp4", "webm"] as const;
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+export const formatTokenValues = [...OUTPUT_FORMAT_ALIAS_NAMES, "jpeg", "webp", "avif", "png", "auto", ...VIDEO_FORMATS] as const;
 // `f_json`: the source's facts as JSON instead of an image (contracts/origin/image-facts.ts).
 export const FACTS_FORMAT = "json";
 export const fitValues = ["inside", "cover", "contain", "fill"] as const;

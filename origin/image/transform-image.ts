@@ -1,7 +1,7 @@
 // The origin's half of URL transforms: everything the edge pipeline leaves (large sources, blur,
 // sharpen, rotation, EXIF orientation, padding, content-aware crops, CMYK, AVIF/GIF/TIFF
 // sources). Open the original, decide the output (transform-encode.ts), run the step list
-// (transform-steps.ts), encode. Geometry follows the edge (fit-box.ts).
+// (transform-steps.ts), encode; f_mp4 and f_webm hand the frames to ffmpeg (video/). Geometry follows the edge (fit-box.ts).
 import sharp from "sharp";
 import type { OriginTransformMeta } from "../../contracts/origin/image-transform.ts";
 import { resolveOutputFormat } from "../../contracts/transform/output-format.ts";
@@ -12,9 +12,10 @@ import { imageFacts } from "./image-facts.ts";
 import { encodeTransformed, transformOutput } from "./transform-encode.ts";
 import { transformSteps, type TransformOptions } from "./transform-steps.ts";
 import { faceSearch, type FaceSearch } from "./faces/face-search.ts";
+import { animationToVideo } from "./video/animation-to-video.ts";
 
 export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sha256"> {
-  /** The image, or for f_json the facts' JSON. */
+  /** The image, the video (f_mp4, f_webm), or for f_json the facts' JSON. */
   bytes: Uint8Array;
 }
 
@@ -23,8 +24,9 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
   const target = options.crop === undefined ? { width: options.width, height: options.height } : {};
   const { input, source } = await openOriginal(original, target, options.page);
   if (options.facts) return factsOf(input, source, options, faceSearch(input, options));
-  const { format, animated } = transformOutput(options, source);
+  if (options.video !== undefined) return animationToVideo(input, source, { ...options, video: options.video }, overlayBytes);
   try {
+    const { format, animated } = transformOutput(options, source);
     const { image, animation } = await runSteps(input, source, transformSteps(options, source, format, overlayBytes, faceSearch(input, options)), { animated });
     const bytes = await encodeTransformed(image, format, options, animation);
     const { width, height } = await sharp(bytes).metadata();

@@ -9,6 +9,7 @@ import { problemOf, seedCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { balanceOf } from "../test-support/account-books.ts";
+import { seedSource, transformUrl } from "../test-support/transform-requests.ts";
 
 function originAnswering(answer: (request: Request) => Response): Partial<Bindings> {
   const container = { fetch: (request: Request) => Promise.resolve(answer(request)) };
@@ -68,6 +69,16 @@ describe("replies from the origin", () => {
     expect((await problemOf(res)).type).toMatch(/origin_invalid_reply$/);
     expect(logged.mock.calls.flat().join(" ")).toContain("/image/process");
     logged.mockRestore();
+  });
+
+  it("passes on the origin's 501 for a tool it lacks, naming the tool, and charges nothing", async () => {
+    const caller = await seedCaller({ balanceMicros: 10_000 });
+    const fileId = await seedSource(caller, await generatedBytes("animated.gif"), "image/gif");
+    const missing = problemBody("encoder_unavailable", "Videos are encoded by ffmpeg, which this origin cannot run.", { extensions: { tool: "ffmpeg" } });
+    const origin = originAnswering(() => new Response(JSON.stringify(missing), { status: 501, headers: { "Content-Type": "application/problem+json" } }));
+    const res = await fetchWithEnv(origin, new Request(`http://api.test${transformUrl(caller, "f_mp4", fileId)}`));
+    expect(await problemOf(res)).toMatchObject({ type: "https://pixelpress.dev/problems/encoder_unavailable", status: 501, tool: "ffmpeg" });
+    expect(await balanceOf(caller.accountId)).toBe(10_000);
   });
 
   it("answers an internal error at the origin with 500 and none of its text", async () => {

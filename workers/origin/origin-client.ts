@@ -250,7 +250,8 @@ async function originProblem(path: string, res: Response): Promise<ProblemError>
   }
   if (isProblemBody(body)) {
     const slug = slugOfType(body.type);
-    if (slug && body.status < 500) {
+    // A 4xx is the request's own; a 501 says what the service cannot make (a tool the origin lacks): no retry changes either.
+    if (slug && (body.status < 500 || body.status === 501)) {
       const { type: _type, title: _title, status, detail, errors, request_id: _requestId, ...extensions } = body;
       return new ProblemError(slug, detail, { status, errors, extensions });
     }

@@ -29,13 +29,14 @@ function problem(slugs: ProblemType[]) {
 }
 
 const image = { schema: z.string().openapi({ type: "string", format: "binary" }) };
+const video = image;
 
 const tiers = `Served from the edge cache, then from the derivative kept in R2, then computed: at the edge with WASM codecs for outputs up to 0.5 MP from sources up to 1 MP and 4 MB (for a larger original, a downscaled copy the origin makes once), otherwise at the origin from the original. An animated GIF or WebP is always made at the origin and stays animated (as WebP) unless \`f_\` names a still format or \`anim_false\` asks for its first frame; \`f_auto\` never drops the animation. \`q_auto\` is made at the origin, which encodes a few candidate qualities and scores them with SSIMULACRA 2. Animations kept animated are limited to ${ANIMATION_LIMITS.max_frames} frames and ${ANIMATION_LIMITS.max_total_pixels / 1_000_000} MP across all frames (413 \`image_too_large\`); \`anim_false\` or a still \`f_\` takes the first frame of a longer one. \`X-Cache: HIT|MISS\` and \`X-Cache-Tier: edge|r2|compute\` say which. A strong ETag (\`If-None-Match\` gives 304); \`f_auto\` sends \`Vary: Accept\`; \`q_auto\` above low sends \`Vary: Save-Data, ECT\`, and \`Save-Data: on\` or a slow \`ECT\` serves the next lower level's derivative (\`q_auto\` with it is \`q_auto:eco\`); \`w_auto\` and \`dpr_auto\` serve the rung their client hints snap up to (\`w_auto\` at 640 is \`w_640\`'s derivative), and \`Vary\`, \`Accept-CH\` and \`Critical-CH\` name exactly the hints the URL's tokens read. A derivative has one edge-cache entry per data centre whatever hostname serves it (the API host, an image alias host, a custom domain). Rate limits: the key's per-minute limit on everything that misses the edge cache.`;
 
 const responses = {
   200: {
-    description: "The derivative: the image, or with `f_json` the source's facts",
-    content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image, "application/json": { schema: imageFactsSchema } },
+    description: "The derivative: the image, with `f_mp4` or `f_webm` the video, or with `f_json` the source's facts",
+    content: { "image/jpeg": image, "image/webp": image, "image/avif": image, "image/png": image, "video/mp4": video, "video/webm": video, "application/json": { schema: imageFactsSchema } },
   },
   304: { description: "Not modified: If-None-Match matched the ETag." },
   400: problem(["transform_invalid", "origin_path_invalid", "validation_failed"]),
@@ -46,9 +47,10 @@ const responses = {
   410: problem(["gone"]),
   413: problem(["image_too_large"]),
   415: problem(["unsupported_media_type"]),
-  422: problem(["crop_out_of_bounds", "derivative_limit", "drawing_too_complex", "image_unreadable", "overlay_unavailable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address"]),
+  422: problem(["crop_out_of_bounds", "derivative_limit", "drawing_too_complex", "image_unreadable", "overlay_unavailable", "page_out_of_range", "pdf_unreadable", "source_forbidden_address", "unprocessable"]),
   429: problem(["rate_limited"]),
   500: problem(["internal_error"]),
+  501: problem(["encoder_unavailable"]),
   502: problem(["origin_invalid_reply", "upstream_unavailable"]),
   503: problem(["origin_unavailable"]),
   504: problem(["upstream_timeout"]),

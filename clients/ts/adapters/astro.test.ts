@@ -56,7 +56,7 @@ describe("the Astro image service", () => {
     );
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, height: 200, fit: "none" }, imageConfig))).toContain('fit "none" has no PixelPress transform');
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, quality: "best" as never }, imageConfig))).toContain("low, mid, high, max");
-    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, json");
+    expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, format: "svg" }, imageConfig))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, mp4, webm, json");
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300, background: "black" }, imageConfig))).toBe('background must be a hex colour such as #ff8800 or #f80, not "black"');
     expect(refusalDetail(() => astroImageService.getURL({ src: "file_1", width: 300 }, { service: { entrypoint: "x", config: {} as never } }))).toContain("image.service.config.baseUrl");
   });

@@ -63,7 +63,7 @@ describe("the unpic provider, through @unpic/core", () => {
 
   it("refuses what the edge refuses, and a provider without its options", () => {
     expect(refusalDetail(() => transform("file_1", { width: 10000 }, options))).toBe("w_ must be a whole number from 1 to 8192");
-    expect(refusalDetail(() => transform("file_1", { width: 100, format: "gif" as never }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, json");
+    expect(refusalDetail(() => transform("file_1", { width: 100, format: "gif" as never }, options))).toBe("f_ must be one of jpg, jpeg, webp, avif, png, auto, mp4, webm, json");
     expect(refusalDetail(() => transform("file_1", { width: 100, sepia: "x" } as PixelPressOperations, options))).toContain('unknown option "sepia"');
     expect(refusalDetail(() => transform("file_1", { width: 100, crop: "x" } as PixelPressOperations, options))).toContain("crop_ must be x, y, width and height");
     expect(refusalDetail(() => generate("file_1", { width: 100 }))).toContain("needs options.baseUrl");

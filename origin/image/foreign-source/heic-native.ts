@@ -3,13 +3,14 @@
 // decoder crash costs one request, not the origin. A phone's picture (8-bit 4:2:0, no alpha)
 // comes back as YCbCr planes (y4m) converted to RGB here: the tool's own PNG writer spends four
 // times the decode in zlib. Anything else (alpha, 10-bit, 4:4:4) comes back as the tool's PNG.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { processingTimeout } from "../../worker-pool/job-ticket.ts";
 import { checkDeadline, secondsLeft } from "../../worker-pool/deadline.ts";
+import { runToolProcess } from "../../worker-pool/tool-process.ts";
 import { heifIccProfile } from "./heif-colour-profile.ts";
 import { heifLayout, withPrimaryOnly } from "./heif-layout.ts";
 import { pngWithProfile } from "./png-with-profile.ts";
@@ -18,8 +19,6 @@ import { y4mToRgb } from "./y4m-to-rgb.ts";
 const TOOL = "heif-convert";
 // Outside a call with a deadline (tests, the CLI's local run) a decode still ends.
 const UNBOUNDED_CALL_SECONDS = 120;
-// What the tool may print: a failure's message, never a stream to buffer.
-const MAX_MESSAGE_BYTES = 4096;
 // The largest output per pixel: a 16-bit RGBA PNG that did not compress, plus its headers.
 const MAX_OUTPUT_BYTES_PER_PIXEL = 8.1;
 
@@ -33,30 +32,13 @@ function unreadable(message: string): ProblemError {
   return new ProblemError("image_unreadable", `The HEIC image cannot be decoded: ${message}.`);
 }
 
-function runTool(input: string, output: string): Promise<void> {
+async function runTool(input: string, output: string): Promise<void> {
   const seconds = secondsLeft() ?? UNBOUNDED_CALL_SECONDS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(TOOL, ["--quiet", input, output], { stdio: ["ignore", "ignore", "pipe"] });
-    let message = "";
-    child.stderr.on("data", (data: Buffer) => {
-      if (message.length < MAX_MESSAGE_BYTES) message += data.toString("utf8").slice(0, MAX_MESSAGE_BYTES - message.length);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, seconds * 1000);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(unreadable(error.message));
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (timedOut) reject(processingTimeout("The HEIC decode"));
-      else if (code === 0) resolve();
-      else reject(unreadable(message.trim().split("\n").pop() || `${TOOL} exited with ${code}`));
-    });
+  const exit = await runToolProcess(TOOL, ["--quiet", input, output], seconds * 1000).catch((error: unknown) => {
+    throw unreadable(error instanceof Error ? error.message : String(error));
   });
+  if (exit.timedOut) throw processingTimeout("The HEIC decode");
+  if (exit.code !== 0) throw unreadable(exit.message.trim().split("\n").pop() || `${TOOL} exited with ${exit.code}`);
 }
 
 async function readBounded(path: string, maxBytes: number): Promise<Uint8Array> {
