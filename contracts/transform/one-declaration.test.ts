@@ -24,7 +24,6 @@ const vignette = token({
   edge: false,
   originStep: "encode",
   example: "vig_40",
-  doc: "a throwaway token",
 });
 
 const withVignette = [...TRANSFORM_TOKENS, vignette] as const;

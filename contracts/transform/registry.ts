@@ -2,11 +2,12 @@
 // declared once, as plain data. The parser (read-transform.ts), the resolved operation and its type
 // (ResolvedTransform, resolveWith in canonical.ts), the canonical form, the edge/origin decision
 // (edgeAppliesAll below), the origin's wire schema and options (contracts/origin/image-transform.ts),
-// the origin's step list (origin/image/transform-steps.ts), the OpenAPI description (tokenTable) and
+// the origin's step list (origin/image/transform-steps.ts), the OpenAPI description (tokenTable, from
+// the lines in token-docs.ts the type ties one to a declaration) and
 // the typed client's options (clients/ts/images/) are all read from TRANSFORM_TOKENS: registry.test.ts
 // and one-declaration.test.ts fail when a declared token is missing from one. docs/recipes.md says how to add one.
 // No schema library is imported on this path: the browser URL builder loads it as is.
-import { AUTO_QUALITY_VALUES, autoQualityLevel, DEFAULT_QUALITY_LEVEL, QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
+import { AUTO_QUALITY_VALUES, autoQualityLevel, QUALITY_LEVELS, type AutoQuality } from "../perceptual-quality.ts";
 import { choice, decimal, either, flag, integer, onlyTrue, optional, pattern, record, withDefault, type Operand, type OperandMap, type OperandValues } from "./operand.ts";
 import { asksFacts, asksVideo, colourAdjustment, resolveBackground, resolveFit, resolveFormat, resolveGravity, resolveOverlay, resolveQuality, resolveTextOverlay, scaledSize } from "./spec-folding.ts";
 import { OVERLAY_MAX_BYTES } from "../limits/overlay.ts";
@@ -14,7 +15,6 @@ import {
   DEFAULT_TEXT_COLOUR,
   DEFAULT_TEXT_PADDING,
   isTextOverlaySpelling,
-  MAX_OVERLAY_TEXT_BYTES,
   OVERLAY_FONTS,
   OVERLAY_TEXT_PATTERN,
   TEXT_BOX_HEX,
@@ -28,7 +28,6 @@ import {
   TEXT_SPELLING,
   type TransformTextOverlay,
 } from "./text-overlay.ts";
-import { VIDEO_LIMITS_IN_WORDS } from "../limits/video.ts";
 import { decimalIn, integerIn, integersIn, isIntegerSpelling, matching, oneOf, signedIntegerIn, TokenError } from "./token-grammar.ts";
 import {
   animValues,
@@ -43,25 +42,20 @@ import {
   focalValue,
   DEFAULT_GAMMA,
   DEFAULT_GRAVITY,
-  DEFAULT_JPEG_BACKGROUND,
   gammaRange,
   DEFAULT_QUALITY,
-  dprRange,
   FACTS_FORMAT,
   fitValues,
   flipValues,
   formatTokenValues,
   gravityValues,
   MAX_FRACTION_DIGITS,
-  MAX_OUTPUT_PIXELS,
-  MAX_OUTPUT_SIDE,
   OVERLAY_FILE_ID,
   overlayGravityValues,
   overlayOpacityRange,
   overlayWidthRange,
   DEFAULT_OVERLAY_GRAVITY,
   DEFAULT_OVERLAY_OPACITY,
-  PDF_PAGE_DPI,
   pageRange,
   PRESET_NAME_PATTERN,
   PRESET_NAME_RULE,
@@ -75,9 +69,7 @@ import {
   trimRange,
   BACKGROUND_LOWER_HEX,
   OUTPUT_FORMATS,
-  DEFAULT_FACE_BLUR,
   FACE_GRAVITIES,
-  FACE_MARGIN,
   faceBlurRange,
   faceEffectValues,
   pixelateRange,
@@ -96,9 +88,9 @@ import {
   type TransformOverlay,
   type TransformQuality,
 } from "./token-values.ts";
-import { canonicalFormat, OUTPUT_FORMAT_ALIASES } from "../output-format-aliases.ts";
-import { AUTO_WIDTH_SPELLING, DPR_LADDER, dprIn, SLOW_ECT_VALUES, widthIn, WIDTH_LADDER, writeWidth } from "./hint-tokens.ts";
-import { FACE_EFFECT_SPELLING, faceEffectIn, faceEffectValue, resolveZoom, zoomIn } from "./face-tokens.ts";
+import { canonicalFormat } from "../output-format-aliases.ts";
+import { dprIn, widthIn, writeWidth } from "./hint-tokens.ts";
+import { faceEffectIn, faceEffectValue, resolveZoom, zoomIn } from "./face-tokens.ts";
 
 /**
  * The origin's token-driven steps, in the order it runs them (between auto-orient and colour
@@ -161,8 +153,6 @@ export interface TokenDeclaration<Option extends string, Value, Operands extends
   originStep: TransformStepName | "open" | "encode" | null;
   /** A transform using the token with a value other than its default: the registry's tests run every derived table over it. */
   example: string;
-  /** Its line in the OpenAPI description and the README. */
-  doc: string;
 }
 
 export function token<Option extends string, Value, Operands extends OperandMap = Record<never, never>, Wire extends OperandMap = Operands>(
@@ -200,9 +190,9 @@ function qualityIn(value: string): number | AutoQuality {
 
 const spelled = (value: number | string | undefined) => (value === undefined ? undefined : String(value));
 
-const CROP_SPELLING = `x, y, width and height in whole pixels joined by "x" (x and y from ${cropOffsetRange.min}, width and height from ${cropSizeRange.min}, each at most ${cropSizeRange.max})`;
+export const CROP_SPELLING = `x, y, width and height in whole pixels joined by "x" (x and y from ${cropOffsetRange.min}, width and height from ${cropSizeRange.min}, each at most ${cropSizeRange.max})`;
 
-const FOCAL_SPELLING = `a focal point <x>x<y>, two numbers from ${focalRange.min} to ${focalRange.max} with at most ${MAX_FRACTION_DIGITS} decimals`;
+export const FOCAL_SPELLING = `a focal point <x>x<y>, two numbers from ${focalRange.min} to ${focalRange.max} with at most ${MAX_FRACTION_DIGITS} decimals`;
 
 function gravityIn(value: string): Gravity | FocalPoint {
   if ((gravityValues as readonly string[]).includes(value)) return value as Gravity;
@@ -235,7 +225,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: null,
     example: "t_thumb",
-    doc: "a named preset of the account (POST /v1/presets), expanded at the edge into its transform; the URL's other tokens replace the preset's tokens of the same prefix and keep the rest, and `dpr_` multiplies the size that results. The URL is signed as written, with the name. An unknown name is 400 `transform_invalid` naming the token",
   }),
   token({
     prefix: "w",
@@ -249,7 +238,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: "fit",
     example: "w_400",
-    doc: `width in pixels, ${sizeRange.min} to ${sizeRange.max}, or ${AUTO_WIDTH_SPELLING}: the width in device pixels from the browser's \`Sec-CH-Width\` (else \`Sec-CH-Viewport-Width\` times \`Sec-CH-DPR\`), snapped up to the next of ${WIDTH_LADDER.join(", ")} and kept within min and max (default: the ladder's ends), so each rung is one derivative, cached and billed once; without a usable hint, the fallback (or the picture's own width). A \`dpr_\` beside it scales only \`h_\`. With \`fit_inside\` (the default) the output is never wider than the picture, so every rung past its width is the same bytes, billed once. Its responses send \`Accept-CH\` and \`Critical-CH\` naming those three hints and vary on them`,
   }),
   token({
     prefix: "h",
@@ -260,7 +248,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: "fit",
     example: "h_300",
-    doc: `height in pixels, ${sizeRange.min} to ${sizeRange.max}`,
   }),
   token({
     prefix: "fit",
@@ -272,7 +259,6 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => op.fit !== "contain",
     originStep: "fit",
     example: "w_400,h_300,fit_cover",
-    doc: `fit when both w and h are given: ${fitValues.join(", ")} (default ${DEFAULT_FIT})`,
   }),
   token({
     prefix: "g",
@@ -288,7 +274,6 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => !FACE_GRAVITIES.includes(op.gravity) && op.focus === undefined,
     originStep: "fit",
     example: "w_400,h_300,fit_cover,g_north",
-    doc: `gravity for cover and contain: ${gravityValues.join(", ")} (default ${DEFAULT_GRAVITY}; for cover, face = centred on the largest face found, the centre when none is; faces = on the box around every face, the centre when none; auto = faces when any, else the content-aware crop; \`f_json\` says which applied), or for cover ${FOCAL_SPELLING} of the picture's width and height from its top left: the crop is centred on it as nearly as the picture allows (\`g_0.5x0.5\` is \`g_center\`, \`g_0x1\` \`g_southwest\`)`,
   }),
   token({
     prefix: "z",
@@ -303,7 +288,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "fit",
     example: "w_400,h_400,fit_cover,g_face,z_2",
-    doc: `zoom towards the faces of a \`fit_cover\` crop at \`g_face\`, \`g_faces\` or \`g_auto\`, ${zoomRange.min} to ${zoomRange.max}, at most ${MAX_FRACTION_DIGITS} decimals: the crop is that many times smaller than the widest of the box's shape, centred on the face, but never tighter than the face box plus a margin of ${FACE_MARGIN * 100}% of its size on each side; with another gravity or without a face it changes nothing and is dropped`,
   }),
   token({
     prefix: "q",
@@ -319,7 +303,6 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => typeof op.quality === "number",
     originStep: "encode",
     example: "q_60",
-    doc: `quality, ${qualityRange.min} to ${qualityRange.max} (default ${DEFAULT_QUALITY}), or ${AUTO_QUALITY_VALUES.join(", ")} (auto = auto:${DEFAULT_QUALITY_LEVEL}): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (${QUALITY_LEVELS.map((level) => `${level} ${QUALITY_LEVEL_TARGETS[level]}`).join(", ")}; 100 is identical, about 90 visually lossless), found at the origin; \`Save-Data: on\` or a slow \`ECT\` (${SLOW_ECT_VALUES.join(", ")}) lowers eco, good and best one level, both together still one (the same derivative as that level's own URL), and their responses vary on Save-Data and ECT and send \`Accept-CH: ECT\``,
   }),
   token({
     prefix: "f",
@@ -347,7 +330,6 @@ export const TRANSFORM_TOKENS = [
     edge: (op): boolean => op.facts !== true && op.video === undefined,
     originStep: "encode",
     example: "f_webp",
-    doc: `format: ${formatTokenValues.join(", ")} (${aliasesInWords()}; auto negotiates AVIF, WebP, then JPEG or PNG from Accept; default: the source's format), or ${FACTS_FORMAT}: the source's facts as JSON instead of an image (stored width and height, format, EXIF orientation, frames, alpha, dominant colour, the output size the other tokens give, the faces found with their boxes in source pixels, and the gravity the crop applied), made at the origin, cached and billed like a derivative. ${VIDEO_FORMATS.join(" and ")} turn an animated GIF or WebP into a video (H.264 in MP4, yuv420p, its index first for streaming; VP9 in WebM) with every frame at its own delay, made at the origin within ${VIDEO_LIMITS_IN_WORDS}; transparency is flattened onto \`bg_\` (default white), \`q_\` does not apply, an MP4's odd side is widened by one copied pixel, and its poster is \`f_jpeg,pg_1\` of the same source. A still source is 422 \`unprocessable\`; an origin without ffmpeg answers 501 \`encoder_unavailable\``,
   }),
   token({
     prefix: "r",
@@ -364,7 +346,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "rotate",
     example: "r_90",
-    doc: `rotation: ${rotateValues.join(", ")} (default auto = EXIF orientation; angles turn clockwise after it)`,
   }),
   token({
     prefix: "fl",
@@ -375,7 +356,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "flip",
     example: "fl_h",
-    doc: `flip: ${flipValues.join(", ")} mirrors left-right, top-bottom or both, after the rotation`,
   }),
   token({
     prefix: "crop",
@@ -391,7 +371,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "crop",
     example: "crop_10x20x300x200",
-    doc: `crop: the rectangle ${CROP_SPELLING}, in the source's pixels after its EXIF orientation (an SVG's or PDF page's at its own size), cut out before \`r_\`, \`fl_\` and the resize; a rectangle reaching past the image is 422 \`crop_out_of_bounds\``,
   }),
   token({
     prefix: "trim",
@@ -403,7 +382,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "trim",
     example: "trim_10",
-    doc: `trim: remove a border of the top-left pixel's colour, ${trimRange.min} to ${trimRange.max}: how far (in percent of the channel range) a border pixel may differ from it; after \`crop_\`, before \`r_\` and the resize (an animation is trimmed by its first frame's border; a picture all of one colour is left whole)`,
   }),
   token({
     prefix: "bl",
@@ -414,7 +392,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "blur",
     example: "bl_2.5",
-    doc: `Gaussian blur sigma, ${blurRange.min} to ${blurRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
   }),
   token({
     prefix: "sh",
@@ -425,7 +402,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "sharpen",
     example: "sh_1",
-    doc: `sharpen sigma, ${sharpenRange.min} to ${sharpenRange.max}, at most ${MAX_FRACTION_DIGITS} decimals`,
   }),
   token({
     prefix: "e",
@@ -442,7 +418,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "faces",
     example: "e_blur_faces:30",
-    doc: `an effect on every face found: ${FACE_EFFECT_SPELLING}. It changes only each face's box plus a margin of ${FACE_MARGIN * 100}% of its size on each side, after \`crop_\`, \`trim_\`, \`r_\` and \`fl_\` and before the resize; blur strength (default ${DEFAULT_FACE_BLUR}) is the Gaussian sigma in hundredths of half the face's shorter side, pixelate size the block's side in pixels before the resize (default a tenth of the face's shorter side). An animation's frames are not searched: with one kept it is 422 \`unprocessable\` (add \`anim_false\`)`,
   }),
   token({
     prefix: "bg",
@@ -456,7 +431,6 @@ export const TRANSFORM_TOKENS = [
     // The fit pads with it; the flattening after the steps reads it too.
     originStep: "fit",
     example: "w_400,h_300,fit_contain,bg_FF8800",
-    doc: `background colour RRGGBB (six hex digits, either case): the padding of \`fit_contain\` and what transparency is flattened onto in a JPEG (default: white for a JPEG, transparent padding for a format with alpha); kept only with \`fit_contain\` or an output that may be JPEG (no \`f_\`, \`f_jpeg\` or \`f_auto\`), and \`bg_${DEFAULT_JPEG_BACKGROUND}\` only where the padding would otherwise be transparent; elsewhere it changes nothing and is dropped`,
   }),
   token({
     prefix: "br",
@@ -471,7 +445,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "brightness",
     example: "br_20",
-    doc: `brightness, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): adds that percent of full scale to every colour channel (br_100 is white, br_-100 black); like \`ct_\`, \`sat_\` and \`gam_\`, before the resize and padding and under an overlay, so \`bg_\` and \`l_\` keep their colours`,
   }),
   token({
     prefix: "ct",
@@ -485,7 +458,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "contrast",
     example: "ct_-30",
-    doc: `contrast, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): stretches the channels about mid-grey, by up to 4x at 100; below 0 flattens them towards it (ct_-100 is flat grey)`,
   }),
   token({
     prefix: "sat",
@@ -499,7 +471,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "saturation",
     example: "sat_-100",
-    doc: `saturation, ${colourAdjustRange.min} to ${colourAdjustRange.max} (default 0): sat_-100 is greyscale (by Rec. 709 luminance), sat_100 doubles the colour's distance from grey`,
   }),
   token({
     prefix: "gam",
@@ -513,7 +484,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "gamma",
     example: "gam_2.2",
-    doc: `gamma, ${gammaRange.min} to ${gammaRange.max} (default ${DEFAULT_GAMMA}), at most ${MAX_FRACTION_DIGITS} decimals: each channel becomes channel^(1/gamma) on a 0 to 1 scale, so above ${DEFAULT_GAMMA} lightens the mid-tones and below darkens them, black and white staying as they are`,
   }),
   token({
     prefix: "anim",
@@ -533,7 +503,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: "encode",
     example: "anim_false",
-    doc: `animation: ${animValues.join(", ")} takes the first frame of an animated GIF or WebP (default: every frame is kept, as animated WebP, unless f_ names a still format: jpeg, png or avif take the first frame; f_auto always keeps it; beside f_mp4 or f_webm it is dropped)`,
   }),
   token({
     prefix: "ph",
@@ -548,7 +517,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "encode",
     example: "ph_lqip",
-    doc: `placeholder: ${placeholderValues.join(", ")} (lqip = a blurred WebP of at most 16 px a side, of the image as w, h, fit, g and r shape it; q and f do not apply)`,
   }),
   token({
     prefix: "pg",
@@ -561,7 +529,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "open",
     example: "w_400,pg_2",
-    doc: `page, ${pageRange.min} to ${pageRange.max}: the page of a PDF (drawn on white at the output size, at ${PDF_PAGE_DPI} dpi when no size is asked; required for a PDF) or of a multi-page TIFF; a page past the last is 422 \`page_out_of_range\``,
   }),
   token({
     prefix: "l",
@@ -593,7 +560,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd",
-    doc: `overlay: draws another image file of the same account over the output (a watermark), after the resize, blur and sharpen; at its own size, shrunk to fit the output, unless \`lw_\` sizes it; an animation gets it on every frame. A missing, deleted or expired file, another account's, or one that is not an image or is larger than ${OVERLAY_MAX_BYTES / 1024 / 1024} MB is 422 \`overlay_unavailable\` naming the token, not charged. It goes on a stored file or a remote origin's path alike; deleting or purging the overlay's file drops every derivative drawn with it. Or \`l_text:<font>_<size>:<text>\` draws one line of text instead: font ${OVERLAY_FONTS.join(", ")} (DejaVu Sans, Serif and Sans Mono, shipped with the service: no other font is ever read, so every machine draws it alike), size in output pixels ${textSizeRange.min} to ${textSizeRange.max} (\`dpr_\` does not scale it), the text percent-encoded UTF-8 of at most ${MAX_OVERLAY_TEXT_BYTES} bytes on one line (right-to-left and joined scripts are shaped; the URL's path is decoded once before its tokens are read, so a comma in the text is \`%252C\` and a percent sign \`%2525\` there, as at Cloudinary); \`co_\`, \`lb_\` and \`lp_\` colour it and its box, and \`lg_\`, \`lw_\` and \`lo_\` place it as an image overlay. A character the font cannot draw is 422 \`text_undrawable\` naming it, not charged`,
   }),
   token({
     prefix: "lg",
@@ -607,7 +573,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lg_southeast",
-    doc: `overlay gravity: ${overlayGravityValues.join(", ")} (default ${DEFAULT_OVERLAY_GRAVITY}): the edge or corner of the output the overlay touches; without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lw",
@@ -618,7 +583,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lw_25",
-    doc: `overlay width in percent of the output's width, ${overlayWidthRange.min} to ${overlayWidthRange.max} (its aspect ratio kept, its height at most the output's; default: the overlay's own size); for \`l_text:\` the most its box may take, the text drawn smaller only where its size would not fit; without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lo",
@@ -632,7 +596,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_file_8kT2bQ7xLw3mZr9Xc1Vd,lo_40",
-    doc: `overlay opacity in percent, ${overlayOpacityRange.min} to ${overlayOpacityRange.max} (default ${DEFAULT_OVERLAY_OPACITY}; lo_0 draws nothing, so \`l_\` is dropped with it); without \`l_\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "co",
@@ -644,7 +607,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_text:sans_32:Hello,co_FF8800",
-    doc: `text overlay colour RRGGBB (six hex digits, either case; default ${DEFAULT_TEXT_COLOUR}); without \`l_text:\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lb",
@@ -655,7 +617,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_text:sans_32:Hello,lb_00000080",
-    doc: `text overlay box: a rectangle of colour RRGGBB, or RRGGBBAA with its alpha (\`lb_00000080\` half-transparent black), behind the text and its \`lp_\` padding (default: none); without \`l_text:\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "lp",
@@ -666,7 +627,6 @@ export const TRANSFORM_TOKENS = [
     edge: false,
     originStep: "overlay",
     example: "l_text:sans_32:Hello,lp_8",
-    doc: `text overlay padding in output pixels, ${textPaddingRange.min} to ${textPaddingRange.max} (default ${DEFAULT_TEXT_PADDING}): the room around the text inside its box, so also its distance from the output's edges where \`lg_\` puts it against them; without \`l_text:\` it changes nothing and is dropped`,
   }),
   token({
     prefix: "dpr",
@@ -677,7 +637,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: null,
     example: "w_400,dpr_2",
-    doc: `device pixel ratio, ${dprRange.min} to ${dprRange.max}, at most ${MAX_FRACTION_DIGITS} decimals, or auto: the browser's \`Sec-CH-DPR\` snapped up to the next of ${DPR_LADDER.join(", ")} (${dprRange.min} without a usable hint; its responses send \`Accept-CH\` and \`Critical-CH\` naming it and vary on it); multiplies w and h (the result is scaled down to fit ${MAX_OUTPUT_SIDE} px per side and ${MAX_OUTPUT_PIXELS / 1_000_000} MP)`,
   }),
   token({
     prefix: "s",
@@ -688,7 +647,6 @@ export const TRANSFORM_TOKENS = [
     edge: true,
     originStep: null,
     example: "w_400,s_AAAAAAAAAAAAAAAAAAAAAA",
-    doc: `signature: ${SIGNATURE_LENGTH} base64url characters, HMAC-SHA256 of the canonical path`,
   }),
 ] as const;
 
@@ -809,12 +767,3 @@ export function writtenTokens(spec: TransformSpec): string[] {
   return tokens;
 }
 
-/** One Markdown line per token, `- \`w_\`: width in pixels, ...`, for the OpenAPI description. */
-export const tokenTable = TRANSFORM_TOKENS.map((declaration) => `- \`${declaration.prefix}_\`: ${declaration.doc}`).join("\n");
-
-/** "jpg = jpeg", from the one declaration of the aliases. */
-function aliasesInWords(): string {
-  return Object.entries(OUTPUT_FORMAT_ALIASES)
-    .map(([alias, format]) => `${alias} = ${format}`)
-    .join(", ");
-}

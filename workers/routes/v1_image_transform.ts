@@ -15,7 +15,7 @@ import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts"
 import { fileTransformParams, originTransformParams } from "../transform/transform-address.ts";
 import type { TransformEnv } from "../transform/transform-request.ts";
 import { serveTransform } from "../transform/serve-transform.ts";
-import { tokenTable } from "../../contracts/transform/registry.ts";
+import { tokenTable } from "../../contracts/transform/token-docs.ts";
 import { imageFactsSchema } from "../../contracts/origin/image-facts.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { MAX_FRESH_SECONDS, MIN_FRESH_SECONDS, MISSING_SECONDS } from "../origins/freshness.ts";
