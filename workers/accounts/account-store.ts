@@ -3,6 +3,7 @@
 // opened with its opening balance by billing (workers/billing/open-account.ts), which batches this
 // store's insert with the opening top-up's grant.
 import { eq } from "drizzle-orm";
+import { isolateMemo } from "../memo/isolate-memo.ts";
 import { orm } from "../db/orm.ts";
 import { accounts } from "../db/schema.ts";
 
@@ -40,13 +41,20 @@ export interface AccountSettings {
   require_signed_transforms: boolean;
 }
 
-export async function findAccountSettings(db: D1Database, accountId: string): Promise<AccountSettings | null> {
-  const row = await orm(db)
-    .select({ plan: accounts.plan, retention_hours: accounts.retentionHours, require_signed_transforms: accounts.requireSignedTransforms })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .get();
-  return row ?? null;
+// Every call that keeps a file reads its account's retention (a batch of ten read it ten times):
+// remembered in the isolate like a key (workers/memo/isolate-memo.ts), so a change takes effect at
+// once in the isolate that made it and within MEMO_MS in the others.
+const settingsSeen = isolateMemo<AccountSettings | null>();
+
+export function findAccountSettings(db: D1Database, accountId: string): Promise<AccountSettings | null> {
+  return settingsSeen.get(accountId, async () => {
+    const row = await orm(db)
+      .select({ plan: accounts.plan, retention_hours: accounts.retentionHours, require_signed_transforms: accounts.requireSignedTransforms })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .get();
+    return row ?? null;
+  });
 }
 
 export async function updateAccountSettings(db: D1Database, accountId: string, settings: Partial<AccountSettings>): Promise<void> {
@@ -57,6 +65,7 @@ export async function updateAccountSettings(db: D1Database, accountId: string, s
   };
   if (Object.keys(set).length === 0) return;
   await orm(db).update(accounts).set(set).where(eq(accounts.id, accountId)).run();
+  settingsSeen.forget(accountId);
 }
 
 export interface AccountWebhook {

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { updateAccountSettings } from "../accounts/account-store.ts";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
@@ -147,10 +148,17 @@ describe("findFile and openFile", () => {
 });
 
 describe("retentionFor", () => {
-  it("reads the account's retention_hours, 24 by default", async () => {
+  it("reads the account's retention_hours, 24 by default, and a change made here at once", async () => {
+    const { accountId } = await seedCaller();
+    expect(await retentionFor(env.DB, accountId)).toBe(DAY);
+    await updateAccountSettings(env.DB, accountId, { retention_hours: 2 });
+    expect(await retentionFor(env.DB, accountId)).toBe(2 * 3_600_000);
+  });
+
+  it("remembers the retention in the isolate: a change another isolate made is read within the memo's time", async () => {
     const { accountId } = await seedCaller();
     expect(await retentionFor(env.DB, accountId)).toBe(DAY);
     await env.DB.prepare("UPDATE accounts SET retention_hours = 2 WHERE id = ?").bind(accountId).run();
-    expect(await retentionFor(env.DB, accountId)).toBe(2 * 3_600_000);
+    expect(await retentionFor(env.DB, accountId)).toBe(DAY);
   });
 });
