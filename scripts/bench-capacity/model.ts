@@ -24,10 +24,12 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
   xlsx: "xlsx generate",
 };
 
-// The shard design's calls per request: one after the work (the charge, and with the file and
-// derivative index moved, its row); the balance check before the work is answered from the
-// isolate's recent sight of the balance (workers/billing/balance-seen.ts) for a funded account.
-// A job adds its start, its end and its webhook's record.
+// The shard design's calls per request: one after the work (the charge, and for a transform the
+// derivative's row with it); the balance check before the work is answered from the isolate's
+// recent sight of the balance (workers/billing/balance-seen.ts) for a funded account. A miss first
+// looks in R2 under its identity's key and asks the shard only when an object is there (served
+// from R2: one call, the lookup; made anew: one call, the keep). A job adds its start, its end and
+// its webhook's record.
 const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 4, xlsx: 1 };
 // Requests that charge the account: each is a ledger row its shard feeds to the shared report.
 const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };

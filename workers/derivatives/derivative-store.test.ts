@@ -48,6 +48,19 @@ describe("a derivative stored in the shared database before the format class was
   });
 });
 
+describe("a derivative's object in R2", () => {
+  it("is served only once the account's shard keeps its row: an object left by a keep that did not finish is made again", async () => {
+    const { accountId } = await seedCaller();
+    const id = { accountId, fileId: "file_orphan_object", canonical: "w_10", formatClass: null };
+    await env.FILES.put(await derivativeKey(id), new Uint8Array([1]));
+    expect(await readStoredDerivative(env, id)).toBeNull();
+    await storeDerivative(env, id, { body: new Uint8Array([2, 3]), size: 2, contentType: "image/webp", etag: '"kept"' });
+    const stored = await readStoredDerivative(env, id);
+    expect(stored?.record.etag).toBe('"kept"');
+    expect(new Uint8Array(await stored!.object.arrayBuffer())).toEqual(new Uint8Array([2, 3]));
+  });
+});
+
 describe("derivatives in the edge cache", () => {
   it("stay in the edge cache no longer than their file lives", async () => {
     const id = { accountId: "acct_cache_lifetime", fileId: "file_cache_lifetime", canonical: "w_100", formatClass: null };

@@ -42,20 +42,33 @@ export interface StoredDerivative {
   object: R2ObjectBody;
 }
 
+const atCap = () =>
+  new ProblemError("derivative_limit", `This source already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
+    extensions: { limit: MAX_DERIVATIVES_PER_FILE },
+  });
+
+// Sources this isolate saw refused at the cap: their next miss asks the shard before computing.
+// A source's object is the one place to look first otherwise: its key is the identity's, and an
+// object is only served once the shard confirms its row.
+const SOURCES_AT_CAP_LIMIT = 1_000;
+const sourcesAtCap = new Set<string>();
+const sourceName = (id: DerivativeIdentity) => `${id.accountId}/${id.fileId}`;
+
 /**
  * The derivative's row and its object, or null when it must be made: again when its object went
- * missing, and a new one only while the source has fewer than MAX_DERIVATIVES_PER_FILE (else 422
- * derivative_limit).
+ * missing (its R2 key is named by the identity, so a missing object needs no shard call), and a new
+ * one only while the source has fewer than MAX_DERIVATIVES_PER_FILE (else 422 derivative_limit,
+ * which storeDerivative also refuses after the work, as the shard keeps the count).
  */
 export async function readStoredDerivative(env: StoreEnv, id: DerivativeIdentity): Promise<StoredDerivative | null> {
+  const object = await env.FILES.get(await derivativeKey(id));
+  if (object === null && !sourcesAtCap.has(sourceName(id))) return null;
   const { row, count } = await accountShard(env, id.accountId).storedDerivative(id.accountId, shardName(id));
-  const object = row ? await env.FILES.get(row.r2Key) : null;
   if (row && object) return { record: { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType }, object };
-  if (!row && count >= MAX_DERIVATIVES_PER_FILE) {
-    throw new ProblemError("derivative_limit", `This source already has ${MAX_DERIVATIVES_PER_FILE} distinct transforms.`, {
-      extensions: { limit: MAX_DERIVATIVES_PER_FILE },
-    });
-  }
+  // An object no row accounts for (a keep that did not finish) is made again, never served.
+  await object?.body.cancel();
+  if (!row && count >= MAX_DERIVATIVES_PER_FILE) throw atCap();
+  sourcesAtCap.delete(sourceName(id));
   return null;
 }
 
@@ -69,7 +82,8 @@ export interface StoredBody extends ObjectBody {
 /**
  * The object first (an origin reply is checked against its digest as it streams in), then the
  * charge and the row, together in the account's shard: a damaged reply is never charged, a
- * refused charge leaves no object behind, and a row never points at a missing object. No charge
+ * refused charge (or a new derivative past the source's cap) leaves no object behind, and a row
+ * never points at a missing object. No charge
  * when the source already has a derivative of the same bytes (its ETag is their digest): the URL
  * cannot know what only the image makes equal (anim_false on a still image, a background on an
  * opaque one), so such a derivative is stored and served under its own identity, already paid for.
@@ -82,7 +96,12 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
   const row: ShardDerivativeRow = { ...shardName(id), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null };
   try {
     const answer = await accountShard(env, id.accountId).keepDerivative(id.accountId, row, charge, now);
-    if (charge !== null) chargeAnswered(charge, answer);
+    if (answer.outcome === "derivative_limit") {
+      if (sourcesAtCap.size >= SOURCES_AT_CAP_LIMIT) sourcesAtCap.clear();
+      sourcesAtCap.add(sourceName(id));
+      throw atCap();
+    }
+    if (charge !== null) chargeAnswered(charge, { outcome: answer.outcome, balanceMicros: answer.balanceMicros });
   } catch (error) {
     await env.FILES.delete(r2Key);
     throw error;

@@ -13,6 +13,7 @@ import { canonicalTransform, resolveTransform } from "../../contracts/transform/
 import { canonicalPath } from "../transform/check-signature.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { derivativeCount } from "../test-support/derivative-count.ts";
+import { derivativeKey } from "../derivatives/derivative-store.ts";
 import { mezzanineKey } from "../derivatives/mezzanine-store.ts";
 import { MEZZANINE_MAX_PIXELS } from "../../contracts/origin/image-mezzanine.ts";
 import { imageTransformEndpoint, originTransformOptions } from "../../contracts/origin/image-transform.ts";
@@ -341,6 +342,10 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     expect(res.status).toBe(422);
     expect(await problemOf(res)).toMatchObject({ type: "https://pixelpress.dev/problems/derivative_limit", limit: MAX_DERIVATIVES_PER_FILE });
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
+    // Refused after the work (the shard keeps the count): the object made for it is not left behind.
+    expect(await env.FILES.head(await derivativeKey({ accountId: caller.accountId, fileId, canonical: "w_9", formatClass: null }))).toBeNull();
+    // This isolate asks first the next time, and refuses again.
+    expect((await api(transformUrl(caller, "w_8", fileId))).status).toBe(422);
   });
 
   it("refuses an unfunded account with 402 and stores nothing", async () => {

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { eq } from "drizzle-orm";
+import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { topUpCharge, type Charge } from "../billing/charge.ts";
 import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
 import { FEED_DERIVATIVES, FEED_ROWS, ledgerFeedMessage, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
@@ -133,10 +134,19 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
 
   /**
    * Keeps a derivative whose object is stored, charging for it first unless its source already has
-   * a derivative of the same bytes: refused for want of balance, nothing is kept.
+   * a derivative of the same bytes: refused for want of balance, or as a new derivative of a source
+   * at its cap, nothing is kept.
    */
-  async keepDerivative(accountId: string, row: ShardDerivativeRow, charge: Charge | null, now: number): Promise<{ outcome: ShardChargeOutcome | "same_bytes"; balanceMicros: number | null }> {
+  async keepDerivative(
+    accountId: string,
+    row: ShardDerivativeRow,
+    charge: Charge | null,
+    now: number,
+  ): Promise<{ outcome: ShardChargeOutcome | "same_bytes" | "derivative_limit"; balanceMicros: number | null }> {
     await this.importDerivativesOnce(accountId);
+    if (findShardDerivative(this.db, row) === null && countShardDerivatives(this.db, row.fileId) >= MAX_DERIVATIVES_PER_FILE) {
+      return { outcome: "derivative_limit", balanceMicros: null };
+    }
     let charged: { outcome: ShardChargeOutcome | "same_bytes"; balanceMicros: number | null } = { outcome: "same_bytes", balanceMicros: null };
     if (charge !== null && !hasSameBytes(this.db, row.fileId, row.etag)) charged = await this.charge(accountId, charge, now);
     if (charged.outcome === "insufficient_balance") return charged;
