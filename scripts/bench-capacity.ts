@@ -74,5 +74,5 @@ for (const design of ["one D1 (as built)", "per-account shards"] satisfies Desig
     if (design === "per-account shards" && factor <= 10) verdicts.push(goalVerdict(factor, list, scaled(factor)));
   }
 }
-console.log("\nGoals (the shard design is modelled from this tree's measured statements; of its state, the rate windows, idempotency records and money have moved, the file and derivative index not yet):");
+console.log("\nGoals (the shard design is modelled from this tree's measured statements; of its state, the rate windows, idempotency records, money and derivative index have moved, the file index not yet):");
 for (const v of verdicts) console.log(`   ${v}`);
