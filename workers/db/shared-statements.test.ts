@@ -15,6 +15,7 @@ import { seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { registerGeneratedOrigin } from "../test-support/origin-requests.ts";
 import { emptyTally, meteredD1, type StatementTally } from "../test-support/statement-meter.ts";
+import { recordingQueue, type RecordedMessage } from "../test-support/recording-queue.ts";
 import { seedSource } from "../test-support/transform-requests.ts";
 import { sharedStatementBudgets, type RequestKind } from "./statement-budgets.ts";
 
@@ -24,29 +25,15 @@ import { sharedStatementBudgets, type RequestKind } from "./statement-budgets.ts
 
 const app = createApp();
 
-/**
- * The job queue with what the metered request sends kept back, so the metered consumer runs it
- * (delivered to the real queue, miniflare's consumer would run it outside the count).
- */
-function recordingQueue(queue: Queue<QueueMessage>, sent: QueueMessage[]): Queue<QueueMessage> {
-  return new Proxy(queue, {
-    get(target, property) {
-      if (property === "send") return (body: QueueMessage) => Promise.resolve(void sent.push(body));
-      if (property === "sendBatch") return (messages: Iterable<MessageSendRequest<QueueMessage>>) => Promise.resolve(void sent.push(...[...messages].map((m) => m.body)));
-      return Reflect.get(target, property, target) as unknown;
-    },
-  });
-}
-
 interface Metered {
   env: Bindings;
   tally: StatementTally;
-  queued: QueueMessage[];
+  queued: RecordedMessage[];
 }
 
 function meteredEnv(): Metered {
   const tally = emptyTally();
-  const queued: QueueMessage[] = [];
+  const queued: RecordedMessage[] = [];
   return { env: { ...env, DB: meteredD1(env.DB, tally), JOBS: recordingQueue(env.JOBS, queued), ALLOW_LOOPBACK_URLS: "true" }, tally, queued };
 }
 
@@ -66,7 +53,7 @@ async function send(metered: Metered, path: string, init: { key?: TestCaller | s
 /** Runs every message the metered requests queued, and what those queue in turn, through the real consumer. */
 async function drainQueue(metered: Metered): Promise<void> {
   while (metered.queued.length > 0) {
-    const body = metered.queued.shift()!;
+    const { body } = metered.queued.shift()!;
     await consumeJobQueue(createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }]), metered.env, jobRunners);
   }
 }

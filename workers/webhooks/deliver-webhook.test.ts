@@ -1,12 +1,18 @@
-import { env } from "cloudflare:test";
+import { env as testEnv } from "cloudflare:test";
 import { describe, expect, inject, it, vi } from "vitest";
 import { seal } from "../crypto/seal.ts";
 import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 import { seedCaller } from "../test-support/api.ts";
 import { generatedWorkbookResult } from "../test-support/job-results.ts";
+import { recordingQueue, type RecordedMessage } from "../test-support/recording-queue.ts";
 import { deliverJobWebhook } from "./deliver-webhook.ts";
 import { jobEventId } from "./job-event.ts";
 import { generateWebhookSecret, verifyWebhook } from "../../contracts/webhooks/signature.ts";
+
+// Retries are scheduled on the job queue some seconds away: kept here, where the tests read them,
+// rather than delivered after this file has ended (./recording-queue.ts says why).
+const queued: RecordedMessage[] = [];
+const env = { ...testEnv, JOBS: recordingQueue(testEnv.JOBS, queued) };
 
 interface Received {
   url: string;
@@ -70,6 +76,9 @@ describe("job webhooks", () => {
     const [first] = await attempts(job.id);
     expect(first!.next_attempt_at! - now).toBeGreaterThanOrEqual(4_000);
     expect(first!.next_attempt_at! - now).toBeLessThanOrEqual(6_000);
+    expect(queued.filter(({ body }) => body.kind === "webhook" && body.job_id === job.id)).toEqual([
+      { body: expect.objectContaining({ kind: "webhook", job_id: job.id, attempt: 2 }) as unknown, delaySeconds: expect.any(Number) as unknown },
+    ]);
 
     expect(await deliverJobWebhook(env, { kind: "webhook", job_id: job.id, attempt: 2 }, now + 6_000, fetchImpl)).toBe("delivered");
     expect(received.map((r) => r.headers.get("webhook-id"))).toEqual([jobEventId(job.id), jobEventId(job.id)]);
