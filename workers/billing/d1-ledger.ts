@@ -3,28 +3,23 @@
 // money moves (./shard-ledger.ts); this side is read once by each shard's import, written by the
 // ledger feed in batches, and read by the books (scripts/soak/reconcile.ts).
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { accounts, ledger, pendingTopUps } from "../db/schema.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 import { fedDerivativeProgress } from "../derivatives/d1-derivatives.ts";
 
-const IMPORT_PAGE = 1_000;
-
 /** The account's rows recorded before it had a shard, oldest first, read page by page. */
-export async function ledgerRowsBeforeShard(db: D1Database, accountId: string): Promise<Omit<ShardLedgerRow, "seq">[]> {
-  const rows: Omit<ShardLedgerRow, "seq">[] = [];
-  for (let after = 0; ; ) {
-    const page = await orm(db)
-      .select({ id: ledger.id, chargeKey: ledger.chargeKey, operation: ledger.operation, amountMicros: ledger.amountMicros, units: ledger.units, createdAt: ledger.createdAt })
+export function ledgerRowsBeforeShard(db: D1Database, accountId: string): Promise<Omit<ShardLedgerRow, "seq">[]> {
+  return readInPages((after, limit) =>
+    orm(db)
+      .select({ cursor: ledger.id, chargeKey: ledger.chargeKey, operation: ledger.operation, amountMicros: ledger.amountMicros, units: ledger.units, createdAt: ledger.createdAt })
       .from(ledger)
       .where(and(eq(ledger.accountId, accountId), gt(ledger.id, after)))
       .orderBy(asc(ledger.id))
-      .limit(IMPORT_PAGE)
-      .all();
-    for (const { id: _id, ...row } of page) rows.push(row);
-    if (page.length < IMPORT_PAGE) return rows;
-    after = page[page.length - 1]!.id;
-  }
+      .limit(limit)
+      .all(),
+  );
 }
 
 export interface PendingTopUp {

@@ -5,11 +5,11 @@
 // change it reflects, so a copy of an older change delivered late changes nothing, and a dropped
 // derivative stays a day as a marker before the cron sweep forgets it.
 import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { ShardDerivativeRow } from "./shard-derivatives.ts";
 
-const IMPORT_PAGE = 1_000;
 /** How long a dropped derivative's marker outlives any copy of an older change still in the queue. */
 export const DROPPED_MARKER_MS = 24 * 60 * 60 * 1000;
 
@@ -26,20 +26,16 @@ const shardColumns = {
 };
 
 /** The account's derivatives recorded before it had a shard, read page by page. */
-export async function derivativesBeforeShard(db: D1Database, accountId: string): Promise<ShardDerivativeRow[]> {
-  const rows: ShardDerivativeRow[] = [];
-  for (let after = 0; ; ) {
-    const page = await orm(db)
-      .select({ rowid: sql<number>`rowid`, ...shardColumns })
+export function derivativesBeforeShard(db: D1Database, accountId: string): Promise<ShardDerivativeRow[]> {
+  return readInPages((after, limit) =>
+    orm(db)
+      .select({ cursor: sql<number>`rowid`, ...shardColumns })
       .from(derivatives)
       .where(and(eq(derivatives.accountId, accountId), isNull(derivatives.droppedAt), gt(sql`rowid`, after)))
       .orderBy(asc(sql`rowid`))
-      .limit(IMPORT_PAGE)
-      .all();
-    for (const { rowid: _rowid, ...row } of page) rows.push(row);
-    if (page.length < IMPORT_PAGE) return rows;
-    after = page[page.length - 1]!.rowid;
-  }
+      .limit(limit)
+      .all(),
+  );
 }
 
 /** A derivative's state as a feed message carries it: its row, or null once dropped, under the shard's change `seq`. */

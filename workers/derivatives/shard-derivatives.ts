@@ -60,9 +60,22 @@ function dropWhere(db: ShardDb, where: ReturnType<typeof and>): ShardDerivativeR
   return dropped;
 }
 
+// A shard binds at most 100 parameters a statement; each source id is bound twice (source and overlay).
+const SOURCES_PER_STATEMENT = 49;
+
+/** What `read` finds for the derivatives made of the sources or drawn with one as their overlay, a statement's worth of sources at a time. */
+function madeWith(fileIds: string[], read: (where: ReturnType<typeof or>) => ShardDerivativeRow[]): ShardDerivativeRow[] {
+  const found: ShardDerivativeRow[] = [];
+  for (let start = 0; start < fileIds.length; start += SOURCES_PER_STATEMENT) {
+    const chunk = fileIds.slice(start, start + SOURCES_PER_STATEMENT);
+    found.push(...read(or(inArray(derivatives.fileId, chunk), inArray(derivatives.overlayFileId, chunk))));
+  }
+  return found;
+}
+
 /** Drops the derivatives of the sources, and those drawn with one of them as their overlay. */
 export function dropDerivativesMadeWith(db: ShardDb, fileIds: string[]): ShardDerivativeRow[] {
-  return dropWhere(db, or(inArray(derivatives.fileId, fileIds), inArray(derivatives.overlayFileId, fileIds)));
+  return madeWith(fileIds, (where) => dropWhere(db, where));
 }
 
 /** Drops the named derivatives; a name with no row is skipped. */
@@ -77,11 +90,7 @@ export function dropDerivativesUnder(db: ShardDb, sourcePrefix: string): ShardDe
 
 /** The derivatives of the sources, and those drawn with one of them as their overlay. */
 export function derivativesMadeWith(db: ShardDb, fileIds: string[]): ShardDerivativeRow[] {
-  return db
-    .select()
-    .from(derivatives)
-    .where(or(inArray(derivatives.fileId, fileIds), inArray(derivatives.overlayFileId, fileIds)))
-    .all();
+  return madeWith(fileIds, (where) => db.select().from(derivatives).where(where).all());
 }
 
 /** Rows the shared database held before the account had a shard: the report has them already. */

@@ -158,13 +158,13 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   /** The derivatives of the sources, and those drawn with one of them as their overlay. */
   async derivativesMadeWith(accountId: string, fileIds: string[]): Promise<ShardDerivativeRow[]> {
     await this.importDerivativesOnce(accountId);
-    return inChunks(fileIds, (chunk) => derivativesMadeWith(this.db, chunk));
+    return derivativesMadeWith(this.db, fileIds);
   }
 
   /** Drops the derivatives of the sources, and those drawn with one of them as their overlay; returns their rows. */
   async dropDerivativesMadeWith(accountId: string, fileIds: string[]): Promise<ShardDerivativeRow[]> {
     await this.importDerivativesOnce(accountId);
-    return this.fed(inChunks(fileIds, (chunk) => dropDerivativesMadeWith(this.db, chunk)));
+    return this.fed(dropDerivativesMadeWith(this.db, fileIds));
   }
 
   async dropNamedDerivatives(accountId: string, names: ShardDerivativeName[]): Promise<ShardDerivativeRow[]> {
@@ -311,13 +311,4 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   private fact(name: string): string | null {
     return this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, name)).get()?.value ?? null;
   }
-}
-
-// A shard binds at most 100 parameters a statement; each source id is bound twice (source and overlay).
-const SOURCES_PER_STATEMENT = 49;
-
-function inChunks<T>(ids: string[], run: (chunk: string[]) => T[]): T[] {
-  const found: T[] = [];
-  for (let start = 0; start < ids.length; start += SOURCES_PER_STATEMENT) found.push(...run(ids.slice(start, start + SOURCES_PER_STATEMENT)));
-  return found;
 }

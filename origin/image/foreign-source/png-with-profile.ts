@@ -1,26 +1,17 @@
 // Decoders that hand back bare RGBA (libheif's, JPEG XL's) lose what the samples mean. The pixels
 // go on to the pipeline as a lossless PNG that carries the source's ICC profile in an iCCP chunk,
 // so the one colour rule (to-srgb.ts) treats them like any tagged image.
-import { crc32, deflateSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
+import { pngChunk } from "../png-chunk.ts";
 import sharp from "sharp";
 
 const SIGNATURE_BYTES = 8;
 const IHDR_CHUNK_BYTES = 4 + 4 + 13 + 4;
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.byteLength);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.byteLength);
-  out.set(Buffer.from(type, "latin1"), 4);
-  out.set(data, 8);
-  view.setUint32(8 + data.byteLength, crc32(out.subarray(4, 8 + data.byteLength)));
-  return out;
-}
-
 /** An iCCP chunk: a profile name, a zero, compression method 0 (zlib), the compressed profile. */
 function iccpChunk(profile: Uint8Array): Uint8Array {
   const name = Buffer.from("icc\0\0", "latin1");
-  return chunk("iCCP", Buffer.concat([name, deflateSync(profile)]));
+  return pngChunk("iCCP", Buffer.concat([name, deflateSync(profile)]));
 }
 
 export interface RgbaPixels {

@@ -3,7 +3,8 @@
 // input has one frame rate for all; its concat demuxer drops the last frame's duration). Written
 // here, chunk by chunk, because libvips writes no APNG; nothing but ffmpeg reads it, from a
 // temporary file, so zlib's fastest level: it shrinks animations' flat areas for little CPU.
-import { crc32, deflateSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
+import { pngChunk } from "../png-chunk.ts";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // IHDR: 8 bits per sample, colour type 2 (RGB), deflate, adaptive filtering, no interlace.
@@ -11,15 +12,6 @@ const RGB_8BIT = [8, 2, 0, 0, 0];
 // A frame's delay is a 16-bit fraction; milliseconds over 1000 fit every delay the video limits allow.
 const DELAY_DENOMINATOR = 1000;
 const MAX_DELAY_MS = 0xffff;
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, "ascii");
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 export interface FrameSize {
   width: number;
@@ -34,7 +26,7 @@ export function apngStart({ width, height }: FrameSize, frames: number): Buffer 
   header.set(RGB_8BIT, 8);
   const control = Buffer.alloc(8);
   control.writeUInt32BE(frames, 0);
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("acTL", control)]);
+  return Buffer.concat([SIGNATURE, pngChunk("IHDR", header), pngChunk("acTL", control)]);
 }
 
 /**
@@ -55,10 +47,10 @@ export function apngFrame(index: number, rgb: Uint8Array, size: FrameSize, delay
   const filtered = Buffer.alloc((stride + 1) * size.height);
   for (let y = 0; y < size.height; y++) filtered.set(rgb.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   const pixels = deflateSync(filtered, { level: 1 });
-  if (index === 0) return Buffer.concat([chunk("fcTL", control), chunk("IDAT", pixels)]);
+  if (index === 0) return Buffer.concat([pngChunk("fcTL", control), pngChunk("IDAT", pixels)]);
   const numbered = Buffer.alloc(4);
   numbered.writeUInt32BE(sequence + 1, 0);
-  return Buffer.concat([chunk("fcTL", control), chunk("fdAT", Buffer.concat([numbered, pixels]))]);
+  return Buffer.concat([pngChunk("fcTL", control), pngChunk("fdAT", Buffer.concat([numbered, pixels]))]);
 }
 
-export const APNG_END = chunk("IEND", Buffer.alloc(0));
+export const APNG_END = Buffer.from(pngChunk("IEND", new Uint8Array(0)));
