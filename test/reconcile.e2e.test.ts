@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAccount } from "../workers/billing/open-account.ts";
 import { transformChargeKey } from "../workers/billing/charge-key.ts";
 import { fedLedgerStatements } from "../workers/billing/d1-ledger.ts";
-import { storeFile } from "../workers/files/file-store.ts";
+import { fedFileStatements } from "../workers/files/d1-files.ts";
+import { fileKey } from "../workers/files/file-store.ts";
 import { recordDelivery } from "../workers/webhooks/delivery-store.ts";
 import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
 import { problemBody } from "../contracts/problems/catalogue.ts";
@@ -99,9 +100,15 @@ describe("reconciling documented stops", () => {
     return account;
   }
 
+  /** A live source file as the books see it: its object in R2 and its row in the report its file shard feeds. */
   async function sourceFile(accountId: string) {
-    const body = new Uint8Array([1, 2, 3, 4]);
-    return storeFile(platform.env, { accountId, kind: "source", body, size: body.length, contentType: "image/png", expiresAt: Date.now() + 3_600_000 });
+    const db = platform.env.DB;
+    const id = `file_reconcile${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const r2Key = fileKey(accountId, id);
+    await platform.env.FILES.put(r2Key, new Uint8Array([1, 2, 3, 4]));
+    const row = { id, kind: "source", status: "ready", r2_key: r2Key, filename: null, content_type: "image/png", size_bytes: 4, sha256: null, created_at: Date.now(), expires_at: Date.now() + 3_600_000, deleted_at: null, deleted_reason: null };
+    await db.batch(fedFileStatements(db, [{ account_id: accountId, seq: 1, row }]));
+    return row;
   }
 
   it("counts a webhook stopped by the endpoint's 410 as stopped, not lost", async () => {

@@ -17,6 +17,8 @@ import { startServicePair, type ServicePair } from "./support/service-pair.ts";
 const FIRST_MIGRATION_OF_THE_MOVE = "0013_money_in_shards.sql";
 const ACCOUNT = "acct_upgradedbeforeshards";
 const OLD_CHARGE = "transform:file_oldfile0000000000000:w_10";
+const OLD_FILE = "file_keptacrosstheupgrade";
+const OLD_FILE_BYTES = new TextEncoder().encode("a durable file stored before the move");
 
 let pair: ServicePair;
 let secret: string;
@@ -54,6 +56,13 @@ beforeAll(async () => {
       db.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, ?, 'image.transform', 800, 1, ?)").bind(ACCOUNT, OLD_CHARGE, now),
     ]);
     expect(await db.prepare("SELECT balance_micros FROM accounts WHERE id = ?").bind(ACCOUNT).first("balance_micros")).toBe(49_200);
+    // A durable file as the old code kept it: its row in D1, its object in R2.
+    const r2Key = `accounts/${ACCOUNT}/${OLD_FILE}`;
+    await platform.env.FILES.put(r2Key, OLD_FILE_BYTES);
+    await db
+      .prepare("INSERT INTO files (id, account_id, kind, status, r2_key, filename, content_type, size_bytes, created_at, expires_at) VALUES (?, ?, 'source', 'ready', ?, 'kept.txt', 'text/plain', ?, ?, NULL)")
+      .bind(OLD_FILE, ACCOUNT, r2Key, OLD_FILE_BYTES.length, now)
+      .run();
     secret = (await createKey(db, ACCOUNT, { name: "kept across the upgrade", scopes: null })).secret;
   } finally {
     await platform.dispose();
@@ -69,6 +78,18 @@ afterAll(async () => {
 const auth = () => ({ Authorization: `Bearer ${secret}` });
 
 describe("npm start on state from before the money moved into the shards", () => {
+  it("keeps the account's files: listed, described and downloadable from its file shard", async () => {
+    const listed = await (await fetch(`${pair.edgeUrl}/v1/files`, { headers: auth() })).json<{ data: { file_id: string }[] }>();
+    expect(listed.data.map((file) => file.file_id)).toEqual([OLD_FILE]);
+    const file = await (await fetch(`${pair.edgeUrl}/v1/files/${OLD_FILE}`, { headers: auth() })).json<{ status: string; expires_at: null; download_url: string }>();
+    expect(file).toMatchObject({ status: "ready", expires_at: null });
+    const download = await fetch(file.download_url.replace(/^https?:\/\/[^/]+/, pair.edgeUrl));
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(OLD_FILE_BYTES);
+    const account = await (await fetch(`${pair.edgeUrl}/v1/account`, { headers: auth() })).json<{ storage: { durable_files: number; durable_bytes: number } }>();
+    expect(account.storage).toMatchObject({ durable_files: 1, durable_bytes: OLD_FILE_BYTES.length });
+  });
+
   it("keeps the account's key, balance and usage, charges from there, and feeds the report to the same books", async () => {
     const account = await (await fetch(`${pair.edgeUrl}/v1/account`, { headers: auth() })).json<{ account_id: string; balance_micros: number }>();
     expect(account).toMatchObject({ account_id: ACCOUNT, balance_micros: 49_200 });

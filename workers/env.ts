@@ -3,6 +3,7 @@ import type { QueueMessage } from "./jobs/job-message.ts";
 import type { OriginContainer } from "./origin/origin-container.ts";
 import type { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
 import type { AccountShard } from "./shards/account-shard.ts";
+import type { FileShard } from "./shards/file-shard.ts";
 
 // Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
 export interface Bindings {
@@ -15,8 +16,10 @@ export interface Bindings {
   LEDGER_FEED_DELAY_MS?: string;
   /** One fixed-window request counter per subject (an API key, a download's client address or file). */
   RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
-  /** One shard per account: the account's money and idempotency records (workers/shards/account-shard.ts). */
+  /** One shard per account: the account's money, idempotency records and derivatives (workers/shards/account-shard.ts). */
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
+  /** One file index per account (workers/shards/file-shard.ts). */
+  FILE_SHARDS: DurableObjectNamespace<FileShard>;
   ENVIRONMENT: string;
   /** One origin URL, or several comma-separated; empty: the ORIGIN_CONTAINER binding. */
   ORIGIN_URL: string;

@@ -12,6 +12,7 @@ import { pruneExpiredRecords } from "./maintenance/prune-records.ts";
 export { OriginContainer } from "./origin/origin-container.ts";
 export { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
 export { AccountShard } from "./shards/account-shard.ts";
+export { FileShard } from "./shards/file-shard.ts";
 
 const app = createApp();
 const SWEEP_BATCH = 500;

@@ -5,15 +5,17 @@ import worker from "./index.ts";
 import { encodeBase64 } from "../contracts/encoding/base64.ts";
 import { api, problemOf, seedCaller } from "./test-support/api.ts";
 import { generatedBytes } from "./test-support/generated-file.ts";
+import { fileReportFed, fileStatus } from "./test-support/file-report.ts";
 
 describe("scheduled maintenance", () => {
-  it("deletes expired results from R2 and D1, leaving live ones", async () => {
+  it("deletes expired results from R2 and their file shard, leaving live ones", async () => {
     const caller = await seedCaller();
     const now = Date.now();
     const store = (expiresAt: number) =>
       storeFile(env, { accountId: caller.accountId, kind: "result", body: new Uint8Array([1, 2, 3]), size: 3, contentType: "application/octet-stream", expiresAt });
     const expired = await store(now - 1_000);
     const live = await store(now + 3_600_000);
+    await fileReportFed(caller.accountId);
 
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController({ scheduledTime: now, cron: "*/15 * * * *" }), env, ctx);
@@ -21,8 +23,7 @@ describe("scheduled maintenance", () => {
 
     expect(await env.FILES.head(expired.r2_key)).toBeNull();
     expect(await env.FILES.head(live.r2_key)).not.toBeNull();
-    const row = await env.DB.prepare("SELECT status FROM files WHERE id = ?").bind(expired.id).first<{ status: string }>();
-    expect(row!.status).toBe("deleted");
+    expect(await fileStatus(caller.accountId, expired.id)).toBe("deleted");
     expect((await problemOf(await api(`/v1/files/${expired.id}`, { key: caller }))).status).toBe(410);
   });
 

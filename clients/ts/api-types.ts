@@ -1443,9 +1443,11 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @description The file's account, which the signature covers too. Links signed before it was added have none and still work. */
+                    account?: string;
                     /** @description Unix seconds after which the link stops working. */
                     expires: string;
-                    /** @description base64url HMAC-SHA256 over `<file_id>.<expires>`. */
+                    /** @description base64url HMAC-SHA256 over `<file_id>.<expires>.<account>` (`<file_id>.<expires>` without `account`). */
                     sig: string;
                 };
                 header?: never;
@@ -4719,7 +4721,7 @@ export interface components {
             expires_at: string | null;
             /**
              * @description A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at` (a durable file's, until the file is deleted); null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.
-             * @example https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w...
+             * @example https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w...
              */
             download_url: string | null;
         };
@@ -4893,7 +4895,7 @@ export interface components {
             file_id: string | null;
             /**
              * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
-             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
+             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w
              */
             url: string | null;
             /** @example 2026-11-24T10:00:00.000Z */
@@ -5098,7 +5100,7 @@ export interface components {
             file_id: string | null;
             /**
              * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
-             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
+             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w
              */
             url: string | null;
             /** @example 2026-11-24T10:00:00.000Z */
@@ -5262,7 +5264,7 @@ export interface components {
             file_id: string | null;
             /**
              * @description Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.
-             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w
+             * @example http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w
              */
             url: string | null;
             /** @example 2026-11-24T10:00:00.000Z */

@@ -24,7 +24,7 @@ import { createHash } from "node:crypto";
 import { transformChargeKey, transformChargeOverlay, transformChargeSource } from "../../workers/billing/charge-key.ts";
 import { fedBalances, ledgerRows } from "../../workers/billing/d1-ledger.ts";
 import { orm } from "../../workers/db/orm.ts";
-import { fileRows, liveFileAt } from "../../workers/files/file-store.ts";
+import { fileRows, liveFileAt } from "../../workers/files/d1-files.ts";
 import { jobsSince } from "../../workers/jobs/job-store.ts";
 import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";

@@ -1,14 +1,18 @@
 // The ledger feed: how the shared database's reports follow the shards: the ledger and fed
-// balances, and the derivative index. A shard sends its new rows, and the derivatives it kept or
-// dropped, in messages of at most FEED_ROWS rows and FEED_DERIVATIVES derivatives
-// (workers/shards/account-shard.ts, at its alarm, a moment after a change), and the queue consumer
-// writes a whole batch of messages in one transaction of a few statements (./d1-ledger.ts,
-// workers/derivatives/d1-derivatives.ts). Delivery is at least once and in no set order; the
-// report's unique charge key, the balance's sequence number and each derivative's change number
-// make a second or late delivery change nothing.
+// balances, the derivative index and the file index. An account shard sends its new rows, and the
+// derivatives it kept or dropped, in messages of at most FEED_ROWS rows and FEED_DERIVATIVES
+// derivatives (workers/shards/account-shard.ts, at its alarm, a moment after a change); a file
+// shard sends the files it changed, FEED_FILES a message (workers/shards/file-shard.ts). The queue
+// consumer writes a whole batch of messages in one transaction of a few statements
+// (./d1-ledger.ts, workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts). Delivery is
+// at least once and in no set order; the report's unique charge key, the balance's sequence
+// number and each derivative's and file's change number make a second or late delivery change
+// nothing.
 import { z } from "zod";
 import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
 import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
+import { fedFileStatements, type FedFile } from "../files/d1-files.ts";
+import type { FileChange } from "../files/shard-files.ts";
 import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
@@ -17,6 +21,8 @@ export const LEDGER_FEED_QUEUE = "pixelpress-ledger";
 export const FEED_ROWS = 400;
 /** Derivatives a message carries: about 300 bytes each, so a full message stays near 120 KB. */
 export const FEED_DERIVATIVES = 200;
+/** Files a message carries: about 400 bytes each. */
+export const FEED_FILES = 200;
 
 const fedDerivativeSchema = z.object({
   file_id: z.string(),
@@ -26,6 +32,24 @@ const fedDerivativeSchema = z.object({
   row: z
     .object({ r2_key: z.string(), etag: z.string(), bytes: z.number().int(), content_type: z.string(), created_at: z.number().int(), overlay_file_id: z.string().nullable() })
     .nullable(),
+});
+
+const fedFileSchema = z.object({
+  seq: z.number().int().positive(),
+  row: z.object({
+    id: z.string(),
+    kind: z.enum(["source", "result"]),
+    status: z.enum(["pending", "ready", "deleted"]),
+    r2_key: z.string(),
+    filename: z.string().nullable(),
+    content_type: z.string(),
+    size_bytes: z.number().int().nonnegative(),
+    sha256: z.string().nullable(),
+    created_at: z.number().int(),
+    expires_at: z.number().int().nullable(),
+    deleted_at: z.number().int().nullable(),
+    deleted_reason: z.enum(["deleted", "expired", "used_as_source"]).nullable(),
+  }),
 });
 
 const ledgerFeedMessageSchema = z.object({
@@ -43,6 +67,8 @@ const ledgerFeedMessageSchema = z.object({
   balance: z.object({ balance_micros: z.number().int().nonnegative(), seq: z.number().int().positive() }).nullable(),
   /** Each derivative kept or dropped since the last message, as it is now (null: dropped). */
   derivatives: z.array(fedDerivativeSchema).default([]),
+  /** Each file changed since the last message, as it is now. */
+  files: z.array(fedFileSchema).default([]),
 });
 
 export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
@@ -67,10 +93,37 @@ export function ledgerFeedMessage(
   };
 }
 
+/** A file shard's message: the files it changed, each as it is now. */
+export function fileFeedMessage(accountId: string, files: FileChange[]): LedgerFeedMessage {
+  return {
+    account_id: accountId,
+    rows: [],
+    balance: null,
+    files: files.map(({ seq, row }) => ({
+      seq,
+      row: {
+        id: row.id,
+        kind: row.kind,
+        status: row.status,
+        r2_key: row.r2Key,
+        filename: row.filename,
+        content_type: row.contentType,
+        size_bytes: row.sizeBytes,
+        sha256: row.sha256,
+        created_at: row.createdAt,
+        expires_at: row.expiresAt,
+        deleted_at: row.deletedAt,
+        deleted_reason: row.deletedReason,
+      },
+    })),
+  };
+}
+
 /** Writes a batch of feed messages to the shared database; a message that does not parse is dropped, not retried forever. */
 export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Database): Promise<void> {
   const rows: FedRow[] = [];
   const derivatives: FedDerivative[] = [];
+  const files: FedFile[] = [];
   const newest = new Map<string, FedBalance>();
   for (const message of batch.messages) {
     const parsed = ledgerFeedMessageSchema.safeParse(message.body);
@@ -81,9 +134,10 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
     const { account_id, balance } = parsed.data;
     for (const row of parsed.data.rows) rows.push({ account_id, ...row });
     for (const derivative of parsed.data.derivatives) derivatives.push({ account_id, ...derivative });
+    for (const file of parsed.data.files) files.push({ account_id, ...file });
     if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
   }
-  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now())];
+  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now()), ...fedFileStatements(db, files)];
   if (statements.length > 0) await db.batch(statements);
   batch.ackAll();
 }

@@ -115,29 +115,36 @@ export const idempotencyRecords = sqliteTable(
 );
 
 
-// Every stored object (a source, an upload, a result) has one row; the R2 object is written
-// before the row is marked ready and deleted only after the row is marked deleted, so a row
-// never points at a half-written object. A null expires_at is a durable file: kept until it is
-// deleted, and metered as storage (workers/files/storage-meter.ts).
+// Every stored object (a source, an upload, a result) has one row in its account's shard
+// (workers/files/shard-files.ts); this table is the report of them all the shards feed
+// (workers/files/d1-files.ts), for the expiry sweep, the storage meter and the books. A null
+// expires_at is a durable file: kept until it is deleted, and metered as storage.
+/** A file's columns, as the shared database's report and each account's shard (workers/shards/shard-schema.ts) both keep them. */
+export const fileColumns = () => ({
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["source", "result"] }).notNull(),
+  status: text("status", { enum: ["pending", "ready", "deleted"] }).notNull(),
+  r2Key: text("r2_key").notNull(),
+  filename: text("filename"),
+  contentType: text("content_type").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  sha256: text("sha256"),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at"),
+  deletedAt: integer("deleted_at"),
+  /** Why a deleted file went, so its 410 can say so (a source used by a call names keep_source). */
+  deletedReason: text("deleted_reason", { enum: ["deleted", "expired", "used_as_source"] }),
+});
+
 export const files = sqliteTable(
   "files",
   {
-    id: text("id").primaryKey(),
+    ...fileColumns(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    kind: text("kind", { enum: ["source", "result"] }).notNull(),
-    status: text("status", { enum: ["pending", "ready", "deleted"] }).notNull(),
-    r2Key: text("r2_key").notNull(),
-    filename: text("filename"),
-    contentType: text("content_type").notNull(),
-    sizeBytes: integer("size_bytes").notNull(),
-    sha256: text("sha256"),
-    createdAt: integer("created_at").notNull(),
-    expiresAt: integer("expires_at"),
-    deletedAt: integer("deleted_at"),
-    /** Why a deleted file went, so its 410 can say so (a source used by a call names keep_source). */
-    deletedReason: text("deleted_reason", { enum: ["deleted", "expired", "used_as_source"] }),
+    /** The shard's change this row reflects (0: written before the account had a shard); an older one arriving late is ignored. */
+    fedSeq: integer("fed_seq").notNull().default(0),
   },
   (t) => [index("files_account").on(t.accountId, t.createdAt), index("files_expiry").on(t.status, t.expiresAt)],
 );

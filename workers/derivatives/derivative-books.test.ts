@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { platformFailures, reconcilePlatform } from "../../scripts/soak/reconcile.ts";
 import { ledgerFeedSettled } from "../../scripts/soak/ledger-feed-settled.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
-import { accountShard } from "../shards/shard-stub.ts";
+import { accountShard, fileShard } from "../shards/shard-stub.ts";
 import { ledgerOf } from "../test-support/account-books.ts";
 import { api, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
@@ -19,9 +19,10 @@ async function fetched(path: string): Promise<void> {
   await res.arrayBuffer();
 }
 
-/** The books once the account's shard has fed what it did (the edge's tests feed only when a test runs the alarm). */
+/** The books once the account's shards have fed what they did (the edge's tests feed only when a test runs the alarm). */
 async function books(caller: TestCaller, since: number) {
   await runDurableObjectAlarm(accountShard(env, caller.accountId));
+  await runDurableObjectAlarm(fileShard(env, caller.accountId));
   await ledgerFeedSettled(env.DB);
   return reconcilePlatform(env.DB, env.FILES, { jobDeadlineMs: 60_000, since });
 }

@@ -82,8 +82,8 @@ export interface StoredBody extends ObjectBody {
 /**
  * The object first (an origin reply is checked against its digest as it streams in), then the
  * charge and the row, together in the account's shard: a damaged reply is never charged, a
- * refused charge (or a new derivative past the source's cap) leaves no object behind, and a row
- * never points at a missing object. No charge
+ * refused charge (or a new derivative past the source's cap, or of a source deleted meanwhile)
+ * leaves no object behind, and a row never points at a missing object. No charge
  * when the source already has a derivative of the same bytes (its ETag is their digest): the URL
  * cannot know what only the image makes equal (anim_false on a still image, a background on an
  * opaque one), so such a derivative is stored and served under its own identity, already paid for.
@@ -96,6 +96,7 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
   const row: ShardDerivativeRow = { ...shardName(id), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null };
   try {
     const answer = await accountShard(env, id.accountId).keepDerivative(id.accountId, row, charge, now);
+    if (answer.outcome === "source_gone") throw new ProblemError("gone", `The source of this transform was deleted while it was made: nothing was kept or charged.`);
     if (answer.outcome === "derivative_limit") {
       if (sourcesAtCap.size >= SOURCES_AT_CAP_LIMIT) sourcesAtCap.clear();
       sourcesAtCap.add(sourceName(id));
@@ -122,10 +123,11 @@ async function deleteObjectsOf(env: StoreEnv, accountId: string, dropped: ShardD
  * Deletes the account's derivatives made of the given files or drawn with one of them as their
  * overlay, rows and objects, and records them as dropped on purpose (the books read that);
  * returns the identities deleted, so the caller (workers/files/file-lifecycle.ts) can purge their
- * edge-cache entries.
+ * edge-cache entries. `gone`: the files were deleted, and a derivative of one finished later is
+ * refused at its keep.
  */
-export async function deleteDerivativesOf(env: StoreEnv, accountId: string, fileIds: string[]): Promise<DerivativeIdentity[]> {
-  const dropped = await accountShard(env, accountId).dropDerivativesMadeWith(accountId, fileIds);
+export async function deleteDerivativesOf(env: StoreEnv, accountId: string, fileIds: string[], gone: boolean, now = Date.now()): Promise<DerivativeIdentity[]> {
+  const dropped = await accountShard(env, accountId).dropDerivativesMadeWith(accountId, fileIds, gone, now);
   const deleted = await deleteObjectsOf(env, accountId, dropped);
   await recordPurgedDerivatives(env.DB, deleted);
   return deleted;

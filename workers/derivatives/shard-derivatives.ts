@@ -5,7 +5,7 @@
 // (./d1-derivatives.ts), which the ledger feed brings up to date.
 import { and, asc, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { ShardDb } from "../shards/shard-db.ts";
-import { shardDerivativeChanges as changes, shardDerivatives as derivatives } from "../shards/shard-schema.ts";
+import { shardDerivativeChanges as changes, shardDerivatives as derivatives, shardGoneSources as goneSources } from "../shards/shard-schema.ts";
 
 /** A derivative's row as the shard keeps it. */
 export type ShardDerivativeRow = typeof derivatives.$inferSelect;
@@ -91,6 +91,21 @@ export function dropDerivativesUnder(db: ShardDb, sourcePrefix: string): ShardDe
 /** The derivatives of the sources, and those drawn with one of them as their overlay. */
 export function derivativesMadeWith(db: ShardDb, fileIds: string[]): ShardDerivativeRow[] {
   return madeWith(fileIds, (where) => db.select().from(derivatives).where(where).all());
+}
+
+/** How long a deleted source's derivatives are refused: far past any transform's deadline. */
+export const GONE_SOURCE_MS = 24 * 60 * 60 * 1000;
+
+/** Records the sources as deleted (forgetting those deleted more than GONE_SOURCE_MS ago). */
+export function recordGoneSources(db: ShardDb, fileIds: string[], now: number): void {
+  db.delete(goneSources).where(lt(goneSources.goneAt, now - GONE_SOURCE_MS)).run();
+  for (const fileId of fileIds) db.insert(goneSources).values({ fileId, goneAt: now }).onConflictDoNothing().run();
+}
+
+/** Whether the derivative is made of (or drawn with) a source deleted lately. */
+export function madeOfGoneSource(db: ShardDb, row: Pick<ShardDerivativeRow, "fileId" | "overlayFileId">): boolean {
+  const ids = row.overlayFileId === null ? [row.fileId] : [row.fileId, row.overlayFileId];
+  return db.select({ fileId: goneSources.fileId }).from(goneSources).where(inArray(goneSources.fileId, ids)).limit(1).get() !== undefined;
 }
 
 /** Rows the shared database held before the account had a shard: the report has them already. */

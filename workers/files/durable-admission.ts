@@ -5,11 +5,11 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Plan } from "../accounts/account-store.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
 import { owedStorageMicros } from "../billing/storage-charge-store.ts";
-import { durableUsage } from "./file-store.ts";
+import { durableUsage, type FileIndexEnv } from "./file-store.ts";
 
 /** 402 while a storage day is owed; 413 when the account's durable files, `addedBytes` included, pass its plan's quota. */
-export async function checkDurableAdmission(db: D1Database, accountId: string, plan: Plan, addedBytes: number): Promise<void> {
-  const owed = await owedStorageMicros(db, accountId);
+export async function checkDurableAdmission(env: { DB: D1Database } & FileIndexEnv, accountId: string, plan: Plan, addedBytes: number): Promise<void> {
+  const owed = await owedStorageMicros(env.DB, accountId);
   if (owed > 0) {
     throw new ProblemError(
       "storage_charge_owed",
@@ -18,7 +18,7 @@ export async function checkDurableAdmission(db: D1Database, accountId: string, p
     );
   }
   const quota = durableStorageQuotaBytes[plan];
-  const reserved = await durableUsage(db, accountId, "reserved");
+  const reserved = await durableUsage(env, accountId, "reserved");
   if (reserved.bytes > quota) {
     const usedBytes = reserved.bytes - addedBytes;
     throw new ProblemError(

@@ -2,6 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { seedCaller } from "../test-support/api.ts";
+import { ledgerOf } from "../test-support/account-books.ts";
+import { fileReportFed, fileStatus } from "../test-support/file-report.ts";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { derivativeKey, storeDerivative } from "../derivatives/derivative-store.ts";
 import { derivativeCount } from "../test-support/derivative-count.ts";
 import { edgeCacheKey, fileCacheKeyUrl, matchEdgeCache, putEdgeCache } from "../derivatives/edge-cache.ts";
@@ -10,9 +13,6 @@ import { findMezzanine, mezzanineKey, storeMezzanine } from "../derivatives/mezz
 import { deleteFile, dropIfFileDeleted, releaseSource, sweepExpiredFiles } from "./file-lifecycle.ts";
 import { findFile, insertPendingFile, storeFile } from "./file-store.ts";
 
-async function statusOf(fileId: string): Promise<string> {
-  return (await env.DB.prepare("SELECT status FROM files WHERE id = ?").bind(fileId).first<{ status: string }>())!.status;
-}
 
 function store(accountId: string, expiresAt: number | null) {
   const body = new TextEncoder().encode(`bytes expiring at ${expiresAt}`);
@@ -28,22 +28,26 @@ describe("sweepExpiredFiles", () => {
     const live = await store(accountId, now + 1);
     const durable = await store(accountId, null);
     // An upload that was never completed: its object exists but its row is still pending.
-    const abandoned = await insertPendingFile(env.DB, { accountId, kind: "source", contentType: "image/png", sizeBytes: 3, expiresAt: now - 10 });
+    const abandoned = await insertPendingFile(env, { accountId, kind: "source", contentType: "image/png", sizeBytes: 3, expiresAt: now - 10 });
     await env.FILES.put(abandoned.r2_key, new Uint8Array([1, 2, 3]));
 
     // Expired but not yet swept already answers 410.
-    const before = await findFile(env.DB, accountId, expired.id, now).catch((e: ProblemError) => e);
+    const before = await findFile(env, accountId, expired.id, now).catch((e: ProblemError) => e);
     expect(before).toMatchObject({ status: 410, slug: "gone" });
 
+    // The sweep finds expired files in the shared report, which each file shard feeds.
+    await sweepExpiredFiles(env, now, 100);
+    expect(await fileStatus(accountId, expired.id)).toBe("ready");
+    await fileReportFed(accountId);
     expect(await sweepExpiredFiles(env, now, 100)).toBeGreaterThanOrEqual(3);
     for (const file of [expired, dueNow, abandoned]) {
-      expect(await statusOf(file.id)).toBe("deleted");
+      expect(await fileStatus(accountId, file.id)).toBe("deleted");
       expect(await env.FILES.head(file.r2_key)).toBeNull();
-      const after = await findFile(env.DB, accountId, file.id, now).catch((e: ProblemError) => e);
+      const after = await findFile(env, accountId, file.id, now).catch((e: ProblemError) => e);
       expect(after).toMatchObject({ status: 410, slug: "gone" });
     }
     for (const kept of [live, durable]) {
-      expect(await statusOf(kept.id)).toBe("ready");
+      expect(await fileStatus(accountId, kept.id)).toBe("ready");
       expect(await env.FILES.head(kept.r2_key)).not.toBeNull();
     }
     expect(await sweepExpiredFiles(env, now, 100)).toBe(0);
@@ -53,6 +57,7 @@ describe("sweepExpiredFiles", () => {
     const { accountId } = await seedCaller();
     const now = Date.UTC(2029, 0, 1);
     await Promise.all(Array.from({ length: 130 }, (_, i) => store(accountId, now - 1000 + i)));
+    await fileReportFed(accountId);
 
     expect(await sweepExpiredFiles(env, now, 120)).toBe(120);
     expect(await sweepExpiredFiles(env, now, 120)).toBe(10);
@@ -62,6 +67,7 @@ describe("sweepExpiredFiles", () => {
       .bind(accountId)
       .all<{ status: string; n: number }>();
     expect(results).toEqual([{ status: "deleted", n: 130 }]);
+    expect(await fileShardRows(accountId, "SELECT status, COUNT(*) AS n FROM files GROUP BY status")).toEqual([{ status: "deleted", n: 130 }]);
     const listed = await env.FILES.list({ prefix: `accounts/${accountId}/` });
     expect(listed.objects).toEqual([]);
   });
@@ -118,30 +124,27 @@ describe("derivatives follow their file", () => {
   it("are deleted when the expiry sweep removes the file, edge cache included", async () => {
     const { caller, file, ids, keys } = await fileWithDerivatives(Date.now() - 1_000);
     for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).not.toBeNull();
+    await fileReportFed(caller.accountId);
     await sweepExpiredFiles(env, Date.now());
     expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
     for (const key of keys) expect(await env.FILES.head(key)).toBeNull();
     for (const id of ids) expect(await matchEdgeCache(edgeCacheKey(env, id), [])).toBeNull();
   });
 
-  it("are deleted when they land after their file's deletion, edge cache included", async () => {
-    const { caller, file, keys } = await fileWithDerivatives(Date.now() + 3_600_000);
+  it("are refused when they are kept after their file's deletion: nothing kept, nothing charged", async () => {
+    const { caller, file } = await fileWithDerivatives(Date.now() + 3_600_000);
     expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(false);
     expect(await derivativeCount(env, caller.accountId, file.id)).toBe(2);
 
     await deleteFile(env, caller.accountId, file.id);
-    // A transform that was computing meanwhile stores its derivative and caches it afterwards.
+    // A transform that was computing meanwhile (from an isolate's memory of the file) keeps its derivative.
     const late = { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: null };
-    const cacheKey = edgeCacheKey(env, late);
-    await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"' });
-    await putEdgeCache(cacheKey, new Uint8Array([5]), { etag: '"late"', contentType: "image/webp", bytes: 1, vary: [] }, file.expires_at);
-    await storeMezzanine(env.FILES, file.id, new Uint8Array([7]), { format: "jpeg", width: 1, height: 1, original: { width: 1, height: 1, format: "jpeg", hasAlpha: false } });
-    expect(await matchEdgeCache(cacheKey, [])).not.toBeNull();
-
-    expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(true);
+    const charge = { accountId: caller.accountId, chargeKey: `transform:${file.id}:w_300`, operation: "image.transform" as const, amountMicros: 800 };
+    const refused = await storeDerivative(env, late, { body: new Uint8Array([5]), size: 1, contentType: "image/webp", etag: '"late"' }, charge).catch((e: ProblemError) => e);
+    expect(refused).toMatchObject({ status: 410, slug: "gone" });
     expect(await derivativeCount(env, caller.accountId, file.id)).toBe(0);
-    for (const key of [...keys, await derivativeKey(late)]) expect(await env.FILES.head(key)).toBeNull();
-    expect(await matchEdgeCache(cacheKey, [])).toBeNull();
+    expect(await env.FILES.head(await derivativeKey(late))).toBeNull();
+    expect(await ledgerOf(caller.accountId, (row) => row.chargeKey === charge.chargeKey)).toEqual([]);
   });
 });
 
@@ -157,7 +160,7 @@ describe("deleteFile", () => {
     const deleted = await deleteFile(env, accountId, record.id, "deleted", 1234);
     expect(deleted).toMatchObject({ status: "deleted", deleted_at: 1234, deleted_reason: "deleted" });
     expect(await env.FILES.head(record.r2_key)).toBeNull();
-    expect(await problemSlug(findFile(env.DB, accountId, record.id))).toBe("410 gone");
+    expect(await problemSlug(findFile(env, accountId, record.id))).toBe("410 gone");
     expect(await deleteFile(env, accountId, record.id, "used_as_source", 9999)).toMatchObject({ status: "deleted", deleted_at: 1234, deleted_reason: "deleted" });
   });
 
@@ -167,7 +170,7 @@ describe("deleteFile", () => {
     const record = await store(theirs.accountId, Date.now() + 3_600_000);
     expect(await problemSlug(deleteFile(env, mine.accountId, record.id))).toBe("404 not_found");
     expect(await env.FILES.head(record.r2_key)).not.toBeNull();
-    expect(await statusOf(record.id)).toBe("ready");
+    expect(await fileStatus(theirs.accountId, record.id)).toBe("ready");
   });
 });
 
@@ -177,7 +180,7 @@ describe("releaseSource", () => {
     const upload = await store(accountId, Date.now() + 3_600_000);
     await releaseSource(env, accountId, { id: upload.id, kind: "source", durable: false }, false);
     expect(await env.FILES.head(upload.r2_key)).toBeNull();
-    const gone = await findFile(env.DB, accountId, upload.id).catch((e: ProblemError) => e);
+    const gone = await findFile(env, accountId, upload.id).catch((e: ProblemError) => e);
     expect(gone).toMatchObject({ status: 410, slug: "gone", extensions: { deleted_reason: "used_as_source" } });
     expect((gone as ProblemError).message).toMatch(/keep_source/);
   });
@@ -190,7 +193,7 @@ describe("releaseSource", () => {
     await releaseSource(env, accountId, { id: kept.id, kind: "source", durable: false }, true);
     await releaseSource(env, accountId, { id: kept.id, kind: "result", durable: false }, false);
     for (const file of [durable, kept]) {
-      expect(await statusOf(file.id)).toBe("ready");
+      expect(await fileStatus(accountId, file.id)).toBe("ready");
       expect(await env.FILES.head(file.r2_key)).not.toBeNull();
     }
   });

@@ -10,9 +10,11 @@ import { purgeZoneUrls, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
 import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { derivativeCacheUrls } from "../origins/derivative-cache-urls.ts";
 import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
-import { findFileStatus, listExpiredFiles, markFileDeleted, markFilesExpired, type DeletedReason, type FileRecord } from "./file-store.ts";
+import { reportedExpiredFiles, reportFilesExpired } from "./d1-files.ts";
+import { expireFiles, findFileRow, markFileDeleted, type DeletedReason, type FileRecord } from "./file-store.ts";
+import { sawFile } from "./recent-files.ts";
 
-type LifecycleEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv;
+type LifecycleEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS"> & CacheKeyEnv;
 
 // R2's delete takes at most 1000 keys per call.
 const KEYS_PER_DELETE = 1000;
@@ -27,10 +29,15 @@ function chunked<T>(items: T[], size: number): T[][] {
  * Forgets everything derived from the given files: derivative rows and objects, this data
  * centre's edge-cache entries for them, and the files' mezzanines. Returns how many derivatives
  * and edge-cache entries went, and the cache URLs of every derivative (for a purge beyond this
- * data centre).
+ * data centre). `gone`: the files were deleted, so a derivative of one finished later is refused.
  */
-export async function dropDerivativesOfFiles(env: LifecycleEnv, accountId: string, fileIds: string[]): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
-  const deleted = await deleteDerivativesOf(env, accountId, fileIds);
+export async function dropDerivativesOfFiles(
+  env: LifecycleEnv,
+  accountId: string,
+  fileIds: string[],
+  gone: boolean,
+): Promise<{ derivatives: number; edgeEntries: number; cacheUrls: string[] }> {
+  const deleted = await deleteDerivativesOf(env, accountId, fileIds, gone);
   const cacheUrls = await derivativeCacheUrls(env, deleted);
   let edgeEntries = 0;
   for (const url of cacheUrls.slice(0, MAX_EDGE_CACHE_PURGES)) if (await deleteEdgeCache(url)) edgeEntries++;
@@ -45,10 +52,11 @@ export async function dropDerivativesOfFiles(env: LifecycleEnv, accountId: strin
  * refuses is logged and leaves the deletion standing.
  */
 export async function deleteFile(env: LifecycleEnv & ZonePurgeEnv, accountId: string, fileId: string, reason: DeletedReason = "deleted", now = Date.now()): Promise<FileRecord> {
-  const record = await markFileDeleted(env.DB, accountId, fileId, reason, now);
+  const record = await markFileDeleted(env, accountId, fileId, reason, now);
+  sawFile(accountId, fileId, record);
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   await env.FILES.delete(record.r2_key);
-  const { cacheUrls } = await dropDerivativesOfFiles(env, accountId, [fileId]);
+  const { cacheUrls } = await dropDerivativesOfFiles(env, accountId, [fileId], true);
   const cdn = await purgeZoneUrls(env, cacheUrls);
   if (cdn.status === "failed") console.error(`Deleting ${fileId}: ${cdn.urls_not_purged} cache URLs not purged beyond this data centre. ${cdn.error}`);
   return record;
@@ -69,28 +77,37 @@ export async function releaseSource(
 }
 
 /**
- * Deletes up to `limit` files whose expiry is at or before `now` (durable files have none);
- * returns how many. Call again while it returns `limit` to drain a backlog.
+ * Deletes up to `limit` files whose expiry is at or before `now` (durable files have none), as
+ * the shared report lists them; each account's file shard decides, since a change the report has
+ * not heard yet (an expiry lifted) may have overtaken it. Returns how many the report listed:
+ * call again while it returns `limit` to drain a backlog.
  */
 export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), limit = 500): Promise<number> {
-  const results = await listExpiredFiles(env.DB, now, limit);
-  if (results.length === 0) return 0;
-  await markFilesExpired(env.DB, results.map((row) => row.id), now);
-  for (const keys of chunked(results.map((row) => row.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
+  const listed = await reportedExpiredFiles(env.DB, now, limit);
   const byAccount = new Map<string, string[]>();
-  for (const row of results) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row.id]);
-  for (const [accountId, fileIds] of byAccount) await dropDerivativesOfFiles(env, accountId, fileIds);
-  return results.length;
+  for (const row of listed) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row.id]);
+  const expiredIds: string[] = [];
+  for (const [accountId, fileIds] of byAccount) {
+    const expired = await expireFiles(env, accountId, fileIds, now);
+    if (expired.length === 0) continue;
+    for (const keys of chunked(expired.map((file) => file.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
+    await dropDerivativesOfFiles(env, accountId, expired.map((file) => file.id), true);
+    expiredIds.push(...expired.map((file) => file.id));
+  }
+  await reportFilesExpired(env.DB, expiredIds, now);
+  return listed.length;
 }
 
 /**
  * For a derivative stored (and put in the edge cache) while its file was being deleted: that
- * deletion found none of it to delete, so it goes now. True when the file is gone.
+ * deletion found none of it to delete, so it goes now. True when the file is gone. What the file
+ * shard says is remembered for the next miss (./recent-files.ts).
  */
 export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fileId: string): Promise<boolean> {
-  const status = await findFileStatus(env.DB, accountId, fileId);
-  if (status !== null && status !== "deleted") return false;
-  await dropDerivativesOfFiles(env, accountId, [fileId]);
+  const record = await findFileRow(env, accountId, fileId);
+  sawFile(accountId, fileId, record);
+  if (record !== null && record.status !== "deleted") return false;
+  await dropDerivativesOfFiles(env, accountId, [fileId], true);
   return true;
 }
 
@@ -103,6 +120,6 @@ export async function purgeFiles(env: LifecycleEnv & ZonePurgeEnv, accountId: st
   // only some derivative's overlay is the caller's too when the derivative is.
   const used = await derivativesOfFiles(env, accountId, fileIds);
   const owned = [...new Set(fileIds)].filter((id) => used.some((d) => d.fileId === id || d.overlayFileId === id));
-  const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, accountId, owned);
+  const { derivatives, edgeEntries, cacheUrls } = owned.length === 0 ? { derivatives: 0, edgeEntries: 0, cacheUrls: [] } : await dropDerivativesOfFiles(env, accountId, owned, false);
   return { originals: 0, derivatives, edge_entries: edgeEntries, cdn: await purgeZoneUrls(env, cacheUrls) };
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { seedCaller } from "../test-support/api.ts";
-import { fileKey, findFile, findFileOwner, insertPendingFile, openFile, retentionFor, storeFile } from "./file-store.ts";
+import { fileShardRows } from "../test-support/shard-rows.ts";
+import { fileKey, findFile, insertPendingFile, openFile, retentionFor, storeFile } from "./file-store.ts";
 
 const DAY = 86_400_000;
 
@@ -53,7 +54,7 @@ describe("storeFile", () => {
     const object = await env.FILES.get(record.r2_key);
     expect(new Uint8Array(await object!.arrayBuffer())).toEqual(bytes);
     expect(object!.httpMetadata?.contentType).toBe("image/webp");
-    expect(await findFile(env.DB, accountId, record.id)).toEqual(record);
+    expect(await findFile(env, accountId, record.id)).toEqual(record);
   });
 
   it("streams a body of known size and keeps the verified sha256", async () => {
@@ -81,7 +82,7 @@ describe("storeFile", () => {
     await expect(
       storeFile(env, { accountId, kind: "source", body: streamOf(bytes), size: 2000, contentType: "image/png", expiresAt: Date.now() + DAY }),
     ).rejects.toThrow();
-    const { results } = await env.DB.prepare("SELECT id, status FROM files WHERE account_id = ?").bind(accountId).all<{ id: string; status: string }>();
+    const results = await fileShardRows<{ id: string; status: string }>(accountId, "SELECT id, status FROM files");
     expect(results.map((r) => r.status)).toEqual(["deleted"]);
     expect(await env.FILES.head(fileKey(accountId, results[0]!.id))).toBeNull();
   });
@@ -91,8 +92,7 @@ describe("storeFile", () => {
     await expect(
       storeFile(env, { accountId, kind: "result", body: randomBytes(10), size: 11, contentType: "image/png", expiresAt: Date.now() + DAY }),
     ).rejects.toThrow(RangeError);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ?").bind(accountId).first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await fileShardRows(accountId, "SELECT COUNT(*) AS n FROM files")).toEqual([{ n: 0 }]);
   });
 
   it("leaves no ready row when the bytes do not match the declared sha256", async () => {
@@ -101,8 +101,7 @@ describe("storeFile", () => {
     await expect(
       storeFile(env, { accountId, kind: "source", body: bytes, size: 500, contentType: "image/png", expiresAt: Date.now() + DAY, sha256: "0".repeat(64) }),
     ).rejects.toThrow();
-    const ready = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ? AND status = 'ready'").bind(accountId).first<{ n: number }>();
-    expect(ready!.n).toBe(0);
+    expect(await fileShardRows(accountId, "SELECT COUNT(*) AS n FROM files WHERE status = 'ready'")).toEqual([{ n: 0 }]);
   });
 });
 
@@ -111,19 +110,17 @@ describe("findFile and openFile", () => {
     const mine = await seedCaller();
     const theirs = await seedCaller();
     const record = await storeFile(env, { accountId: theirs.accountId, kind: "result", body: randomBytes(10), size: 10, contentType: "image/png", expiresAt: Date.now() + DAY });
-    expect(await problemSlug(findFile(env.DB, mine.accountId, record.id))).toBe("404 not_found");
-    expect(await problemSlug(findFile(env.DB, mine.accountId, "file_doesnotexist000000"))).toBe("404 not_found");
+    expect(await problemSlug(findFile(env, mine.accountId, record.id))).toBe("404 not_found");
+    expect(await problemSlug(findFile(env, mine.accountId, "file_doesnotexist000000"))).toBe("404 not_found");
     expect(await problemSlug(openFile(env, mine.accountId, record.id))).toBe("404 not_found");
-    expect(await findFileOwner(env.DB, record.id)).toBe(theirs.accountId);
-    expect(await problemSlug(findFileOwner(env.DB, "file_doesnotexist000000"))).toBe("404 not_found");
   });
 
   it("answers 410 for an expired file the sweep has not reached yet", async () => {
     const { accountId } = await seedCaller();
     const now = Date.now();
     const record = await storeFile(env, { accountId, kind: "result", body: randomBytes(10), size: 10, contentType: "image/png", expiresAt: now + 1000 });
-    expect((await findFile(env.DB, accountId, record.id, now)).id).toBe(record.id);
-    expect(await problemSlug(findFile(env.DB, accountId, record.id, now + 1000))).toBe("410 gone");
+    expect((await findFile(env, accountId, record.id, now)).id).toBe(record.id);
+    expect(await problemSlug(findFile(env, accountId, record.id, now + 1000))).toBe("410 gone");
   });
 
   it("reads a byte range, refuses an unsatisfiable one with 416, and a pending upload with 409", async () => {
@@ -142,7 +139,7 @@ describe("findFile and openFile", () => {
     const error = await openFile(env, accountId, record.id, "bytes=5000-").catch((e: ProblemError) => e);
     expect(error).toMatchObject({ status: 416, slug: "range_not_satisfiable", headers: { "Content-Range": "bytes */5000" } });
 
-    const pending = await insertPendingFile(env.DB, { accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + DAY });
+    const pending = await insertPendingFile(env, { accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + DAY });
     expect(await problemSlug(openFile(env, accountId, pending.id))).toBe("409 upload_incomplete");
   });
 });

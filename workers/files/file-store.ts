@@ -1,22 +1,23 @@
-// Files: one D1 row per R2 object. A row is inserted `pending` before its object is written and
-// flipped to `ready` only after the write succeeded, so a crash in between leaves a pending row
-// (swept, object and all, when it expires) and never a ready row without an object. Deletion
-// runs the other way: the row is marked deleted first, then the object is removed (deleting a
-// file with everything derived from it is workers/files/file-lifecycle.ts's work).
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql, sum, count } from "drizzle-orm";
+// Files: one row per R2 object, in the account's file shard (./shard-files.ts). A row is inserted
+// `pending` before its object is written and flipped to `ready` only after the write succeeded, so
+// a crash in between leaves a pending row (swept, object and all, when it expires) and never a
+// ready row without an object. Deletion runs the other way: the row is marked deleted first, then
+// the object is removed (deleting a file with everything derived from it is
+// workers/files/file-lifecycle.ts's work).
 import { findAccountSettings } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
-import { orm } from "../db/orm.ts";
-import { files } from "../db/schema.ts";
+import { fileShard } from "../shards/shard-stub.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 import { putObject, readObject } from "../objects/file-objects.ts";
+import type { DurableUsage, FileCursor, ShardFileRow } from "./shard-files.ts";
 
-export type FileKind = "source" | "result";
-export type FileStatus = "pending" | "ready" | "deleted";
+export type { DurableUsage, FileCursor } from "./shard-files.ts";
+export type FileKind = ShardFileRow["kind"];
+export type FileStatus = ShardFileRow["status"];
 /** Why a deleted file went: acknowledged (or a write that failed), expired, or used up by a processing call. */
-export type DeletedReason = "deleted" | "expired" | "used_as_source";
+export type DeletedReason = NonNullable<ShardFileRow["deletedReason"]>;
 
 export interface FileRecord {
   id: string;
@@ -64,74 +65,58 @@ export interface StoreFileInput {
   admit?: (pending: FileRecord) => Promise<void>;
 }
 
-type FileEnv = Pick<Bindings, "DB" | "FILES">;
+/** The file index alone (the account's file shard). */
+export type FileIndexEnv = Pick<Bindings, "FILE_SHARDS">;
+type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS">;
 
-const fileColumns = {
-  id: files.id,
-  account_id: files.accountId,
-  kind: files.kind,
-  status: files.status,
-  r2_key: files.r2Key,
-  filename: files.filename,
-  content_type: files.contentType,
-  size_bytes: files.sizeBytes,
-  sha256: files.sha256,
-  created_at: files.createdAt,
-  expires_at: files.expiresAt,
-  deleted_at: files.deletedAt,
-  deleted_reason: files.deletedReason,
-};
+/** The API's record of a shard's row. */
+export function fileRecord(accountId: string, row: ShardFileRow): FileRecord {
+  return {
+    id: row.id,
+    account_id: accountId,
+    kind: row.kind,
+    status: row.status,
+    r2_key: row.r2Key,
+    filename: row.filename,
+    content_type: row.contentType,
+    size_bytes: row.sizeBytes,
+    sha256: row.sha256,
+    created_at: row.createdAt,
+    expires_at: row.expiresAt,
+    deleted_at: row.deletedAt,
+    deleted_reason: row.deletedReason,
+  };
+}
+
+const recordOf = (accountId: string, row: ShardFileRow | null): FileRecord | null => (row === null ? null : fileRecord(accountId, row));
 
 export function fileKey(accountId: string, fileId: string): string {
   return `accounts/${accountId}/${fileId}`;
 }
 
-export async function insertPendingFile(db: D1Database, file: NewFile, now = Date.now()): Promise<FileRecord> {
+export async function insertPendingFile(env: FileIndexEnv, file: NewFile, now = Date.now()): Promise<FileRecord> {
   const id = newId("file");
-  const record: FileRecord = {
+  const row: ShardFileRow = {
     id,
-    account_id: file.accountId,
     kind: file.kind,
     status: "pending",
-    r2_key: fileKey(file.accountId, id),
+    r2Key: fileKey(file.accountId, id),
     filename: file.filename ?? null,
-    content_type: file.contentType,
-    size_bytes: file.sizeBytes,
+    contentType: file.contentType,
+    sizeBytes: file.sizeBytes,
     sha256: file.sha256 ?? null,
-    created_at: now,
-    expires_at: file.expiresAt,
-    deleted_at: null,
-    deleted_reason: null,
+    createdAt: now,
+    expiresAt: file.expiresAt,
+    deletedAt: null,
+    deletedReason: null,
   };
-  await orm(db)
-    .insert(files)
-    .values({
-      id: record.id,
-      accountId: record.account_id,
-      kind: record.kind,
-      status: record.status,
-      r2Key: record.r2_key,
-      filename: record.filename,
-      contentType: record.content_type,
-      sizeBytes: record.size_bytes,
-      sha256: record.sha256,
-      createdAt: record.created_at,
-      expiresAt: record.expires_at,
-      deletedAt: record.deleted_at,
-    })
-    .run();
-  return record;
+  await fileShard(env, file.accountId).insertFile(file.accountId, row);
+  return fileRecord(file.accountId, row);
 }
 
 /** Flips a pending row to ready; null when it is no longer pending (already ready, or deleted). */
-export async function markFileReady(db: D1Database, accountId: string, fileId: string): Promise<FileRecord | null> {
-  const record = await orm(db)
-    .update(files)
-    .set({ status: "ready" })
-    .where(and(eq(files.id, fileId), eq(files.accountId, accountId), eq(files.status, "pending")))
-    .returning(fileColumns)
-    .get();
-  return record ?? null;
+export async function markFileReady(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
+  return recordOf(accountId, await fileShard(env, accountId).markFileReady(accountId, fileId));
 }
 
 export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<FileRecord> {
@@ -140,12 +125,12 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
   }
   const { accountId, kind, contentType, filename, sha256 } = input;
   const expiresAt = input.expiresAt === undefined ? Date.now() + (await retentionFor(env.DB, accountId)) : input.expiresAt;
-  const pending = await insertPendingFile(env.DB, { accountId, kind, contentType, sizeBytes: input.size, filename, expiresAt, sha256 });
+  const pending = await insertPendingFile(env, { accountId, kind, contentType, sizeBytes: input.size, filename, expiresAt, sha256 });
   if (input.admit) {
     try {
       await input.admit(pending);
     } catch (error) {
-      await discardPendingFile(env.DB, pending.id);
+      await discardPendingFile(env, accountId, pending.id);
       throw error;
     }
   }
@@ -153,16 +138,16 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
     await putObject(env.FILES, pending.r2_key, input, { httpMetadata: { contentType: input.contentType } });
   } catch (error) {
     // A new file has nothing derived from it yet: its row and its object are all there is.
-    await markFileDeleted(env.DB, accountId, pending.id, "deleted");
+    await markFileDeleted(env, accountId, pending.id, "deleted");
     await env.FILES.delete(pending.r2_key);
     throw error;
   }
-  return (await markFileReady(env.DB, accountId, pending.id)) ?? findFile(env.DB, accountId, pending.id);
+  return (await markFileReady(env, accountId, pending.id)) ?? findFile(env, accountId, pending.id);
 }
 
-/** Removes a pending row whose object was never written (a file refused before its bytes were stored). */
-export async function discardPendingFile(db: D1Database, fileId: string): Promise<void> {
-  await orm(db).delete(files).where(and(eq(files.id, fileId), eq(files.status, "pending"))).run();
+/** Ends a pending row whose object was never written (a file refused before its bytes were stored): its id was never given out. */
+export async function discardPendingFile(env: FileIndexEnv, accountId: string, fileId: string): Promise<void> {
+  await fileShard(env, accountId).markFileDeleted(accountId, fileId, "deleted", Date.now());
 }
 
 function goneDetail(record: FileRecord): string {
@@ -178,8 +163,8 @@ function goneDetail(record: FileRecord): string {
 }
 
 /** The file's row. Another account's id is 404 like a missing one; deleted or expired is 410. */
-export async function findFile(db: D1Database, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
-  const record = await orm(db).select(fileColumns).from(files).where(and(eq(files.id, fileId), eq(files.accountId, accountId))).get();
+export async function findFile(env: FileIndexEnv, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
+  const record = recordOf(accountId, await fileShard(env, accountId).file(accountId, fileId));
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   if (record.status === "deleted") throw new ProblemError("gone", goneDetail(record), { extensions: { deleted_reason: record.deleted_reason } });
   if (record.expires_at !== null && record.expires_at <= now) {
@@ -189,22 +174,12 @@ export async function findFile(db: D1Database, accountId: string, fileId: string
 }
 
 /** The file's row, when its bytes are all there to read: an upload not completed yet is 409. */
-export async function findReadyFile(db: D1Database, accountId: string, fileId: string): Promise<FileRecord> {
-  const record = await findFile(db, accountId, fileId);
+export async function findReadyFile(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord> {
+  const record = await findFile(env, accountId, fileId);
   if (record.status === "pending") {
     throw new ProblemError("upload_incomplete", `File ${fileId} is an upload that was not completed: PUT its bytes, then POST /v1/uploads/${fileId}/complete.`);
   }
   return record;
-}
-
-/**
- * The account that owns a file, for the signed download path, where the URL's signature (not an
- * API key) is the credential.
- */
-export async function findFileOwner(db: D1Database, fileId: string): Promise<string> {
-  const row = await orm(db).select({ account_id: files.accountId }).from(files).where(eq(files.id, fileId)).get();
-  if (!row) throw new ProblemError("not_found", `No file ${fileId}.`);
-  return row.account_id;
 }
 
 export interface OpenedFile {
@@ -219,7 +194,7 @@ export interface OpenedFile {
  * unsatisfiable one is a 416, one that is malformed or asks for several ranges reads it all.
  */
 export async function openFile(env: FileEnv, accountId: string, fileId: string, rangeHeader?: string | null): Promise<OpenedFile> {
-  const record = await findReadyFile(env.DB, accountId, fileId);
+  const record = await findReadyFile(env, accountId, fileId);
   const range = resolveByteRange(rangeHeader ?? null, record.size_bytes);
   if (range === "unsatisfiable") {
     throw new ProblemError("range_not_satisfiable", `The file has ${record.size_bytes} bytes; the requested range lies outside it.`, {
@@ -234,18 +209,8 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
  * Marks a file of the account deleted (the first time's moment and reason are kept); its object
  * and what derives from it are the caller's to remove afterwards. Null for no such file.
  */
-export async function markFileDeleted(db: D1Database, accountId: string, fileId: string, reason: DeletedReason, now = Date.now()): Promise<FileRecord | null> {
-  const record = await orm(db)
-    .update(files)
-    .set({
-      status: "deleted",
-      deletedAt: sql`COALESCE(${files.deletedAt}, ${now})`,
-      deletedReason: sql`COALESCE(${files.deletedReason}, ${reason})`,
-    })
-    .where(and(eq(files.id, fileId), eq(files.accountId, accountId)))
-    .returning(fileColumns)
-    .get();
-  return record ?? null;
+export async function markFileDeleted(env: FileIndexEnv, accountId: string, fileId: string, reason: DeletedReason, now = Date.now()): Promise<FileRecord | null> {
+  return recordOf(accountId, await fileShard(env, accountId).markFileDeleted(accountId, fileId, reason, now));
 }
 
 const HOUR_MS = 3_600_000;
@@ -257,58 +222,20 @@ export async function retentionFor(db: D1Database, accountId: string): Promise<n
   return settings.retention_hours * HOUR_MS;
 }
 
-/** The file's status whatever its account's view of it; null when there is no such row. */
-export async function findFileStatus(db: D1Database, accountId: string, fileId: string): Promise<FileStatus | null> {
-  const row = await orm(db).select({ status: files.status }).from(files).where(and(eq(files.id, fileId), eq(files.accountId, accountId))).get();
-  return row?.status ?? null;
+/** The file's row whatever its status (the transform path's last check); null when there is no such file. */
+export async function findFileRow(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
+  return recordOf(accountId, await fileShard(env, accountId).file(accountId, fileId));
 }
 
-/** Files whose expiry is at or before `now` and that are not deleted yet, soonest first; a durable file (null expiry) never is. */
-export async function listExpiredFiles(db: D1Database, now: number, limit: number): Promise<{ id: string; account_id: string; r2_key: string }[]> {
-  return orm(db)
-    .select({ id: files.id, account_id: files.accountId, r2_key: files.r2Key })
-    .from(files)
-    .where(and(inArray(files.status, ["pending", "ready"]), lte(files.expiresAt, now)))
-    .orderBy(asc(files.expiresAt))
-    .limit(limit)
-    .all();
-}
-
-// D1 binds at most 100 parameters per statement; drizzle binds every value, so four go to
-// the new status, deleted_at, deleted_reason and the status compared against.
-const IDS_PER_UPDATE = 96;
-
-/** Marks expired files deleted in one batch; their objects are the caller's to remove afterwards. */
-export async function markFilesExpired(db: D1Database, fileIds: string[], now: number): Promise<void> {
-  if (fileIds.length === 0) return;
-  const handle = orm(db);
-  const updates = [];
-  for (let i = 0; i < fileIds.length; i += IDS_PER_UPDATE) {
-    const chunk = fileIds.slice(i, i + IDS_PER_UPDATE);
-    updates.push(
-      handle
-        .update(files)
-        .set({ status: "deleted", deletedAt: now, deletedReason: "expired" })
-        .where(and(ne(files.status, "deleted"), inArray(files.id, chunk))),
-    );
-  }
-  await handle.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+/** Marks deleted, as expired, those of the account's files that are still live and past their expiry at `now`; returns them. */
+export async function expireFiles(env: FileIndexEnv, accountId: string, fileIds: string[], now: number): Promise<FileRecord[]> {
+  const expired = await fileShard(env, accountId).expireFiles(accountId, fileIds, now);
+  return expired.map((row) => fileRecord(accountId, row));
 }
 
 /** Sets (or with null, lifts) a live file's expiry; null when the account has no such live file. */
-export async function setFileExpiry(db: D1Database, accountId: string, fileId: string, expiresAt: number | null): Promise<FileRecord | null> {
-  const record = await orm(db)
-    .update(files)
-    .set({ expiresAt })
-    .where(and(eq(files.id, fileId), eq(files.accountId, accountId), ne(files.status, "deleted")))
-    .returning(fileColumns)
-    .get();
-  return record ?? null;
-}
-
-export interface FileCursor {
-  createdAt: number;
-  id: string;
+export async function setFileExpiry(env: FileIndexEnv, accountId: string, fileId: string, expiresAt: number | null): Promise<FileRecord | null> {
+  return recordOf(accountId, await fileShard(env, accountId).setFileExpiry(accountId, fileId, expiresAt));
 }
 
 /**
@@ -316,61 +243,15 @@ export interface FileCursor {
  * order is (created_at, id) descending and the cursor is the last row's pair, so files stored
  * after the first page was read never shift the pages after it.
  */
-export async function listFiles(db: D1Database, accountId: string, page: { limit: number; after: FileCursor | null }, now = Date.now()): Promise<FileRecord[]> {
-  const { after } = page;
-  return orm(db)
-    .select(fileColumns)
-    .from(files)
-    .where(
-      and(
-        eq(files.accountId, accountId),
-        ne(files.status, "deleted"),
-        or(isNull(files.expiresAt), gt(files.expiresAt, now)),
-        after ? or(lt(files.createdAt, after.createdAt), and(eq(files.createdAt, after.createdAt), lt(files.id, after.id))) : undefined,
-      ),
-    )
-    .orderBy(desc(files.createdAt), desc(files.id))
-    .limit(page.limit)
-    .all();
+export async function listFiles(env: FileIndexEnv, accountId: string, page: { limit: number; after: FileCursor | null }, now = Date.now()): Promise<FileRecord[]> {
+  const rows = await fileShard(env, accountId).files(accountId, page.limit, page.after, now);
+  return rows.map((row) => fileRecord(accountId, row));
 }
-
-export interface DurableUsage {
-  bytes: number;
-  files: number;
-}
-
-const durableBytes = sql<number>`COALESCE(${sum(files.sizeBytes)}, 0)`.mapWith(Number);
 
 /**
  * The account's durable files: `ready` ones are what it stores (and pays for); `reserved` adds
  * pending uploads, which hold their declared size against the quota until completed or expired.
  */
-export async function durableUsage(db: D1Database, accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
-  const statuses: FileStatus[] = scope === "ready" ? ["ready"] : ["pending", "ready"];
-  const row = await orm(db)
-    .select({ bytes: durableBytes, files: count() })
-    .from(files)
-    .where(and(eq(files.accountId, accountId), isNull(files.expiresAt), inArray(files.status, statuses)))
-    .get();
-  return row ?? { bytes: 0, files: 0 };
-}
-
-/** Every account's stored durable bytes, for the daily storage charge. */
-export async function durableBytesByAccount(db: D1Database): Promise<{ accountId: string; bytes: number }[]> {
-  return orm(db)
-    .select({ accountId: files.accountId, bytes: durableBytes })
-    .from(files)
-    .where(and(isNull(files.expiresAt), eq(files.status, "ready")))
-    .groupBy(files.accountId)
-    .all();
-}
-
-/** Every file row, deleted ones too, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
-export function fileRows(db: D1Database) {
-  return orm(db).select({ id: files.id, account_id: files.accountId, kind: files.kind, status: files.status, r2_key: files.r2Key }).from(files);
-}
-
-/** The file not deleted whose object is `r2Key`, if any: a query, so the books can batch it with the derivative lookup. */
-export function liveFileAt(db: D1Database, r2Key: string) {
-  return orm(db).select({ id: files.id }).from(files).where(and(eq(files.r2Key, r2Key), ne(files.status, "deleted"))).limit(1);
+export function durableUsage(env: FileIndexEnv, accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
+  return fileShard(env, accountId).durableUsage(accountId, scope);
 }

@@ -28,7 +28,7 @@ export const fileSchema = z
     download_url: z.string().nullable().openapi({
       description:
         "A signed link to the bytes, usable without an API key (in an email or an `<a href>`) until `expires_at` (a durable file's, until the file is deleted); null unless the file is ready. POST /v1/files/{file_id}/ack revokes it at once.",
-      example: "https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w...",
+      example: "https://api.pixelpress.dev/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w...",
     }),
   })
   .openapi("File");
@@ -43,7 +43,7 @@ type LinkEnv = Pick<Bindings, "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "IMAGE_ALIA
  */
 export async function fileView(record: FileRecord, env: LinkEnv, requestUrl: string): Promise<FileView> {
   const downloadUrl =
-    record.status === "ready" ? await signedDownloadUrl(env.SIGNING_SECRET, publicBaseUrl(env, requestUrl), record.id, record.expires_at) : null;
+    record.status === "ready" ? await signedDownloadUrl(env.SIGNING_SECRET, publicBaseUrl(env, requestUrl), record) : null;
   return {
     file_id: record.id,
     kind: record.kind,

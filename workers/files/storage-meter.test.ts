@@ -5,14 +5,20 @@ import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api
 import { insertPendingFile, markFileReady, storeFile } from "./file-store.ts";
 import { chargeDurableStorage } from "./storage-meter.ts";
 import { balanceOf, grantTopUpOf, ledgerOf } from "../test-support/account-books.ts";
+import { fileReportFed } from "../test-support/file-report.ts";
 
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const DAY = 86_400_000;
 
-/** A ready durable file of `sizeBytes` as far as the books go: metering reads rows, never objects. */
+/**
+ * A ready durable file of `sizeBytes` as far as the books go: metering reads rows, never objects,
+ * from the shared report the account's file shard feeds.
+ */
 async function durableRow(accountId: string, sizeBytes: number) {
-  const pending = await insertPendingFile(env.DB, { accountId, kind: "source", contentType: "image/png", sizeBytes, expiresAt: null });
-  return (await markFileReady(env.DB, accountId, pending.id))!;
+  const pending = await insertPendingFile(env, { accountId, kind: "source", contentType: "image/png", sizeBytes, expiresAt: null });
+  const ready = (await markFileReady(env, accountId, pending.id))!;
+  await fileReportFed(accountId);
+  return ready;
 }
 
 async function runScheduled(scheduledTime: number): Promise<void> {

@@ -9,7 +9,7 @@ import { storageChargeKey } from "../billing/charge-key.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { markStorageDayCharged, recordStorageDays, unchargedStorageDays, type StorageDay } from "../billing/storage-charge-store.ts";
 import type { AccountShards } from "../shards/shard-stub.ts";
-import { durableBytesByAccount } from "./file-store.ts";
+import { durableBytesByAccount } from "./d1-files.ts";
 
 // Days tried per sweep: one charge statement each. Owed days are tried in (day, account) order
 // from a cursor, so days that keep failing never hold back the ones after them.

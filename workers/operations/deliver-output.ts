@@ -13,7 +13,7 @@ export const deliveredOutputSchema = z.object({
   file_id: z.string().nullable().openapi({ example: "file_8kT2bQ7xLw3mZr9Xc1Vd", description: "null when only base64 was asked for" }),
   url: z.string().nullable().openapi({
     description: "Signed download link, valid without an API key until expires_at; POST /v1/files/{file_id}/ack deletes it at once.",
-    example: "http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?expires=1795514400&sig=3q2-7w",
+    example: "http://127.0.0.1:8787/v1/files/file_8kT2bQ7xLw3mZr9Xc1Vd/content?account=acct_4Fh8Kq2ZpW9tLm3Xc7Vd&expires=1795514400&sig=3q2-7w",
   }),
   expires_at: z.string().nullable().openapi({ example: "2026-11-24T10:00:00.000Z" }),
   base64: z.string().optional().openapi({ description: "The output bytes, when `output` is `base64` or `both`." }),
@@ -21,7 +21,7 @@ export const deliveredOutputSchema = z.object({
 
 export type DeliveredOutput = z.infer<typeof deliveredOutputSchema>;
 
-type OutputEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
+type OutputEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * Stores a result for download and/or inlines it, as the request's `output` asks, and charges for
@@ -58,7 +58,7 @@ export async function deliverOutput(
   }
   return {
     file_id: record.id,
-    url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record.id, record.expires_at),
+    url: await signedDownloadUrl(env.SIGNING_SECRET, baseUrl, record),
     expires_at: record.expires_at === null ? null : new Date(record.expires_at).toISOString(),
     ...(base64 !== undefined ? { base64 } : {}),
   };

@@ -42,7 +42,7 @@ export const imageResultSchema = deliveredOutputSchema
 
 export type ImageResult = z.infer<typeof imageResultSchema>;
 
-type ImageEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
+type ImageEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * One image through the origin, stored and billed. The sync route, each batch item and the job

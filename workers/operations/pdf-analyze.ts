@@ -20,7 +20,7 @@ export const pdfAnalysisSchema = pdfAnalyzeReplySchema.extend({ billing: billing
 
 export type PdfAnalysis = z.infer<typeof pdfAnalysisSchema>;
 
-type PdfEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
+type PdfEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" | "SIGNING_SECRET" | "ORIGIN_URL" | "ORIGIN_SECRET">;
 
 /** Free, but recorded in the ledger at $0 so that usage counts it. */
 async function analyzePdf(

@@ -34,7 +34,7 @@ export const pdfCompressResultSchema = deliveredOutputSchema
 
 export type PdfCompressResult = z.infer<typeof pdfCompressResultSchema>;
 
-type PdfEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
+type PdfEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * Compresses through the origin, stores the output and bills by the input's size tier. When the

@@ -57,7 +57,7 @@ export const xlsxResultSchema = deliveredOutputSchema
 
 export type XlsxResult = z.infer<typeof xlsxResultSchema>;
 
-type XlsxEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
+type XlsxEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" | "SIGNING_SECRET" | "PUBLIC_BASE_URL" | "ORIGIN_URL" | "ORIGIN_SECRET" | "ALLOW_LOOPBACK_URLS" | "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
 /**
  * One workbook built by the origin's streaming writer, stored and billed by its cell count.

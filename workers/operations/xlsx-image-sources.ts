@@ -12,7 +12,7 @@ import { resolveSource, sourceBody } from "../sources/resolve-source.ts";
 /** Bytes of fetched and stored pictures one workbook may pull into the isolate (inline ones count against the JSON cap). */
 export const XLSX_MAX_FETCHED_IMAGE_BYTES = 10 * 1024 * 1024;
 
-type ImageSourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS">;
+type ImageSourceEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS" | "ALLOW_LOOPBACK_URLS">;
 
 function naming(error: unknown, pointer: string): unknown {
   if (!(error instanceof ProblemError)) return error;

@@ -1,6 +1,7 @@
 // The edge against an origin that dies, restarts or has its reply damaged on the way: the fake
 // container in front of the real test origin fails as the soak's faults do (bench:soak found each).
 import { env } from "cloudflare:test";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { describe, expect, it, vi } from "vitest";
 import { storeFile } from "../files/file-store.ts";
 import { derivativeCount } from "../test-support/derivative-count.ts";
@@ -45,7 +46,7 @@ async function optimize(bindings: Partial<Bindings>, output: "url" | "base64" = 
 }
 
 async function storedFiles(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ? AND kind = 'result' AND status != 'deleted'").bind(accountId).first<{ n: number }>();
+  const [row] = await fileShardRows<{ n: number }>(accountId, "SELECT COUNT(*) AS n FROM files WHERE kind = 'result' AND status != 'deleted'");
   const objects = await env.FILES.list({ prefix: `accounts/${accountId}/` });
   return row!.n + objects.objects.length;
 }

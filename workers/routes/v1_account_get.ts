@@ -62,7 +62,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     findAccountSettings(c.env.DB, accountId),
     currentBalance(c.env, accountId),
     accountShard(c.env, accountId).spending(accountId, start, now + 1),
-    durableUsage(c.env.DB, accountId, "ready"),
+    durableUsage(c.env, accountId, "ready"),
     owedStorageMicros(c.env.DB, accountId),
   ]);
   return c.json(

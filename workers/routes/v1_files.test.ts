@@ -1,7 +1,9 @@
-import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { reportedFileOwner } from "../files/d1-files.ts";
 import { signedDownloadUrl } from "../files/download-signature.ts";
 import { storeFile } from "../files/file-store.ts";
+import { fileShard } from "../shards/shard-stub.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 
 const DAY = 86_400_000;
@@ -113,6 +115,7 @@ describe("GET /v1/files/{file_id}/content (signed)", () => {
 
   it("refuses a tampered, re-targeted or expired signature with 403", async () => {
     const caller = await seedCaller();
+    const stranger = await seedCaller();
     const { record } = await resultFile(caller.accountId);
     const { record: other } = await resultFile(caller.accountId);
     const url = new URL(await downloadUrlOf(caller, record.id));
@@ -128,7 +131,11 @@ describe("GET /v1/files/{file_id}/content (signed)", () => {
     const retargeted = local((await downloadUrlOf(caller, record.id)).replace(record.id, other.id));
     expect((await problemOf(await api(retargeted))).status).toBe(403);
 
-    const expired = await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", record.id, Date.now() - 1000);
+    const otherAccount = new URL(local(await downloadUrlOf(caller, record.id)), "http://api.test");
+    otherAccount.searchParams.set("account", stranger.accountId);
+    expect((await problemOf(await api(`${otherAccount.pathname}${otherAccount.search}`))).status).toBe(403);
+
+    const expired = await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", { ...record, expires_at: Date.now() - 1000 });
     const problem = await problemOf(await api(local(expired)));
     expect(problem.status).toBe(403);
     expect(problem.detail).toMatch(/expired/);
@@ -136,10 +143,24 @@ describe("GET /v1/files/{file_id}/content (signed)", () => {
     expect((await problemOf(await api(`/v1/files/${record.id}/content`))).status).toBe(400);
   });
 
+  it("still serves a link signed before links named their account, finding the account in the shared report", async () => {
+    const caller = await seedCaller();
+    const { record, bytes } = await resultFile(caller.accountId);
+    await runDurableObjectAlarm(fileShard(env, caller.accountId));
+    await vi.waitFor(async () => expect(await reportedFileOwner(env.DB, record.id)).toBe(caller.accountId), { timeout: 10_000, interval: 100 });
+    const expires = Math.floor(record.expires_at! / 1000);
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(env.SIGNING_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${record.id}.${expires}`)));
+    const sig = btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const res = await api(`/v1/files/${record.id}/content?expires=${expires}&sig=${sig}`);
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+  });
+
   it("answers 410 for a file that expired but was not swept yet, even with a valid signature", async () => {
     const caller = await seedCaller();
     const { record } = await resultFile(caller.accountId, { expiresAt: Date.now() - 1 });
-    const url = await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", record.id, Date.now() + 60_000);
+    const url = await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", { ...record, expires_at: Date.now() + 60_000 });
     expect((await problemOf(await api(local(url)))).status).toBe(410);
     expect((await problemOf(await api(`/v1/files/${record.id}`, { key: caller }))).status).toBe(410);
   });

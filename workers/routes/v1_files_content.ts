@@ -3,7 +3,8 @@ import { problemCatalogue, ProblemError, type ProblemType } from "../../contract
 import { contentRange } from "../files/byte-range.ts";
 import { attachmentDisposition } from "../files/content-disposition.ts";
 import { checkDownloadSignature } from "../files/download-signature.ts";
-import { findFileOwner, openFile } from "../files/file-store.ts";
+import { reportedFileOwner } from "../files/d1-files.ts";
+import { openFile } from "../files/file-store.ts";
 import { fileIdParam } from "../files/file-view.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
@@ -31,8 +32,13 @@ export const route = createRoute({
   request: {
     params: fileIdParam,
     query: z.object({
+      account: z
+        .string()
+        .regex(/^acct_[A-Za-z0-9_-]{1,60}$/)
+        .optional()
+        .openapi({ description: "The file's account, which the signature covers too. Links signed before it was added have none and still work.", example: "acct_4Fh8Kq2ZpW9tLm3Xc7Vd" }),
       expires: z.string().max(12).openapi({ description: "Unix seconds after which the link stops working.", example: "1795514400" }),
-      sig: z.string().max(64).openapi({ description: "base64url HMAC-SHA256 over `<file_id>.<expires>`.", example: "3q2-7wAbC..." }),
+      sig: z.string().max(64).openapi({ description: "base64url HMAC-SHA256 over `<file_id>.<expires>.<account>` (`<file_id>.<expires>` without `account`).", example: "3q2-7wAbC..." }),
     }),
   },
   responses: {
@@ -68,10 +74,10 @@ async function limitDownloads(env: AppEnv["Bindings"], subject: { address: strin
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { file_id } = c.req.valid("param");
-  const { expires, sig } = c.req.valid("query");
+  const { account, expires, sig } = c.req.valid("query");
   // Cloudflare sets CF-Connecting-IP on every request it forwards; without it (local dev) all share one window.
   await limitDownloads(c.env, { address: c.req.header("CF-Connecting-IP") ?? "unknown" });
-  const check = await checkDownloadSignature(c.env.SIGNING_SECRET, file_id, expires, sig);
+  const check = await checkDownloadSignature(c.env.SIGNING_SECRET, { fileId: file_id, accountId: account ?? null, expires, sig });
   if (check === "invalid") throw new ProblemError("download_link_invalid", "This download link's signature does not match it.");
   if (check === "expired") {
     throw new ProblemError(
@@ -81,7 +87,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   }
 
   await limitDownloads(c.env, { fileId: file_id });
-  const owner = await findFileOwner(c.env.DB, file_id);
+  const owner = account ?? (await reportedFileOwner(c.env.DB, file_id));
+  if (owner === null) throw new ProblemError("not_found", `No file ${file_id}.`);
   const { record, object, range } = await openFile(c.env, owner, file_id, c.req.header("Range"));
   const headers: Record<string, string> = {
     "Content-Type": record.content_type,

@@ -9,7 +9,7 @@ import { freezeClockInsideMinute } from "../test-support/frozen-clock.ts";
 async function signedPath(accountId: string): Promise<string> {
   const bytes = crypto.getRandomValues(new Uint8Array(256));
   const record = await storeFile(env, { accountId, kind: "result", body: bytes, size: bytes.length, contentType: "image/png", filename: "a.png" });
-  const url = new URL(await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", record.id, record.expires_at));
+  const url = new URL(await signedDownloadUrl(env.SIGNING_SECRET, "http://api.test", record));
   return url.pathname + url.search;
 }
 

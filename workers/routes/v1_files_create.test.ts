@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "../../contracts/encoding/base64.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
@@ -25,8 +26,7 @@ function createFile(caller: TestCaller | string, json: unknown, headers: Record<
 }
 
 async function fileRows(accountId: string): Promise<{ id: string; status: string; expires_at: number | null }[]> {
-  const { results } = await env.DB.prepare("SELECT id, status, expires_at FROM files WHERE account_id = ?").bind(accountId).all<{ id: string; status: string; expires_at: number | null }>();
-  return results;
+  return fileShardRows(accountId, "SELECT id, status, expires_at FROM files WHERE status != 'deleted'");
 }
 
 async function ledgerCount(accountId: string): Promise<number> {
@@ -104,7 +104,7 @@ describe("POST /v1/files", () => {
     const caller = await seedCaller({ plan: "free" });
     const quota = durableStorageQuotaBytes.free;
     // An upload declared durable reserves its size until it completes or expires.
-    const reserved = await insertPendingFile(env.DB, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: quota - 10, expiresAt: null });
+    const reserved = await insertPendingFile(env, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: quota - 10, expiresAt: null });
     const ledgerBefore = await ledgerCount(caller.accountId);
     const problem = await problemOf(await createFile(caller, { source: { base64: PNG_1X1 }, expires_at: null }));
     expect(problem).toMatchObject({ status: 413, type: "https://pixelpress.dev/problems/storage_quota_exceeded", quota_bytes: quota, used_bytes: quota - 10 });

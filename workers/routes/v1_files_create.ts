@@ -60,7 +60,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     contentType: source.type.mime,
     filename: source.filename,
     expiresAt,
-    ...(expiresAt === null ? { admit: (pending) => checkDurableAdmission(c.env.DB, accountId, plan, pending.size_bytes) } : {}),
+    ...(expiresAt === null ? { admit: (pending) => checkDurableAdmission(c.env, accountId, plan, pending.size_bytes) } : {}),
   });
   return c.json(await fileView(record, c.env, c.req.url), 201);
 };

@@ -21,6 +21,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const record = await findFile(c.env.DB, c.get("caller").accountId, c.req.valid("param").file_id);
+  const record = await findFile(c.env, c.get("caller").accountId, c.req.valid("param").file_id);
   return c.json(await fileView(record, c.env, c.req.url), 200);
 };

@@ -46,7 +46,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
   // One more than a page tells whether another page follows without a second query.
-  const rows = await listFiles(c.env.DB, c.get("caller").accountId, { limit: limit + 1, after: cursor });
+  const rows = await listFiles(c.env, c.get("caller").accountId, { limit: limit + 1, after: cursor });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return c.json(

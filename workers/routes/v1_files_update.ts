@@ -30,15 +30,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { file_id: fileId } = c.req.valid("param");
   const body = c.req.valid("json");
   const now = Date.now();
-  const current = await findFile(c.env.DB, accountId, fileId, now);
+  const current = await findFile(c.env, accountId, fileId, now);
   const expiresAt = resolveExpiry(body.expires_at, now, await retentionFor(c.env.DB, accountId));
-  const updated = (await setFileExpiry(c.env.DB, accountId, fileId, expiresAt)) ?? (await findFile(c.env.DB, accountId, fileId));
+  const updated = (await setFileExpiry(c.env, accountId, fileId, expiresAt)) ?? (await findFile(c.env, accountId, fileId));
   if (expiresAt === null && current.expires_at !== null) {
     // Admitted after the change, like a new durable file, so racing changes cannot pass the quota together.
     try {
-      await checkDurableAdmission(c.env.DB, accountId, plan, current.size_bytes);
+      await checkDurableAdmission(c.env, accountId, plan, current.size_bytes);
     } catch (error) {
-      await setFileExpiry(c.env.DB, accountId, fileId, current.expires_at);
+      await setFileExpiry(c.env, accountId, fileId, current.expires_at);
       throw error;
     }
   }

@@ -1,5 +1,6 @@
 // options.page on /v1/image/optimize: a PDF is an image one page at a time.
 import { env } from "cloudflare:test";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
 import { decodeBase64, encodeBase64 } from "../../contracts/encoding/base64.ts";
@@ -43,7 +44,7 @@ describe("POST /v1/image/optimize with options.page", () => {
     const pdfId = await seedSource(caller, twoPagePdf(), "application/pdf");
     const pngId = await seedSource(caller, await (await fetch(`${env.TEST_GENERATED_FILES_URL}/rgb.png`)).bytes(), "image/png");
     // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
-    const recordSize = (fileId: string, bytes: number) => env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(bytes, fileId).run();
+    const recordSize = (fileId: string, bytes: number) => fileShardRows(caller.accountId, "UPDATE files SET size_bytes = ? WHERE id = ?", bytes, fileId);
     const optimize = (fileId: string, options: Record<string, unknown>) => api("/v1/image/optimize", { key: caller, json: { source: { file_id: fileId }, options: { ...options, keep_source: true, output: "base64" } } });
     await recordSize(pdfId, IMAGE_SOURCE_MAX_BYTES + 1);
     const past64 = await optimize(pdfId, { page: 1, width: 100 });

@@ -27,7 +27,7 @@ import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { balanceOf } from "../test-support/account-books.ts";
-import { shardRows } from "../test-support/shard-rows.ts";
+import { fileShardRows, shardRows } from "../test-support/shard-rows.ts";
 
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
@@ -194,7 +194,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
   it("keeps a derivative in the edge cache no longer than its file lives", async () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "rgb.png", "image/png");
-    const { expires_at } = (await env.DB.prepare("SELECT expires_at FROM files WHERE id = ?").bind(fileId).first<{ expires_at: number }>())!;
+    const [{ expires_at }] = (await fileShardRows<{ expires_at: number }>(caller.accountId, "SELECT expires_at FROM files WHERE id = ?", fileId)) as [{ expires_at: number }];
     const before = Date.now();
     const res = await api(transformUrl(caller, "w_14", fileId));
     expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
@@ -243,10 +243,10 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const caller = await seedCaller();
     const fileId = await seedFile(caller, "photo.png", "image/png");
     // The size the row records is what the limit reads; storing 64 MB to prove it would only be slow.
-    await env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(IMAGE_SOURCE_MAX_BYTES + 1, fileId).run();
+    await fileShardRows(caller.accountId, "UPDATE files SET size_bytes = ? WHERE id = ?", IMAGE_SOURCE_MAX_BYTES + 1, fileId);
     const tooLarge = await api(transformUrl(caller, "w_100", fileId));
     expect([tooLarge.status, (await problemOf(tooLarge)).type]).toEqual([413, "https://pixelpress.dev/problems/image_too_large"]);
-    const pending = await insertPendingFile(env.DB, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + 3_600_000 });
+    const pending = await insertPendingFile(env, { accountId: caller.accountId, kind: "source", contentType: "image/png", sizeBytes: 10, expiresAt: Date.now() + 3_600_000 });
     const unfinished = await api(transformUrl(caller, "w_100", pending.id));
     expect([unfinished.status, (await problemOf(unfinished)).type]).toEqual([409, "https://pixelpress.dev/problems/upload_incomplete"]);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });

@@ -1,6 +1,6 @@
 // pg_<n> through the transform path: a stored PDF is served one page at a time, made at the origin
 // (MuPDF), as PNG unless f_ names a format; a page past the last is a problem and no charge.
-import { env } from "cloudflare:test";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { describe, expect, it } from "vitest";
 import { IMAGE_SOURCE_MAX_BYTES } from "../../contracts/image-options.ts";
 import { PDF_MAX_BYTES } from "../../contracts/limits/pdf.ts";
@@ -51,15 +51,16 @@ describe("GET /v1/image/t/{key_id}/pg_<n>/{file_id}", () => {
 
   it("holds a PDF source to the PDF endpoints' byte limit, not the image one", async () => {
     const caller = await seedCaller();
-    const fileId = await seedSource(caller, twoPagePdf(), "application/pdf");
+    const past64Id = await seedSource(caller, twoPagePdf(), "application/pdf");
+    const pastPdfId = await seedSource(caller, twoPagePdf(), "application/pdf");
     // The size the row records is what the edge's limit reads; storing 64 MB to prove it would only be slow.
-    const recordSize = (bytes: number) => env.DB.prepare("UPDATE files SET size_bytes = ? WHERE id = ?").bind(bytes, fileId).run();
-    await recordSize(IMAGE_SOURCE_MAX_BYTES + 1);
-    const past64 = await api(transformUrl(caller, "w_100,pg_1", fileId));
+    const recordSize = (fileId: string, bytes: number) => fileShardRows(caller.accountId, "UPDATE files SET size_bytes = ? WHERE id = ?", bytes, fileId);
+    await recordSize(past64Id, IMAGE_SOURCE_MAX_BYTES + 1);
+    await recordSize(pastPdfId, PDF_MAX_BYTES + 1);
+    const past64 = await api(transformUrl(caller, "w_100,pg_1", past64Id));
     expect([past64.status, past64.headers.get("Content-Type")]).toEqual([200, "image/png"]);
     await past64.arrayBuffer();
-    await recordSize(PDF_MAX_BYTES + 1);
-    const pastPdf = await api(transformUrl(caller, "w_120,pg_1", fileId));
+    const pastPdf = await api(transformUrl(caller, "w_120,pg_1", pastPdfId));
     expect(pastPdf.status).toBe(413);
     expect(await problemOf(pastPdf)).toMatchObject({ type: "https://pixelpress.dev/problems/image_too_large", limit_bytes: PDF_MAX_BYTES });
     expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { describe, expect, it } from "vitest";
 import { fileKey } from "../files/file-store.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
@@ -46,14 +47,16 @@ describe("POST /v1/uploads", () => {
     const size = 200 * 1024 * 1024;
     const durable = await createUpload(caller, { content_type: "image/jpeg", size_bytes: size, expires_at: null });
     expect(durable.expires_at).toBeNull();
-    const row = await env.DB.prepare("SELECT status, expires_at FROM files WHERE id = ?").bind(durable.file_id).first<{ status: string; expires_at: number | null }>();
-    expect(row).toEqual({ status: "pending", expires_at: null });
+    expect(await fileShardRows(caller.accountId, "SELECT status, expires_at FROM files WHERE id = ?", durable.file_id)).toEqual([{ status: "pending", expires_at: null }]);
     for (let i = 0; i < 3; i++) await createUpload(caller, { content_type: "image/jpeg", size_bytes: size, expires_at: null });
     // Four pending 200 MiB uploads hold 839 MB of the free plan's 1 GB: a fifth would pass it.
     const refused = await api("/v1/uploads", { key: caller, json: { content_type: "image/jpeg", size_bytes: size, expires_at: null } });
     expect(await problemOf(refused)).toMatchObject({ status: 413, type: "https://pixelpress.dev/problems/storage_quota_exceeded" });
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
-    expect(count!.n).toBe(4);
+    // The refused fifth keeps no live row: its pending row is ended, its id never given out.
+    expect(await fileShardRows(caller.accountId, "SELECT status, COUNT(*) AS n FROM files GROUP BY status ORDER BY status")).toEqual([
+      { status: "deleted", n: 1 },
+      { status: "pending", n: 4 },
+    ]);
     const past = await api("/v1/uploads", { key: caller, json: { content_type: "image/jpeg", size_bytes: 10, expires_at: "2020-01-01T00:00:00Z" } });
     expect((await problemOf(past)).status).toBe(400);
   });
@@ -83,8 +86,7 @@ describe("POST /v1/uploads", () => {
       body: JSON.stringify({ content_type: "image/png", size_bytes: 5 }),
     });
     expect((await problemOf(await fetchWithEnv({ ENVIRONMENT: "production" }, request))).status).toBe(503);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM files WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await fileShardRows(caller.accountId, "SELECT COUNT(*) AS n FROM files")).toEqual([{ n: 0 }]);
   });
 });
 

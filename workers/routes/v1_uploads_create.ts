@@ -93,15 +93,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const now = Date.now();
   const expiresAt = resolveExpiry(body.expires_at, now, await retentionFor(c.env.DB, accountId));
   const record = await insertPendingFile(
-    c.env.DB,
+    c.env,
     { accountId, kind: "source", contentType: body.content_type, sizeBytes: body.size_bytes, filename: body.filename, expiresAt },
     now,
   );
   if (expiresAt === null) {
     try {
-      await checkDurableAdmission(c.env.DB, accountId, plan, record.size_bytes);
+      await checkDurableAdmission(c.env, accountId, plan, record.size_bytes);
     } catch (error) {
-      await discardPendingFile(c.env.DB, record.id);
+      await discardPendingFile(c.env, accountId, record.id);
       throw error;
     }
   }

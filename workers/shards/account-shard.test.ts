@@ -7,7 +7,7 @@ import type { AccountShard } from "./account-shard.ts";
 import { accountShard } from "./shard-stub.ts";
 import { chargeOnce } from "../billing/charge-once.ts";
 import { balanceOf } from "../test-support/account-books.ts";
-import { migrateShard, SHARD_SCHEMA_VERSION } from "./shard-migrations.ts";
+import { ACCOUNT_SHARD_STEPS, migrateShard } from "./shard-migrations.ts";
 
 const name = (idempotencyKey: string) => ({ keyId: "key_test", idempotencyKey });
 
@@ -43,8 +43,8 @@ describe("AccountShard", () => {
     const accountId = `acct_${crypto.randomUUID()}`;
     const shard = accountShard(env, accountId);
     await shard.claimIdempotencyKey(accountId, name("kept"), "fp", Date.now());
-    const versions = await runInDurableObject(shard, (_instance: AccountShard, state) => [migrateShard(state.storage), migrateShard(state.storage)]);
-    expect(versions).toEqual([SHARD_SCHEMA_VERSION, SHARD_SCHEMA_VERSION]);
+    const versions = await runInDurableObject(shard, (_instance: AccountShard, state) => [migrateShard(state.storage, ACCOUNT_SHARD_STEPS), migrateShard(state.storage, ACCOUNT_SHARD_STEPS)]);
+    expect(versions).toEqual([ACCOUNT_SHARD_STEPS.length, ACCOUNT_SHARD_STEPS.length]);
     expect(await shard.idempotencyRecord(accountId, name("kept"))).toMatchObject({ fingerprint: "fp" });
   });
 

@@ -1,10 +1,7 @@
-import { DurableObject } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import { eq } from "drizzle-orm";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { topUpCharge, type Charge } from "../billing/charge.ts";
 import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
-import { FEED_DERIVATIVES, FEED_ROWS, ledgerFeedMessage, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import { FEED_DERIVATIVES, FEED_ROWS, ledgerFeedMessage } from "../billing/ledger-feed.ts";
 import { derivativesBeforeShard } from "../derivatives/d1-derivatives.ts";
 import {
   countShardDerivatives,
@@ -16,7 +13,9 @@ import {
   hasSameBytes,
   importShardDerivatives,
   keepShardDerivative,
+  madeOfGoneSource,
   markDerivativesFed,
+  recordGoneSources,
   unfedDerivativeChanges,
   type ShardDerivativeName,
   type ShardDerivativeRow,
@@ -35,9 +34,8 @@ import {
   type IdempotencyRecord,
   type RecordName,
 } from "../idempotency/shard-idempotency-records.ts";
-import type { ShardDb } from "./shard-db.ts";
-import { migrateShard } from "./shard-migrations.ts";
-import * as shardSchema from "./shard-schema.ts";
+import { FEED_MESSAGES_PER_ALARM, Shard, type ShardEnv } from "./shard.ts";
+import { ACCOUNT_SHARD_STEPS } from "./shard-migrations.ts";
 
 // What the shard brought over from the shared database once, each recorded as a fact.
 const IDEMPOTENCY_IMPORTED = "d1_idempotency_imported";
@@ -46,20 +44,6 @@ const DERIVATIVES_IMPORTED = "d1_derivatives_imported";
 // A shard that falls short looks for top-ups granted since it last looked at most this often, so
 // an account at zero cannot turn each refused call into a read of the shared database.
 const TOP_UP_LOOK_MS = 2_000;
-// How long new rows wait before they are fed, so a busy account's rows travel together
-// (LEDGER_FEED_DELAY_MS overrides it: the edge's tests feed only when a test runs the alarm).
-const FEED_DELAY_MS = 1_000;
-// After a send the queue refused, the next try.
-const FEED_RETRY_MS = 30_000;
-// Messages sent per alarm; a longer backlog is sent at the next, straight after.
-const FEED_MESSAGES_PER_ALARM = 10;
-
-/** What a shard reads besides its own storage: the shared database it imports from, and the feed it reports to. */
-interface AccountShardEnv {
-  DB: D1Database;
-  LEDGER_FEED: Queue<LedgerFeedMessage>;
-  LEDGER_FEED_DELAY_MS?: string;
-}
 
 /**
  * One account's own state, in a Durable Object with its own SQLite database: its money (the
@@ -73,17 +57,12 @@ interface AccountShardEnv {
  * its derivatives. Its new ledger rows and derivative changes reach the shared database's reports
  * through the ledger feed, a moment later.
  */
-export class AccountShard extends DurableObject<AccountShardEnv> {
-  private readonly db: ShardDb;
-  private readonly imported = new Set<string>();
+export class AccountShard extends Shard<ShardEnv> {
   private lastTopUpLook = 0;
   private topUpLook: Promise<void> | null = null;
-  private feedDue = false;
 
-  constructor(ctx: DurableObjectState, env: AccountShardEnv) {
-    super(ctx, env);
-    this.db = drizzle(ctx.storage, { schema: shardSchema });
-    void ctx.blockConcurrencyWhile(() => Promise.resolve(migrateShard(ctx.storage)));
+  constructor(ctx: DurableObjectState, env: ShardEnv) {
+    super(ctx, env, ACCOUNT_SHARD_STEPS);
   }
 
   /** Records the charge once; an overdraw first looks for granted top-ups, then is refused with nothing recorded. */
@@ -134,16 +113,17 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
 
   /**
    * Keeps a derivative whose object is stored, charging for it first unless its source already has
-   * a derivative of the same bytes: refused for want of balance, or as a new derivative of a source
-   * at its cap, nothing is kept.
+   * a derivative of the same bytes: refused for want of balance, as a new derivative of a source
+   * at its cap, or as one made of a source deleted meanwhile, nothing is kept.
    */
   async keepDerivative(
     accountId: string,
     row: ShardDerivativeRow,
     charge: Charge | null,
     now: number,
-  ): Promise<{ outcome: ShardChargeOutcome | "same_bytes" | "derivative_limit"; balanceMicros: number | null }> {
+  ): Promise<{ outcome: ShardChargeOutcome | "same_bytes" | "derivative_limit" | "source_gone"; balanceMicros: number | null }> {
     await this.importDerivativesOnce(accountId);
+    if (madeOfGoneSource(this.db, row)) return { outcome: "source_gone", balanceMicros: null };
     if (findShardDerivative(this.db, row) === null && countShardDerivatives(this.db, row.fileId) >= MAX_DERIVATIVES_PER_FILE) {
       return { outcome: "derivative_limit", balanceMicros: null };
     }
@@ -161,9 +141,13 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     return derivativesMadeWith(this.db, fileIds);
   }
 
-  /** Drops the derivatives of the sources, and those drawn with one of them as their overlay; returns their rows. */
-  async dropDerivativesMadeWith(accountId: string, fileIds: string[]): Promise<ShardDerivativeRow[]> {
+  /**
+   * Drops the derivatives of the sources, and those drawn with one of them as their overlay; returns
+   * their rows. `gone`: the sources were deleted, and a derivative of one kept later is refused.
+   */
+  async dropDerivativesMadeWith(accountId: string, fileIds: string[], gone: boolean, now: number): Promise<ShardDerivativeRow[]> {
     await this.importDerivativesOnce(accountId);
+    if (gone) recordGoneSources(this.db, fileIds, now);
     return this.fed(dropDerivativesMadeWith(this.db, fileIds));
   }
 
@@ -200,19 +184,8 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
 
   /** Feeds new ledger rows and derivative changes, drops expired idempotency records, and wakes again for whichever comes next. */
   override async alarm(): Promise<void> {
-    this.feedDue = false;
-    const accountId = this.fact(LEDGER_IMPORTED) ?? this.fact(DERIVATIVES_IMPORTED);
-    let backlog = false;
-    try {
-      backlog = accountId === null ? false : await this.feed(accountId);
-    } catch (error) {
-      // The rows stay unfed; trying again later, for as long as it takes, loses none of them
-      // (an alarm that throws is retried only a few times).
-      console.error(`ledger feed of ${accountId}: ${error instanceof Error ? error.message : String(error)}; trying again`);
-      await this.wakeAt(Date.now() + FEED_RETRY_MS);
-    }
+    await this.feedUnfed(this.accountOf([LEDGER_IMPORTED, DERIVATIVES_IMPORTED]), (accountId) => this.feed(accountId));
     pruneRecords(this.db, Date.now());
-    if (backlog) await this.feedSoon(0);
     await this.wakeAt(nextExpiry(this.db));
   }
 
@@ -236,24 +209,6 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
   private async fed(dropped: ShardDerivativeRow[]): Promise<ShardDerivativeRow[]> {
     if (dropped.length > 0) await this.feedSoon();
     return dropped;
-  }
-
-  private async feedSoon(delay = this.feedDelay()): Promise<void> {
-    if (this.feedDue && delay > 0) return;
-    this.feedDue = true;
-    await this.wakeAt(Date.now() + delay);
-  }
-
-  private feedDelay(): number {
-    const configured = Number(this.env.LEDGER_FEED_DELAY_MS);
-    return this.env.LEDGER_FEED_DELAY_MS !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : FEED_DELAY_MS;
-  }
-
-  /** Sets the alarm to `at` unless it is set sooner. */
-  private async wakeAt(at: number | null): Promise<void> {
-    if (at === null) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   /** Applies the top-ups granted in the shared database; calls that fall short while a look is under way wait for it. */
@@ -293,22 +248,5 @@ export class AccountShard extends DurableObject<AccountShardEnv> {
     await this.once(IDEMPOTENCY_IMPORTED, accountId, async () => {
       importRecords(this.db, await liveD1Records(this.env.DB, accountId, now));
     });
-  }
-
-  private async once(fact: string, accountId: string, work: () => Promise<void>): Promise<void> {
-    if (this.imported.has(fact) || this.fact(fact) !== null) {
-      this.imported.add(fact);
-      return;
-    }
-    await this.ctx.blockConcurrencyWhile(async () => {
-      if (this.fact(fact) !== null) return;
-      await work();
-      this.db.insert(shardSchema.shardFacts).values({ name: fact, value: accountId }).run();
-    });
-    this.imported.add(fact);
-  }
-
-  private fact(name: string): string | null {
-    return this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, name)).get()?.value ?? null;
   }
 }

@@ -1,9 +1,14 @@
-// The shard's schema, one step a version, applied in order when a shard object starts: a shard
+// A shard's schema, one step a version, applied in order when a shard object starts: a shard
 // that was created by an older deployment takes the steps it has not had, and every step runs
 // once (its number is recorded in the same transaction as its statements).
-const STEPS: readonly string[][] = [
+
+/** What a shard has done once (its imports from the shared database), in every kind of shard. */
+export const SHARD_FACTS_TABLE = "CREATE TABLE shard_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)";
+
+/** An account shard's steps (./account-shard.ts). */
+export const ACCOUNT_SHARD_STEPS: readonly string[][] = [
   [
-    "CREATE TABLE shard_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    SHARD_FACTS_TABLE,
     `CREATE TABLE idempotency_records (
       key_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, fingerprint TEXT NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('running', 'done')),
@@ -44,19 +49,38 @@ const STEPS: readonly string[][] = [
       seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id TEXT NOT NULL, canonical TEXT NOT NULL, format_class TEXT NOT NULL,
       UNIQUE (file_id, canonical, format_class))`,
   ],
+  // Files deleted lately (the file index is another object, ./file-shard.ts): a derivative of one
+  // is refused at its keep, so a transform begun from an isolate's memory of the file before its
+  // deletion is neither charged nor kept. Kept a day, far past any transform's deadline.
+  ["CREATE TABLE gone_sources (file_id TEXT PRIMARY KEY, gone_at INTEGER NOT NULL)"],
 ];
 
-/** The version a shard has once every step is taken. */
-export const SHARD_SCHEMA_VERSION = STEPS.length;
+/**
+ * A file shard's steps (./file-shard.ts): the account's file index, one row per stored object as
+ * the shared database's `files` had them, and `file_changes`, each file changed since the shared
+ * report last heard under its newest change's `seq`.
+ */
+export const FILE_SHARD_STEPS: readonly string[][] = [
+  [
+    SHARD_FACTS_TABLE,
+    `CREATE TABLE files (
+      id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL, r2_key TEXT NOT NULL, filename TEXT,
+      content_type TEXT NOT NULL, size_bytes INTEGER NOT NULL, sha256 TEXT, created_at INTEGER NOT NULL,
+      expires_at INTEGER, deleted_at INTEGER, deleted_reason TEXT)`,
+    "CREATE INDEX files_listed ON files (created_at, id)",
+    "CREATE INDEX files_expiry ON files (expires_at) WHERE status != 'deleted'",
+    "CREATE TABLE file_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id TEXT NOT NULL UNIQUE)",
+  ],
+];
 
-/** Brings the shard's SQLite up to the latest step; returns the version it had before. */
-export function migrateShard(storage: DurableObjectStorage): number {
+/** Brings the shard's SQLite up to its last step; returns the version it had before. */
+export function migrateShard(storage: DurableObjectStorage, steps: readonly string[][]): number {
   storage.sql.exec("CREATE TABLE IF NOT EXISTS shard_schema (version INTEGER NOT NULL)");
   const row = storage.sql.exec<{ version: number }>("SELECT MAX(version) AS version FROM shard_schema").one();
   const had = row.version ?? 0;
-  for (let version = had + 1; version <= STEPS.length; version++) {
+  for (let version = had + 1; version <= steps.length; version++) {
     storage.transactionSync(() => {
-      for (const statement of STEPS[version - 1]!) storage.sql.exec(statement);
+      for (const statement of steps[version - 1]!) storage.sql.exec(statement);
       storage.sql.exec("INSERT INTO shard_schema (version) VALUES (?)", version);
     });
   }

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { derivativeColumns, type StoredFormatClass } from "../db/schema.ts";
+import { derivativeColumns, fileColumns, type StoredFormatClass } from "../db/schema.ts";
 import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
@@ -63,3 +63,18 @@ export const shardDerivativeChanges = sqliteTable(
   },
   (t) => [unique().on(t.fileId, t.canonical, t.formatClass)],
 );
+
+/** Sources deleted lately, whose derivatives are refused at their keep. */
+export const shardGoneSources = sqliteTable("gone_sources", {
+  fileId: text("file_id").primaryKey(),
+  goneAt: integer("gone_at").notNull(),
+});
+
+/** The account's files: the shared database's `files` without the account column. */
+export const shardFiles = sqliteTable("files", fileColumns());
+
+/** Files changed since the shared report last heard, each under its newest change's `seq`. */
+export const shardFileChanges = sqliteTable("file_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  fileId: text("file_id").notNull().unique(),
+});

@@ -2,6 +2,7 @@
 // modules never load `cloudflare:workers` (the scripts that build the OpenAPI document in Node
 // import the app).
 import type { AccountShard } from "./account-shard.ts";
+import type { FileShard } from "./file-shard.ts";
 
 /** The binding every account's shard is reached through. */
 export interface AccountShards {
@@ -11,4 +12,14 @@ export interface AccountShards {
 /** The account's shard. */
 export function accountShard(env: AccountShards, accountId: string): DurableObjectStub<AccountShard> {
   return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountId));
+}
+
+/** The binding every account's file index is reached through. */
+export interface FileShards {
+  FILE_SHARDS: DurableObjectNamespace<FileShard>;
+}
+
+/** The account's file index. */
+export function fileShard(env: FileShards, accountId: string): DurableObjectStub<FileShard> {
+  return env.FILE_SHARDS.get(env.FILE_SHARDS.idFromName(accountId));
 }

@@ -23,7 +23,7 @@ export interface ResolvedSource {
   type: SniffedType;
 }
 
-type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ALLOW_LOOPBACK_URLS">;
+type SourceEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS" | "ALLOW_LOOPBACK_URLS">;
 
 /** A stored source's byte limit: one for every source, or one per format (a PDF's page is an image with the PDF limit). */
 export type StoredBytesLimit = number | ((format: SniffedFormat) => number);
@@ -66,7 +66,7 @@ export async function resolveSource(
   maxStoredBytes: StoredBytesLimit,
 ): Promise<ResolvedSource> {
   if ("file_id" in source) {
-    const record = await findReadyFile(env.DB, accountId, source.file_id);
+    const record = await findReadyFile(env, accountId, source.file_id);
     // A limit for every source is checked before any byte is read; one per format once the head says what it is.
     if (typeof maxStoredBytes === "number" && record.size_bytes > maxStoredBytes) throw storedTooLarge(source.file_id, record.size_bytes, maxStoredBytes);
     const head = await readObject(env.FILES, record.r2_key, record.id, { range: { offset: 0, length: Math.min(SNIFF_BYTES, record.size_bytes) } });

@@ -1,7 +1,7 @@
 // Answer: the reply to a planned transform, from R2's copy or from what was just computed. A
 // computed derivative is stored (and charged, once ever, by the store: see storeDerivative), put
 // in the edge cache, and its source (and overlay) checked once more for a deletion that ran
-// meanwhile. Every request that reaches here has cost D1 and R2 reads.
+// meanwhile.
 import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
@@ -10,7 +10,7 @@ import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
 import { derivativeContentTypes } from "../../contracts/transform/output-format.ts";
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "../derivatives/derivative-response.ts";
 import { storeDerivative, type StoredDerivative } from "../derivatives/derivative-store.ts";
-import { putEdgeCache } from "../derivatives/edge-cache.ts";
+import { deleteEdgeCache, putEdgeCache } from "../derivatives/edge-cache.ts";
 import type { ComputedDerivative } from "./run-tier.ts";
 import type { PlanEnv, TransformPlan } from "./transform-plan.ts";
 
@@ -33,8 +33,8 @@ export async function answerComputed(env: PlanEnv, plan: TransformPlan, derivati
   const body = await cacheDerivative(env, plan, meta, forCache, r2Key);
   // The response still goes out, as though this request had finished before the source went.
   await plan.source.settle();
-  // Likewise for an overlay deleted while this was computed: its deletion found no row to drop.
-  if (overlay) await dropIfFileDeleted(env, identity.accountId, overlay.fileId);
+  // Likewise for an overlay deleted while this was stored.
+  if (overlay && (await dropIfFileDeleted(env, identity.accountId, overlay.fileId))) await deleteEdgeCache(request.cacheKey);
   const response = derivativeResponse(body, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);

@@ -11,7 +11,8 @@ import { sniffContentType } from "../../contracts/sniff.ts";
 import type { ResolvedTransform } from "../../contracts/transform/registry.ts";
 import type { Bindings } from "../env.ts";
 import { readObject } from "../objects/file-objects.ts";
-import { findReadyFile } from "../files/file-store.ts";
+import type { FileIndexEnv } from "../files/file-store.ts";
+import { recentReadyFile } from "../files/recent-files.ts";
 
 /** An overlay's file, found ready and small enough; its bytes not read yet. */
 export interface OverlayRef {
@@ -39,13 +40,13 @@ async function asOverlayProblem<T>(fileId: string, work: () => Promise<T>): Prom
   }
 }
 
-/** Null when the transform draws no overlay. Reads D1 only. */
-export function findOverlay(db: D1Database, accountId: string, op: ResolvedTransform): Promise<OverlayRef | null> {
+/** Null when the transform draws no overlay. Reads the file index only (remembered a moment: ../files/recent-files.ts). */
+export function findOverlay(env: FileIndexEnv, accountId: string, op: ResolvedTransform): Promise<OverlayRef | null> {
   if (op.overlay === undefined) return Promise.resolve(null);
   const { fileId } = op.overlay;
   return asOverlayProblem(fileId, async () => {
     // Another account's file is not found, like a missing one.
-    const file = await findReadyFile(db, accountId, fileId);
+    const file = await recentReadyFile(env, accountId, fileId);
     if (file.size_bytes > OVERLAY_MAX_BYTES) throw unavailable(fileId, `it has ${file.size_bytes} bytes; an overlay may have at most ${OVERLAY_MAX_BYTES}.`);
     return { fileId, r2Key: file.r2_key };
   });

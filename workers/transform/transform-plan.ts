@@ -17,7 +17,7 @@ import { findOverlay, readOverlay, type OverlayFile } from "./transform-overlay.
 import type { TransformRequest } from "./transform-request.ts";
 import { resolveTransformSource, type TransformSource } from "./transform-source.ts";
 
-export type PlanEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+export type PlanEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export interface TransformPlan {
   request: TransformRequest;
@@ -39,7 +39,7 @@ export interface TransformPlan {
 export async function planTransform(env: PlanEnv, request: TransformRequest): Promise<TransformPlan> {
   const op = resolveTransform(request.spec);
   // A missing or foreign overlay is refused before the source is read, or fetched from its origin.
-  const overlayRef = await findOverlay(env.DB, request.key.accountId, op);
+  const overlayRef = await findOverlay(env, request.key.accountId, op);
   const source = await resolveTransformSource(env, request);
   const { identity } = source;
   const stored = await readStoredDerivative(env, identity);

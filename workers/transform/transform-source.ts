@@ -7,7 +7,7 @@ import { formatOfMime } from "../../contracts/sniff.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Bindings } from "../env.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
-import { findReadyFile } from "../files/file-store.ts";
+import { recentReadyFile } from "../files/recent-files.ts";
 import { currentOriginal } from "../origins/origin-original.ts";
 import { currentVersion } from "../origins/origin-object-store.ts";
 import { findOrigin } from "../origins/origin-store.ts";
@@ -18,7 +18,7 @@ import { deleteEdgeCache } from "../derivatives/edge-cache.ts";
 import { storedOriginal } from "./stored-original.ts";
 import type { TransformRequest } from "./transform-request.ts";
 
-type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type SourceEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 export interface TransformSource {
   identity: DerivativeIdentity;
@@ -36,7 +36,7 @@ export interface TransformSource {
 export async function resolveTransformSource(env: SourceEnv, request: TransformRequest): Promise<TransformSource> {
   const { key, target, canonical, formatClass } = request;
   if (target.kind === "file") {
-    const file = await findReadyFile(env.DB, key.accountId, target.fileId);
+    const file = await recentReadyFile(env, key.accountId, target.fileId);
     // A PDF's pages (pg_) are read from a source as large as the PDF endpoints take.
     const format = formatOfMime(file.content_type);
     const limit = imageSourceMaxBytes(format);
@@ -51,10 +51,12 @@ export async function resolveTransformSource(env: SourceEnv, request: TransformR
       cacheUntil: file.expires_at,
       stale: false,
       etag: strongEtag,
-      // Checked after the row and the cache entry exist, so a deletion that ran while this was
-      // computed is caught here, and one that runs later finds them.
+      // Checked after the row and the cache entry exist: a deletion that ran before the keep had
+      // it refused (the shard remembers deleted sources), one that ran between the keep and the
+      // cache put dropped the row but could not purge an entry not there yet, so it goes here, and
+      // one that runs later finds both.
       settle: async () => {
-        await dropIfFileDeleted(env, key.accountId, file.id);
+        if (await dropIfFileDeleted(env, key.accountId, file.id)) await deleteEdgeCache(request.cacheKey);
       },
     };
   }

@@ -6,8 +6,8 @@ import { findFile, markFileReady, type FileRecord } from "../files/file-store.ts
  * Makes an uploaded file usable once its object is in R2 with the declared size and type. The
  * bytes are not inspected here: each processor sniffs its input. Completing twice is harmless.
  */
-export async function completeUpload(env: Pick<Bindings, "DB" | "FILES">, accountId: string, fileId: string): Promise<FileRecord> {
-  const record = await findFile(env.DB, accountId, fileId);
+export async function completeUpload(env: Pick<Bindings, "FILES" | "FILE_SHARDS">, accountId: string, fileId: string): Promise<FileRecord> {
+  const record = await findFile(env, accountId, fileId);
   if (record.status === "ready") return record;
   const object = await env.FILES.head(record.r2_key);
   if (!object) {
@@ -20,5 +20,5 @@ export async function completeUpload(env: Pick<Bindings, "DB" | "FILES">, accoun
       `The uploaded object is ${object.size} bytes of ${storedType}, but ${record.size_bytes} bytes of ${record.content_type} were declared.`,
     );
   }
-  return (await markFileReady(env.DB, accountId, fileId)) ?? findFile(env.DB, accountId, fileId);
+  return (await markFileReady(env, accountId, fileId)) ?? findFile(env, accountId, fileId);
 }
