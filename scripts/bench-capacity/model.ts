@@ -1,12 +1,14 @@
-// The capacity model: measured per-request costs times the traffic mix, held against published
-// limits, for the design as built (every account's state in one D1) and the per-account shard
-// design (account state in one Durable Object per account; D1 keeps the key index and the ledger
-// report the shards feed in queue batches).
+// The capacity model: per-request costs times the traffic mix, held against published limits,
+// for the design before the move (every account's state in one D1, its statements as recorded
+// then) and the per-account shard design as built (account state in two Durable Objects per
+// account, its shard and its file shard; D1 keeps what is cross-account and the reports the shards
+// feed in queue batches), priced from the statements and shard calls measured in this run.
 import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
+import { STATEMENTS_BEFORE_THE_MOVE } from "./before-the-move.ts";
 import { PUBLISHED_LIMITS } from "./published-limits.ts";
 import { activeAccounts, TRAFFIC_MIX, type TrafficKind } from "./traffic-mix.ts";
 
-export type Design = "one D1 (as built)" | "per-account shards";
+export type Design = "one D1 (before the move)" | "per-account shards (as built)";
 
 export interface Measured {
   statements: Record<RequestKind, StatementBudget>;
@@ -24,21 +26,16 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
   xlsx: "xlsx generate",
 };
 
-// The shard design's calls per request: one after the work (the charge, and for a transform the
-// derivative's row with it); the balance check before the work is answered from the isolate's
-// recent sight of the balance (workers/billing/balance-seen.ts) for a funded account. A miss first
-// looks in R2 under its identity's key and asks the shard only when an object is there (served
-// from R2: one call, the lookup; made anew: one call, the keep). A job adds its start, its end and
-// its webhook's record.
-const SHARD_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 4, xlsx: 1 };
 // Requests that charge the account: each is a ledger row its shard feeds to the shared report.
 const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
-// A shard feeds its rows and derivatives a second after a charge (workers/shards/account-shard.ts),
-// one message for all of that second's; the consumer writes a batch of 100 messages in the
-// statements counted for it.
+// Requests that change the account's files: each is a file its file shard feeds to the shared report.
+const FILES_CHANGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 1, pdfCompress: 1, xlsx: 1 };
+// A shard feeds its changes a second after the first (workers/shards/shard.ts), one message for all
+// of that second's; the consumer writes a batch of 100 messages in the statements counted for it
+// (a batch whose every message carries a charge, a derivative and a file: the most it writes).
 const FEED_WINDOW_SECONDS = 1;
 const FEED_MESSAGES_PER_BATCH = 100;
-const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 transform misses";
+const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 messages";
 // Queue messages per request: a job's own message and its webhook's.
 const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
 // Requests that count against their key's rate window (hits are not counted).
@@ -61,20 +58,20 @@ function originVcpu(measured: Measured, rates: Record<TrafficKind, number>): num
   return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
 }
 
-/** Feed messages a second: one per account that charged in a feed window. */
+/** Feed messages a second: one per account shard that charged, and one per file shard that changed a file, in a feed window. */
 function feedMessages(rates: Record<TrafficKind, number>): number {
-  return activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, sum(rates, (k) => CHARGED[k]), FEED_WINDOW_SECONDS) / FEED_WINDOW_SECONDS;
+  const active = (perSecond: number) => activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, perSecond, FEED_WINDOW_SECONDS);
+  return (active(sum(rates, (k) => CHARGED[k])) + active(sum(rates, (k) => FILES_CHANGED[k]))) / FEED_WINDOW_SECONDS;
 }
 
 export function components(design: Design, measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
   const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
-  const feed = design === "per-account shards" ? feedMessages(rates) : 0;
-  const d1PerSecond =
-    design === "one D1 (as built)"
-      ? sum(rates, (k) => statements(k).reads + statements(k).writes)
-      : sum(rates, (k) => statements(k).keyIndex) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes;
-  const busiestShard =
-    design === "one D1 (as built)" ? 0 : busiestShare * sum(rates, (k) => (statements(k).reads + statements(k).writes - statements(k).keyIndex > 0 ? SHARD_CALLS[k] : 0));
+  const sharded = design === "per-account shards (as built)";
+  const feed = sharded ? feedMessages(rates) : 0;
+  const d1PerSecond = sharded
+    ? sum(rates, (k) => statements(k).reads + statements(k).writes) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes
+    : sum(rates, (k) => STATEMENTS_BEFORE_THE_MOVE[k]);
+  const busiest = (object: "account" | "file") => busiestShare * sum(rates, (k) => statements(k).shardCalls[object]);
   const vcpu = originVcpu(measured, rates);
   const vcpuCapacity = measured.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
   const queue = sum(rates, (k) => QUEUE_MESSAGES[k]);
@@ -85,7 +82,7 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
       load: `${d1PerSecond.toFixed(0)} statements/s`,
       limit: `${PUBLISHED_LIMITS.d1StatementsPerSecond}/s`,
       utilisation: d1PerSecond / PUBLISHED_LIMITS.d1StatementsPerSecond,
-      remedy: design === "one D1 (as built)" ? "none by configuration: move account state to per-account shards" : "a longer feed window (fewer, fuller batches), or read replicas for key lookups",
+      remedy: sharded ? "a longer feed window (fewer, fuller batches), or read replicas for key lookups" : "none by configuration: move account state to per-account shards",
     },
     {
       name: "busiest key's rate window",
@@ -109,7 +106,7 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
       remedy: "more queues, by account",
     },
   ];
-  if (design === "per-account shards") {
+  if (sharded) {
     list.push({
       name: "ledger feed queue",
       load: `${feed.toFixed(0)} messages/s`,
@@ -117,13 +114,19 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
       utilisation: feed / PUBLISHED_LIMITS.queueMessagesPerSecond,
       remedy: "a longer feed window, or one feed queue per group of accounts",
     });
-    list.splice(1, 0, {
-      name: "busiest account's shard",
-      load: `${busiestShard.toFixed(0)} calls/s`,
+    const shardRow = (name: string, calls: number, remedy: string): Component => ({
+      name,
+      load: `${calls.toFixed(0)} calls/s`,
       limit: `${PUBLISHED_LIMITS.durableObjectRequestsPerSecond}/s`,
-      utilisation: busiestShard / PUBLISHED_LIMITS.durableObjectRequestsPerSecond,
-      remedy: "split that account's shard (its derivatives by file)",
+      utilisation: calls / PUBLISHED_LIMITS.durableObjectRequestsPerSecond,
+      remedy,
     });
+    list.splice(
+      1,
+      0,
+      shardRow("busiest account's shard", busiest("account"), "split its derivative index by source (the charge stays one call on the money)"),
+      shardRow("busiest file shard", busiest("file"), "more file shards per account, chosen by file id"),
+    );
   }
   return list;
 }
