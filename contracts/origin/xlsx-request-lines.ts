@@ -2,25 +2,26 @@
 // arrive, writing each row into the sheet and dropping it, instead of one JSON document it must hold
 // whole (text and parsed tree) before it writes a cell.
 //   line 1: the request as JSON, each sheet's `rows` replaced by how many rows it has;
-//   then:   each row as JSON followed by a comma, one a line, sheet after sheet.
-// JSON.stringify never writes a raw line break, so a line break always ends a line, and a run of
-// whole row lines, its last comma dropped, between brackets is a JSON array of those rows.
+//   then:   each sheet's rows in order, as JSON arrays of up to XLSX_ROWS_PER_LINE rows, one a line.
+// JSON.stringify never writes a raw line break, so a line break always ends a line. A line of rows
+// costs the edge one JSON.stringify, not one a row, and keeps what the origin parses at once small.
 // A request written as one JSON document (rows inline, no line break) is read as it is: a job
 // stored before this format still runs.
 import type { XlsxRequest } from "../xlsx-request.ts";
 
 export const XLSX_REQUEST_LINES_CONTENT_TYPE = "application/vnd.pixelpress.xlsx-lines";
-/** What ends each row line. */
-export const XLSX_ROW_LINE_END = ",\n";
+export const XLSX_ROWS_PER_LINE = 256;
 
 /** The head line's request: each sheet's rows as their count, or still inline (one JSON document). */
 export type XlsxRequestHead = Omit<XlsxRequest, "sheets"> & { sheets: (Omit<XlsxRequest["sheets"][number], "rows"> & { rows: number | XlsxRequest["sheets"][number]["rows"] })[] };
 
 export function xlsxRequestLines(request: XlsxRequest): string {
   const head: XlsxRequestHead = { ...request, sheets: request.sheets.map((sheet) => ({ ...sheet, rows: sheet.rows.length })) };
-  const lines = [JSON.stringify(head), "\n"];
-  for (const sheet of request.sheets) for (const row of sheet.rows) lines.push(JSON.stringify(row), XLSX_ROW_LINE_END);
-  return lines.join("");
+  const lines = [JSON.stringify(head)];
+  for (const sheet of request.sheets) {
+    for (let at = 0; at < sheet.rows.length; at += XLSX_ROWS_PER_LINE) lines.push(JSON.stringify(sheet.rows.slice(at, at + XLSX_ROWS_PER_LINE)));
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 function malformed(detail: string): Error {
@@ -32,9 +33,16 @@ export function parseXlsxRequestLines(text: string): unknown {
   const newline = text.indexOf("\n");
   if (newline < 0) return JSON.parse(text);
   const head = JSON.parse(text.slice(0, newline)) as { sheets: { rows: unknown }[] };
-  const body = text.slice(newline + 1);
-  if (body.length > 0 && !body.endsWith(XLSX_ROW_LINE_END)) throw malformed("the last row line is cut short");
-  const rows = JSON.parse(`[${body.slice(0, -XLSX_ROW_LINE_END.length)}]`) as unknown[];
+  if (!text.endsWith("\n")) throw malformed("the last line is cut short");
+  const rows = text
+    .slice(newline + 1, -1)
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .flatMap((line) => {
+      const parsed = JSON.parse(line) as unknown;
+      if (!Array.isArray(parsed)) throw malformed("a line of rows is not an array");
+      return parsed as unknown[];
+    });
   let next = 0;
   for (const sheet of head.sheets) {
     const count = sheet.rows;

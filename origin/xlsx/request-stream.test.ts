@@ -149,10 +149,10 @@ describe("XlsxRequestStream", () => {
     const head = lines.slice(0, lines.indexOf("\n") + 1);
     const bodies = {
       "cut short": lines.slice(0, -4),
-      "a row missing": `${head}["one"],\n`,
-      "a row too many": `${lines}["three"],\n`,
-      "a row without its comma": `${head}["one"],\n["two"]\n`,
-      "a row that does not parse": `${head}["one"],\n["two",],\n`,
+      "a row missing": `${head}[["one"]]\n`,
+      "a row too many": `${lines}[["three"]]\n`,
+      "a line that is not an array of rows": `${head}{"0":["one"],"1":["two"]}\n`,
+      "a line that does not parse": `${head}[["one"],["two"],]\n`,
       "a head that does not parse": `{"sheets": [\n["one"],\n`,
       "no sheets": `{}\n`,
       "rows neither counted nor given": lines.replace('"rows":2', '"rows":"2"'),

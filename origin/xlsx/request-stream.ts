@@ -1,9 +1,8 @@
 // A workbook request read off the edge's stream as it arrives (contracts/origin/xlsx-request-lines.ts):
-// the head line whole, then the rows as the writer asks for them, the whole lines of each chunk
-// parsed as one JSON array. So the origin holds the head, a chunk and the rows it is writing, never
+// the head line whole, then the rows as the writer asks for them, a whole line of rows at a time. So the origin holds the head, a chunk and the rows it is writing, never
 // the body or its parse tree (the largest body held both, 395 MB of peak RSS), and a queued call
 // leaves its body unread in the socket until the writer starts.
-import { XLSX_ROW_LINE_END, type XlsxRequestHead } from "../../contracts/origin/xlsx-request-lines.ts";
+import type { XlsxRequestHead } from "../../contracts/origin/xlsx-request-lines.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { XlsxRequest, XlsxRow } from "../../contracts/xlsx-request.ts";
 import { rowsInMemory, type SheetRows } from "./sheet-rows.ts";
@@ -20,6 +19,12 @@ function parsed(text: string, what: string): unknown {
   } catch {
     throw malformed(what);
   }
+}
+
+function rowsOn(line: string): XlsxRow[] {
+  const rows = parsed(line, "a line of rows does not parse");
+  if (!Array.isArray(rows)) throw malformed("a line of rows is not an array");
+  return rows as XlsxRow[];
 }
 
 /** The request with each sheet's rows taken out, and the rows to read for each sheet. */
@@ -106,8 +111,7 @@ export class XlsxRequestStream {
     for (;;) {
       const lines = this.wholeLines();
       if (lines !== null) {
-        if (!lines.endsWith(XLSX_ROW_LINE_END)) throw malformed("a row line does not end with a comma");
-        const rows = parsed(`[${lines.slice(0, -XLSX_ROW_LINE_END.length)}]`, "a row does not parse") as XlsxRow[];
+        const rows = lines.split("\n").flatMap((line) => (line.length === 0 ? [] : rowsOn(line)));
         if (rows.length > 0) return rows;
         continue;
       }
