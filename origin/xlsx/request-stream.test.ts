@@ -55,15 +55,17 @@ function rowsOf(book: XLSX.WorkBook, sheet: string): unknown[][] {
   return XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[sheet]!, { header: 1, defval: null });
 }
 
+const priceColumns = [
+  { key: "name", header: "Name", type: "string" },
+  { key: "price", header: "Price", type: "number" },
+];
+
 const twoSheets: XlsxRequest = xlsxRequestSchema.parse({
   filename: "two.xlsx",
   sheets: [
     {
       name: "Prices",
-      columns: [
-        { key: "name", header: "Name", type: "string" },
-        { key: "price", header: "Price", type: "number" },
-      ],
+      columns: priceColumns,
       rows: [["Ünïcödé — 日本語 \u2028 with\nbreak", 1.5], { name: "object row", price: 2 }, ["=1+1", null]],
       cells: { D1: { value: "note" } },
     },
