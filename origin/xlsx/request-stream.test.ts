@@ -157,6 +157,7 @@ describe("XlsxRequestStream", () => {
       "a line that does not parse": `${head}[["one"],["two"],]\n`,
       "a head that does not parse": `{"sheets": [\n["one"],\n`,
       "no sheets": `{}\n`,
+      "a sheet that is not an object": `{"sheets":[null]}\n`,
       "rows neither counted nor given": lines.replace('"rows":2', '"rows":"2"'),
       "empty": "",
     };

@@ -51,6 +51,7 @@ export class XlsxRequestStream {
     const head = await this.headLine();
     const request = parsed(head.text, "its first line does not parse") as XlsxRequestHead | null;
     if (request === null || typeof request !== "object" || !Array.isArray(request.sheets)) throw malformed("no sheets");
+    if (request.sheets.some((sheet: unknown) => sheet === null || typeof sheet !== "object")) throw malformed("a sheet is not an object");
     const rows = request.sheets.map((sheet): SheetRows => {
       if (Array.isArray(sheet.rows)) return rowsInMemory(sheet.rows);
       const count = sheet.rows;
