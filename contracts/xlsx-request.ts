@@ -422,11 +422,14 @@ export function hasHeaderRow(sheet: XlsxSheet): boolean {
   return sheet.columns.some((column) => column.header !== undefined);
 }
 
-/** Header and data rows times columns, plus explicit cells: what is billed, known before any work. */
-export function countCells(request: XlsxRequest): number {
+/**
+ * Header and data rows times columns, plus explicit cells: what is billed, known before any work.
+ * `rowCounts` gives each sheet's data rows when they are not in `sheet.rows` (the origin streams them).
+ */
+export function countCells(request: XlsxRequest, rowCounts?: readonly number[]): number {
   let cells = 0;
-  for (const sheet of request.sheets) {
-    const rows = sheet.rows.length + (hasHeaderRow(sheet) ? 1 : 0);
+  for (const [s, sheet] of request.sheets.entries()) {
+    const rows = (rowCounts?.[s] ?? sheet.rows.length) + (hasHeaderRow(sheet) ? 1 : 0);
     cells += rows * sheet.columns.length + Object.keys(sheet.cells).length;
   }
   return cells;
@@ -451,6 +454,14 @@ class ErrorList {
 
   addLimit(pointer: string, detail: string): void {
     if (this.limitsCount++ < XLSX_MAX_REPORTED_ERRORS) this.limits.push({ pointer, detail });
+  }
+
+  /** Another list's errors as if they had been added here at this point (counts past the cap included). */
+  addAll(other: ErrorList): void {
+    for (const { pointer, detail } of other.invalid) this.addInvalid(pointer, detail);
+    for (const { pointer, detail } of other.limits) this.addLimit(pointer, detail);
+    this.invalidCount += other.invalidCount - other.invalid.length;
+    this.limitsCount += other.limitsCount - other.limits.length;
   }
 }
 
@@ -534,37 +545,76 @@ function checkMerges(errors: ErrorList, base: string, merges: readonly string[])
   }
 }
 
-function checkRows(errors: ErrorList, base: string, sheet: XlsxSheet): void {
-  const { columns } = sheet;
-  const indexByKey = new Map(columns.map((column, i) => [column.key, i]));
-  const types = columns.map((column) => column.type);
-  const urlColumns = columns.flatMap((column, i) => (column.type === "url" ? [i] : []));
-  let hyperlinks = 0;
-  sheet.rows.forEach((row, r) => {
-    const rowPointer = `${base}/rows/${r}`;
+/**
+ * One sheet's row values, checked one row at a time as they come: in memory at the edge, as the
+ * origin reads them off its request stream. Its errors join the request's where the sheet's rows
+ * are checked (findXlsxRequestErrors), so either way the problem lists the same fields.
+ */
+export class XlsxRowCheck {
+  readonly errors = new ErrorList();
+  private readonly base: string;
+  private readonly columns: readonly XlsxColumn[];
+  private readonly indexByKey: Map<string, number>;
+  private readonly types: XlsxColumnType[];
+  private readonly urlColumns: number[];
+  private hyperlinks = 0;
+  /** The sheet's data rows, counted before they are checked (the origin reads them later). */
+  readonly count: number;
+
+  constructor(sheetIndex: number, columns: readonly XlsxColumn[], count: number) {
+    this.count = count;
+    this.base = `/sheets/${sheetIndex}`;
+    this.columns = columns;
+    this.indexByKey = new Map(columns.map((column, i) => [column.key, i]));
+    this.types = columns.map((column) => column.type);
+    this.urlColumns = columns.flatMap((column, i) => (column.type === "url" ? [i] : []));
+  }
+
+  /** Checks row `r`; false when it holds an error, so a writer skips it. */
+  check(row: XlsxRow, r: number): boolean {
+    const before = this.errors.invalidCount + this.errors.limitsCount;
+    const rowPointer = `${this.base}/rows/${r}`;
+    const { columns, errors, types } = this;
+    // The schema sees to this at the edge; the origin takes rows it has not parsed with it.
+    if (row === null || typeof row !== "object") {
+      errors.addInvalid(rowPointer, "A row is an array of values or an object keyed by column.");
+      return false;
+    }
     if (Array.isArray(row)) {
       if (row.length > columns.length) errors.addInvalid(rowPointer, `The row has ${row.length} values but the sheet has ${columns.length} columns.`);
       const n = Math.min(row.length, columns.length);
       for (let c = 0; c < n; c++) checkValue(errors, rowPointer, c, row[c]!, types[c]!);
-      for (const c of urlColumns) if (typeof row[c] === "string" && hyperlinkTarget(row[c]) !== null) hyperlinks++;
+      for (const c of this.urlColumns) if (typeof row[c] === "string" && hyperlinkTarget(row[c]) !== null) this.hyperlinks++;
     } else {
       for (const key in row) {
-        const c = indexByKey.get(key);
+        const c = this.indexByKey.get(key);
         if (c === undefined) errors.addInvalid(`${rowPointer}/${pointerToken(key)}`, `No column has the key \`${key}\`.`);
         else checkValue(errors, rowPointer, pointerToken(key), row[key]!, types[c]!);
       }
-      for (const c of urlColumns) {
+      for (const c of this.urlColumns) {
         const value = row[columns[c]!.key];
-        if (typeof value === "string" && hyperlinkTarget(value) !== null) hyperlinks++;
+        if (typeof value === "string" && hyperlinkTarget(value) !== null) this.hyperlinks++;
       }
     }
-  });
-  if (hyperlinks > EXCEL_MAX_HYPERLINKS_PER_SHEET) {
-    errors.addLimit(`${base}/rows`, `A sheet holds at most ${EXCEL_MAX_HYPERLINKS_PER_SHEET} hyperlinks; url cells here make ${hyperlinks}.`);
+    return this.errors.invalidCount + this.errors.limitsCount === before;
+  }
+
+  /** What holds only over all the rows: call once the last has been checked. */
+  finish(): void {
+    if (this.hyperlinks > EXCEL_MAX_HYPERLINKS_PER_SHEET) {
+      this.errors.addLimit(`${this.base}/rows`, `A sheet holds at most ${EXCEL_MAX_HYPERLINKS_PER_SHEET} hyperlinks; url cells here make ${this.hyperlinks}.`);
+    }
   }
 }
 
-function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenNames: Set<string>): void {
+function checkedRows(sheet: XlsxSheet, s: number): XlsxRowCheck {
+  const check = new XlsxRowCheck(s, sheet.columns, sheet.rows.length);
+  sheet.rows.forEach((row, r) => check.check(row, r));
+  check.finish();
+  return check;
+}
+
+function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenNames: Set<string>, rows: XlsxRowCheck): void {
   const sheet = request.sheets[s]!;
   const base = `/sheets/${s}`;
   checkSheetName(errors, `${base}/name`, sheet.name, seenNames);
@@ -581,9 +631,9 @@ function checkSheet(errors: ErrorList, request: XlsxRequest, s: number, seenName
     }
   });
 
-  const rowCount = sheet.rows.length + (hasHeaderRow(sheet) ? 1 : 0);
+  const rowCount = rows.count + (hasHeaderRow(sheet) ? 1 : 0);
   if (rowCount > EXCEL_MAX_ROWS) errors.addLimit(`${base}/rows`, `A sheet has at most ${EXCEL_MAX_ROWS} rows, header included; this one needs ${rowCount}.`);
-  checkRows(errors, base, sheet);
+  errors.addAll(rows.errors);
 
   if (sheet.freeze) {
     if (sheet.freeze.rows >= EXCEL_MAX_ROWS) errors.addLimit(`${base}/freeze/rows`, "Frozen rows must leave part of the grid.");
@@ -658,19 +708,24 @@ export interface XlsxRequestErrors {
   limitsCount: number;
 }
 
-/** Every check that needs the whole request, each error with a JSON pointer into it; `sources` says which picture sources are taken. */
-export function findXlsxRequestErrors(request: XlsxRequest, sources: XlsxImageSources = "any"): XlsxRequestErrors {
+/**
+ * Every check that needs the whole request, each error with a JSON pointer into it; `sources` says
+ * which picture sources are taken. `rows` are the sheets' row checks when the rows are not in
+ * `sheet.rows` but were checked as they streamed (the origin); by default each sheet's rows are
+ * checked here.
+ */
+export function findXlsxRequestErrors(request: XlsxRequest, sources: XlsxImageSources = "any", rows?: readonly XlsxRowCheck[]): XlsxRequestErrors {
   const errors = new ErrorList();
   const seenNames = new Set<string>();
-  request.sheets.forEach((_, s) => checkSheet(errors, request, s, seenNames));
+  request.sheets.forEach((sheet, s) => checkSheet(errors, request, s, seenNames, rows?.[s] ?? checkedRows(sheet, s)));
   checkFeatures(errors, request);
   checkSheetOptions(errors, request, sources);
   return { invalid: errors.invalid, invalidCount: errors.invalidCount, limits: errors.limits, limitsCount: errors.limitsCount };
 }
 
 /** Throws 400 validation_failed for inconsistent values, else 422 xlsx_limits for what Excel cannot hold. */
-export function assertXlsxWritable(request: XlsxRequest, sources: XlsxImageSources = "any"): void {
-  const { invalid, invalidCount, limits, limitsCount } = findXlsxRequestErrors(request, sources);
+export function assertXlsxWritable(request: XlsxRequest, sources: XlsxImageSources = "any", rows?: readonly XlsxRowCheck[]): void {
+  const { invalid, invalidCount, limits, limitsCount } = findXlsxRequestErrors(request, sources, rows);
   if (invalidCount > 0) {
     throw new ProblemError("validation_failed", `${invalidCount} field${invalidCount === 1 ? " is" : "s are"} invalid.`, { errors: invalid });
   }

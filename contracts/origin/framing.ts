@@ -62,7 +62,7 @@ export function frameHead(meta: unknown): Uint8Array {
 }
 
 /** The Content-Digest value (RFC 9530, sha-256) of a framed body sent as `parts`, in order. */
-export function frameDigest(...parts: Uint8Array[]): string {
+export function frameDigest(parts: readonly Uint8Array[]): string {
   const hash = new Sha256();
   for (const part of parts) hash.update(part);
   return digestValue(hash);

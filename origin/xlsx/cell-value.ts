@@ -1,6 +1,6 @@
-// Request values to SpreadsheetML cells, by column type. Values were checked against their
-// type by assertXlsxWritable before any work, so conversion never fails half-way through a
-// stream. Strings are always written as text cells: a value starting with `=`, `+`, `-` or
+// Request values to SpreadsheetML cells, by column type. Each row was checked against its
+// columns' types on its way here (sheet-rows.ts, the edge's own check) and one that failed comes
+// empty, so conversion never fails half-way through a stream. Strings are always written as text cells: a value starting with `=`, `+`, `-` or
 // `@` is stored as the literal text, never evaluated (formulas come only from `formula` cells).
 import { hyperlinkTarget, parseIsoDateTime, type XlsxCellValue, type XlsxColumnType } from "../../contracts/xlsx-request.ts";
 import type { SharedStrings } from "./shared-strings.ts";

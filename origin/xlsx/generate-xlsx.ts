@@ -1,10 +1,11 @@
-// The spreadsheet engine: a checked request in, an .xlsx streamed into `sink`, stats out.
+// The spreadsheet engine: a request in, an .xlsx streamed into `sink`, stats out.
 // SpreadsheetML is written as text straight into a zip stream (zip-writer.ts): each sheet's
-// rows are turned into XML and deflated as they come, so memory stays flat whatever the row
-// count; only the shared-strings table (capped) and each sheet's hyperlink list grow.
+// rows are checked, turned into XML and deflated as they come (from memory or off the request
+// stream), so memory stays flat whatever the row count; only the shared-strings table (capped)
+// and each sheet's hyperlink list grow.
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertXlsxWritable, countCells, hasHeaderRow, parseA1Range, type XlsxRequest } from "../../contracts/xlsx-request.ts";
+import { assertXlsxWritable, countCells, findXlsxRequestErrors, hasHeaderRow, parseA1Range, XlsxRowCheck, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { parseSheetRange, qualifiedRange } from "../../contracts/xlsx-a1.ts";
 import type { XlsxStats as ContractXlsxStats } from "../../contracts/origin/xlsx-generate.ts";
 import { ByteCounter } from "./byte-counter.ts";
@@ -22,6 +23,7 @@ import {
 import { printNames } from "./print-setup.ts";
 import { PasswordBook, workbookProtectionXml } from "./protection.ts";
 import { SharedStrings, type SharedStringsMode } from "./shared-strings.ts";
+import { checkedBatches, rowsInMemory, type SheetRows } from "./sheet-rows.ts";
 import { THEME_XML } from "./theme.ts";
 import { writeSheet } from "./write-sheet.ts";
 import { ZipWriter } from "./zip-writer.ts";
@@ -33,14 +35,32 @@ export type XlsxStats = ContractXlsxStats;
 export interface XlsxWriterOptions {
   /** `auto` (the default) shares a string column's text when its sample repeats; the others force a choice (the bench compares them). */
   sharedStrings?: SharedStringsMode;
+  /** Each sheet's rows when they are read as they are written (request-stream.ts); by default `sheet.rows`. */
+  rows?: readonly SheetRows[];
 }
 
 /**
- * Checks the request (400 validation_failed / 422 xlsx_limits, before a byte is written),
- * then streams the workbook into `sink` and resolves once the sink has finished.
+ * Every row checked on its way through, the rest of the request before a byte is written: a problem
+ * there writes nothing. Either way every row is read and checked, so the problem (400
+ * validation_failed / 422 xlsx_limits) lists the fields assertXlsxWritable lists for the whole request.
+ */
+async function checkOnly(request: XlsxRequest, rows: readonly SheetRows[], checks: readonly XlsxRowCheck[]): Promise<never> {
+  for (const [s, sheetRows] of rows.entries()) for await (const _ of checkedBatches(sheetRows, checks[s]!));
+  assertXlsxWritable(request, "inline", checks);
+  throw new Error("the request failed its checks but assertXlsxWritable found no problem");
+}
+
+/**
+ * Checks the request (400 validation_failed / 422 xlsx_limits) and streams the workbook into `sink`,
+ * resolving once the sink has finished. A row that fails its check is found only once the rows before
+ * it were written: the sink is then destroyed with the problem, so a caller commits to the workbook
+ * only once this resolves (the origin's route holds it until then).
  */
 export async function generateXlsx(request: XlsxRequest, sink: Writable, options: XlsxWriterOptions = {}): Promise<XlsxStats> {
-  assertXlsxWritable(request, "inline");
+  const rows = options.rows ?? request.sheets.map((sheet) => rowsInMemory(sheet.rows));
+  const checks = request.sheets.map((sheet, s) => new XlsxRowCheck(s, sheet.columns, rows[s]!.count));
+  const skeleton = findXlsxRequestErrors(request, "inline", checks);
+  if (skeleton.invalidCount + skeleton.limitsCount > 0) await checkOnly(request, rows, checks);
   const counter = new ByteCounter();
   const delivered = pipeline(counter, sink);
   const aborted = delivered.then(
@@ -67,11 +87,12 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
   try {
     const definedNames: DefinedName[] = [];
     for (const [i, sheet] of request.sheets.entries()) {
-      const written = await writeSheet(sheet, i + 1, context);
+      const written = await writeSheet(sheet, { count: rows[i]!.count, batches: checkedBatches(rows[i]!, checks[i]!) }, i + 1, context);
       parts.push([`/xl/worksheets/sheet${i + 1}.xml`, CONTENT_TYPES.worksheet]);
       if (written.filter) definedNames.push({ name: "_xlnm._FilterDatabase", localSheet: i, hidden: true, formula: qualifiedRange(sheet.name, parseA1Range(written.filter)) });
       definedNames.push(...printNames(sheet.print, sheet.name, i));
     }
+    assertXlsxWritable(request, "inline", checks);
     for (const defined of request.defined_names) {
       const { sheet, range } = parseSheetRange(defined.range);
       const name = sheet === undefined ? sheetNames[0]! : sheetNames.find((n) => n.toLowerCase() === sheet.toLowerCase())!;
@@ -108,8 +129,8 @@ export async function generateXlsx(request: XlsxRequest, sink: Writable, options
   }
   return {
     sheets: request.sheets.length,
-    rows: request.sheets.reduce((sum, sheet) => sum + sheet.rows.length + (hasHeaderRow(sheet) ? 1 : 0), 0),
-    cells: countCells(request),
+    rows: request.sheets.reduce((sum, sheet, s) => sum + rows[s]!.count + (hasHeaderRow(sheet) ? 1 : 0), 0),
+    cells: countCells(request, rows.map((sheetRows) => sheetRows.count)),
     output_bytes: counter.bytes,
   };
 }

@@ -4,7 +4,7 @@
 // fixed element order (protection, autofilter, merges, conditional formats, validations,
 // hyperlinks, page setup, drawing, notes, tables). Only the hyperlink list grows with the rows.
 import { checkDeadline } from "../worker-pool/deadline.ts";
-import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxSheet } from "../../contracts/xlsx-request.ts";
+import { columnLetters, hasHeaderRow, type XlsxCellValue, type XlsxColumn, type XlsxRow, type XlsxSheet } from "../../contracts/xlsx-request.ts";
 import { AUTOFIT_SAMPLE_ROWS, estimateColumnWidth } from "./autofit.ts";
 import { cellWriter, stringCell, styleAttribute, typeNumberFormat, type CellTargets, type CellWriter } from "./cell-value.ts";
 import { commentsVml, commentsXml, vmlBlocks } from "./comments.ts";
@@ -19,6 +19,7 @@ import { sheetProtectionXml } from "./protection.ts";
 import type { SheetContext } from "./sheet-context.ts";
 import { tableCells, tableXml } from "./tables.ts";
 import { sharesStrings } from "./shared-strings.ts";
+import { sampleAhead, type SampledRows } from "./sheet-rows.ts";
 import { XML_DECLARATION } from "./xml-text.ts";
 import { FLUSH_CHARS, type ZipEntry } from "./zip-writer.ts";
 
@@ -33,24 +34,23 @@ interface ColumnPlan extends ColumnLook {
   styleAttr: string;
 }
 
-function columnValue(row: XlsxSheet["rows"][number], column: XlsxColumn, index: number): XlsxCellValue | undefined {
+function columnValue(row: XlsxRow, column: XlsxColumn, index: number): XlsxCellValue | undefined {
   return Array.isArray(row) ? row[index] : row[column.key];
 }
 
-function* columnSample(sheet: XlsxSheet, column: XlsxColumn, index: number): Generator<XlsxCellValue> {
-  const end = Math.min(sheet.rows.length, AUTOFIT_SAMPLE_ROWS);
-  for (let r = 0; r < end; r++) yield columnValue(sheet.rows[r]!, column, index) ?? null;
+function* columnSample(sample: readonly XlsxRow[], column: XlsxColumn, index: number): Generator<XlsxCellValue> {
+  for (const row of sample) yield columnValue(row, column, index) ?? null;
 }
 
-function planColumns(sheet: XlsxSheet, context: SheetContext, targets: CellTargets): { plans: ColumnPlan[]; widths: number[] } {
+function planColumns(sheet: XlsxSheet, sample: readonly XlsxRow[], context: SheetContext, targets: CellTargets): { plans: ColumnPlan[]; widths: number[] } {
   const plans: ColumnPlan[] = [];
   const widths: number[] = [];
   sheet.columns.forEach((column, c) => {
     const style = context.styles.cellStyle(column.style, column.format, typeNumberFormat(column.type));
     const textual = column.type === "string" || column.type === "url";
-    const shared = textual && sharesStrings(context.sharedStrings, columnSample(sheet, column, c));
+    const shared = textual && sharesStrings(context.sharedStrings, columnSample(sample, column, c));
     plans.push({ type: column.type, style, styleAttr: styleAttribute(style.xf), write: cellWriter(column.type, context.clock, targets, shared) });
-    widths.push(column.width ?? estimateColumnWidth(column, columnSample(sheet, column, c), style.numFmt));
+    widths.push(column.width ?? estimateColumnWidth(column, columnSample(sample, column, c), style.numFmt));
   });
   return { plans, widths };
 }
@@ -94,7 +94,7 @@ function autofilterRange(sheet: XlsxSheet, lastRow: number): string | undefined 
 }
 
 /** Row values and explicit cells together, explicit cells winning; the rare slow path. */
-function mergedRowXml(rowNumber: number, values: XlsxSheet["rows"][number] | undefined, sheet: XlsxSheet, plans: readonly ColumnPlan[], letters: readonly string[], placed: readonly PlacedCell[]): string {
+function mergedRowXml(rowNumber: number, values: XlsxRow | undefined, sheet: XlsxSheet, plans: readonly ColumnPlan[], letters: readonly string[], placed: readonly PlacedCell[]): string {
   const cells = new Map<number, string>();
   if (values) {
     sheet.columns.forEach((column, c) => {
@@ -111,6 +111,8 @@ interface RowGrid {
   sheet: XlsxSheet;
   plans: readonly ColumnPlan[];
   letters: readonly string[];
+  /** Each column's key, for object rows. */
+  keys: readonly string[];
   rowOpen: (rowNumber: number) => string;
   explicitCells: Map<number, PlacedCell[]>;
 }
@@ -122,9 +124,16 @@ interface SheetParts {
   tableNumbers: number[];
 }
 
-export async function writeSheet(sheet: XlsxSheet, index: number, context: SheetContext): Promise<WrittenSheet> {
+/** A sheet's data rows, checked as they pass: `count` of them, in batches. */
+export interface SheetRowBatches {
+  count: number;
+  batches: AsyncIterable<readonly XlsxRow[]>;
+}
+
+export async function writeSheet(sheet: XlsxSheet, rows: SheetRowBatches, index: number, context: SheetContext): Promise<WrittenSheet> {
   const targets: CellTargets = { strings: context.sharedStrings === "never" ? null : context.strings, hyperlinks: [] };
-  const { plans, widths } = planColumns(sheet, context, targets);
+  const sampled = await sampleAhead(rows.batches, AUTOFIT_SAMPLE_ROWS);
+  const { plans, widths } = planColumns(sheet, sampled.sample, context, targets);
   const entry = await context.zip.openEntry(`xl/worksheets/sheet${index}.xml`);
   const relationships: Relationship[] = [];
   const rowOutline = new RowOutline(sheet.outline);
@@ -139,7 +148,7 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
       colsXml(plans, widths, colOutline) +
       "<sheetData>",
   );
-  const lastDataRow = await writeSheetData(entry, sheet, context, plans, targets, rowOutline);
+  const lastDataRow = await writeSheetData(entry, { sheet, rows: sampled, count: rows.count }, context, plans, targets, rowOutline);
   entry.write(sheetProtectionXml(sheet.protection, context.passwords));
 
   const filter = autofilterRange(sheet, lastDataRow);
@@ -159,7 +168,14 @@ export async function writeSheet(sheet: XlsxSheet, index: number, context: Sheet
 }
 
 /** `<sheetData>`'s rows: the header, the data rows, then explicit cells below them and the outline's empty rows; returns the last data row. */
-async function writeSheetData(entry: ZipEntry, sheet: XlsxSheet, context: SheetContext, plans: readonly ColumnPlan[], targets: CellTargets, rowOutline: RowOutline): Promise<number> {
+async function writeSheetData(
+  entry: ZipEntry,
+  { sheet, rows, count }: { sheet: XlsxSheet; rows: SampledRows; count: number },
+  context: SheetContext,
+  plans: readonly ColumnPlan[],
+  targets: CellTargets,
+  rowOutline: RowOutline,
+): Promise<number> {
   const outlined = !rowOutline.empty;
   const rowOpen = (rowNumber: number) => (outlined ? `<row r="${rowNumber}"${rowOutline.attributes(rowNumber)}>` : `<row r="${rowNumber}">`);
 
@@ -169,11 +185,11 @@ async function writeSheetData(entry: ZipEntry, sheet: XlsxSheet, context: SheetC
     explicitCells.set(row, [...(explicitCells.get(row) ?? []), ...cells].sort((a, b) => a.col - b.col));
   }
   const headerRows = hasHeaderRow(sheet) ? 1 : 0;
-  const grid: RowGrid = { sheet, plans, letters: sheet.columns.map((_, c) => columnLetters(c + 1)), rowOpen, explicitCells };
+  const grid: RowGrid = { sheet, plans, letters: sheet.columns.map((_, c) => columnLetters(c + 1)), keys: sheet.columns.map((column) => column.key), rowOpen, explicitCells };
   if (headerRows === 1) entry.write(headerRowXml(grid, context));
-  await writeDataRows(entry, grid, headerRows);
+  await writeDataRows(entry, grid, rows.all, headerRows);
 
-  const lastDataRow = headerRows + sheet.rows.length;
+  const lastDataRow = headerRows + count;
   for (const rowNumber of [...explicitCells.keys()].filter((r) => r > lastDataRow).sort((a, b) => a - b)) {
     if (outlined) await writeRows(entry, rowOutline.rowsBefore(rowNumber));
     entry.write(`${rowOpen(rowNumber)}${mergedRowXml(rowNumber, undefined, sheet, plans, grid.letters, explicitCells.get(rowNumber)!)}</row>`);
@@ -194,39 +210,43 @@ function headerRowXml({ sheet, letters, rowOpen, explicitCells }: RowGrid, conte
   return `${rowOpen(1)}${[...cells].sort((a, b) => a[0] - b[0]).map(([, xml]) => xml).join("")}</row>`;
 }
 
-/** The request's rows, the hot loop: a row without explicit cells writes its values straight through. */
-async function writeDataRows(entry: ZipEntry, { sheet, plans, letters, rowOpen, explicitCells }: RowGrid, headerRows: number): Promise<void> {
-  const rows = sheet.rows;
-  const columnCount = sheet.columns.length;
-  const keys = sheet.columns.map((column) => column.key);
-  for (let r = 0; r < rows.length; r++) {
-    const rowNumber = headerRows + r + 1;
-    const values = rows[r]!;
-    const placed = explicitCells.get(rowNumber);
-    let xml = rowOpen(rowNumber);
-    // The row number as text once, not once per cell.
-    const rowText = String(rowNumber);
-    if (placed) {
-      xml += mergedRowXml(rowNumber, values, sheet, plans, letters, placed);
-    } else if (Array.isArray(values)) {
-      const n = values.length < columnCount ? values.length : columnCount;
-      for (let c = 0; c < n; c++) {
-        const value = values[c];
-        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
+/** The request's rows, the hot loop, a batch at a time as they are read. */
+async function writeDataRows(entry: ZipEntry, grid: RowGrid, batches: AsyncIterable<readonly XlsxRow[]>, headerRows: number): Promise<void> {
+  let rowNumber = headerRows;
+  for await (const rows of batches) {
+    for (let i = 0; i < rows.length; i++) {
+      entry.write(dataRowXml(grid, ++rowNumber, rows[i]!));
+      if (entry.pending > FLUSH_CHARS) {
+        // Between flushes: work in the main process stops at its deadline between steps.
+        checkDeadline("The workbook");
+        await entry.flush();
       }
-    } else {
-      for (let c = 0; c < columnCount; c++) {
-        const value = values[keys[c]!];
-        if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
-      }
-    }
-    entry.write(`${xml}</row>`);
-    if (entry.pending > FLUSH_CHARS) {
-      // Between flushes: work in the main process stops at its deadline between steps.
-      checkDeadline("The workbook");
-      await entry.flush();
     }
   }
+}
+
+/** A row without explicit cells writes its values straight through. */
+function dataRowXml({ sheet, plans, letters, keys, rowOpen, explicitCells }: RowGrid, rowNumber: number, values: XlsxRow): string {
+  const columnCount = keys.length;
+  const placed = explicitCells.get(rowNumber);
+  let xml = rowOpen(rowNumber);
+  // The row number as text once, not once per cell.
+  const rowText = String(rowNumber);
+  if (placed) {
+    xml += mergedRowXml(rowNumber, values, sheet, plans, letters, placed);
+  } else if (Array.isArray(values)) {
+    const n = values.length < columnCount ? values.length : columnCount;
+    for (let c = 0; c < n; c++) {
+      const value = values[c];
+      if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
+    }
+  } else {
+    for (let c = 0; c < columnCount; c++) {
+      const value = values[keys[c]!];
+      if (value !== null && value !== undefined) xml += plans[c]!.write(value, letters[c]! + rowText, plans[c]!.styleAttr);
+    }
+  }
+  return `${xml}</row>`;
 }
 
 async function writeHyperlinks(entry: ZipEntry, hyperlinks: CellTargets["hyperlinks"], relationships: Relationship[]): Promise<void> {

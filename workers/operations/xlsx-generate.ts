@@ -6,6 +6,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { xlsxFeatureTableMarkdown } from "../../contracts/xlsx-feature-table.ts";
 import { assertXlsxWritable, countCells, XLSX_SYNC_CELL_LIMIT, xlsxRequestSchema, type XlsxRequest } from "../../contracts/xlsx-request.ts";
 import { XLSX_CONTENT_TYPE, xlsxGenerateEndpoint, xlsxStatsSchema } from "../../contracts/origin/xlsx-generate.ts";
+import { parseXlsxRequestLines, XLSX_REQUEST_LINES_CONTENT_TYPE, xlsxRequestLines } from "../../contracts/origin/xlsx-request-lines.ts";
 import { jobChargeKey } from "../billing/charge-key.ts";
 import type { Bindings } from "../env.ts";
 import { deleteFile } from "../files/file-lifecycle.ts";
@@ -61,8 +62,8 @@ type XlsxEnv = Pick<Bindings, "DB" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "FILES" 
 
 /**
  * One workbook built by the origin's streaming writer, stored and billed by its cell count.
- * `serialised` is the checked workbook's JSON when the caller holds it already (a job's stored
- * request): sent as it is unless pictures had to be inlined, not serialised again.
+ * `serialised` is the checked workbook as the origin reads it (xlsxRequestLines) when the caller
+ * holds it already (a job's stored request): sent as it is unless pictures had to be inlined.
  */
 async function generateWorkbook(
   env: XlsxEnv,
@@ -70,8 +71,8 @@ async function generateWorkbook(
 ): Promise<XlsxResult> {
   const workbook = await inlineImageSources(env, request.accountId, request.workbook);
   const frame = await originCompute(env, xlsxGenerateEndpoint, {
-    body: workbook === request.workbook && request.serialised !== undefined ? request.serialised : JSON.stringify(workbook),
-    contentType: "application/json",
+    body: workbook === request.workbook && request.serialised !== undefined ? request.serialised : xlsxRequestLines(workbook),
+    contentType: XLSX_REQUEST_LINES_CONTENT_TYPE,
     options: {},
     requestId: request.requestId,
     accountId: request.accountId,
@@ -147,7 +148,7 @@ export const xlsxGenerate = {
     viewName: "XlsxGenerateJob",
     progressUnit: "stages",
     async request(env, { accountId, input, baseUrl }) {
-      const json = new TextEncoder().encode(JSON.stringify(input.workbook));
+      const json = new TextEncoder().encode(xlsxRequestLines(input.workbook));
       const stashed = await storeFile(env, {
         accountId,
         kind: "source",
@@ -164,7 +165,7 @@ export const xlsxGenerate = {
       const opened = await openFile(env, job.account_id, request.request_file_id);
       // Parsed by the schema like any stored reply; its text goes on to the origin as it is.
       const serialised = await opened.object.text();
-      const workbook = xlsxRequestSchema.parse(JSON.parse(serialised));
+      const workbook = xlsxRequestSchema.parse(parseXlsxRequestLines(serialised));
       await progress.advance();
       const result = await generateWorkbook(env, { accountId: job.account_id, workbook, serialised, chargeKey: jobChargeKey(job.id), baseUrl: request.base_url, requestId: job.id });
       await deleteFile(env, job.account_id, request.request_file_id);
