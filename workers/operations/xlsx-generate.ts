@@ -148,14 +148,14 @@ export const xlsxGenerate = {
     viewName: "XlsxGenerateJob",
     progressUnit: "stages",
     async request(env, { accountId, input, baseUrl }) {
-      const json = new TextEncoder().encode(xlsxRequestLines(input.workbook));
+      const lines = new TextEncoder().encode(xlsxRequestLines(input.workbook));
       const stashed = await storeFile(env, {
         accountId,
         kind: "source",
-        body: json,
-        size: json.length,
-        contentType: "application/json",
-        filename: `${input.workbook.filename}.json`,
+        body: lines,
+        size: lines.length,
+        contentType: XLSX_REQUEST_LINES_CONTENT_TYPE,
+        filename: `${input.workbook.filename}.lines`,
       });
       return { request_file_id: stashed.id, base_url: baseUrl };
     },
