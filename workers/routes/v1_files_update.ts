@@ -2,6 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { checkDurableAdmission } from "../files/durable-admission.ts";
 import { expiresAtField, resolveExpiry } from "../files/expires-at.ts";
 import { findFile, retentionFor, setFileExpiry } from "../files/file-store.ts";
+import { sawFile } from "../files/recent-files.ts";
 import { fileIdParam, fileSchema, fileView } from "../files/file-view.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
@@ -38,9 +39,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     try {
       await checkDurableAdmission(c.env, accountId, plan, current.size_bytes);
     } catch (error) {
-      await setFileExpiry(c.env, accountId, fileId, current.expires_at);
+      sawFile(accountId, fileId, await setFileExpiry(c.env, accountId, fileId, current.expires_at));
       throw error;
     }
   }
+  // This isolate's transforms see the new expiry at once (others within the memo's 10 s).
+  sawFile(accountId, fileId, updated);
   return c.json(await fileView(updated, c.env, c.req.url), 200);
 };

@@ -28,6 +28,7 @@ import { transformSignature } from "../../contracts/transform/signature.ts";
 import { parseTransform } from "../../contracts/transform/tokens.ts";
 import { balanceOf } from "../test-support/account-books.ts";
 import { fileShardRows, shardRows } from "../test-support/shard-rows.ts";
+import { accountShard, fileShard } from "../shards/shard-stub.ts";
 
 const LEGACY_ACCEPT = "image/png,image/*;q=0.8,*/*;q=0.5";
 
@@ -204,6 +205,36 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
     const maxAge = Number(/^public, max-age=(\d+)$/.exec(stored ?? "")?.[1]);
     expect(maxAge).toBeLessThanOrEqual(Math.floor((expires_at - before) / 1000));
     expect(maxAge).toBeGreaterThan(Math.floor((expires_at - before) / 1000) - 60);
+  });
+
+  it("remembers its source's row a moment: a change made here is seen at once, and a deletion made elsewhere costs the work, not a charge", async () => {
+    const caller = await seedCaller();
+    const fileId = await seedFile(caller, "rgb.png", "image/png");
+    const cachedFor = async (transform: string) => {
+      const res = await api(transformUrl(caller, transform, fileId));
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform(transform)), formatClass: null };
+      return Number(/max-age=(\d+)/.exec((await caches.default.match(edgeCacheKey(env, identity)))!.headers.get("Cache-Control") ?? "")?.[1]);
+    };
+    const expiring = await cachedFor("w_14");
+    expect(expiring).toBeLessThan(2 * 86_400);
+    expect((await api(`/v1/files/${fileId}`, { key: caller, method: "PATCH", json: { expires_at: null } })).status).toBe(200);
+    // Made durable here: the next miss caches for as long as a durable file's derivatives are kept.
+    expect(await cachedFor("w_15")).toBeGreaterThan(300 * 86_400);
+
+    // Deleted by another isolate, as its shards see it: this one still remembers the file as ready.
+    const charged = await transformCharges(caller.accountId);
+    await fileShard(env, caller.accountId).markFileDeleted(caller.accountId, fileId, "deleted", Date.now());
+    await accountShard(env, caller.accountId).dropDerivativesMadeWith(caller.accountId, [fileId], true, Date.now());
+    const late = await problemOf(await api(transformUrl(caller, "w_16", fileId)));
+    expect([late.status, late.detail]).toEqual([410, expect.stringMatching(/deleted while it was made/)]);
+    expect(await transformCharges(caller.accountId)).toEqual(charged);
+    const identity = { accountId: caller.accountId, fileId, canonical: canonicalTransform(parseTransform("w_16")), formatClass: null };
+    expect(await env.FILES.head(await derivativeKey(identity))).toBeNull();
+    // The file shard said so after the refusal: the next request is refused before any work.
+    const next = await problemOf(await api(transformUrl(caller, "w_17", fileId)));
+    expect([next.status, next.detail]).toEqual([410, expect.stringMatching(/^File file_\w+ was deleted at /)]);
   });
 
   it("sends what the edge cannot do, or cannot afford, to the origin", async () => {

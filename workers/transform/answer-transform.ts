@@ -4,7 +4,9 @@
 // meanwhile.
 import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
+import { sawFile } from "../files/recent-files.ts";
 import { readObject } from "../objects/file-objects.ts";
 import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
 import { derivativeContentTypes } from "../../contracts/transform/output-format.ts";
@@ -26,7 +28,11 @@ export async function answerComputed(env: PlanEnv, plan: TransformPlan, derivati
   const { identity, overlay, request } = plan;
   const meta = plan.meta(plan.source.etag(derivative.sha256), derivativeContentTypes[derivative.format], derivative.size);
   const kept = { body: derivative.body, size: derivative.size, sha256: derivative.sha256, contentType: meta.contentType, etag: meta.etag, overlayFileId: overlay?.fileId ?? null };
-  const r2Key = await storeDerivative(env, identity, kept, charge);
+  const r2Key = await storeDerivative(env, identity, kept, charge).catch((error: unknown) => {
+    // Refused as made of a source deleted meanwhile: this isolate's memory of the file is stale.
+    if (error instanceof ProblemError && error.slug === "gone") sawFile(identity.accountId, identity.fileId, null);
+    throw error;
+  });
   if (request.preset !== undefined) await recordPresetDerivative(env.DB, request.preset, { identity, cacheUrl: request.cacheKey.url });
   // The origin's stream went into R2: the cache reads it back from there.
   const forCache = derivative.body instanceof Uint8Array ? derivative.body : (await readObject(env.FILES, r2Key, identity.fileId)).body;
