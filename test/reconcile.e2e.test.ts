@@ -10,6 +10,7 @@ import { openAccount } from "../workers/billing/open-account.ts";
 import { transformChargeKey } from "../workers/billing/charge-key.ts";
 import { fedLedgerStatements } from "../workers/billing/d1-ledger.ts";
 import { fedFileStatements } from "../workers/files/d1-files.ts";
+import type { FileRow } from "../workers/files/shard-files.ts";
 import { fileKey } from "../workers/files/file-store.ts";
 import { recordDelivery } from "../workers/webhooks/delivery-store.ts";
 import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
@@ -106,7 +107,7 @@ describe("reconciling documented stops", () => {
     const id = `file_reconcile${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
     const r2Key = fileKey(accountId, id);
     await platform.env.FILES.put(r2Key, new Uint8Array([1, 2, 3, 4]));
-    const row = { id, kind: "source", status: "ready", r2_key: r2Key, filename: null, content_type: "image/png", size_bytes: 4, sha256: null, created_at: Date.now(), expires_at: Date.now() + 3_600_000, deleted_at: null, deleted_reason: null };
+    const row: FileRow = { id, kind: "source", status: "ready", r2_key: r2Key, filename: null, content_type: "image/png", size_bytes: 4, sha256: null, created_at: Date.now(), expires_at: Date.now() + 3_600_000, deleted_at: null, deleted_reason: null };
     await db.batch(fedFileStatements(db, [{ account_id: accountId, seq: 1, row }]));
     return row;
   }

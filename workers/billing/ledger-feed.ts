@@ -12,7 +12,7 @@ import { z } from "zod";
 import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
 import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
 import { fedFileStatements, type FedFile } from "../files/d1-files.ts";
-import type { FileChange } from "../files/shard-files.ts";
+import { fileRowOf, type FileChange } from "../files/shard-files.ts";
 import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
@@ -99,23 +99,7 @@ export function fileFeedMessage(accountId: string, files: FileChange[]): LedgerF
     account_id: accountId,
     rows: [],
     balance: null,
-    files: files.map(({ seq, row }) => ({
-      seq,
-      row: {
-        id: row.id,
-        kind: row.kind,
-        status: row.status,
-        r2_key: row.r2Key,
-        filename: row.filename,
-        content_type: row.contentType,
-        size_bytes: row.sizeBytes,
-        sha256: row.sha256,
-        created_at: row.createdAt,
-        expires_at: row.expiresAt,
-        deleted_at: row.deletedAt,
-        deleted_reason: row.deletedReason,
-      },
-    })),
+    files: files.map(({ seq, row }) => ({ seq, row: fileRowOf(row) })),
   };
 }
 

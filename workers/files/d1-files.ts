@@ -8,7 +8,7 @@ import { and, asc, eq, gt, inArray, isNull, lte, ne, sql, sum } from "drizzle-or
 import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
-import type { ShardFileRow } from "./shard-files.ts";
+import type { FileRow, ShardFileRow } from "./shard-files.ts";
 
 const shardColumns = {
   id: files.id,
@@ -42,20 +42,7 @@ export function filesBeforeShard(db: D1Database, accountId: string): Promise<Sha
 export interface FedFile {
   account_id: string;
   seq: number;
-  row: {
-    id: string;
-    kind: string;
-    status: string;
-    r2_key: string;
-    filename: string | null;
-    content_type: string;
-    size_bytes: number;
-    sha256: string | null;
-    created_at: number;
-    expires_at: number | null;
-    deleted_at: number | null;
-    deleted_reason: string | null;
-  };
+  row: FileRow;
 }
 
 const FILE_FIELDS = ["kind", "status", "r2_key", "filename", "content_type", "size_bytes", "sha256", "created_at", "expires_at", "deleted_at", "deleted_reason"] as const;

@@ -11,7 +11,7 @@ import { newId } from "../crypto/ids.ts";
 import { fileShard } from "../shards/shard-stub.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 import { putObject, readObject } from "../objects/file-objects.ts";
-import type { DurableUsage, FileCursor, ShardFileRow } from "./shard-files.ts";
+import { fileRowOf, type DurableUsage, type FileCursor, type FileRow, type ShardFileRow } from "./shard-files.ts";
 
 export type { DurableUsage, FileCursor } from "./shard-files.ts";
 export type FileKind = ShardFileRow["kind"];
@@ -19,21 +19,8 @@ export type FileStatus = ShardFileRow["status"];
 /** Why a deleted file went: acknowledged (or a write that failed), expired, or used up by a processing call. */
 export type DeletedReason = NonNullable<ShardFileRow["deletedReason"]>;
 
-export interface FileRecord {
-  id: string;
+export interface FileRecord extends FileRow {
   account_id: string;
-  kind: FileKind;
-  status: FileStatus;
-  r2_key: string;
-  filename: string | null;
-  content_type: string;
-  size_bytes: number;
-  sha256: string | null;
-  created_at: number;
-  /** Null for a durable file: kept until it is deleted. */
-  expires_at: number | null;
-  deleted_at: number | null;
-  deleted_reason: DeletedReason | null;
 }
 
 export interface NewFile {
@@ -71,21 +58,7 @@ type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS">;
 
 /** The API's record of a shard's row. */
 export function fileRecord(accountId: string, row: ShardFileRow): FileRecord {
-  return {
-    id: row.id,
-    account_id: accountId,
-    kind: row.kind,
-    status: row.status,
-    r2_key: row.r2Key,
-    filename: row.filename,
-    content_type: row.contentType,
-    size_bytes: row.sizeBytes,
-    sha256: row.sha256,
-    created_at: row.createdAt,
-    expires_at: row.expiresAt,
-    deleted_at: row.deletedAt,
-    deleted_reason: row.deletedReason,
-  };
+  return { ...fileRowOf(row), account_id: accountId };
 }
 
 const recordOf = (accountId: string, row: ShardFileRow | null): FileRecord | null => (row === null ? null : fileRecord(accountId, row));

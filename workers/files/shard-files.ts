@@ -12,6 +12,40 @@ export type ShardFileRow = typeof files.$inferSelect;
 export type ShardFileStatus = ShardFileRow["status"];
 export type ShardDeletedReason = NonNullable<ShardFileRow["deletedReason"]>;
 
+/** A file's row as the API and the feed spell it (the report adds its account). */
+export interface FileRow {
+  id: string;
+  kind: ShardFileRow["kind"];
+  status: ShardFileStatus;
+  r2_key: string;
+  filename: string | null;
+  content_type: string;
+  size_bytes: number;
+  sha256: string | null;
+  created_at: number;
+  /** Null for a durable file: kept until it is deleted. */
+  expires_at: number | null;
+  deleted_at: number | null;
+  deleted_reason: ShardDeletedReason | null;
+}
+
+export function fileRowOf(row: ShardFileRow): FileRow {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    r2_key: row.r2Key,
+    filename: row.filename,
+    content_type: row.contentType,
+    size_bytes: row.sizeBytes,
+    sha256: row.sha256,
+    created_at: row.createdAt,
+    expires_at: row.expiresAt,
+    deleted_at: row.deletedAt,
+    deleted_reason: row.deletedReason,
+  };
+}
+
 /** A file changed since the report last heard, as it is now. */
 export interface FileChange {
   seq: number;
