@@ -14,7 +14,7 @@ import { runToolProcess } from "../../worker-pool/tool-process.ts";
 import { heifIccProfile } from "./heif-colour-profile.ts";
 import { heifLayout, withPrimaryOnly } from "./heif-layout.ts";
 import { pngWithProfile } from "./png-with-profile.ts";
-import { y4mToRgb } from "./y4m-to-rgb.ts";
+import { y4mFrame, ycbcrToRgb } from "./y4m-to-rgb.ts";
 
 const TOOL = "heif-convert";
 // Outside a call with a deadline (tests, the CLI's local run) a decode still ends.
@@ -69,8 +69,11 @@ export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number): Pro
     const decoded = await readBounded(output, Math.ceil(layout.pixels * MAX_OUTPUT_BYTES_PER_PIXEL) + 65_536);
     // The tool's PNG carries the file's ICC profile itself.
     if (!planes) return decoded;
+    const frame = y4mFrame(decoded);
+    const rgb = new Uint8Array(frame.width * frame.height * 3);
+    ycbcrToRgb(frame, layout.matrix!, rgb);
     // Stored, not deflated: a 12 MP picture's zlib pass would cost half its decode.
-    return await pngWithProfile(y4mToRgb(decoded, layout.matrix!), heifIccProfile(bytes), 0);
+    return await pngWithProfile({ data: rgb, width: frame.width, height: frame.height, channels: 3 }, heifIccProfile(bytes), 0);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
