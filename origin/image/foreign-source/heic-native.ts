@@ -39,8 +39,8 @@ export interface HeicTools {
 }
 
 let presentTools: HeicTools | undefined;
-/** Looked up once, at the first HEIC. */
-function tools(): HeicTools {
+/** The tools on PATH, looked up once. */
+export function heicTools(): HeicTools {
   presentTools ??= { ffmpeg: toolRuns(ffmpegCommand(), process.env) ? ffmpegCommand() : null };
   return presentTools;
 }
@@ -107,7 +107,7 @@ async function heifConvert(bytes: Uint8Array, declaredPixels: number, dir: strin
 }
 
 /** `using` names the ffmpeg that decodes grids (null: heif-convert decodes everything); found on PATH unless given. */
-export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number, using: HeicTools = tools()): Promise<Uint8Array> {
+export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number, using: HeicTools = heicTools()): Promise<Uint8Array> {
   const layout = heifLayout(bytes);
   checkPixels(layout.pixels, maxPixels);
   const matrix = layout.phonePlanes ? layout.matrix : null;
