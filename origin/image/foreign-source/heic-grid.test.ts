@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { gridHeic, heifEnc, heifEncPresent } from "../test-support/heic-fixtures.ts";
 import { photoLikePixels } from "../test-support/synthetic-images.ts";
 import { gridPlan } from "./heic-grid.ts";
+import { heifItems } from "./heif-items.ts";
 
 if (!heifEncPresent()) throw new Error("These tests need Debian's libheif-examples (heif-enc): apt-get install -y libheif-examples (.ci/run does).");
 
@@ -33,6 +34,15 @@ describe("gridPlan", () => {
   it("reads the grid's rotation in quarter turns anticlockwise", async () => {
     expect(gridPlan(await gridHeic(await png(128, 64), { tile: 64, orientation: 6 }))?.quarterTurns).toBe(3);
     expect(gridPlan(await gridHeic(await png(128, 64), { tile: 64, orientation: 8 }))?.quarterTurns).toBe(1);
+  });
+
+  it("leaves a grid with a tile that holds no coded slice to libheif's tool, which reports it, rather than let ffmpeg fill it with black", async () => {
+    const grid = new Uint8Array(await gridHeic(await png(128, 64), { tile: 64 }));
+    expect(gridPlan(grid)).not.toBeNull();
+    // The first tile's NAL units (4-byte lengths) relabelled as SEI (type 39): no slice left.
+    const tile = heifItems(grid).items.get(1)!.data!;
+    for (let at = 0; at + 4 < tile.byteLength; at += 4 + new DataView(tile.buffer, tile.byteOffset + at).getUint32(0)) tile[at + 4] = 39 << 1;
+    expect(gridPlan(grid)).toBeNull();
   });
 
   it("leaves a single image, a damaged grid and what is not HEIF to libheif's tool", async () => {

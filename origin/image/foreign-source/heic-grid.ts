@@ -47,17 +47,24 @@ function parameterSets(bytes: Uint8Array, hvcC: Box): { sets: Uint8Array[]; leng
   return { sets, lengthSize };
 }
 
-/** A coded picture's length-prefixed NAL units as Annex B. */
+/**
+ * A coded picture's length-prefixed NAL units as Annex B. A tile without a coded slice is refused:
+ * ffmpeg's tile filter would fill its place with black where libheif reports the file broken.
+ */
 function annexB(data: Uint8Array, lengthSize: number): Uint8Array[] {
   const units: Uint8Array[] = [];
+  let slices = 0;
   for (let at = 0; at + lengthSize <= data.byteLength; ) {
     let size = 0;
     for (let i = 0; i < lengthSize; i++) size = size * 256 + data[at + i]!;
     at += lengthSize;
     if (at + size > data.byteLength) throw new RangeError("a NAL unit runs past its tile");
     units.push(START_CODE, data.subarray(at, at + size));
+    // NAL unit types below 32 are coded slices.
+    if (size > 0 && data[at]! >> 1 < 32) slices++;
     at += size;
   }
+  if (slices === 0) throw new RangeError("a tile holds no coded slice");
   return units;
 }
 

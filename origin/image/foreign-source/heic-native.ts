@@ -71,7 +71,7 @@ async function gridFrame(plan: GridPlan, ffmpeg: string, dir: string): Promise<Y
   const input = join(dir, "tiles.hevc");
   const output = join(dir, "grid.yuv");
   await writeFile(input, plan.stream);
-  await runTool(ffmpeg, ["-v", "error", "-nostdin", "-f", "hevc", "-i", input, "-vf", `tile=${plan.columns}x${plan.rows}`, "-frames:v", "1", "-f", "rawvideo", "-y", output]);
+  await runTool(ffmpeg, ["-v", "error", "-xerror", "-nostdin", "-f", "hevc", "-i", input, "-vf", `tile=${plan.columns}x${plan.rows}`, "-frames:v", "1", "-f", "rawvideo", "-y", output]);
   const [lumaStride, chromaStride] = [plan.columns * plan.tileWidth, (plan.columns * plan.tileWidth) / 2];
   const lumaSize = lumaStride * plan.rows * plan.tileHeight;
   const chromaSize = (chromaStride * plan.rows * plan.tileHeight) / 2;
