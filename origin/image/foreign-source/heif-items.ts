@@ -26,6 +26,7 @@ function reader(bytes: Uint8Array, region: Region) {
   let at = region.start;
   const take = (size: number): number => {
     if (at + size > region.end) throw new RangeError("a HEIF box ends inside its fields");
+    if (![0, 1, 2, 4, 8].includes(size)) throw new RangeError(`a HEIF field of ${size} bytes`);
     const value = size === 0 ? 0 : size === 1 ? bytes[at]! : size === 2 ? view.getUint16(at) : size === 4 ? view.getUint32(at) : Number(view.getBigUint64(at));
     at += size;
     return value;
