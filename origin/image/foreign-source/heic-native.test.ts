@@ -11,12 +11,12 @@ import { gridHeic, heicItems, heifEnc, heifEncPresent } from "../test-support/he
 import { photoLikePixels } from "../test-support/synthetic-images.ts";
 import { ffmpegCommand } from "../video/ffmpeg.ts";
 import { chooseHeicDecoder } from "./heic.ts";
-import { nativeHeicToPng, nativeHeifConvertPresent, type HeicTools } from "./heic-native.ts";
+import { heicTools, nativeHeicToPng, nativeHeifConvertPresent, type HeicTools } from "./heic-native.ts";
 import { wasmHeicToPng } from "./heic-wasm.ts";
 import { heifLayout, withPrimaryOnly } from "./heif-layout.ts";
 
-if (!heifEncPresent() || !nativeHeifConvertPresent()) {
-  throw new Error("These tests need Debian's libheif-examples (heif-enc, heif-convert): apt-get install -y libheif-examples (.ci/run does).");
+if (!heifEncPresent() || !nativeHeifConvertPresent() || heicTools().ffmpeg === null) {
+  throw new Error("These tests need Debian's libheif-examples (heif-enc, heif-convert) and ffmpeg: apt-get install -y libheif-examples ffmpeg (.ci/run does).");
 }
 
 const pngOf = async (raw: Buffer, width: number, height: number, channels: 3 | 4 = 3) =>
