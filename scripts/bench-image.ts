@@ -7,6 +7,7 @@
 // The HEIC inputs are encoded at run time by `heif-enc` (Debian's libheif-examples; grids and bursts
 // assembled by origin/image/test-support/heic-fixtures.ts): sharp writes no HEVC.
 import fs from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import sharp, { type Sharp } from "sharp";
 import { imageOptionsSchema, type ImageOptionsInput } from "../contracts/image-options.ts";
@@ -19,6 +20,7 @@ import { startServicePair } from "../test/support/service-pair.ts";
 import { chooseHeicDecoder } from "../origin/image/foreign-source/heic.ts";
 import { gridHeic, heifEnc, heifEncPresent } from "../origin/image/test-support/heic-fixtures.ts";
 import { faceDetectionCost } from "./bench-image/face-detection.ts";
+import { treeCpuSeconds } from "./bench-image/tree-cpu.ts";
 import { videoBench } from "./bench-image-video.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -113,20 +115,24 @@ async function viaService(body: string) {
   return res.json<{ stats: { output_bytes: number; encodes: number; quality: number | null } }>();
 }
 
-/** Seconds per image through /v1/image/optimize: the median of ROUNDS after one warm-up. */
-async function serviceSeconds(bytes: Uint8Array, options: ImageOptionsInput): Promise<number> {
+/** Per image through /v1/image/optimize: the median seconds of ROUNDS after one warm-up, and the pair's mean CPU seconds (null off Linux). */
+async function serviceCost(bytes: Uint8Array, options: ImageOptionsInput): Promise<{ seconds: number; cpu: number | null }> {
   const body = requestBody(bytes, options);
   // The warm-up follows a long pause (the inputs' encoding): undici may write it into a keep-alive
   // socket the server has just closed (EPIPE), and it does not resend a POST itself.
   await viaService(body).catch(() => viaService(body));
   const seconds: number[] = [];
+  const cpuBefore = treeCpuSeconds(pair.pid);
   for (let i = 0; i < ROUNDS; i++) {
     const started = performance.now();
     await viaService(body);
     seconds.push((performance.now() - started) / 1000);
   }
-  return median(seconds);
+  const cpuAfter = treeCpuSeconds(pair.pid);
+  return { seconds: median(seconds), cpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ROUNDS };
 }
+
+const serviceSeconds = async (bytes: Uint8Array, options: ImageOptionsInput) => (await serviceCost(bytes, options)).seconds;
 
 // A phone's HEIC beside the same picture as a JPEG, through the service to a 1600 px WebP: the
 // target is at most 1.5 times the JPEG's time, in the same run.
@@ -139,8 +145,9 @@ async function foreignInputs(): Promise<void> {
     console.log("not measured: heif-enc (Debian package libheif-examples) is not installed");
   } else {
     // The origin was started from this process's environment: it chose the same decoder.
-    console.log(`origin's HEIC decoder: ${chooseHeicDecoder() === "native" ? "native libheif (heif-convert)" : "libheif in WebAssembly"}\n`);
-    console.log("input                          bytes    JPEG s   HEIC s    ratio  verdict");
+    console.log(`origin's HEIC decoder: ${chooseHeicDecoder() === "native" ? "native libheif (heif-convert; grids through ffmpeg when it runs)" : "libheif in WebAssembly"}`);
+    console.log(`CPU: the service pair's CPU seconds per request (edge, origin and the tools it runs), beside the wall time the target is on; load average ${loadavg()[0]!.toFixed(1)}\n`);
+    console.log("input                          bytes    JPEG s   HEIC s    ratio  verdict                      JPEG CPU HEIC CPU  CPU ratio");
     const photo24 = await photo(6000, 4000);
     const rows = [
       { name: "12 MP HEIC, one image", jpeg: inputs[0]!.bytes, layout: "single" as const, target: true },
@@ -148,19 +155,20 @@ async function foreignInputs(): Promise<void> {
       { name: "12 MP burst of 3 images", jpeg: inputs[0]!.bytes, layout: { burst: 3 }, target: false },
       { name: "24 MP HEIC, 512 px grid", jpeg: photo24, layout: "grid" as const, target: false },
     ];
-    const jpegSeconds = new Map<Uint8Array, number>();
+    const jpegCosts = new Map<Uint8Array, { seconds: number; cpu: number | null }>();
     for (const row of rows) {
       const heic = await heicOf(row.jpeg, row.layout);
-      if (!jpegSeconds.has(row.jpeg)) jpegSeconds.set(row.jpeg, await serviceSeconds(row.jpeg, HEIC_OPTIONS));
-      const jpeg = jpegSeconds.get(row.jpeg)!;
-      const seconds = await serviceSeconds(heic, HEIC_OPTIONS).catch((error: unknown) => {
+      if (!jpegCosts.has(row.jpeg)) jpegCosts.set(row.jpeg, await serviceCost(row.jpeg, HEIC_OPTIONS));
+      const jpeg = jpegCosts.get(row.jpeg)!;
+      const cost = await serviceCost(heic, HEIC_OPTIONS).catch((error: unknown) => {
         console.log(`${row.name.padEnd(25)} ${String(heic.byteLength).padStart(10)} failed: ${error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error)}`);
         return null;
       });
-      if (seconds === null) continue;
-      const ratio = seconds / jpeg;
+      if (cost === null) continue;
+      const ratio = cost.seconds / jpeg.seconds;
       const verdict = row.target ? (ratio <= HEIC_TARGET ? `met (<= ${HEIC_TARGET})` : `NOT MET (target <= ${HEIC_TARGET})`) : "(no target)";
-      console.log(`${row.name.padEnd(25)} ${String(heic.byteLength).padStart(10)} ${fmt(jpeg, 3)} ${fmt(seconds, 3)} ${fmt(ratio)}  ${verdict}`);
+      const cpu = jpeg.cpu === null || cost.cpu === null ? "  (no /proc)" : `${fmt(jpeg.cpu, 3)} ${fmt(cost.cpu, 3)} ${fmt(cost.cpu / jpeg.cpu)}`;
+      console.log(`${row.name.padEnd(25)} ${String(heic.byteLength).padStart(10)} ${fmt(jpeg.seconds, 3)} ${fmt(cost.seconds, 3)} ${fmt(ratio)}  ${verdict.padEnd(26)} ${cpu}`);
     }
   }
   console.log(`\nSVG beside the PNG of the same picture, to a 1600 px JPEG at q76, median of ${ROUNDS} rounds (s/image; engine = the origin's pipeline in-process)`);

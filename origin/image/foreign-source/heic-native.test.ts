@@ -9,13 +9,14 @@ import { describe, expect, it } from "vitest";
 import { runWithTicket } from "../../worker-pool/deadline.ts";
 import { gridHeic, heicItems, heifEnc, heifEncPresent } from "../test-support/heic-fixtures.ts";
 import { photoLikePixels } from "../test-support/synthetic-images.ts";
+import { ffmpegCommand } from "../video/ffmpeg.ts";
 import { chooseHeicDecoder } from "./heic.ts";
-import { nativeHeicToPng, nativeHeifConvertPresent } from "./heic-native.ts";
+import { heicTools, nativeHeicToPng, nativeHeifConvertPresent, type HeicTools } from "./heic-native.ts";
 import { wasmHeicToPng } from "./heic-wasm.ts";
 import { heifLayout, withPrimaryOnly } from "./heif-layout.ts";
 
-if (!heifEncPresent() || !nativeHeifConvertPresent()) {
-  throw new Error("These tests need Debian's libheif-examples (heif-enc, heif-convert): apt-get install -y libheif-examples (.ci/run does).");
+if (!heifEncPresent() || !nativeHeifConvertPresent() || heicTools().ffmpeg === null) {
+  throw new Error("These tests need Debian's libheif-examples (heif-enc, heif-convert) and ffmpeg: apt-get install -y libheif-examples ffmpeg (.ci/run does).");
 }
 
 const pngOf = async (raw: Buffer, width: number, height: number, channels: 3 | 4 = 3) =>
@@ -49,8 +50,8 @@ const decoded = async (png: Uint8Array): Promise<Decoded> => {
 };
 
 /** Both decoders' output: same size and channels, every sample within `tolerance`, the mean within `meanTolerance`. */
-async function expectSamePixels(heic: Uint8Array, tolerance: number, meanTolerance = 0.5): Promise<Decoded> {
-  const native = await decoded(await nativeHeicToPng(heic, 100_000_000));
+async function expectSamePixels(heic: Uint8Array, tolerance: number, meanTolerance = 0.5, tools?: HeicTools): Promise<Decoded> {
+  const native = await decoded(await nativeHeicToPng(heic, 100_000_000, tools));
   const wasm = await decoded(await wasmHeicToPng(heic, 100_000_000));
   expect([native.width, native.height, native.channels]).toEqual([wasm.width, wasm.height, wasm.channels]);
   let worst = 0;
@@ -73,30 +74,6 @@ describe("nativeHeicToPng against the WebAssembly decoder", () => {
     const heic = heifEnc([await pngOf(photoLikePixels(192, 128), 192, 128)], ["-q", "80"]);
     const image = await expectSamePixels(heic, 3);
     expect([image.width, image.height]).toEqual([192, 128]);
-  });
-
-  it("decodes a grid of tiles, as phones write, to the same whole picture", async () => {
-    const source = await pngOf(photoLikePixels(300, 200), 300, 200);
-    const heic = await gridHeic(source, { tile: 128 }, ["-q", "85"]);
-    expect(heicItems(heic).filter((item) => item.type === "hvc1")).toHaveLength(6);
-    const image = await expectSamePixels(heic, 3);
-    expect([image.width, image.height]).toEqual([300, 200]);
-    // The tiles are in their places: the grid's picture is the source's, within the lossy encode.
-    const reference = await decoded(source);
-    let total = 0;
-    for (let i = 0; i < image.data.length; i++) total += Math.abs(image.data[i]! - reference.data[i]!);
-    expect(total / image.data.length).toBeLessThan(4);
-  });
-
-  it("applies the container's rotation once (its EXIF orientation repeats it), upright like the WebAssembly decoder", async () => {
-    const heic = await gridHeic(await quadrants(128, 64), { tile: 64, orientation: 6 }, ["-q", "90"]);
-    // Chroma is shared by 2x2 blocks: samples at the quadrants' edges differ by the upsampling.
-    const image = await expectSamePixels(heic, 12);
-    // Orientation 6 turns the picture a quarter clockwise: its top-left (red) lands top-right.
-    expect([image.width, image.height]).toEqual([64, 128]);
-    expect(near(pixel(image, 48, 16), [220, 30, 30]), pixel(image, 48, 16).join(",")).toBe(true);
-    expect(near(pixel(image, 16, 16), [30, 40, 220]), pixel(image, 16, 16).join(",")).toBe(true);
-    expect(near(pixel(image, 48, 112), [30, 200, 40]), pixel(image, 48, 112).join(",")).toBe(true);
   });
 
   it("keeps alpha", async () => {
@@ -124,6 +101,60 @@ describe("nativeHeicToPng against the WebAssembly decoder", () => {
     expect(heicItems(withPrimaryOnly(heic)).filter((item) => !item.hidden)).toHaveLength(1);
     const image = await expectSamePixels(heic, 2);
     expect(near(pixel(image, 32, 32), [220, 30, 30])).toBe(true);
+  });
+});
+
+// A phone's grid goes to ffmpeg when it runs (heic-grid.ts), to heif-convert without it: both
+// must give the WebAssembly decoder's picture, rotation included.
+describe.each([
+  ["ffmpeg", { ffmpeg: ffmpegCommand() }],
+  ["heif-convert, ffmpeg absent", { ffmpeg: null }],
+])("a grid through %s", (_name, tools: HeicTools) => {
+  it("decodes a grid of tiles, as phones write, to the same whole picture", async () => {
+    const source = await pngOf(photoLikePixels(300, 200), 300, 200);
+    const heic = await gridHeic(source, { tile: 128 }, ["-q", "85"]);
+    expect(heicItems(heic).filter((item) => item.type === "hvc1")).toHaveLength(6);
+    const image = await expectSamePixels(heic, 3, 0.5, tools);
+    expect([image.width, image.height]).toEqual([300, 200]);
+    // The tiles are in their places: the grid's picture is the source's, within the lossy encode.
+    const reference = await decoded(source);
+    let total = 0;
+    for (let i = 0; i < image.data.length; i++) total += Math.abs(image.data[i]! - reference.data[i]!);
+    expect(total / image.data.length).toBeLessThan(4);
+  });
+
+  it("applies the container's rotation once (its EXIF orientation repeats it), upright like the WebAssembly decoder", async () => {
+    const heic = await gridHeic(await quadrants(128, 64), { tile: 64, orientation: 6 }, ["-q", "90"]);
+    // Chroma is shared by 2x2 blocks: samples at the quadrants' edges differ by the upsampling.
+    const image = await expectSamePixels(heic, 12, 0.5, tools);
+    // Orientation 6 turns the picture a quarter clockwise: its top-left (red) lands top-right.
+    expect([image.width, image.height]).toEqual([64, 128]);
+    expect(near(pixel(image, 48, 16), [220, 30, 30]), pixel(image, 48, 16).join(",")).toBe(true);
+    expect(near(pixel(image, 16, 16), [30, 40, 220]), pixel(image, 16, 16).join(",")).toBe(true);
+    expect(near(pixel(image, 48, 112), [30, 200, 40]), pixel(image, 48, 112).join(",")).toBe(true);
+  });
+
+  it.each([3, 8] as const)("turns a grid with orientation %i as the WebAssembly decoder does", async (orientation) => {
+    const heic = await gridHeic(await quadrants(128, 64), { tile: 64, orientation }, ["-q", "90"]);
+    const image = await expectSamePixels(heic, 12, 0.5, tools);
+    expect([image.width, image.height]).toEqual(orientation === 3 ? [128, 64] : [64, 128]);
+  });
+});
+
+describe("nativeHeicToPng's grid decoder", () => {
+  it("hands a phone's grid to the ffmpeg it is given, and a single image to heif-convert", async () => {
+    const missing = { ffmpeg: join(mkdtempSync(join(tmpdir(), "pixelpress-no-ffmpeg-")), "ffmpeg") };
+    const grid = await gridHeic(await quadrants(128, 64), { tile: 64 });
+    await expect(nativeHeicToPng(grid, 100_000_000, missing)).rejects.toMatchObject({ slug: "image_unreadable" });
+    const single = heifEnc([await pngOf(photoLikePixels(64, 64), 64, 64)]);
+    expect((await sharp(await nativeHeicToPng(single, 100_000_000, missing)).metadata()).width).toBe(64);
+  });
+
+  it("refuses a grid whose tiles hold more than the pixel limit, though its picture is within it", async () => {
+    // 128x64 cut into 64 px tiles is exactly covered; 100x64 is cropped from the same two tiles.
+    const heic = await gridHeic(await quadrants(100, 64), { tile: 64 });
+    await expect(nativeHeicToPng(heic, 100 * 64, { ffmpeg: ffmpegCommand() })).rejects.toMatchObject({ slug: "image_too_large" });
+    expect((await sharp(await nativeHeicToPng(heic, 128 * 64, { ffmpeg: ffmpegCommand() })).metadata()).width).toBe(100);
   });
 });
 

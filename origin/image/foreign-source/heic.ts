@@ -2,9 +2,10 @@
 // no HEVC decoder. Debian's native libheif (package libheif-examples, which the origin's image and
 // CI install) decodes it when present; without it the origin keeps libheif in WebAssembly, slower
 // but dependency-free, and says so once at start. PIXELPRESS_HEIC_DECODER=wasm forces that one.
-// Either way libheif applies the container's rotation and mirroring (a phone's EXIF orientation
-// only repeats them) and the pixels leave as a PNG with the file's ICC profile.
-import { nativeHeicToPng, nativeHeifConvertPresent } from "./heic-native.ts";
+// A phone's grid goes to ffmpeg's HEVC decoder when it runs (heic-native.ts). Either way the
+// container's rotation and mirroring are applied (a phone's EXIF orientation only repeats them) and
+// the pixels leave as a PNG with the file's ICC profile.
+import { heicTools, nativeHeicToPng, nativeHeifConvertPresent } from "./heic-native.ts";
 import { wasmHeicToPng } from "./heic-wasm.ts";
 
 export type HeicDecoder = "native" | "wasm";
@@ -17,6 +18,8 @@ export function chooseHeicDecoder(env: NodeJS.ProcessEnv = process.env): HeicDec
 const decoder = chooseHeicDecoder();
 if (decoder === "wasm") {
   console.warn("HEIC: heif-convert (Debian package libheif-examples) is not used; HEIC decodes in WebAssembly, several times slower.");
+} else if (heicTools().ffmpeg === null) {
+  console.warn("HEIC: ffmpeg (Debian package ffmpeg) is not found; a phone's grid HEIC decodes through heif-convert, about a third more CPU.");
 }
 
 export function heicToPng(bytes: Uint8Array, maxPixels: number): Promise<Uint8Array> {

@@ -25,9 +25,9 @@ export interface RgbaPixels {
 /**
  * Lossless PNG of 8-bit RGB(A) (alpha dropped when every pixel is opaque), tagged with `profile`
  * when given. `compressionLevel` 1 by default; 0 (stored) is a third of its time and half again
- * its bytes, for a caller to whom time matters more.
+ * its bytes, for a caller to whom time matters more. `clockwise` turns the pixels first.
  */
-export async function pngWithProfile(pixels: RgbaPixels, profile: Uint8Array | null, compressionLevel: 0 | 1 = 1): Promise<Uint8Array> {
+export async function pngWithProfile(pixels: RgbaPixels, profile: Uint8Array | null, compressionLevel: 0 | 1 = 1, clockwise: 0 | 90 | 180 | 270 = 0): Promise<Uint8Array> {
   const { data, width, height, channels = 4 } = pixels;
   let opaque = true;
   for (let i = 3; channels === 4 && i < data.length; i += 4) {
@@ -38,6 +38,7 @@ export async function pngWithProfile(pixels: RgbaPixels, profile: Uint8Array | n
   }
   let image = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels } });
   if (channels === 4 && opaque) image = image.removeAlpha();
+  if (clockwise !== 0) image = image.rotate(clockwise);
   // This PNG lives for one request; the pipeline decodes it at once.
   const png = new Uint8Array(await image.png({ compressionLevel }).toBuffer());
   if (!profile) return png;

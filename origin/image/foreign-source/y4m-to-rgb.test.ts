@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { y4mToRgb } from "./y4m-to-rgb.ts";
+import type { YcbcrMatrix } from "./heif-layout.ts";
+import { y4mFrame, ycbcrToRgb, type YcbcrFrame } from "./y4m-to-rgb.ts";
 
 const BT601_FULL = { kr: 0.299, kb: 0.114, fullRange: true };
 const BT709_LIMITED = { kr: 0.2126, kb: 0.0722, fullRange: false };
+
+function rgbOf(frame: YcbcrFrame, matrix: YcbcrMatrix) {
+  const data = new Uint8Array(frame.width * frame.height * 3);
+  ycbcrToRgb(frame, matrix, data);
+  return { data, width: frame.width, height: frame.height, channels: 3 };
+}
+const y4mToRgb = (y4m: Uint8Array, matrix: YcbcrMatrix) => rgbOf(y4mFrame(y4m), matrix);
 
 /** A 2x2 y4m frame: one chroma sample for all four pixels, each pixel its own luma. */
 function frame(luma: [number, number, number, number], cb: number, cr: number, header = "YUV4MPEG2 W2 H2 F30:1 Ip A0:0 C420jpeg"): Uint8Array {
@@ -28,6 +36,24 @@ describe("y4mToRgb", () => {
     expect([...white.data.subarray(0, 3)]).toEqual([255, 255, 255]);
     const red = y4mToRgb(frame([63, 63, 63, 63], 102, 240), BT709_LIMITED);
     expect(near([...red.data.subarray(0, 3)], [255, 0, 0]), [...red.data.subarray(0, 3)].join(",")).toBe(true);
+  });
+
+  it("gives an odd last column and row the chroma of their block, and reads planes wider than the picture by their stride", () => {
+    // 3x3 luma, 2x2 chroma; the planes are stored 4 and 3 samples wide (a padded decoder output),
+    // the padding set to values that would show if read.
+    const luma = [10, 20, 30, 99, 40, 50, 60, 99, 70, 80, 90, 99];
+    const cb = [100, 140, 0, 120, 160, 0];
+    const cr = [150, 110, 255, 130, 170, 255];
+    const image = rgbOf({ width: 3, height: 3, luma: new Uint8Array(luma), lumaStride: 4, cb: new Uint8Array(cb), cr: new Uint8Array(cr), chromaStride: 3 }, BT601_FULL);
+    // Each pixel against the full-range BT.601 formula with its block's chroma sample.
+    for (let y = 0; y < 3; y++) {
+      for (let x = 0; x < 3; x++) {
+        const [l, u, v] = [luma[y * 4 + x]!, cb[(y >> 1) * 3 + (x >> 1)]! - 128, cr[(y >> 1) * 3 + (x >> 1)]! - 128];
+        const expected = [l + 1.402 * v, l - 0.344136 * u - 0.714136 * v, l + 1.772 * u].map((value) => Math.min(255, Math.max(0, value)));
+        const actual = [...image.data.subarray((y * 3 + x) * 3, (y * 3 + x) * 3 + 3)];
+        expect(near(actual, expected), `${actual.join(",")} at ${x},${y}`).toBe(true);
+      }
+    }
   });
 
   it("refuses a frame that is not 4:2:0 or is cut short with a 422", () => {

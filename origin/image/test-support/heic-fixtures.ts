@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { boxes, child, itemProperties, metaBox } from "../foreign-source/heif-boxes.ts";
+import { boxes, child, metaBox } from "../foreign-source/heif-boxes.ts";
+import { heifItems } from "../foreign-source/heif-items.ts";
 
 export function heifEncPresent(): boolean {
   return spawnSync("heif-enc", ["--help"], { stdio: "ignore" }).error === undefined;
@@ -39,53 +40,10 @@ interface CodedImage {
 
 /** The HEVC configuration and coded bytes of each image item heif-enc wrote, in item order. */
 function codedImages(heic: Uint8Array): CodedImage[] {
-  const view = new DataView(heic.buffer, heic.byteOffset, heic.byteLength);
-  const meta = metaBox(heic)!;
-  const iloc = child(heic, meta, "iloc", 4)!;
-  // iloc: field sizes in nibbles, then per item its id, (version 1+) construction method, base
-  // offset and extents. heif-enc's coded images are construction method 0: offsets in the file.
-  const version = heic[iloc.start]!;
-  const sized = (bytes: number, at: number) => (bytes === 0 ? 0 : bytes === 4 ? view.getUint32(at) : Number(view.getBigUint64(at)));
-  const offsetSize = heic[iloc.start + 4]! >> 4;
-  const lengthSize = heic[iloc.start + 4]! & 15;
-  const baseSize = heic[iloc.start + 5]! >> 4;
-  const indexSize = version > 0 ? heic[iloc.start + 5]! & 15 : 0;
-  const extents = new Map<number, Uint8Array>();
-  let at = iloc.start + 8;
-  const count = view.getUint16(iloc.start + 6);
-  for (let i = 0; i < count; i++) {
-    const id = view.getUint16(at);
-    const method = version > 0 ? view.getUint16(at + 2) & 15 : 0;
-    at += version > 0 ? 6 : 4;
-    const base = sized(baseSize, at);
-    at += baseSize;
-    const extentCount = view.getUint16(at);
-    at += 2;
-    const offset = base + sized(offsetSize, at + indexSize);
-    const length = sized(lengthSize, at + indexSize + offsetSize);
-    at += extentCount * (indexSize + offsetSize + lengthSize);
-    if (method === 0 && extentCount === 1) extents.set(id, heic.slice(offset, offset + length));
-  }
-  const properties = itemProperties(heic);
-  const iprp = child(heic, meta, "iprp", 4)!;
-  const ipma = child(heic, iprp, "ipma")!;
-  const images: CodedImage[] = [];
-  // ipma: version 1 has 32-bit item ids; flag 1 makes each association 16 bits (past 127 properties).
-  const wideIds = heic[ipma.start]! > 0;
-  const wideIndices = (heic[ipma.start + 3]! & 1) === 1;
-  at = ipma.start + 8;
-  for (let i = 0; i < view.getUint32(ipma.start + 4); i++) {
-    const id = wideIds ? view.getUint32(at) : view.getUint16(at);
-    at += wideIds ? 4 : 2;
-    const associations = heic[at]!;
-    at += 1;
-    const indices = Array.from({ length: associations }, (_, a) => (wideIndices ? view.getUint16(at + 2 * a) & 0x7fff : heic[at + a]! & 0x7f));
-    at += associations * (wideIndices ? 2 : 1);
-    const hvcC = indices.map((index) => properties[index - 1]).find((box) => box?.type === "hvcC");
-    const data = extents.get(id);
-    if (hvcC && data) images.push({ hvcC: heic.slice(hvcC.at, hvcC.end), data });
-  }
-  return images;
+  return [...heifItems(heic).items.values()].flatMap((item) => {
+    const hvcC = item.properties.find((box) => box.type === "hvcC");
+    return item.type === "hvc1" && hvcC && item.data ? [{ hvcC: heic.slice(hvcC.at, hvcC.end), data: item.data.slice() }] : [];
+  });
 }
 
 const u8 = (value: number) => [value & 0xff];
@@ -144,7 +102,8 @@ function assemble(tiles: CodedImage[], grid: { columns: number; rows: number; wi
   const exifId = tiles.length + 2;
   const gridData = new Uint8Array([0, 0, grid.rows - 1, grid.columns - 1, ...u16(grid.width), ...u16(grid.height)]);
   const exif = exifWithOrientation(orientation);
-  const payloads = [...tiles.map((tile) => tile.data), gridData, exif];
+  // The grid's own bytes in idat (iloc construction method 1), as an iPhone writes them; the rest in mdat.
+  const payloads = [...tiles.map((tile, i) => ({ id: i + 1, data: tile.data })), { id: exifId, data: exif }];
   // One hvcC per distinct configuration (heif-enc writes the same one for same-sized tiles), as a phone does.
   const configurations = [...new Set(tiles.map((tile) => Buffer.from(tile.hvcC).toString("latin1")))];
   const properties = [
@@ -169,26 +128,28 @@ function assemble(tiles: CodedImage[], grid: { columns: number; rows: number; wi
   const iref = fullBox("iref", 0, 0, box("dimg", u16(gridId), u16(tiles.length), ...tiles.map((_, i) => u16(i + 1))), box("cdsc", u16(exifId), u16(1), u16(gridId)));
   const buildMeta = (mdatStart: number) => {
     let offset = mdatStart + 8;
+    // Version 1: each entry names its construction method (0: in the file, 1: in idat).
     const iloc = fullBox(
       "iloc",
-      0,
+      1,
       0,
       [0x44, 0x00],
-      u16(payloads.length),
-      ...payloads.map((payload, i) => {
-        const entry = [...u16(i + 1), ...u16(0), ...u16(1), ...u32(offset), ...u32(payload.byteLength)];
-        offset += payload.byteLength;
+      u16(payloads.length + 1),
+      ...payloads.map(({ id, data }) => {
+        const entry = [...u16(id), ...u16(0), ...u16(0), ...u16(1), ...u32(offset), ...u32(data.byteLength)];
+        offset += data.byteLength;
         return entry;
       }),
+      [...u16(gridId), ...u16(1), ...u16(0), ...u16(1), ...u32(0), ...u32(gridData.byteLength)],
     );
     const hdlr = fullBox("hdlr", 0, 0, u32(0), fourcc("pict"), u32(0), u32(0), u32(0), [0]);
-    return fullBox("meta", 0, 0, hdlr, fullBox("pitm", 0, 0, u16(gridId)), iloc, iinf, iref, box("iprp", box("ipco", ...properties), ipma));
+    return fullBox("meta", 0, 0, hdlr, fullBox("pitm", 0, 0, u16(gridId)), iloc, iinf, iref, box("iprp", box("ipco", ...properties), ipma), box("idat", gridData));
   };
   const ftyp = box("ftyp", fourcc("heic"), u32(0), fourcc("mif1"), fourcc("heic"));
   // The meta's size does not depend on the offsets it holds: measure it once, then write it.
   const metaSize = buildMeta(0).byteLength;
   const meta = buildMeta(ftyp.byteLength + metaSize);
-  return Buffer.concat([ftyp, meta, box("mdat", ...payloads)]);
+  return Buffer.concat([ftyp, meta, box("mdat", ...payloads.map(({ data }) => data))]);
 }
 
 /** The items of a HEIC, for a test to check what it built: each item's type and hidden flag. */
