@@ -82,16 +82,15 @@ export const CHROMA_HEADROOM = 10;
 // 0.25 to 2.6 below the output on the corpus photos at q44 and q52 (0.7 to 1.3 at q52; up to 9.5 on
 // a shaded graphic), never above. A mosaic sample's estimate of an AVIF output erred by 3 to 10 on
 // the wallpapers, each miss a whole output of several hundred milliseconds
-// (scripts/bench-quality/README.md, "AVIF drafts").
+// (scripts/bench-quality/README.md, "AVIF drafts"). A draft's score is read as the output's, a
+// floor: read 0.5 higher, three outputs the drafts pointed to on the wallpapers fell a fraction of
+// a point short and took another.
 export const DRAFTS_FIRST: Record<LossyFormat, boolean> = { jpeg: false, webp: false, avif: true };
-// A draft's score read as the output's: this much higher, the low end of the measured gap.
-export const DRAFT_GAP = 0.5;
-// A draft lands when its estimate is at most this far above the target, so the output, a point or
-// so higher, still lands within the format's slack.
+// A draft lands when it scores at most this far above the target, so the output, a point or so
+// higher, still lands within the format's slack.
 export const DRAFT_SLACK = 2;
-// Drafts one search may make before the output is made where the next would go: a third draft
-// (about half an output's time) mostly landed where that output did (on the wallpapers, 3 of 10
-// such outputs fell a fraction of a point short and took another, against 7 third drafts saved).
+// Drafts one search may make before the output is made where the next would go: a third draft,
+// about half an output's time, mostly landed where that output did.
 export const MAX_DRAFTS = 2;
 // How much faster a draft encodes than the output: the step budget costs the output's encode from
 // a draft's by this.

@@ -25,7 +25,6 @@ import {
   CHROMA_HEADROOM,
   chromaChoices,
   curveQuality,
-  DRAFT_GAP,
   DRAFT_SLACK,
   DRAFT_SPEEDUP,
   DRAFTS_FIRST,
@@ -354,10 +353,8 @@ export class PerceptualSearchRun {
       // The sample's probes are done, so the lane they used prepares the whole image's coarser scales while the output is encoded.
       if (this.#drafts.length === 0 && this.#finals.length === 0) this.#scorers.whole.prepareOtherLane().catch(() => undefined);
       const channels = this.#image.pixels.channels;
-      const decode = async ([bytes]: Uint8Array[]) => rawRgb(sharp(bytes), channels);
-      scored = this.#drafting
-        ? await this.#encodeAndScore("draft", { chroma, quality }, () => this.#encodeDraft(quality, chroma), decode, async (draft) => (await this.#scorers.whole(draft)) + DRAFT_GAP)
-        : await this.#encodeAndScore("whole", { chroma, quality }, async () => [await this.#encodeImage(quality, chroma)], decode, this.#scorers.whole);
+      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma)];
+      scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
     }
     const output = { bytes: scored.pieces[0]!, score: scored.score, quality, chroma };
     this.#outputs.push(output);
