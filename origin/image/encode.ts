@@ -13,6 +13,11 @@ export interface EncodeTarget {
   lossless: boolean;
   /** As requested; contracts/encoder-quality.ts says what it means to sharp's encoders. */
   quality: number;
+  /**
+   * AVIF only: the encoder's fastest effort, for an auto-quality search's drafts (perceptual-search.ts),
+   * never an output. It scores up to a few points below the output at the same quality.
+   */
+  draft?: boolean;
 }
 
 /** `chroma_subsampling` null is 4:2:0 (plain for WebP); see `outputChroma`. */
@@ -77,7 +82,7 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
       // Effort 2, not sharp's default 4: on a 1600x1200 photo effort 4 cost
       // 5 s of CPU against 0.4 s (it is also about 2 times smaller at the same
       // quality number; the speed matters more for a request/response API).
-      image.avif({ quality: encoderQuality("sharp", target.format, target.quality), effort: 2, chromaSubsampling: subsampling(options.chroma_subsampling) });
+      image.avif({ quality: encoderQuality("sharp", target.format, target.quality), effort: target.draft === true ? 0 : 2, chromaSubsampling: subsampling(options.chroma_subsampling) });
       return;
     case "png":
       image.png(

@@ -308,6 +308,30 @@ describe("moves between whole outputs", () => {
   });
 });
 
+describe("AVIF drafts its whole outputs", () => {
+  // AVIF at 640x480 is larger than its sample's half, so the search is not answered by probes.
+  it("drafts the whole image from the typical quality, without sample probes, then makes and scores the output where the drafts point", async () => {
+    const [w, h] = [640, 480];
+    const pixels = photoLikePixels(w, h, 4);
+    const { result, steps } = await recordedSearch(pixels, w, h, "avif", "good");
+    const kinds = steps.map((step) => step.of);
+    expect(kinds).not.toContain("sample");
+    expect(steps[0]).toMatchObject({ of: "draft", chroma: "4:4:4", quality: typicalQuality("avif", "good") });
+    // Every draft comes before the first output.
+    expect(kinds.lastIndexOf("draft")).toBeLessThan(kinds.indexOf("whole"));
+    const wholes = steps.filter((step) => step.of === "whole");
+    expect(wholes.length).toBeLessThanOrEqual(2);
+    expect(result.encodes).toBe(steps.length);
+    // The answer is an output encoded at the service's own effort and scored whole, not a draft.
+    expect([result.quality, result.score]).toEqual([wholes[wholes.length - 1]!.quality, wholes[wholes.length - 1]!.score]);
+    expect(await fullScore(await losslessPng(pixels, w, h), result.bytes)).toBeCloseTo(result.score!, 6);
+    expect(result.score!).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+    const image = sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
+    const draft = await encode(image, { format: "avif", lossless: false, quality: result.quality, draft: true }, { ...ENCODER, chroma_subsampling: result.chroma });
+    expect(Buffer.from(draft).equals(Buffer.from(result.bytes))).toBe(false);
+  });
+});
+
 describe("a sample that is the image itself", () => {
   // WebP at 320x320: under its smallest sample (eight 128-pixel tiles). JPEG at 400x400: its
   // smallest sample would be a fifth of it. Either way every probe is a whole output.

@@ -21,6 +21,12 @@
 // tried and fell short; a 4:2:0 output that cannot reach it at the ceiling hands over to the other
 // chroma. Every score reported is the output's own.
 //
+// AVIF has no sample search: the mosaic misjudged its whole output by up to 10 points on pictures
+// it was not tuned on. Its steps above move between drafts instead (the whole image encoded at the
+// encoder's fastest effort, scored whole, a little below the output it stands for) from the
+// format's typical quality until one lands within a narrower window, and the output is then made
+// where they point and scored, moving on along the drafts' own curve if it misses.
+//
 // A target no setting reaches is not answered at the ceiling: the answer is the smallest output
 // within one point of the highest score any setting reached, with targetMet false. The search
 // answers inside the call's deadline (quality/step-budget.ts): when the next step does not fit,

@@ -77,5 +77,23 @@ export const MAX_WHOLE_STEP = 12;
 // only win where 4:2:0 needs a quality well above the usual, its chroma holding the score down;
 // AVIF 4:2:0 scores lower than 4:4:4 at the same quality and needs far more of it near the usual.
 export const CHROMA_HEADROOM = 10;
+// AVIF drafts its whole outputs instead of probing a sample (perceptual-search.ts): the whole image
+// at the encoder's fastest effort (0, the output's is 2) encodes 3 to 7 times faster and scored
+// 0.25 to 2.6 below the output on the corpus photos at q44 and q52 (0.7 to 1.3 at q52; up to 9.5 on
+// a shaded graphic), never above. A mosaic sample's estimate of an AVIF output erred by 3 to 10 on
+// the wallpapers, each miss a whole output of several hundred milliseconds
+// (scripts/bench-quality/README.md, "AVIF drafts"). A draft's score is read as the output's, a
+// floor: read 0.5 higher, three outputs the drafts pointed to on the wallpapers fell a fraction of
+// a point short and took another.
+export const DRAFTS_FIRST: Record<LossyFormat, boolean> = { jpeg: false, webp: false, avif: true };
+// A draft lands when it scores at most this far above the target, so the output, a point or so
+// higher, still lands within the format's slack.
+export const DRAFT_SLACK = 2;
+// Drafts one search may make before the output is made where the next would go: a third draft,
+// about half an output's time, mostly landed where that output did.
+export const MAX_DRAFTS = 2;
+// How much faster a draft encodes than the output: the step budget costs the output's encode from
+// a draft's by this.
+export const DRAFT_SPEEDUP = 4;
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 export const BEST_EFFORT_TOLERANCE = 1;
