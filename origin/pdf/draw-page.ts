@@ -8,6 +8,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { PDF_PAGE_DPI } from "../../contracts/transform/token-values.ts";
 import { isDocumentProblem } from "./document-problem.ts";
 import { openPdf } from "./open-pdf.ts";
+import { pageOutOfRange } from "./page-out-of-range.ts";
 import { checkPageDrawingCost, pageDrawingCost } from "./page-drawing-cost.ts";
 
 // librsvg's and libvips' practical side limit, as for SVG.
@@ -24,12 +25,6 @@ export interface PageRequest {
 export interface DrawnPage {
   /** A lossless PNG of the page. */
   bytes: Uint8Array;
-}
-
-export function pageOutOfRange(page: number, pages: number): ProblemError {
-  return new ProblemError("page_out_of_range", `Page ${page} was asked for; the source has ${pages} page${pages === 1 ? "" : "s"}.`, {
-    extensions: { page, pages },
-  });
 }
 
 /** The scale from points to pixels: the asked box filled (the pipeline then fits it), within the pixel and side limits. */

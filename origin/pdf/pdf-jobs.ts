@@ -1,7 +1,7 @@
 // The jobs a PDF worker thread runs, and how their outcomes cross the thread boundary
 // (worker-pool/job-outcome.ts): results as plain data, problems as their slug and detail.
 import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-options.ts";
-import { outcomeOf, resultOf, type JobOutcome } from "../worker-pool/job-outcome.ts";
+import { outcomeOf, type JobOutcome } from "../worker-pool/job-outcome.ts";
 import { analyzePdf } from "./analyze-pdf.ts";
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import { compressPdf } from "./compress-pdf.ts";
@@ -30,8 +30,4 @@ function run(job: PdfJob): PdfJobResult | Promise<PdfJobResult> {
 
 export function runPdfJob(job: PdfJob): Promise<PdfJobOutcome> {
   return outcomeOf(() => run(job));
-}
-
-export function outcomeToResult(outcome: PdfJobOutcome): PdfJobResult {
-  return resultOf(outcome, "PDF worker job");
 }

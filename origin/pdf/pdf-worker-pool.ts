@@ -6,10 +6,12 @@ import type { PdfAnalyzeOptions, PdfCompressOptions } from "../../contracts/pdf-
 import type { PdfAnalysis } from "./analyze-pdf.ts";
 import type { PdfCompressResult } from "./compress-pdf.ts";
 import type { DrawnPage, PageRequest } from "./draw-page.ts";
-import { outcomeToResult, type PdfJobResult } from "./pdf-jobs.ts";
-import type { PdfJob, PdfJobOutcome } from "./pdf-jobs.ts";
+// Types only from pdf-jobs.ts: its runners load MuPDF, which belongs in the worker threads, not in
+// every origin process that merely hands them a job.
+import type { PdfJob, PdfJobOutcome, PdfJobResult } from "./pdf-jobs.ts";
 import type { PdfWorkerRequest } from "./pdf-worker.ts";
 import type { JobTicket } from "../worker-pool/job-ticket.ts";
+import { resultOf } from "../worker-pool/job-outcome.ts";
 import { WorkerPool, type WorkerPoolLoad } from "../worker-pool/worker-pool.ts";
 
 export interface PdfWorkerPoolOptions {
@@ -99,6 +101,6 @@ export class PdfWorkerPool {
     const response = await this.#pool.run({ job }, this.#transferInput && input instanceof ArrayBuffer ? [input] : [], ticket);
     this.#jobStats.jobsRun++;
     this.#jobStats.wasmHeapBytesAfterJob.push(response.wasmHeapBytes);
-    return outcomeToResult(response.outcome);
+    return resultOf(response.outcome, "PDF worker job");
   }
 }

@@ -4,12 +4,14 @@
 // the pixels leave here as a PNG with the file's ICC profile, so the rest of the pipeline sees an
 // upright, tagged image like any other.
 /// <reference path="./heic-decode.d.ts" />
-import decodeHeif from "heic-decode";
+import type decodeHeifModule from "heic-decode";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { heifIccProfile } from "./heif-colour-profile.ts";
 import { pngWithProfile } from "./png-with-profile.ts";
 
 export async function wasmHeicToPng(bytes: Uint8Array, maxPixels: number): Promise<Uint8Array> {
+  // Loaded on first use: most origins have the native tool and never need its WebAssembly heap.
+  const decodeHeif: typeof decodeHeifModule = (await import("heic-decode")).default;
   let images: Awaited<ReturnType<typeof decodeHeif.all>>;
   try {
     images = await decodeHeif.all({ buffer: bytes });

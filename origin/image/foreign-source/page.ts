@@ -3,7 +3,7 @@
 // a page past the last is page_out_of_range, before anything is drawn.
 import sharp from "sharp";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
-import { pageOutOfRange } from "../../pdf/draw-page.ts";
+import { pageOutOfRange } from "../../pdf/page-out-of-range.ts";
 import { PdfWorkerPool } from "../../pdf/pdf-worker-pool.ts";
 import type { WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
 import { currentTicket, secondsLeft } from "../../worker-pool/deadline.ts";
