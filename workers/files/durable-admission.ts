@@ -1,6 +1,6 @@
 // Whether the account may keep one more durable file. Called after the file's row is in (a
 // pending row reserves its size), so two requests racing for the last of the quota both see each
-// other and neither can take the account past it; the caller undoes its row when refused.
+// other and neither can take the account past it; the caller ends its row when refused.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import type { Plan } from "../accounts/account-store.ts";
 import { durableStorageQuotaBytes } from "../accounts/plan-limits.ts";
