@@ -94,7 +94,7 @@ export function derivativesMadeWith(db: ShardDb, fileIds: string[]): ShardDeriva
 }
 
 /** How long a deleted source's derivatives are refused: far past any transform's deadline. */
-export const GONE_SOURCE_MS = 24 * 60 * 60 * 1000;
+const GONE_SOURCE_MS = 24 * 60 * 60 * 1000;
 
 /** Records the sources as deleted (forgetting those deleted more than GONE_SOURCE_MS ago). */
 export function recordGoneSources(db: ShardDb, fileIds: string[], now: number): void {

@@ -57,7 +57,7 @@ export type FileIndexEnv = Pick<Bindings, "FILE_SHARDS">;
 type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS">;
 
 /** The API's record of a shard's row. */
-export function fileRecord(accountId: string, row: ShardFileRow): FileRecord {
+function fileRecord(accountId: string, row: ShardFileRow): FileRecord {
   return { ...fileRowOf(row), account_id: accountId };
 }
 
