@@ -6,7 +6,7 @@
 export interface StatementBudget {
   reads: number;
   writes: number;
-  /** Of those, statements on the key index (cross-account); the rest is account state (bench:capacity's shard model). */
+  /** Of those, statements on the key index: cross-account, so they stay in D1 whatever moves to the shards. */
   keyIndex: number;
   /** Calls to the account's shard (money, idempotency, derivatives) and to its file shard: each object takes about 1,000 a second. */
   shardCalls: { account: number; file: number };

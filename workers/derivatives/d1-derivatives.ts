@@ -4,7 +4,7 @@
 // it is first used; the books (scripts/soak/reconcile.ts) read it. Each row carries the shard's
 // change it reflects, so a copy of an older change delivered late changes nothing, and a dropped
 // derivative stays a day as a marker before the cron sweep forgets it.
-import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, isNull, lte, sql } from "drizzle-orm";
 import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
@@ -13,17 +13,8 @@ import type { ShardDerivativeRow } from "./shard-derivatives.ts";
 /** How long a dropped derivative's marker outlives any copy of an older change still in the queue. */
 export const DROPPED_MARKER_MS = 24 * 60 * 60 * 1000;
 
-const shardColumns = {
-  fileId: derivatives.fileId,
-  canonical: derivatives.canonical,
-  formatClass: derivatives.formatClass,
-  r2Key: derivatives.r2Key,
-  etag: derivatives.etag,
-  bytes: derivatives.bytes,
-  contentType: derivatives.contentType,
-  createdAt: derivatives.createdAt,
-  overlayFileId: derivatives.overlayFileId,
-};
+// The report's columns a shard keeps too: all but the account and the feed's own.
+const { accountId: _accountId, fedSeq: _fedSeq, droppedAt: _droppedAt, ...shardColumns } = getTableColumns(derivatives);
 
 /** The account's derivatives recorded before it had a shard, read page by page. */
 export function derivativesBeforeShard(db: D1Database, accountId: string): Promise<ShardDerivativeRow[]> {

@@ -4,26 +4,14 @@
 // files in it (their shard decides), the storage meter sums durable bytes from it, and the books
 // (scripts/soak/reconcile.ts) read it. Each row carries the shard's change it reflects, so a copy
 // of an older change delivered late changes nothing.
-import { and, asc, eq, gt, inArray, isNull, lte, ne, sql, sum } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, lte, ne, sql, sum } from "drizzle-orm";
 import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
 import type { FileRow, ShardFileRow } from "./shard-files.ts";
 
-const shardColumns = {
-  id: files.id,
-  kind: files.kind,
-  status: files.status,
-  r2Key: files.r2Key,
-  filename: files.filename,
-  contentType: files.contentType,
-  sizeBytes: files.sizeBytes,
-  sha256: files.sha256,
-  createdAt: files.createdAt,
-  expiresAt: files.expiresAt,
-  deletedAt: files.deletedAt,
-  deletedReason: files.deletedReason,
-};
+// The report's columns a shard keeps too: all but the account and the feed's own.
+const { accountId: _accountId, fedSeq: _fedSeq, ...shardColumns } = getTableColumns(files);
 
 /** The account's files recorded before it had a file shard, read page by page. */
 export function filesBeforeShard(db: D1Database, accountId: string): Promise<ShardFileRow[]> {

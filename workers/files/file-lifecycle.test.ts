@@ -133,7 +133,7 @@ describe("derivatives follow their file", () => {
 
   it("are refused when they are kept after their file's deletion: nothing kept, nothing charged", async () => {
     const { caller, file } = await fileWithDerivatives(Date.now() + 3_600_000);
-    expect(await dropIfFileDeleted(env, caller.accountId, file.id)).toBe(false);
+    expect(await dropIfFileDeleted(env, caller.accountId, file.id, edgeCacheKey(env, { accountId: caller.accountId, fileId: file.id, canonical: "w_300", formatClass: null }))).toBe(false);
     expect(await derivativeCount(env, caller.accountId, file.id)).toBe(2);
 
     await deleteFile(env, caller.accountId, file.id);

@@ -99,15 +99,17 @@ export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), lim
 }
 
 /**
- * For a derivative stored (and put in the edge cache) while its file was being deleted: that
- * deletion found none of it to delete, so it goes now. True when the file is gone. What the file
- * shard says is remembered for the next miss (./recent-files.ts).
+ * For a derivative stored and put in the edge cache at `cacheEntry` while its file was being
+ * deleted: that deletion found none of it to drop, or dropped its row before the entry was put, so
+ * both go now. True when the file is gone. What the file shard says is remembered for the next
+ * miss (./recent-files.ts).
  */
-export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fileId: string): Promise<boolean> {
+export async function dropIfFileDeleted(env: LifecycleEnv, accountId: string, fileId: string, cacheEntry: Request): Promise<boolean> {
   const record = await findFileRow(env, accountId, fileId);
   sawFile(accountId, fileId, record);
   if (record !== null && record.status !== "deleted") return false;
   await dropDerivativesOfFiles(env, accountId, [fileId], true);
+  await deleteEdgeCache(cacheEntry);
   return true;
 }
 

@@ -47,7 +47,7 @@ export interface StoreFileInput {
   sha256?: string;
   /**
    * Runs once the pending row is in and before any byte is written (a durable file's admission:
-   * workers/files/durable-admission.ts). When it throws, the row is removed and nothing is stored.
+   * workers/files/durable-admission.ts). When it throws, the row is ended and nothing is stored.
    */
   admit?: (pending: FileRecord) => Promise<void>;
 }
@@ -103,7 +103,7 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
     try {
       await input.admit(pending);
     } catch (error) {
-      await discardPendingFile(env, accountId, pending.id);
+      await markFileDeleted(env, accountId, pending.id, "deleted");
       throw error;
     }
   }
@@ -116,11 +116,6 @@ export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<Fi
     throw error;
   }
   return (await markFileReady(env, accountId, pending.id)) ?? findFile(env, accountId, pending.id);
-}
-
-/** Ends a pending row whose object was never written (a file refused before its bytes were stored): its id was never given out. */
-export async function discardPendingFile(env: FileIndexEnv, accountId: string, fileId: string): Promise<void> {
-  await fileShard(env, accountId).markFileDeleted(accountId, fileId, "deleted", Date.now());
 }
 
 function goneDetail(record: FileRecord): string {
@@ -137,7 +132,7 @@ function goneDetail(record: FileRecord): string {
 
 /** The file's row. Another account's id is 404 like a missing one; deleted or expired is 410. */
 export async function findFile(env: FileIndexEnv, accountId: string, fileId: string, now = Date.now()): Promise<FileRecord> {
-  const record = recordOf(accountId, await fileShard(env, accountId).file(accountId, fileId));
+  const record = await findFileRow(env, accountId, fileId);
   if (!record) throw new ProblemError("not_found", `No file ${fileId} in this account.`);
   if (record.status === "deleted") throw new ProblemError("gone", goneDetail(record), { extensions: { deleted_reason: record.deleted_reason } });
   if (record.expires_at !== null && record.expires_at <= now) {

@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { checkDurableAdmission } from "../files/durable-admission.ts";
 import { expiresAtField, resolveExpiry } from "../files/expires-at.ts";
-import { discardPendingFile, insertPendingFile, retentionFor } from "../files/file-store.ts";
+import { insertPendingFile, markFileDeleted, retentionFor } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
@@ -101,7 +101,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     try {
       await checkDurableAdmission(c.env, accountId, plan, record.size_bytes);
     } catch (error) {
-      await discardPendingFile(c.env, accountId, record.id);
+      // Its id was never given out: the row ends here, with no object ever written.
+      await markFileDeleted(c.env, accountId, record.id, "deleted");
       throw error;
     }
   }

@@ -12,7 +12,7 @@ import { recordPresetDerivative } from "../presets/preset-derivative-store.ts";
 import { derivativeContentTypes } from "../../contracts/transform/output-format.ts";
 import { derivativeResponse, matchesIfNoneMatch, type DerivativeMeta } from "../derivatives/derivative-response.ts";
 import { storeDerivative, type StoredDerivative } from "../derivatives/derivative-store.ts";
-import { deleteEdgeCache, putEdgeCache } from "../derivatives/edge-cache.ts";
+import { putEdgeCache } from "../derivatives/edge-cache.ts";
 import type { ComputedDerivative } from "./run-tier.ts";
 import type { PlanEnv, TransformPlan } from "./transform-plan.ts";
 
@@ -40,7 +40,7 @@ export async function answerComputed(env: PlanEnv, plan: TransformPlan, derivati
   // The response still goes out, as though this request had finished before the source went.
   await plan.source.settle();
   // Likewise for an overlay deleted while this was stored.
-  if (overlay && (await dropIfFileDeleted(env, identity.accountId, overlay.fileId))) await deleteEdgeCache(request.cacheKey);
+  if (overlay) await dropIfFileDeleted(env, identity.accountId, overlay.fileId, request.cacheKey);
   const response = derivativeResponse(body, meta, "compute", request.ifNoneMatch);
   response.headers.set("X-Transform-Engine", derivative.engine);
   response.headers.set("X-Transform-Source", derivative.source);

@@ -56,7 +56,7 @@ export async function resolveTransformSource(env: SourceEnv, request: TransformR
       // cache put dropped the row but could not purge an entry not there yet, so it goes here, and
       // one that runs later finds both.
       settle: async () => {
-        if (await dropIfFileDeleted(env, key.accountId, file.id)) await deleteEdgeCache(request.cacheKey);
+        await dropIfFileDeleted(env, key.accountId, file.id, request.cacheKey);
       },
     };
   }
