@@ -78,11 +78,11 @@ async function originCharges(): Promise<number> {
   return row!.n;
 }
 
-/** Makes the kept original stale, as time would. */
-async function expireOriginal(path: string): Promise<void> {
-  await platform.env.DB.prepare("UPDATE origin_objects SET fresh_until = 0 WHERE path = ? AND origin_id = (SELECT id FROM origins WHERE account_id = ? AND name = ?)")
-    .bind(path, accountId, origin)
-    .run();
+/** Makes the kept original stale, keeping it: a revalidating purge. */
+async function revalidate(path: string): Promise<void> {
+  const res = await fetch(`${edge}/v1/purge`, { method: "POST", headers: auth, body: JSON.stringify({ origin, paths: [path], revalidate: true }) });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ originals: 1, derivatives: 0 });
 }
 
 describe("remote origins against a server on loopback", () => {
@@ -109,7 +109,7 @@ describe("remote origins against a server on loopback", () => {
   });
 
   it("revalidates a stale original with If-None-Match; the server's 304 keeps every derivative and its charge", async () => {
-    await expireOriginal("/products/photo.jpg");
+    await revalidate("/products/photo.jpg");
     const other = await fetch(url("w_32", "/products/photo.jpg"));
     expect(other.status).toBe(200);
     await other.arrayBuffer();
@@ -118,6 +118,10 @@ describe("remote origins against a server on loopback", () => {
     await ledgerFeedSettled(platform.env.DB);
     const derivatives = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM derivatives WHERE account_id = ? AND file_id LIKE 'orig%' AND dropped_at IS NULL").bind(accountId).first<{ n: number }>();
     expect(derivatives!.n).toBe(2);
+    // The revalidation took w_64's edge entry; its kept derivative answers, not charged again.
+    const kept = await fetch(url("w_64,f_webp", "/products/photo.jpg"));
+    expect(kept.headers.get("X-Cache-Tier")).toBe("r2");
+    await kept.arrayBuffer();
     expect(await originCharges()).toBe(2);
   });
 
@@ -141,7 +145,7 @@ describe("remote origins against a server on loopback", () => {
   });
 
   it("serves the stale copy while the server is down, and 502 with Retry-After for what it never had", async () => {
-    await expireOriginal("/products/photo.jpg");
+    await revalidate("/products/photo.jpg");
     down = true;
     try {
       const stale = await fetch(url("w_64,f_webp", "/products/photo.jpg").replace("w_64", "w_40"));

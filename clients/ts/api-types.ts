@@ -5488,6 +5488,11 @@ export interface components {
              *     ]
              */
             paths: string[];
+            /**
+             * @description Keep the originals and derivatives and mark them stale instead (a soft purge): the next request asks the origin with the kept copy's validators; a 304 keeps every derivative, not charged again, and new bytes replace them. `originals` then counts the originals marked stale. An origin that fails meanwhile gets the kept copy served stale.
+             * @default false
+             */
+            revalidate?: boolean;
         } | {
             /** @example shop */
             origin: string;
@@ -5496,6 +5501,11 @@ export interface components {
              * @example /products/
              */
             prefix: string;
+            /**
+             * @description Keep the originals and derivatives and mark them stale instead (a soft purge): the next request asks the origin with the kept copy's validators; a 304 keeps every derivative, not charged again, and new bytes replace them. `originals` then counts the originals marked stale. An origin that fails meanwhile gets the kept copy served stale.
+             * @default false
+             */
+            revalidate?: boolean;
         };
         JobAccepted: {
             /** @example job_Q2n7bT0kRz4Lw9Xc1Vd8 */

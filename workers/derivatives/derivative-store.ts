@@ -165,3 +165,9 @@ export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, s
   const dropped = await accountShard(env, accountId).dropDerivativesUnder(accountId, sourcePrefix);
   return (await deleteObjectsOf(env, accountId, dropped)).map(({ accountId: _accountId, ...rest }) => rest);
 }
+
+/** The derivatives of every origin-backed source whose id starts with `sourcePrefix`, kept. */
+export async function derivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
+  const rows = await accountShard(env, accountId).derivativesUnder(accountId, sourcePrefix);
+  return rows.map((row) => ({ fileId: row.fileId, canonical: row.canonical, formatClass: formatClassOf(row.formatClass) }));
+}

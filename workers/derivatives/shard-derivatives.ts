@@ -83,9 +83,18 @@ export function dropNamedDerivatives(db: ShardDb, names: ShardDerivativeName[]):
   return names.flatMap((name) => dropWhere(db, named(name)));
 }
 
+function under(sourcePrefix: string) {
+  return and(gte(derivatives.fileId, sourcePrefix), lt(derivatives.fileId, `${sourcePrefix}\uffff`));
+}
+
 /** Drops the derivatives of every source whose id starts with `sourcePrefix` (an origin path's versions). */
 export function dropDerivativesUnder(db: ShardDb, sourcePrefix: string): ShardDerivativeRow[] {
-  return dropWhere(db, and(gte(derivatives.fileId, sourcePrefix), lt(derivatives.fileId, `${sourcePrefix}\uffff`)));
+  return dropWhere(db, under(sourcePrefix));
+}
+
+/** The derivatives of every source whose id starts with `sourcePrefix`. */
+export function derivativesUnder(db: ShardDb, sourcePrefix: string): ShardDerivativeRow[] {
+  return db.select().from(derivatives).where(under(sourcePrefix)).all();
 }
 
 /** The derivatives of the sources, and those drawn with one of them as their overlay. */

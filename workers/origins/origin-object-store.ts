@@ -119,14 +119,29 @@ export interface DroppedObject {
 // followed by U+FFFF; a range is exact where LIKE would read `%` and `_` in paths as wildcards.
 const AFTER_EVERY_ASCII = "\uffff";
 
-/** Deletes the rows for the given paths, a path prefix, or (neither) the whole origin; returns what they held. */
-export async function deleteOriginObjects(db: D1Database, originId: string, which: { paths?: string[]; prefix?: string } = {}): Promise<DroppedObject[]> {
-  const where = which.paths
+/** Some paths of an origin, every path under a prefix, or (neither) all of them. */
+export interface PathSelection {
+  paths?: string[];
+  prefix?: string;
+}
+
+function selected(originId: string, which: PathSelection) {
+  return which.paths
     ? and(eq(originObjects.originId, originId), inArray(originObjects.path, which.paths))
     : which.prefix !== undefined
       ? and(eq(originObjects.originId, originId), gte(originObjects.path, which.prefix), lt(originObjects.path, which.prefix + AFTER_EVERY_ASCII))
       : eq(originObjects.originId, originId);
-  return orm(db).delete(originObjects).where(where).returning({ path: originObjects.path, r2_key: originObjects.r2Key, version: originObjects.version }).all();
+}
+
+/** Deletes the selected paths' rows; returns what they held. */
+export async function deleteOriginObjects(db: D1Database, originId: string, which: PathSelection = {}): Promise<DroppedObject[]> {
+  return orm(db).delete(originObjects).where(selected(originId, which)).returning({ path: originObjects.path, r2_key: originObjects.r2Key, version: originObjects.version }).all();
+}
+
+/** Makes the selected paths stale, keeping their originals: the next miss asks the origin, conditionally. Returns the paths. */
+export async function markObjectsStale(db: D1Database, originId: string, which: PathSelection): Promise<string[]> {
+  const rows = await orm(db).update(originObjects).set({ freshUntil: 0 }).where(selected(originId, which)).returning({ path: originObjects.path }).all();
+  return rows.map((row) => row.path);
 }
 
 /** Every origin path's row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it joins the one batch the books are read in. */

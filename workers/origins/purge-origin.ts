@@ -1,12 +1,14 @@
 // Purges what was cached from an origin: some paths, every path under a prefix, or (neither) the
 // whole origin, as the origin's deletion does; in every data centre when the zone is configured.
+// A revalidating purge (a soft purge) keeps the originals and derivatives and only makes them
+// stale: the next request asks the origin conditionally, and a 304 keeps every derivative, uncharged.
 import { purgeZoneUrls, type CdnPurge, type ZonePurgeEnv } from "../cdn/zone-purge.ts";
 import type { Bindings } from "../env.ts";
-import { deleteDerivativesUnder } from "../derivatives/derivative-store.ts";
+import { deleteDerivativesUnder, derivativesUnder } from "../derivatives/derivative-store.ts";
 import type { CacheKeyEnv } from "../derivatives/edge-cache.ts";
-import { dropCachedPaths } from "./drop-cached.ts";
-import { deleteOriginObjects } from "./origin-object-store.ts";
-import { originPrefix } from "./origin-source-id.ts";
+import { dropCachedPaths, dropEdgeEntries, type DropCounts } from "./drop-cached.ts";
+import { deleteOriginObjects, markObjectsStale, type PathSelection } from "./origin-object-store.ts";
+import { originPrefix, pathPrefix } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 
 type PurgeEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv & ZonePurgeEnv;
@@ -18,7 +20,7 @@ export interface PurgeCounts {
   cdn: CdnPurge;
 }
 
-export async function purgeOrigin(env: PurgeEnv, origin: OriginRecord, which: { paths?: string[]; prefix?: string }): Promise<PurgeCounts> {
+export async function purgeOrigin(env: PurgeEnv, origin: OriginRecord, which: PathSelection): Promise<PurgeCounts> {
   const objects = await deleteOriginObjects(env.DB, origin.id, which);
   const { cacheUrls, ...counts } = await dropCachedPaths(env, origin, objects);
   if (which.paths === undefined && which.prefix === undefined) {
@@ -26,4 +28,13 @@ export async function purgeOrigin(env: PurgeEnv, origin: OriginRecord, which: { 
     counts.derivatives += (await deleteDerivativesUnder(env, origin.account_id, originPrefix(origin.id))).length;
   }
   return { ...counts, cdn: await purgeZoneUrls(env, cacheUrls) };
+}
+
+/** Marks the selected paths' originals stale and drops their edge entries; the originals and derivatives stay. */
+export async function revalidateOrigin(env: PurgeEnv, origin: OriginRecord, which: PathSelection): Promise<PurgeCounts> {
+  const paths = await markObjectsStale(env.DB, origin.id, which);
+  const counts: DropCounts = { originals: paths.length, derivatives: 0, edge_entries: 0, cacheUrls: [] };
+  for (const path of paths) await dropEdgeEntries(env, origin, path, await derivativesUnder(env, origin.account_id, await pathPrefix(origin.id, path)), counts);
+  const { cacheUrls, ...rest } = counts;
+  return { ...rest, cdn: await purgeZoneUrls(env, cacheUrls) };
 }

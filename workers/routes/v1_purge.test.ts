@@ -41,6 +41,21 @@ describe("POST /v1/purge", () => {
     expect(await transformCharges(caller.accountId)).toEqual({ n: 2, micros: 1600 });
   });
 
+  it("revalidates instead when asked: the original and derivatives stay, the edge entry goes, and the next request is served from R2 uncharged", async () => {
+    const caller = await seedCaller();
+    await registerGeneratedOrigin(caller);
+    const url = originTransformUrl(caller, "w_30", "shop", "/photo.png");
+    expect(await served(url)).toBe("compute");
+    expect(await served(url)).toBe("edge");
+    const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", paths: ["/photo.png"], revalidate: true } });
+    expect(await purged.json()).toEqual({ originals: 1, derivatives: 0, edge_entries: 1, cdn: localOnly(1) });
+    expect(await keptOriginals(caller.accountId)).toBe(1);
+    // Asked again (the same bytes are the same version), so the kept derivative serves.
+    expect(await served(url)).toBe("r2");
+    expect(await served(url)).toBe("edge");
+    expect(await transformCharges(caller.accountId)).toEqual({ n: 1, micros: 800 });
+  });
+
   it("purges every path under a prefix and nothing else", async () => {
     const caller = await seedCaller();
     const registered = await loopbackApi("/v1/origins", { key: caller, json: { name: "shop", base_url: `${env.TEST_GENERATED_FILES_URL}/` } });

@@ -6,7 +6,7 @@ import { idempotencyHeaders } from "../openapi/idempotency-header.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { purgeCountsSchema } from "../origins/origin-view.ts";
 import { findOrigin } from "../origins/origin-store.ts";
-import { purgeOrigin } from "../origins/purge-origin.ts";
+import { purgeOrigin, revalidateOrigin } from "../origins/purge-origin.ts";
 import { purgeFiles } from "../files/file-lifecycle.ts";
 
 // D1 binds at most 100 parameters a statement: the origin's id and the paths.
@@ -21,6 +21,11 @@ const originPath = z
     if (problem !== null) ctx.addIssue({ code: "custom", message: `${problem}.` });
   });
 
+const revalidate = z.boolean().default(false).openapi({
+  description:
+    "Keep the originals and derivatives and mark them stale instead (a soft purge): the next request asks the origin with the kept copy's validators; a 304 keeps every derivative, not charged again, and new bytes replace them. `originals` then counts the originals marked stale. An origin that fails meanwhile gets the kept copy served stale.",
+});
+
 const purgeBody = z
   .union([
     z.object({ files: z.array(z.string().max(64)).min(1).max(MAX_PURGE_FILES).openapi({ example: ["file_8kT2bQ7xLw3mZr9Xc1Vd"] }) }).strict(),
@@ -28,12 +33,14 @@ const purgeBody = z
       .object({
         origin: z.string().regex(ORIGIN_NAME_PATTERN).openapi({ example: "shop" }),
         paths: z.array(originPath).min(1).max(MAX_PURGE_PATHS).openapi({ example: ["/products/a.jpg"], description: "Paths as they appear in transform URLs, starting with `/`." }),
+        revalidate,
       })
       .strict(),
     z
       .object({
         origin: z.string().regex(ORIGIN_NAME_PATTERN).openapi({ example: "shop" }),
         prefix: z.string().startsWith("/").max(MAX_ORIGIN_PATH_LENGTH).openapi({ example: "/products/", description: "Every path that starts with this." }),
+        revalidate,
       })
       .strict(),
   ])
@@ -60,5 +67,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   if ("files" in body) return c.json(await purgeFiles(c.env, accountId, body.files), 200);
   const origin = await findOrigin(c.env.DB, accountId, body.origin);
-  return c.json(await purgeOrigin(c.env, origin, "paths" in body ? { paths: body.paths } : { prefix: body.prefix }), 200);
+  const which = "paths" in body ? { paths: body.paths } : { prefix: body.prefix };
+  return c.json(await (body.revalidate ? revalidateOrigin : purgeOrigin)(c.env, origin, which), 200);
 };

@@ -7,6 +7,7 @@ import {
   countShardDerivatives,
   derivativesMadeWith,
   dropDerivativesMadeWith,
+  derivativesUnder,
   dropDerivativesUnder,
   dropNamedDerivatives,
   findShardDerivative,
@@ -160,6 +161,11 @@ export class AccountShard extends Shard<ShardEnv> {
   async dropDerivativesUnder(accountId: string, sourcePrefix: string): Promise<ShardDerivativeRow[]> {
     await this.importDerivativesOnce(accountId);
     return this.fed(dropDerivativesUnder(this.db, sourcePrefix));
+  }
+
+  async derivativesUnder(accountId: string, sourcePrefix: string): Promise<ShardDerivativeRow[]> {
+    await this.importDerivativesOnce(accountId);
+    return derivativesUnder(this.db, sourcePrefix);
   }
 
   async claimIdempotencyKey(accountId: string, name: RecordName, fingerprint: string, now: number): Promise<boolean> {
