@@ -168,6 +168,7 @@ describe("remote origins against a server on loopback", () => {
     const page = await fetch(url("w_64", "/error-page.jpg"));
     expect(page.status).toBe(415);
     await page.arrayBuffer();
+    await ledgerFeedSettled(platform.env.DB);
     const kept = await platform.env.DB.prepare("SELECT COUNT(*) AS n FROM origin_objects WHERE account_id = ? AND path IN ('/inward.jpg', '/error-page.jpg')").bind(accountId).first<{ n: number }>();
     expect(kept!.n).toBe(0);
   });

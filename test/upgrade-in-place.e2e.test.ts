@@ -2,8 +2,10 @@
 // database as migrations 0000 to 0012 left it, an account's balance kept by the ledger's trigger.
 // After the upgrade (migration 0013 and each shard's one-time import) the account keeps its key,
 // balance, usage and charge keys, a new charge moves the balance from there, and the shared
-// ledger report ends equal to the shard.
+// ledger report ends equal to the shard; its durable files and its origins, with the originals kept
+// from them, are still there.
 import { execFileSync } from "node:child_process";
+import sharp from "sharp";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -19,9 +21,11 @@ const ACCOUNT = "acct_upgradedbeforeshards";
 const OLD_CHARGE = "transform:file_oldfile0000000000000:w_10";
 const OLD_FILE = "file_keptacrosstheupgrade";
 const OLD_FILE_BYTES = new TextEncoder().encode("a durable file stored before the move");
+const OLD_ORIGIN = "orig_keptacrosstheupgrade";
 
 let pair: ServicePair;
 let secret: string;
+let keyId: string;
 const scratch = mkdtempSync(join(tmpdir(), "upgrade-in-place-"));
 
 /** The shared database as the migrations before the move made it, with wrangler.toml's database. */
@@ -63,7 +67,21 @@ beforeAll(async () => {
       .prepare("INSERT INTO files (id, account_id, kind, status, r2_key, filename, content_type, size_bytes, created_at, expires_at) VALUES (?, ?, 'source', 'ready', ?, 'kept.txt', 'text/plain', ?, ?, NULL)")
       .bind(OLD_FILE, ACCOUNT, r2Key, OLD_FILE_BYTES.length, now)
       .run();
-    secret = (await createKey(db, ACCOUNT, { name: "kept across the upgrade", scopes: null })).secret;
+    // A remote origin as the old code kept it, with a path's original fetched a moment ago: fresh,
+    // so it is served from R2 without asking the origin (whose address answers nothing).
+    const original = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 200, b: 20 } } }).png().toBuffer();
+    const originalKey = `accounts/${ACCOUNT}/origins/${OLD_ORIGIN}/%2Fphoto.png/v-old`;
+    await platform.env.FILES.put(originalKey, original);
+    await db.batch([
+      db.prepare("INSERT INTO origins (id, account_id, name, kind, base_url, created_at) VALUES (?, ?, 'shop', 'http', 'https://images.invalid/', ?)").bind(OLD_ORIGIN, ACCOUNT, now),
+      db
+        .prepare(
+          "INSERT INTO origin_objects (origin_id, path, account_id, status, version, r2_key, size_bytes, content_type, lifetime_seconds, fresh_until, fetched_at) VALUES (?, '/photo.png', ?, 'ready', 'v-old', ?, ?, 'image/png', 86400, ?, ?)",
+        )
+        .bind(OLD_ORIGIN, ACCOUNT, originalKey, original.length, now + 86_400_000, now),
+    ]);
+    const key = await createKey(db, ACCOUNT, { name: "kept across the upgrade", scopes: null });
+    [secret, keyId] = [key.secret, key.record.id];
   } finally {
     await platform.dispose();
   }
@@ -117,5 +135,14 @@ describe("npm start on state from before the money moved into the shards", () =>
     } finally {
       await platform.dispose();
     }
+  });
+
+  it("keeps the account's origins and the originals it kept from them", async () => {
+    const listed = await (await fetch(`${pair.edgeUrl}/v1/origins`, { headers: auth() })).json<{ data: { name: string }[] }>();
+    expect(listed.data.map((origin) => origin.name)).toEqual(["shop"]);
+    const served = await fetch(`${pair.edgeUrl}/v1/image/t/${keyId}/w_16,f_png/shop/photo.png`);
+    expect(served.status, await served.clone().text()).toBe(200);
+    const { data, info } = await sharp(new Uint8Array(await served.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, data[1]! > 150]).toEqual([16, true]);
   });
 });

@@ -27,7 +27,7 @@ import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/d1-files.ts";
 import { jobsSince } from "../../workers/jobs/job-store.ts";
 import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
-import { originObjectAt, originObjectRows } from "../../workers/origins/origin-object-store.ts";
+import { originObjectAt, originObjectRows } from "../../workers/origins/d1-origins.ts";
 import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
 import { derivativeAt, derivativeRows } from "../../workers/derivatives/d1-derivatives.ts";
 import { purgedDerivativeRows } from "../../workers/derivatives/purged-derivative-store.ts";

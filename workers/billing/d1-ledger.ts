@@ -9,6 +9,7 @@ import { accounts, ledger, pendingTopUps } from "../db/schema.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 import { fedFileProgress } from "../files/d1-files.ts";
 import { fedDerivativeProgress } from "../derivatives/d1-derivatives.ts";
+import { fedOriginObjectProgress } from "../origins/d1-origins.ts";
 
 /** The account's rows recorded before it had a shard, oldest first, read page by page. */
 export function ledgerRowsBeforeShard(db: D1Database, accountId: string): Promise<Omit<ShardLedgerRow, "seq">[]> {
@@ -107,13 +108,14 @@ export function fedBalances(db: D1Database) {
   return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
 }
 
-/** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives' and files' (../derivatives/d1-derivatives.ts, ../files/d1-files.ts). */
+/** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives', files' and origin paths' (../derivatives/d1-derivatives.ts, ../files/d1-files.ts, ../origins/d1-origins.ts). */
 export async function feedProgress(db: D1Database): Promise<string> {
-  const [rows, seqs, derivatives, files] = await orm(db).batch([
+  const [rows, seqs, derivatives, files, originObjects] = await orm(db).batch([
     orm(db).select({ n: sql<number>`COUNT(*)` }).from(ledger),
     orm(db).select({ n: sql<number>`COALESCE(SUM(${accounts.ledgerFedSeq}), 0)` }).from(accounts),
     fedDerivativeProgress(db),
     fedFileProgress(db),
+    fedOriginObjectProgress(db),
   ]);
-  return `${rows[0]!.n}/${seqs[0]!.n}/${derivatives[0]!.n}/${files[0]!.n}`;
+  return `${rows[0]!.n}/${seqs[0]!.n}/${derivatives[0]!.n}/${files[0]!.n}/${originObjects[0]!.n}`;
 }

@@ -1,18 +1,21 @@
 // The ledger feed: how the shared database's reports follow the shards: the ledger and fed
-// balances, the derivative index and the file index. An account shard sends its new rows, and the
-// derivatives it kept or dropped, in messages of at most FEED_ROWS rows and FEED_DERIVATIVES
-// derivatives (workers/shards/account-shard.ts, at its alarm, a moment after a change); a file
-// shard sends the files it changed, FEED_FILES a message (workers/shards/file-shard.ts). The queue
-// consumer writes a whole batch of messages in one transaction of a few statements
-// (./d1-ledger.ts, workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts). Delivery is
-// at least once and in no set order; the report's unique charge key, the balance's sequence
-// number and each derivative's and file's change number make a second or late delivery change
-// nothing.
+// balances, the derivative index, the file index and the origin paths. An account shard sends its
+// new rows, and the derivatives it kept or dropped, in messages of at most FEED_ROWS rows and
+// FEED_DERIVATIVES derivatives (workers/shards/account-shard.ts, at its alarm, a moment after a
+// change); a file shard sends the files it changed, FEED_FILES a message, and the origin paths,
+// FEED_ORIGIN_OBJECTS a message (workers/shards/file-shard.ts). The queue consumer writes a whole
+// batch of messages in one transaction of a few statements (./d1-ledger.ts,
+// workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts, workers/origins/d1-origins.ts).
+// Delivery is at least once and in no set order; the report's unique charge key, the balance's
+// sequence number and each derivative's, file's and path's change number make a second or late
+// delivery change nothing.
 import { z } from "zod";
 import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
 import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
 import { fedFileStatements, type FedFile } from "../files/d1-files.ts";
 import { fileRowOf, type FileChange } from "../files/shard-files.ts";
+import { fedOriginObjectStatements, type FedOriginObject } from "../origins/d1-origins.ts";
+import type { OriginObjectChange } from "../origins/shard-origins.ts";
 import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
@@ -23,6 +26,8 @@ export const FEED_ROWS = 400;
 export const FEED_DERIVATIVES = 200;
 /** Files a message carries: about 400 bytes each. */
 export const FEED_FILES = 200;
+/** Origin paths a message carries: up to about 4.5 KB each (a 1,024-character path and its R2 key). */
+export const FEED_ORIGIN_OBJECTS = 25;
 
 const fedDerivativeSchema = z.object({
   file_id: z.string(),
@@ -52,6 +57,24 @@ const fedFileSchema = z.object({
   }),
 });
 
+const fedOriginObjectSchema = z.object({
+  seq: z.number().int().positive(),
+  row: z.object({
+    origin_id: z.string(),
+    path: z.string(),
+    status: z.enum(["ready", "missing", "dropped"]),
+    version: z.string().nullable(),
+    r2_key: z.string().nullable(),
+    size_bytes: z.number().int().nonnegative().nullable(),
+    content_type: z.string().nullable(),
+    upstream_etag: z.string().nullable(),
+    upstream_last_modified: z.string().nullable(),
+    lifetime_seconds: z.number().int(),
+    fresh_until: z.number().int(),
+    fetched_at: z.number().int(),
+  }),
+});
+
 const ledgerFeedMessageSchema = z.object({
   account_id: z.string(),
   rows: z.array(
@@ -69,6 +92,8 @@ const ledgerFeedMessageSchema = z.object({
   derivatives: z.array(fedDerivativeSchema).default([]),
   /** Each file changed since the last message, as it is now. */
   files: z.array(fedFileSchema).default([]),
+  /** Each origin path changed since the last message, as it is now. */
+  origin_objects: z.array(fedOriginObjectSchema).default([]),
 });
 
 export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
@@ -103,11 +128,38 @@ export function fileFeedMessage(accountId: string, files: FileChange[]): LedgerF
   };
 }
 
+/** A file shard's message: the origin paths it changed, each as it is now. */
+export function originObjectFeedMessage(accountId: string, paths: OriginObjectChange[]): LedgerFeedMessage {
+  return {
+    account_id: accountId,
+    rows: [],
+    balance: null,
+    origin_objects: paths.map(({ seq, row }) => ({
+      seq,
+      row: {
+        origin_id: row.originId,
+        path: row.path,
+        status: row.status,
+        version: row.version,
+        r2_key: row.r2Key,
+        size_bytes: row.sizeBytes,
+        content_type: row.contentType,
+        upstream_etag: row.upstreamEtag,
+        upstream_last_modified: row.upstreamLastModified,
+        lifetime_seconds: row.lifetimeSeconds,
+        fresh_until: row.freshUntil,
+        fetched_at: row.fetchedAt,
+      },
+    })),
+  };
+}
+
 /** Writes a batch of feed messages to the shared database; a message that does not parse is dropped, not retried forever. */
 export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Database): Promise<void> {
   const rows: FedRow[] = [];
   const derivatives: FedDerivative[] = [];
   const files: FedFile[] = [];
+  const originObjects: FedOriginObject[] = [];
   const newest = new Map<string, FedBalance>();
   for (const message of batch.messages) {
     const parsed = ledgerFeedMessageSchema.safeParse(message.body);
@@ -119,9 +171,10 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
     for (const row of parsed.data.rows) rows.push({ account_id, ...row });
     for (const derivative of parsed.data.derivatives) derivatives.push({ account_id, ...derivative });
     for (const file of parsed.data.files) files.push({ account_id, ...file });
+    for (const object of parsed.data.origin_objects) originObjects.push({ account_id, ...object });
     if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
   }
-  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now()), ...fedFileStatements(db, files)];
+  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now()), ...fedFileStatements(db, files), ...fedOriginObjectStatements(db, originObjects)];
   if (statements.length > 0) await db.batch(statements);
   batch.ackAll();
 }

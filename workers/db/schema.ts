@@ -236,47 +236,64 @@ export const derivatives = sqliteTable(
 
 // Remote origins: where an account's own images live (an http(s) base URL, or a private
 // S3-compatible bucket whose secret is sealed under SIGNING_SECRET). The name is what transform
-// URLs carry, so it is unique within the account.
+// URLs carry, so it is unique within the account. Each account's file shard keeps its origins
+// (workers/origins/shard-origins.ts); this table holds those registered before it had one, which
+// the shard imports once.
+/** An origin's columns, as the shared database held them and each account's file shard keeps them. */
+export const originColumns = () => ({
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  kind: text("kind", { enum: ["http", "s3"] }).notNull(),
+  /** Paths are appended to this; for S3 it is `{endpoint}/{bucket}/` (path-style). */
+  baseUrl: text("base_url").notNull(),
+  s3Region: text("s3_region"),
+  s3AccessKeyId: text("s3_access_key_id"),
+  s3SecretSealed: text("s3_secret_sealed"),
+  createdAt: integer("created_at").notNull(),
+});
+
 export const origins = sqliteTable(
   "origins",
   {
-    id: text("id").primaryKey(),
+    ...originColumns(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    name: text("name").notNull(),
-    kind: text("kind", { enum: ["http", "s3"] }).notNull(),
-    /** Paths are appended to this; for S3 it is `{endpoint}/{bucket}/` (path-style). */
-    baseUrl: text("base_url").notNull(),
-    s3Region: text("s3_region"),
-    s3AccessKeyId: text("s3_access_key_id"),
-    s3SecretSealed: text("s3_secret_sealed"),
-    createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("origins_account_name").on(t.accountId, t.name)],
 );
 
 // An origin path's original as this service last saw it: `ready` with its bytes in R2 under its
-// version (a digest of those bytes) and the validators to revalidate with, or `missing` (the
-// origin answered 404/410) until `fresh_until`. Derivatives of a version are keyed by the
-// version's source id (workers/origins/origin-source-id.ts), so a new version makes new ones.
+// version (a digest of those bytes) and the validators to revalidate with, `missing` (the origin
+// answered 404/410) until `fresh_until`, or `dropped` by a purge. Derivatives of a version are
+// keyed by the version's source id (workers/origins/origin-source-id.ts), so a new version makes
+// new ones.
+/** An origin path's columns, as the shared database's report and each account's file shard keep them. */
+export const originObjectColumns = () => ({
+  originId: text("origin_id").notNull(),
+  path: text("path").notNull(),
+  status: text("status", { enum: ["ready", "missing", "dropped"] }).notNull(),
+  version: text("version"),
+  r2Key: text("r2_key"),
+  sizeBytes: integer("size_bytes"),
+  contentType: text("content_type"),
+  upstreamEtag: text("upstream_etag"),
+  upstreamLastModified: text("upstream_last_modified"),
+  /** Seconds the origin's headers granted (clamped), reused when a 304 grants none. */
+  lifetimeSeconds: integer("lifetime_seconds").notNull(),
+  freshUntil: integer("fresh_until").notNull(),
+  fetchedAt: integer("fetched_at").notNull(),
+});
+
+// The report of every account's origin paths, which the file shards feed (workers/origins/d1-origin-objects.ts)
+// and the books read; a dropped path keeps its row, so a late copy of an older change cannot bring it back.
 export const originObjects = sqliteTable(
   "origin_objects",
   {
-    originId: text("origin_id").notNull(),
-    path: text("path").notNull(),
+    ...originObjectColumns(),
     accountId: text("account_id").notNull(),
-    status: text("status", { enum: ["ready", "missing"] }).notNull(),
-    version: text("version"),
-    r2Key: text("r2_key"),
-    sizeBytes: integer("size_bytes"),
-    contentType: text("content_type"),
-    upstreamEtag: text("upstream_etag"),
-    upstreamLastModified: text("upstream_last_modified"),
-    /** Seconds the origin's headers granted (clamped), reused when a 304 grants none. */
-    lifetimeSeconds: integer("lifetime_seconds").notNull(),
-    freshUntil: integer("fresh_until").notNull(),
-    fetchedAt: integer("fetched_at").notNull(),
+    /** The shard's change this row reflects (0: written before the account had a file shard). */
+    fedSeq: integer("fed_seq").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.originId, t.path] })],
 );

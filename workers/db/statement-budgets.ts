@@ -15,7 +15,7 @@ export interface StatementBudget {
 export const sharedStatementBudgets = {
   "transform hit": { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 0, file: 0 } },
   "transform miss (file)": { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 1, file: 1 } },
-  "transform miss (origin path)": { reads: 3, writes: 1, keyIndex: 0, shardCalls: { account: 1, file: 0 } },
+  "transform miss (origin path)": { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 1, file: 3 } },
   optimize: { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 1, file: 2 } },
   "optimize with Idempotency-Key": { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 3, file: 2 } },
   "batch of 10": { reads: 0, writes: 0, keyIndex: 0, shardCalls: { account: 10, file: 20 } },

@@ -6,26 +6,25 @@
 import type { Bindings } from "../env.ts";
 import type { DerivativeIdentity } from "../derivatives/derivative-identity.ts";
 import { fileCacheKeyUrl, originCacheKeyUrl, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
-import { originPaths } from "./origin-object-store.ts";
+import { originPathsById } from "./origin-object-store.ts";
 import { isOriginSourceId, pathPrefix } from "./origin-source-id.ts";
-import { findOriginById } from "./origin-store.ts";
 
-type UrlEnv = Pick<Bindings, "DB"> & CacheKeyEnv;
+type UrlEnv = Pick<Bindings, "FILE_SHARDS"> & CacheKeyEnv;
 
-/** Origin id → path prefix (`{origin id}/{digest}/`) → path, for the origins the identities name. */
-async function pathsByPrefix(db: D1Database, originIds: Set<string>): Promise<Map<string, { name: string; path: string }>> {
+/** Path prefix (`{origin id}/{digest}/`) → origin name and path, for the accounts' origins the identities name. */
+async function pathsByPrefix(env: UrlEnv, origins: Map<string, string>): Promise<Map<string, { name: string; path: string }>> {
   const byPrefix = new Map<string, { name: string; path: string }>();
-  for (const originId of originIds) {
-    const origin = await findOriginById(db, originId);
+  for (const [originId, accountId] of origins) {
+    const origin = await originPathsById(env, accountId, originId);
     if (origin === null) continue;
-    for (const path of await originPaths(db, originId)) byPrefix.set(await pathPrefix(originId, path), { name: origin.name, path });
+    for (const path of origin.paths) byPrefix.set(await pathPrefix(originId, path), { name: origin.name, path });
   }
   return byPrefix;
 }
 
 export async function derivativeCacheUrls(env: UrlEnv, identities: DerivativeIdentity[]): Promise<string[]> {
   const fromOrigins = identities.filter((identity) => isOriginSourceId(identity.fileId));
-  const byPrefix = await pathsByPrefix(env.DB, new Set(fromOrigins.map((identity) => identity.fileId.split("/")[0]!)));
+  const byPrefix = await pathsByPrefix(env, new Map(fromOrigins.map((identity) => [identity.fileId.split("/")[0]!, identity.accountId])));
   const urls = new Set<string>();
   for (const identity of identities) {
     if (!isOriginSourceId(identity.fileId)) {

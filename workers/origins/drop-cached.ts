@@ -6,7 +6,7 @@ import type { Bindings } from "../env.ts";
 import { deleteDerivativesUnder, type DroppedDerivative } from "../derivatives/derivative-store.ts";
 import { deleteEdgeCache, MAX_EDGE_CACHE_PURGES, originCacheKeyUrl, type CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
-import type { DroppedObject } from "./origin-object-store.ts";
+import type { DroppedObject } from "./shard-origins.ts";
 import { originSourceId, pathPrefix } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 

@@ -1,9 +1,10 @@
-// What this service knows of each origin path's original: the only place the `origin_objects`
-// table's SQL lives. Rows are written after the original's bytes are in R2, so a ready row never
-// names a missing object.
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
-import { orm } from "../db/orm.ts";
-import { originObjects } from "../db/schema.ts";
+// What this service knows of each origin path's original, as the transform path and purges see
+// it: kept by the account's file shard (./shard-origins.ts). Rows are written after the
+// original's bytes are in R2, so a ready row never names a missing object.
+import { ProblemError } from "../../contracts/problems/catalogue.ts";
+import { fileShard, type FileShards } from "../shards/shard-stub.ts";
+import { originRecordOf, type OriginRecord } from "./origin-store.ts";
+import type { DroppedObject, PathSelection, ShardOriginObjectRow } from "./shard-origins.ts";
 
 export interface ReadyObject {
   status: "ready";
@@ -19,38 +20,33 @@ export interface ReadyObject {
 
 export type OriginObject = ReadyObject | { status: "missing"; fresh_until: number; lifetime_seconds: number };
 
-export interface ObjectAddress {
-  originId: string;
-  accountId: string;
-  path: string;
+function objectOf(row: ShardOriginObjectRow): OriginObject {
+  if (row.status !== "ready") return { status: "missing", fresh_until: row.freshUntil, lifetime_seconds: row.lifetimeSeconds };
+  return {
+    status: "ready",
+    version: row.version!,
+    r2_key: row.r2Key!,
+    size_bytes: row.sizeBytes!,
+    content_type: row.contentType!,
+    upstream_etag: row.upstreamEtag,
+    upstream_last_modified: row.upstreamLastModified,
+    lifetime_seconds: row.lifetimeSeconds,
+    fresh_until: row.freshUntil,
+  };
 }
 
-const columns = {
-  status: originObjects.status,
-  version: originObjects.version,
-  r2_key: originObjects.r2Key,
-  size_bytes: originObjects.sizeBytes,
-  content_type: originObjects.contentType,
-  upstream_etag: originObjects.upstreamEtag,
-  upstream_last_modified: originObjects.upstreamLastModified,
-  lifetime_seconds: originObjects.lifetimeSeconds,
-  fresh_until: originObjects.freshUntil,
-};
-
-function at(originId: string, path: string) {
-  return and(eq(originObjects.originId, originId), eq(originObjects.path, path));
+/** The account's origin by name and what its path held when last fetched (null: never, or purged), in one call to the shard. */
+export async function findOriginPath(env: FileShards, accountId: string, name: string, path: string): Promise<{ origin: OriginRecord; known: OriginObject | null }> {
+  const found = await fileShard(env, accountId).originPath(accountId, name, path);
+  if (!found) throw new ProblemError("not_found", `No origin named ${name} in this account.`);
+  return { origin: originRecordOf(accountId, found.origin), known: found.object && objectOf(found.object) };
 }
 
-export async function findOriginObject(db: D1Database, originId: string, path: string): Promise<OriginObject | null> {
-  const row = await orm(db).select(columns).from(originObjects).where(at(originId, path)).get();
-  if (!row) return null;
-  if (row.status === "missing") return { status: "missing", fresh_until: row.fresh_until, lifetime_seconds: row.lifetime_seconds };
-  return row as ReadyObject;
-}
-
-export async function saveReadyObject(db: D1Database, address: ObjectAddress, object: Omit<ReadyObject, "status">, now = Date.now()): Promise<void> {
-  const values = {
-    status: "ready" as const,
+export async function saveReadyObject(env: FileShards, origin: OriginRecord, path: string, object: Omit<ReadyObject, "status">, now = Date.now()): Promise<void> {
+  await fileShard(env, origin.account_id).saveOriginObject(origin.account_id, {
+    originId: origin.id,
+    path,
+    status: "ready",
     version: object.version,
     r2Key: object.r2_key,
     sizeBytes: object.size_bytes,
@@ -60,18 +56,15 @@ export async function saveReadyObject(db: D1Database, address: ObjectAddress, ob
     lifetimeSeconds: object.lifetime_seconds,
     freshUntil: object.fresh_until,
     fetchedAt: now,
-  };
-  await orm(db)
-    .insert(originObjects)
-    .values({ ...address, ...values })
-    .onConflictDoUpdate({ target: [originObjects.originId, originObjects.path], set: values })
-    .run();
+  });
 }
 
 /** The origin answered 404 or 410: remembered (bytes gone) until `freshUntil`. */
-export async function saveMissingObject(db: D1Database, address: ObjectAddress, freshUntil: number, now = Date.now()): Promise<void> {
-  const values = {
-    status: "missing" as const,
+export async function saveMissingObject(env: FileShards, origin: OriginRecord, path: string, freshUntil: number, now = Date.now()): Promise<void> {
+  await fileShard(env, origin.account_id).saveOriginObject(origin.account_id, {
+    originId: origin.id,
+    path,
+    status: "missing",
     version: null,
     r2Key: null,
     sizeBytes: null,
@@ -81,77 +74,30 @@ export async function saveMissingObject(db: D1Database, address: ObjectAddress, 
     lifetimeSeconds: Math.round((freshUntil - now) / 1000),
     freshUntil,
     fetchedAt: now,
-  };
-  await orm(db)
-    .insert(originObjects)
-    .values({ ...address, ...values })
-    .onConflictDoUpdate({ target: [originObjects.originId, originObjects.path], set: values })
-    .run();
+  });
 }
 
 /** A 304: the same version, fresh again. Only while the row still holds that version. */
-export async function refreshObject(db: D1Database, originId: string, path: string, version: string, lifetimeSeconds: number, freshUntil: number, now = Date.now()): Promise<void> {
-  await orm(db)
-    .update(originObjects)
-    .set({ lifetimeSeconds, freshUntil, fetchedAt: now })
-    .where(and(at(originId, path), eq(originObjects.version, version)))
-    .run();
+export async function refreshObject(env: FileShards, origin: OriginRecord, path: string, version: string, lifetimeSeconds: number, freshUntil: number, now = Date.now()): Promise<void> {
+  await fileShard(env, origin.account_id).refreshOriginObject(origin.account_id, origin.id, path, version, lifetimeSeconds, freshUntil, now);
 }
 
-export async function currentVersion(db: D1Database, originId: string, path: string): Promise<string | null> {
-  const row = await orm(db).select({ version: originObjects.version }).from(originObjects).where(at(originId, path)).get();
-  return row?.version ?? null;
+/** The path's current version; null when it has none (missing, purged, never fetched). */
+export async function currentVersion(env: FileShards, origin: OriginRecord, path: string): Promise<string | null> {
+  return fileShard(env, origin.account_id).originVersion(origin.account_id, origin.id, path);
 }
 
-/** Every path the origin has a row for. */
-export async function originPaths(db: D1Database, originId: string): Promise<string[]> {
-  const rows = await orm(db).select({ path: originObjects.path }).from(originObjects).where(eq(originObjects.originId, originId)).all();
-  return rows.map((row) => row.path);
-}
-
-export interface DroppedObject {
-  path: string;
-  r2_key: string | null;
-  version: string | null;
-}
-
-// Paths are percent-encoded ASCII, so every path under a prefix sorts between it and the prefix
-// followed by U+FFFF; a range is exact where LIKE would read `%` and `_` in paths as wildcards.
-const AFTER_EVERY_ASCII = "\uffff";
-
-/** Some paths of an origin, every path under a prefix, or (neither) all of them. */
-export interface PathSelection {
-  paths?: string[];
-  prefix?: string;
-}
-
-function selected(originId: string, which: PathSelection) {
-  return which.paths
-    ? and(eq(originObjects.originId, originId), inArray(originObjects.path, which.paths))
-    : which.prefix !== undefined
-      ? and(eq(originObjects.originId, originId), gte(originObjects.path, which.prefix), lt(originObjects.path, which.prefix + AFTER_EVERY_ASCII))
-      : eq(originObjects.originId, originId);
-}
-
-/** Deletes the selected paths' rows; returns what they held. */
-export async function deleteOriginObjects(db: D1Database, originId: string, which: PathSelection = {}): Promise<DroppedObject[]> {
-  return orm(db).delete(originObjects).where(selected(originId, which)).returning({ path: originObjects.path, r2_key: originObjects.r2Key, version: originObjects.version }).all();
+/** Marks the selected paths dropped; returns what they held, for their objects and derivatives to go. */
+export async function dropOriginObjects(env: FileShards, origin: OriginRecord, which: PathSelection = {}, now = Date.now()): Promise<DroppedObject[]> {
+  return fileShard(env, origin.account_id).dropOriginObjects(origin.account_id, origin.id, which, now);
 }
 
 /** Makes the selected paths stale, keeping their originals: the next miss asks the origin, conditionally. Returns the paths. */
-export async function markObjectsStale(db: D1Database, originId: string, which: PathSelection): Promise<string[]> {
-  const rows = await orm(db).update(originObjects).set({ freshUntil: 0 }).where(selected(originId, which)).returning({ path: originObjects.path }).all();
-  return rows.map((row) => row.path);
+export async function markObjectsStale(env: FileShards, origin: OriginRecord, which: PathSelection): Promise<string[]> {
+  return fileShard(env, origin.account_id).markOriginObjectsStale(origin.account_id, origin.id, which);
 }
 
-/** Every origin path's row, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it joins the one batch the books are read in. */
-export function originObjectRows(db: D1Database) {
-  return orm(db)
-    .select({ origin_id: originObjects.originId, account_id: originObjects.accountId, path: originObjects.path, status: originObjects.status, version: originObjects.version, r2_key: originObjects.r2Key })
-    .from(originObjects);
-}
-
-/** The origin path whose original is `r2Key`, if any: a query, so the books can batch it. */
-export function originObjectAt(db: D1Database, r2Key: string) {
-  return orm(db).select({ origin_id: originObjects.originId }).from(originObjects).where(eq(originObjects.r2Key, r2Key)).limit(1);
+/** The origin's name and every path it has a row for; null when the origin is gone. */
+export async function originPathsById(env: FileShards, accountId: string, originId: string): Promise<{ name: string; paths: string[] } | null> {
+  return fileShard(env, accountId).originPaths(accountId, originId);
 }

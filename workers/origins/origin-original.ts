@@ -11,12 +11,12 @@ import { deleteDerivativesUnder } from "../derivatives/derivative-store.ts";
 import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { fetchOriginal } from "./fetch-original.ts";
 import { DEFAULT_FRESH_SECONDS, grantedSeconds, MISSING_SECONDS } from "./freshness.ts";
-import { findOriginObject, refreshObject, saveMissingObject, saveReadyObject, type ReadyObject } from "./origin-object-store.ts";
+import { refreshObject, saveMissingObject, saveReadyObject, type OriginObject, type ReadyObject } from "./origin-object-store.ts";
 import { originSourceId, versionOf } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 import { dropCachedPaths } from "./drop-cached.ts";
 
-type OriginalEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
+type OriginalEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS" | "ALLOW_LOOPBACK_URLS" | "SIGNING_SECRET" | "PUBLIC_BASE_URL">;
 
 // How long a client should wait before asking again after the origin failed.
 const RETRY_AFTER_SECONDS = 30;
@@ -32,8 +32,8 @@ export interface CurrentOriginal {
 // Misses in this isolate for one path (a page's srcset) share one fetch.
 const inFlight = new Map<string, Promise<CurrentOriginal>>();
 
-export async function currentOriginal(env: OriginalEnv, origin: OriginRecord, path: string, now = Date.now()): Promise<CurrentOriginal> {
-  const known = await findOriginObject(env.DB, origin.id, path);
+/** `known`: what the path held when last fetched, as the account's file shard has it. */
+export async function currentOriginal(env: OriginalEnv, origin: OriginRecord, path: string, known: OriginObject | null, now = Date.now()): Promise<CurrentOriginal> {
   if (known && known.fresh_until > now) {
     if (known.status === "missing") throw missing(origin, path);
     return { object: known, sourceId: await originSourceId(origin.id, path, known.version), stale: false };
@@ -56,7 +56,6 @@ function storageKey(origin: OriginRecord, path: string, version: string): string
 }
 
 async function refetch(env: OriginalEnv, origin: OriginRecord, path: string, kept: ReadyObject | null): Promise<CurrentOriginal> {
-  const address = { originId: origin.id, accountId: origin.account_id, path };
   let answer;
   try {
     answer = await fetchOriginal(env, origin, path, kept ? { etag: kept.upstream_etag, lastModified: kept.upstream_last_modified } : null);
@@ -68,7 +67,7 @@ async function refetch(env: OriginalEnv, origin: OriginRecord, path: string, kep
     if (!kept) throw new ProblemError("upstream_unavailable", `Origin ${origin.name} answered 304 to an unconditional request for ${path}.`, retryAfter());
     const lifetime = grantedSeconds(answer.headers, now) ?? kept.lifetime_seconds;
     const freshUntil = now + lifetime * 1000;
-    await refreshObject(env.DB, origin.id, path, kept.version, lifetime, freshUntil, now);
+    await refreshObject(env, origin, path, kept.version, lifetime, freshUntil, now);
     const object = { ...kept, lifetime_seconds: lifetime, fresh_until: freshUntil };
     return { object, sourceId: await originSourceId(origin.id, path, kept.version), stale: false };
   }
@@ -88,7 +87,7 @@ async function refetch(env: OriginalEnv, origin: OriginRecord, path: string, kep
   };
   if (kept?.version !== version) await env.FILES.put(object.r2_key, answer.bytes, { httpMetadata: { contentType: type.mime } });
   const { status: _, ...row } = object;
-  await saveReadyObject(env.DB, address, row, now);
+  await saveReadyObject(env, origin, path, row, now);
   if (kept && kept.version !== version) {
     // The old version's derivatives are never served again: its original and they go now.
     const oldSource = await originSourceId(origin.id, path, kept.version);
@@ -108,7 +107,7 @@ async function afterFailure(env: OriginalEnv, origin: OriginRecord, path: string
   const upstreamStatus = error.extensions.upstream_status;
   if (error.slug === "source_unreachable" && (upstreamStatus === 404 || upstreamStatus === 410)) {
     if (kept) await dropCachedPaths(env, origin, [{ path, r2_key: kept.r2_key, version: kept.version }]);
-    await saveMissingObject(env.DB, { originId: origin.id, accountId: origin.account_id, path }, Date.now() + MISSING_SECONDS * 1000);
+    await saveMissingObject(env, origin, path, Date.now() + MISSING_SECONDS * 1000);
     throw missing(origin, path);
   }
   if (error.slug === "source_too_large") {

@@ -1,9 +1,9 @@
-// Registered origins: the only place the `origins` table's SQL lives.
-import { and, asc, eq } from "drizzle-orm";
+// The account's registered origins, as the routes and the transform path see them: kept by the
+// account's file shard (./shard-origins.ts), reached here by the account id.
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
-import { orm } from "../db/orm.ts";
-import { origins } from "../db/schema.ts";
+import { fileShard, type FileShards } from "../shards/shard-stub.ts";
+import type { ShardOriginRow } from "./shard-origins.ts";
 
 export interface OriginRecord {
   id: string;
@@ -19,59 +19,56 @@ export interface OriginRecord {
 
 export type NewOrigin = Omit<OriginRecord, "id" | "created_at">;
 
-const columns = {
-  id: origins.id,
-  account_id: origins.accountId,
-  name: origins.name,
-  kind: origins.kind,
-  base_url: origins.baseUrl,
-  s3_region: origins.s3Region,
-  s3_access_key_id: origins.s3AccessKeyId,
-  s3_secret_sealed: origins.s3SecretSealed,
-  created_at: origins.createdAt,
-};
-
-/** A name the account already uses is a 409: an origin is replaced by deleting it first, which drops what was cached from it. */
-export async function createOrigin(db: D1Database, origin: NewOrigin, now = Date.now()): Promise<OriginRecord> {
-  const record: OriginRecord = { ...origin, id: newId("orig"), created_at: now };
-  const inserted = await orm(db)
-    .insert(origins)
-    .values({
-      id: record.id,
-      accountId: record.account_id,
-      name: record.name,
-      kind: record.kind,
-      baseUrl: record.base_url,
-      s3Region: record.s3_region,
-      s3AccessKeyId: record.s3_access_key_id,
-      s3SecretSealed: record.s3_secret_sealed,
-      createdAt: record.created_at,
-    })
-    .onConflictDoNothing()
-    .returning({ id: origins.id })
-    .get();
-  if (!inserted) throw new ProblemError("conflict", `This account already has an origin named ${origin.name}; delete it first to register it again.`);
-  return record;
+export function originRecordOf(accountId: string, row: ShardOriginRow): OriginRecord {
+  return {
+    id: row.id,
+    account_id: accountId,
+    name: row.name,
+    kind: row.kind,
+    base_url: row.baseUrl,
+    s3_region: row.s3Region,
+    s3_access_key_id: row.s3AccessKeyId,
+    s3_secret_sealed: row.s3SecretSealed,
+    created_at: row.createdAt,
+  };
 }
 
-export function listOrigins(db: D1Database, accountId: string): Promise<OriginRecord[]> {
-  return orm(db).select(columns).from(origins).where(eq(origins.accountId, accountId)).orderBy(asc(origins.name)).all();
+function notFound(name: string): ProblemError {
+  return new ProblemError("not_found", `No origin named ${name} in this account.`);
+}
+
+/** A name the account already uses is a 409: an origin is replaced by deleting it first, which drops what was cached from it. */
+export async function createOrigin(env: FileShards, origin: NewOrigin, now = Date.now()): Promise<OriginRecord> {
+  const row: ShardOriginRow = {
+    id: newId("orig"),
+    name: origin.name,
+    kind: origin.kind,
+    baseUrl: origin.base_url,
+    s3Region: origin.s3_region,
+    s3AccessKeyId: origin.s3_access_key_id,
+    s3SecretSealed: origin.s3_secret_sealed,
+    createdAt: now,
+  };
+  if (!(await fileShard(env, origin.account_id).createOrigin(origin.account_id, row))) {
+    throw new ProblemError("conflict", `This account already has an origin named ${origin.name}; delete it first to register it again.`);
+  }
+  return originRecordOf(origin.account_id, row);
+}
+
+export async function listOrigins(env: FileShards, accountId: string): Promise<OriginRecord[]> {
+  const rows = await fileShard(env, accountId).origins(accountId);
+  return rows.map((row) => originRecordOf(accountId, row));
 }
 
 /** The account's origin by name; another account's origin is the same 404 as none. */
-export async function findOrigin(db: D1Database, accountId: string, name: string): Promise<OriginRecord> {
-  const record = await orm(db).select(columns).from(origins).where(and(eq(origins.accountId, accountId), eq(origins.name, name))).get();
-  if (!record) throw new ProblemError("not_found", `No origin named ${name} in this account.`);
-  return record;
+export async function findOrigin(env: FileShards, accountId: string, name: string): Promise<OriginRecord> {
+  const row = await fileShard(env, accountId).origin(accountId, name);
+  if (!row) throw notFound(name);
+  return originRecordOf(accountId, row);
 }
 
-/** The origin with this id, whatever its account; null when it is gone. */
-export async function findOriginById(db: D1Database, originId: string): Promise<OriginRecord | null> {
-  return (await orm(db).select(columns).from(origins).where(eq(origins.id, originId)).get()) ?? null;
-}
-
-export async function deleteOrigin(db: D1Database, accountId: string, name: string): Promise<OriginRecord> {
-  const record = await orm(db).delete(origins).where(and(eq(origins.accountId, accountId), eq(origins.name, name))).returning(columns).get();
-  if (!record) throw new ProblemError("not_found", `No origin named ${name} in this account.`);
-  return record;
+export async function deleteOrigin(env: FileShards, accountId: string, name: string): Promise<OriginRecord> {
+  const row = await fileShard(env, accountId).deleteOrigin(accountId, name);
+  if (!row) throw notFound(name);
+  return originRecordOf(accountId, row);
 }

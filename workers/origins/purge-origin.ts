@@ -7,11 +7,12 @@ import type { Bindings } from "../env.ts";
 import { deleteDerivativesUnder, derivativesUnder } from "../derivatives/derivative-store.ts";
 import type { CacheKeyEnv } from "../derivatives/edge-cache.ts";
 import { dropCachedPaths, dropEdgeEntries, type DropCounts } from "./drop-cached.ts";
-import { deleteOriginObjects, markObjectsStale, type PathSelection } from "./origin-object-store.ts";
+import { dropOriginObjects, markObjectsStale } from "./origin-object-store.ts";
+import type { PathSelection } from "./shard-origins.ts";
 import { originPrefix, pathPrefix } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
 
-type PurgeEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv & ZonePurgeEnv;
+type PurgeEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS"> & CacheKeyEnv & ZonePurgeEnv;
 
 export interface PurgeCounts {
   originals: number;
@@ -21,7 +22,7 @@ export interface PurgeCounts {
 }
 
 export async function purgeOrigin(env: PurgeEnv, origin: OriginRecord, which: PathSelection): Promise<PurgeCounts> {
-  const objects = await deleteOriginObjects(env.DB, origin.id, which);
+  const objects = await dropOriginObjects(env, origin, which);
   const { cacheUrls, ...counts } = await dropCachedPaths(env, origin, objects);
   if (which.paths === undefined && which.prefix === undefined) {
     // Derivatives whose path row a concurrent purge already took: none may outlive the origin.
@@ -32,7 +33,7 @@ export async function purgeOrigin(env: PurgeEnv, origin: OriginRecord, which: Pa
 
 /** Marks the selected paths' originals stale and drops their edge entries; the originals and derivatives stay. */
 export async function revalidateOrigin(env: PurgeEnv, origin: OriginRecord, which: PathSelection): Promise<PurgeCounts> {
-  const paths = await markObjectsStale(env.DB, origin.id, which);
+  const paths = await markObjectsStale(env, origin, which);
   const counts: DropCounts = { originals: paths.length, derivatives: 0, edge_entries: 0, cacheUrls: [] };
   for (const path of paths) await dropEdgeEntries(env, origin, path, await derivativesUnder(env, origin.account_id, await pathPrefix(origin.id, path)), counts);
   const { cacheUrls, ...rest } = counts;

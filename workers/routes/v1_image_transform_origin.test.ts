@@ -1,3 +1,4 @@
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { decodePixels } from "../edge-image/codecs.ts";
@@ -8,9 +9,8 @@ import { transformSignature } from "../../contracts/transform/signature.ts";
 import { canonicalPath } from "../transform/check-signature.ts";
 
 async function objectRow(accountId: string, path: string) {
-  return env.DB.prepare("SELECT status, version, fresh_until FROM origin_objects WHERE account_id = ? AND path = ?")
-    .bind(accountId, path)
-    .first<{ status: string; version: string | null; fresh_until: number }>();
+  const rows = await fileShardRows<{ status: string; version: string | null; fresh_until: number }>(accountId, "SELECT status, version, fresh_until FROM origin_objects WHERE path = ?", path);
+  return rows[0] ?? null;
 }
 
 describe("GET /v1/image/t/{key_id}/{transform}/{origin}/{path}", () => {
@@ -65,8 +65,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{origin}/{path}", () => {
       const problem = await problemOf(res);
       expect([path, problem.status, problem.type]).toEqual([path, 400, expect.stringMatching(/origin_path_invalid/)]);
     }
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM origin_objects WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await fileShardRows(caller.accountId, "SELECT * FROM origin_objects")).toEqual([]);
   });
 
   it("does not forward the query string", async () => {

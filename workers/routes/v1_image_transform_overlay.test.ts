@@ -8,7 +8,7 @@ import { decodePixels, encodePixels, type Pixels } from "../edge-image/codecs.ts
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../test-support/origin-requests.ts";
-import { shardRows } from "../test-support/shard-rows.ts";
+import { fileShardRows, shardRows } from "../test-support/shard-rows.ts";
 
 async function generated(name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await fetch(`${env.TEST_GENERATED_FILES_URL}/${name}`)).arrayBuffer());
@@ -195,7 +195,7 @@ describe("GET /v1/image/t/{key_id}/l_<file_id>/{file_id}", () => {
     const res = await loopbackApi(originTransformUrl(caller, "w_48,l_file_doesNotExist000000", "shop", "/photo.png"));
     expect(res.status).toBe(422);
     expect((await problemOf(res)).type).toMatch(/overlay_unavailable$/);
-    const fetched = await env.DB.prepare("SELECT COUNT(*) AS n FROM origin_objects WHERE account_id = ?").bind(caller.accountId).first<{ n: number }>();
+    const fetched = (await fileShardRows<{ n: number }>(caller.accountId, "SELECT COUNT(*) AS n FROM origin_objects"))[0];
     expect(fetched!.n).toBe(0);
     expect(await transformCharges(caller.accountId)).toEqual({ n: 0, micros: 0 });
   });

@@ -1,3 +1,4 @@
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { unseal } from "../crypto/seal.ts";
@@ -50,7 +51,7 @@ describe("POST/GET/DELETE /v1/origins", () => {
     const text = await created.text();
     expect(text).not.toContain("very-secret");
     expect(JSON.parse(text)).toMatchObject({ kind: "s3", base_url: "https://acct.r2.cloudflarestorage.com/photos/", s3: { region: "auto", access_key_id: "AKID" } });
-    const row = (await env.DB.prepare("SELECT s3_secret_sealed FROM origins WHERE account_id = ?").bind(caller.accountId).first<{ s3_secret_sealed: string }>())!;
+    const row = (await fileShardRows<{ s3_secret_sealed: string }>(caller.accountId, "SELECT s3_secret_sealed FROM origins"))[0]!;
     expect(row.s3_secret_sealed).not.toContain("very-secret");
     expect(await unseal(env.SIGNING_SECRET, row.s3_secret_sealed)).toBe("very-secret");
     expect(await (await api("/v1/origins", { key: caller })).text()).not.toContain("very-secret");

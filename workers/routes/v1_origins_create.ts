@@ -53,6 +53,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
-  const record = await createOrigin(c.env.DB, await originRecordFor(c.env, accountId, c.req.valid("json")));
+  const record = await createOrigin(c.env, await originRecordFor(c.env, accountId, c.req.valid("json")));
   return c.json(originView(record), 201);
 };

@@ -24,7 +24,7 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const record = await deleteOrigin(c.env.DB, c.get("caller").accountId, c.req.valid("param").name);
+  const record = await deleteOrigin(c.env, c.get("caller").accountId, c.req.valid("param").name);
   const purged = await purgeOrigin(c.env, record, {});
   return c.json({ origin: originView(record), purged }, 200);
 };

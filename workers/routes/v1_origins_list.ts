@@ -20,6 +20,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const records = await listOrigins(c.env.DB, c.get("caller").accountId);
+  const records = await listOrigins(c.env, c.get("caller").accountId);
   return c.json({ data: records.map(originView) }, 200);
 };

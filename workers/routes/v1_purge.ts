@@ -66,7 +66,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { accountId } = c.get("caller");
   const body = c.req.valid("json");
   if ("files" in body) return c.json(await purgeFiles(c.env, accountId, body.files), 200);
-  const origin = await findOrigin(c.env.DB, accountId, body.origin);
+  const origin = await findOrigin(c.env, accountId, body.origin);
   const which = "paths" in body ? { paths: body.paths } : { prefix: body.prefix };
   return c.json(await (body.revalidate ? revalidateOrigin : purgeOrigin)(c.env, origin, which), 200);
 };

@@ -71,6 +71,20 @@ export const FILE_SHARD_STEPS: readonly string[][] = [
     "CREATE INDEX files_expiry ON files (expires_at) WHERE status != 'deleted'",
     "CREATE TABLE file_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, file_id TEXT NOT NULL UNIQUE)",
   ],
+  // The account's remote origins and what each path held when last fetched: a miss of an origin
+  // path reads both in one call.
+  [
+    `CREATE TABLE origins (
+      id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, base_url TEXT NOT NULL,
+      s3_region TEXT, s3_access_key_id TEXT, s3_secret_sealed TEXT, created_at INTEGER NOT NULL)`,
+    `CREATE TABLE origin_objects (
+      origin_id TEXT NOT NULL, path TEXT NOT NULL, status TEXT NOT NULL, version TEXT, r2_key TEXT,
+      size_bytes INTEGER, content_type TEXT, upstream_etag TEXT, upstream_last_modified TEXT,
+      lifetime_seconds INTEGER NOT NULL, fresh_until INTEGER NOT NULL, fetched_at INTEGER NOT NULL,
+      PRIMARY KEY (origin_id, path))`,
+    `CREATE TABLE origin_object_changes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, origin_id TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (origin_id, path))`,
+  ],
 ];
 
 /** Brings the shard's SQLite up to its last step; returns the version it had before. */

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { derivativeColumns, fileColumns, type StoredFormatClass } from "../db/schema.ts";
+import { derivativeColumns, fileColumns, originColumns, originObjectColumns, type StoredFormatClass } from "../db/schema.ts";
 import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
@@ -78,3 +78,20 @@ export const shardFileChanges = sqliteTable("file_changes", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),
   fileId: text("file_id").notNull().unique(),
 });
+
+/** The account's remote origins: the shared database's `origins` without the account column. */
+export const shardOrigins = sqliteTable("origins", originColumns(), (t) => [unique().on(t.name)]);
+
+/** What the account's origins' paths held when last fetched; a dropped path keeps its row for the report. */
+export const shardOriginObjects = sqliteTable("origin_objects", originObjectColumns(), (t) => [primaryKey({ columns: [t.originId, t.path] })]);
+
+/** Origin paths changed since the shared report last heard, each under its newest change's `seq`. */
+export const shardOriginObjectChanges = sqliteTable(
+  "origin_object_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    originId: text("origin_id").notNull(),
+    path: text("path").notNull(),
+  },
+  (t) => [unique().on(t.originId, t.path)],
+);

@@ -9,8 +9,7 @@ import type { Bindings } from "../env.ts";
 import { dropIfFileDeleted } from "../files/file-lifecycle.ts";
 import { recentReadyFile } from "../files/recent-files.ts";
 import { currentOriginal } from "../origins/origin-original.ts";
-import { currentVersion } from "../origins/origin-object-store.ts";
-import { findOrigin } from "../origins/origin-store.ts";
+import { currentVersion, findOriginPath } from "../origins/origin-object-store.ts";
 import type { DerivativeSource } from "./compute-derivative.ts";
 import { strongEtag } from "../derivatives/derivative-response.ts";
 import { deleteDerivativesUnder, type DerivativeIdentity } from "../derivatives/derivative-store.ts";
@@ -60,8 +59,8 @@ export async function resolveTransformSource(env: SourceEnv, request: TransformR
       },
     };
   }
-  const origin = await findOrigin(env.DB, key.accountId, target.name);
-  const { object, sourceId, stale } = await currentOriginal(env, origin, target.path);
+  const { origin, known } = await findOriginPath(env, key.accountId, target.name, target.path);
+  const { object, sourceId, stale } = await currentOriginal(env, origin, target.path, known);
   return {
     identity: { accountId: key.accountId, fileId: sourceId, canonical, formatClass },
     original: storedOriginal(env.FILES, { id: sourceId, r2_key: object.r2_key, size_bytes: object.size_bytes }),
@@ -72,7 +71,7 @@ export async function resolveTransformSource(env: SourceEnv, request: TransformR
     etag: (sha256) => `"${object.version.slice(0, 12)}-${sha256.slice(0, 24)}"`,
     // A purge or a newer version that landed while this was computed found none of it to drop.
     settle: async () => {
-      if ((await currentVersion(env.DB, origin.id, target.path)) === object.version) return;
+      if ((await currentVersion(env, origin, target.path)) === object.version) return;
       await deleteDerivativesUnder(env, key.accountId, sourceId);
       await deleteEdgeCache(request.cacheKey);
     },
