@@ -10,6 +10,7 @@ import type { ShardLedgerRow } from "./shard-ledger.ts";
 import { fedFileProgress } from "../files/d1-files.ts";
 import { fedDerivativeProgress } from "../derivatives/d1-derivatives.ts";
 import { fedOriginObjectProgress } from "../origins/d1-origins.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 /** The account's rows recorded before it had a shard, oldest first, read page by page. */
 export function ledgerRowsBeforeShard(db: D1Database, accountId: string): Promise<Omit<ShardLedgerRow, "seq">[]> {
@@ -83,10 +84,7 @@ const ROWS_PER_STATEMENT = 5_000;
 
 /** The statements that write a batch of fed rows and balances, for the feed's one batch (one transaction). */
 export function fedLedgerStatements(db: D1Database, rows: FedRow[], balances: FedBalance[]): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    statements.push(db.prepare(INSERT_FED_ROWS).bind(JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT))));
-  }
+  const statements = inChunks(rows, ROWS_PER_STATEMENT).map((chunk) => db.prepare(INSERT_FED_ROWS).bind(JSON.stringify(chunk)));
   if (balances.length > 0) statements.push(db.prepare(UPDATE_FED_BALANCES).bind(JSON.stringify(balances)));
   return statements;
 }

@@ -3,6 +3,7 @@
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { storageCharges } from "../db/schema.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 export interface StorageDay {
   accountId: string;
@@ -17,8 +18,8 @@ const ROWS_PER_INSERT = 20;
 /** Records each account's day once: a later sweep of the same day keeps the first one's bytes and price. */
 export async function recordStorageDays(db: D1Database, days: StorageDay[], now: number): Promise<void> {
   const handle = orm(db);
-  for (let i = 0; i < days.length; i += ROWS_PER_INSERT) {
-    const rows = days.slice(i, i + ROWS_PER_INSERT).map((day) => ({ ...day, createdAt: now }));
+  for (const chunk of inChunks(days, ROWS_PER_INSERT)) {
+    const rows = chunk.map((day) => ({ ...day, createdAt: now }));
     await handle.insert(storageCharges).values(rows).onConflictDoNothing().run();
   }
 }

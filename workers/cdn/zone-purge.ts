@@ -5,6 +5,7 @@
 // its max-age runs out.
 import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../env.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 export type ZonePurgeEnv = Pick<Bindings, "CF_ZONE_ID" | "CF_API_TOKEN" | "CF_API_BASE_URL">;
 
@@ -79,8 +80,7 @@ export async function purgeZoneUrls(env: ZonePurgeEnv, urls: readonly string[]):
     return { status: "failed", urls_purged: 0, urls_not_purged: unique.length, error: `The service's Cloudflare purge is half configured: ${missing} is not set.` };
   }
   let purged = 0;
-  for (let i = 0; i < unique.length; i += URLS_PER_PURGE_CALL) {
-    const batch = unique.slice(i, i + URLS_PER_PURGE_CALL);
+  for (const batch of inChunks(unique, URLS_PER_PURGE_CALL)) {
     const error = await purgeCall(env, zoneId, token, batch);
     if (error !== null) return { status: "failed", urls_purged: purged, urls_not_purged: unique.length - purged, error };
     purged += batch.length;

@@ -9,6 +9,7 @@ import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { ShardDerivativeRow } from "./shard-derivatives.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 /** How long a dropped derivative's marker outlives any copy of an older change still in the queue. */
 export const DROPPED_MARKER_MS = 24 * 60 * 60 * 1000;
@@ -63,11 +64,7 @@ const DERIVATIVES_PER_STATEMENT = 3_000;
 
 /** The statements that bring the report up to the fed states, for the feed's one batch (one transaction). */
 export function fedDerivativeStatements(db: D1Database, fed: FedDerivative[], now: number): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  for (let start = 0; start < fed.length; start += DERIVATIVES_PER_STATEMENT) {
-    statements.push(db.prepare(UPSERT_FED_DERIVATIVES).bind(JSON.stringify(fed.slice(start, start + DERIVATIVES_PER_STATEMENT)), now));
-  }
-  return statements;
+  return inChunks(fed, DERIVATIVES_PER_STATEMENT).map((chunk) => db.prepare(UPSERT_FED_DERIVATIVES).bind(JSON.stringify(chunk), now));
 }
 
 /** Forgets the markers of derivatives dropped more than a day ago; returns how many. */

@@ -12,6 +12,7 @@ import { putObject, type ObjectBody } from "../objects/file-objects.ts";
 import { formatClassOf, storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
 import { recordPurgedDerivatives } from "./purged-derivative-store.ts";
 import type { ShardDerivativeName, ShardDerivativeRow } from "./shard-derivatives.ts";
+import { deleteObjects } from "../objects/delete-objects.ts";
 
 export type { DerivativeIdentity } from "./derivative-identity.ts";
 
@@ -110,12 +111,9 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
   return r2Key;
 }
 
-// R2's delete takes at most 1000 keys per call.
-const KEYS_PER_DELETE = 1000;
-
 /** Deletes the dropped rows' objects; returns their identities. */
 async function deleteObjectsOf(env: StoreEnv, accountId: string, dropped: ShardDerivativeRow[]): Promise<DerivativeIdentity[]> {
-  for (let j = 0; j < dropped.length; j += KEYS_PER_DELETE) await env.FILES.delete(dropped.slice(j, j + KEYS_PER_DELETE).map((row) => row.r2Key));
+  await deleteObjects(env.FILES, dropped.map((row) => row.r2Key));
   return dropped.map((row) => identityOf(accountId, row));
 }
 

@@ -5,9 +5,8 @@
 // goes (workers/files/file-lifecycle.ts, on deletion and in the expiry sweep).
 import { readImageHeader, type ImageHeader } from "../edge-image/image-header.ts";
 import { originMezzanineReplySchema, type OriginMezzanineMeta } from "../../contracts/origin/image-mezzanine.ts";
+import { deleteObjects } from "../objects/delete-objects.ts";
 
-// R2's delete takes at most 1000 keys per call.
-const KEYS_PER_DELETE = 1000;
 
 export function mezzanineKey(fileId: string): string {
   return `mezzanine/${fileId}`;
@@ -59,5 +58,5 @@ export async function storeMezzanine(files: R2Bucket, fileId: string, bytes: Uin
 }
 
 export async function deleteMezzaninesOf(files: R2Bucket, fileIds: string[]): Promise<void> {
-  for (let i = 0; i < fileIds.length; i += KEYS_PER_DELETE) await files.delete(fileIds.slice(i, i + KEYS_PER_DELETE).map(mezzanineKey));
+  await deleteObjects(files, fileIds.map(mezzanineKey));
 }

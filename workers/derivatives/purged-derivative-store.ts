@@ -4,14 +4,15 @@ import { sql } from "drizzle-orm";
 import { orm } from "../db/orm.ts";
 import { purgedDerivatives } from "../db/schema.ts";
 import { storedFormatClass, type DerivativeIdentity } from "./derivative-identity.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 // Five parameters a row; D1 binds at most 100 per statement.
 const ROWS_PER_INSERT = 20;
 
 /** Records that these derivatives were dropped (again: the time moves on). */
 export async function recordPurgedDerivatives(db: D1Database, identities: DerivativeIdentity[], now = Date.now()): Promise<void> {
-  for (let i = 0; i < identities.length; i += ROWS_PER_INSERT) {
-    const rows = identities.slice(i, i + ROWS_PER_INSERT).map((id) => ({ ...id, formatClass: storedFormatClass(id.formatClass), purgedAt: now }));
+  for (const chunk of inChunks(identities, ROWS_PER_INSERT)) {
+    const rows = chunk.map((id) => ({ ...id, formatClass: storedFormatClass(id.formatClass), purgedAt: now }));
     await orm(db)
       .insert(purgedDerivatives)
       .values(rows)

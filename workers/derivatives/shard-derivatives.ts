@@ -6,6 +6,7 @@
 import { and, asc, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { ShardDb } from "../shards/shard-db.ts";
 import { shardDerivativeChanges as changes, shardDerivatives as derivatives, shardGoneSources as goneSources } from "../shards/shard-schema.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 /** A derivative's row as the shard keeps it. */
 export type ShardDerivativeRow = typeof derivatives.$inferSelect;
@@ -65,12 +66,7 @@ const SOURCES_PER_STATEMENT = 49;
 
 /** What `read` finds for the derivatives made of the sources or drawn with one as their overlay, a statement's worth of sources at a time. */
 function madeWith(fileIds: string[], read: (where: ReturnType<typeof or>) => ShardDerivativeRow[]): ShardDerivativeRow[] {
-  const found: ShardDerivativeRow[] = [];
-  for (let start = 0; start < fileIds.length; start += SOURCES_PER_STATEMENT) {
-    const chunk = fileIds.slice(start, start + SOURCES_PER_STATEMENT);
-    found.push(...read(or(inArray(derivatives.fileId, chunk), inArray(derivatives.overlayFileId, chunk))));
-  }
-  return found;
+  return inChunks(fileIds, SOURCES_PER_STATEMENT).flatMap((chunk) => read(or(inArray(derivatives.fileId, chunk), inArray(derivatives.overlayFileId, chunk))));
 }
 
 /** Drops the derivatives of the sources, and those drawn with one of them as their overlay. */

@@ -9,6 +9,7 @@ import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
 import type { FileRow, ShardFileRow } from "./shard-files.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 // The report's columns a shard keeps too: all but the account and the feed's own.
 const { accountId: _accountId, fedSeq: _fedSeq, ...shardColumns } = getTableColumns(files);
@@ -48,11 +49,7 @@ const FILES_PER_STATEMENT = 3_000;
 
 /** The statements that bring the report up to the fed states, for the feed's one batch (one transaction). */
 export function fedFileStatements(db: D1Database, fed: FedFile[]): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  for (let start = 0; start < fed.length; start += FILES_PER_STATEMENT) {
-    statements.push(db.prepare(UPSERT_FED_FILES).bind(JSON.stringify(fed.slice(start, start + FILES_PER_STATEMENT))));
-  }
-  return statements;
+  return inChunks(fed, FILES_PER_STATEMENT).map((chunk) => db.prepare(UPSERT_FED_FILES).bind(JSON.stringify(chunk)));
 }
 
 /** Files the report has live and past their expiry at `now`, soonest first; a durable file (null expiry) never is. */
@@ -77,11 +74,9 @@ const IDS_PER_UPDATE = 96;
 export async function reportFilesExpired(db: D1Database, fileIds: string[], now: number): Promise<void> {
   if (fileIds.length === 0) return;
   const handle = orm(db);
-  const updates = [];
-  for (let i = 0; i < fileIds.length; i += IDS_PER_UPDATE) {
-    const chunk = fileIds.slice(i, i + IDS_PER_UPDATE);
-    updates.push(handle.update(files).set({ status: "deleted", deletedAt: now, deletedReason: "expired" }).where(and(ne(files.status, "deleted"), inArray(files.id, chunk))));
-  }
+  const updates = inChunks(fileIds, IDS_PER_UPDATE).map((chunk) =>
+    handle.update(files).set({ status: "deleted", deletedAt: now, deletedReason: "expired" }).where(and(ne(files.status, "deleted"), inArray(files.id, chunk))),
+  );
   await handle.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
 }
 

@@ -13,17 +13,9 @@ import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import { reportedExpiredFiles, reportFilesExpired } from "./d1-files.ts";
 import { expireFiles, findFileRow, markFileDeleted, type DeletedReason, type FileRecord } from "./file-store.ts";
 import { sawFile } from "./recent-files.ts";
+import { deleteObjects } from "../objects/delete-objects.ts";
 
 type LifecycleEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS"> & CacheKeyEnv;
-
-// R2's delete takes at most 1000 keys per call.
-const KEYS_PER_DELETE = 1000;
-
-function chunked<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
 
 /**
  * Forgets everything derived from the given files: derivative rows and objects, this data
@@ -90,7 +82,7 @@ export async function sweepExpiredFiles(env: LifecycleEnv, now = Date.now(), lim
   for (const [accountId, fileIds] of byAccount) {
     const expired = await expireFiles(env, accountId, fileIds, now);
     if (expired.length === 0) continue;
-    for (const keys of chunked(expired.map((file) => file.r2_key), KEYS_PER_DELETE)) await env.FILES.delete(keys);
+    await deleteObjects(env.FILES, expired.map((file) => file.r2_key));
     await dropDerivativesOfFiles(env, accountId, expired.map((file) => file.id), true);
     expiredIds.push(...expired.map((file) => file.id));
   }

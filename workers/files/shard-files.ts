@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql, sum } from "drizzle-orm";
 import type { ShardDb } from "../shards/shard-db.ts";
 import { shardFileChanges as changes, shardFiles as files } from "../shards/shard-schema.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 /** A file's row as its shard keeps it. */
 export type ShardFileRow = typeof files.$inferSelect;
@@ -113,15 +114,14 @@ const IDS_PER_EXPIRY = 95;
  * (the caller found them in the report, which a later change may have overtaken); returns them.
  */
 export function expireShardFiles(db: ShardDb, fileIds: string[], now: number): ShardFileRow[] {
-  const expired: ShardFileRow[] = [];
-  for (let start = 0; start < fileIds.length; start += IDS_PER_EXPIRY) {
-    const chunk = fileIds.slice(start, start + IDS_PER_EXPIRY);
-    const update = db
+  const expired = inChunks(fileIds, IDS_PER_EXPIRY).flatMap((chunk) =>
+    db
       .update(files)
       .set({ status: "deleted", deletedAt: now, deletedReason: "expired" })
-      .where(and(inArray(files.id, chunk), ne(files.status, "deleted"), lte(files.expiresAt, now)));
-    expired.push(...update.returning().all());
-  }
+      .where(and(inArray(files.id, chunk), ne(files.status, "deleted"), lte(files.expiresAt, now)))
+      .returning()
+      .all(),
+  );
   touch(db, expired.map((row) => row.id));
   return expired;
 }

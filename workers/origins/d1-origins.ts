@@ -9,6 +9,7 @@ import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { originObjects, origins } from "../db/schema.ts";
 import type { ShardOriginObjectRow, ShardOriginRow } from "./shard-origins.ts";
+import { inChunks } from "../db/in-chunks.ts";
 
 const { accountId: _originAccount, ...originShardColumns } = getTableColumns(origins);
 const { accountId: _objectAccount, fedSeq: _fedSeq, ...objectShardColumns } = getTableColumns(originObjects);
@@ -67,11 +68,7 @@ const OBJECTS_PER_STATEMENT = 300;
 
 /** The statements that bring the report up to the fed states, for the feed's one batch (one transaction). */
 export function fedOriginObjectStatements(db: D1Database, fed: FedOriginObject[]): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
-  for (let start = 0; start < fed.length; start += OBJECTS_PER_STATEMENT) {
-    statements.push(db.prepare(UPSERT_FED_OBJECTS).bind(JSON.stringify(fed.slice(start, start + OBJECTS_PER_STATEMENT))));
-  }
-  return statements;
+  return inChunks(fed, OBJECTS_PER_STATEMENT).map((chunk) => db.prepare(UPSERT_FED_OBJECTS).bind(JSON.stringify(chunk)));
 }
 
 /** How far the feed has brought the report: a sum that grows with every path fed (scripts/soak/ledger-feed-settled.ts). */

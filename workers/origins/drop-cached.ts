@@ -9,6 +9,7 @@ import { deleteMezzaninesOf } from "../derivatives/mezzanine-store.ts";
 import type { DroppedObject } from "./shard-origins.ts";
 import { originSourceId, pathPrefix } from "./origin-source-id.ts";
 import type { OriginRecord } from "./origin-store.ts";
+import { deleteObjects } from "../objects/delete-objects.ts";
 
 type DropEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS"> & CacheKeyEnv;
 
@@ -25,7 +26,7 @@ export type CachedOrigin = Pick<OriginRecord, "id" | "name" | "account_id">;
 export async function dropCachedPaths(env: DropEnv, origin: CachedOrigin, objects: DroppedObject[]): Promise<DropCounts> {
   const counts: DropCounts = { originals: 0, derivatives: 0, edge_entries: 0, cacheUrls: [] };
   const originals = objects.flatMap((object) => (object.r2_key ? [object.r2_key] : []));
-  for (let i = 0; i < originals.length; i += 1000) await env.FILES.delete(originals.slice(i, i + 1000));
+  await deleteObjects(env.FILES, originals);
   counts.originals = originals.length;
   for (const { path, version } of objects) {
     const dropped = await deleteDerivativesUnder(env, origin.account_id, await pathPrefix(origin.id, path));
