@@ -10,7 +10,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { sharedStatementBudgets } from "../workers/db/statement-budgets.ts";
 import { measureEdgeCosts } from "./bench-capacity/edge-costs.ts";
-import { accountCapExceeded, components, STATEMENTS_OF, type Design, type Measured } from "./bench-capacity/model.ts";
+import { countersPerKey } from "../workers/rate-limit/fixed-window.ts";
+import { accountCapExceeded, components, configurationFor, DEFAULT_FEED_WINDOW_SECONDS, STATEMENTS_OF, type Configuration, type Design, type Measured } from "./bench-capacity/model.ts";
 import { measureOriginCosts } from "./bench-capacity/origin-costs.ts";
 import { PUBLISHED_LIMITS } from "./bench-capacity/published-limits.ts";
 import { busiestAccountShare, TRAFFIC_MIX, type TrafficKind } from "./bench-capacity/traffic-mix.ts";
@@ -41,26 +42,34 @@ console.log(`   transform hit  ${edge.hitCpuMs.toFixed(2)} ms CPU (${edge.hits} 
 console.log(`   transform miss ${edge.missCpuMs.toFixed(1)} ms CPU (${edge.misses} misses of a 1 MP JPEG, computed at the edge)`);
 console.log(`   Workers limit ${PUBLISHED_LIMITS.workerCpuMsPerRequest} ms CPU per request (published): hits and misses scale out across isolates`);
 
-const instances = Number(/^max_instances\s*=\s*(\d+)/m.exec(readFileSync("wrangler.toml", "utf8"))?.[1]);
+const wrangler = readFileSync("wrangler.toml", "utf8");
+const configured: Configuration = {
+  originInstances: Number(/^max_instances\s*=\s*(\d+)/m.exec(wrangler)?.[1]),
+  keyWindowCounters: countersPerKey(/^RATE_WINDOW_COUNTERS_PER_KEY\s*=\s*"(\d+)"/m.exec(wrangler)?.[1]),
+  feedWindowSeconds: DEFAULT_FEED_WINDOW_SECONDS,
+};
 const measured: Measured = {
   statements: sharedStatementBudgets,
   originCpuMs: { transformMiss: origin[0]!.cpuMs, optimize: origin[1]!.cpuMs, pdfCompress: origin[2]!.cpuMs, xlsx: origin[3]!.cpuMs },
-  originInstances: instances,
 };
 const share = busiestAccountShare(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent);
 console.log(`\n4. The model. Published limits: ${JSON.stringify(PUBLISHED_LIMITS)}`);
 console.log(`   Traffic: ${JSON.stringify(TRAFFIC_MIX.perSecond)} per second over ${TRAFFIC_MIX.accounts} accounts, Zipf s=${TRAFFIC_MIX.zipfExponent}: the busiest account has ${pct(share)} of it`);
-console.log(`   Origin instances: ${instances} (wrangler.toml max_instances). Misses are all costed as origin work (the larger sources are).`);
+console.log(
+  `   Configured (wrangler.toml): ${configured.originInstances} origin instances, ${configured.keyWindowCounters} counter(s) a key's window, a ${configured.feedWindowSeconds} s feed window. Misses are all costed as origin work (the larger sources are).`,
+);
+const describe = (c: Configuration) => `${c.originInstances} origin instances, ${c.keyWindowCounters} counter(s) a key, a ${c.feedWindowSeconds} s feed window`;
 
 /**
- * The goal at x1 (every component at 50% or less) and x10 (the same, by configuration alone): the
- * origin pool counts as fitting when the instances it needs for 50% are within the account's vCPU cap.
+ * The goal at x1 (every component at 50% or less) and x10 (the same, by configuration alone), each
+ * under the least configuration that sizes the configurable components for it: the origin pool
+ * counts as fitting when the instances it needs are within the account's vCPU cap.
  */
-function goalVerdict(factor: number, list: ReturnType<typeof components>, rates: Record<TrafficKind, number>): string {
-  const over = list.filter((c) => c.utilisation > 0.5 && c.name !== "origin containers").map((c) => c.name);
+function goalVerdict(factor: number, config: Configuration, list: ReturnType<typeof components>, rates: Record<TrafficKind, number>): string {
+  const over = list.filter((c) => c.utilisation > 0.5 && c.name !== "origin containers").map((c) => `${c.name} ${pct(c.utilisation)}`);
   if (accountCapExceeded(measured, rates)) over.push(`origin containers (past the account's ${PUBLISHED_LIMITS.accountVcpu} vCPU at 50%)`);
-  const goal = factor === 1 ? "the mix with every component at 50% or less (origin instances as configured for it)" : "x10 with configuration changes only";
-  return `${goal}: ${over.length === 0 ? "met" : `MISSED (${over.join("; ")})`}`;
+  const goal = factor === 1 ? "the mix with every component at 50% or less" : "x10 with configuration changes only";
+  return `${goal} (${describe(config)}): ${over.length === 0 ? "met" : `MISSED (${over.join("; ")})`}`;
 }
 
 const scaled = (factor: number) => Object.fromEntries(Object.entries(TRAFFIC_MIX.perSecond).map(([k, v]) => [k, v * factor])) as Record<TrafficKind, number>;
@@ -68,12 +77,17 @@ const verdicts: string[] = [];
 for (const design of ["one D1 (before the move)", "per-account shards (as built)"] satisfies Design[]) {
   console.log(`\n   ${design}`);
   for (const factor of [1, 10, 100]) {
-    const list = components(design, measured, scaled(factor), share);
-    console.log(`   x${factor}`);
-    for (const c of list) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(20)} of ${c.limit.padEnd(14)} ${pct(c.utilisation).padStart(7)}`);
+    const list = components(design, measured, configured, scaled(factor), share);
+    console.log(`   x${factor}, as configured`);
+    for (const c of list) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
     const first = list.filter((c) => c.utilisation > 1).sort((a, b) => b.utilisation - a.utilisation)[0];
     if (factor > 1) console.log(`     first to saturate: ${first ? `${first.name} (${pct(first.utilisation)}); moved by: ${first.remedy}` : "none"}`);
-    if (design === "per-account shards (as built)" && factor <= 10) verdicts.push(goalVerdict(factor, list, scaled(factor)));
+    if (design !== "per-account shards (as built)" || factor > 10) continue;
+    const needed = configurationFor(measured, scaled(factor), share);
+    const sized = components(design, measured, needed, scaled(factor), share);
+    console.log(`   x${factor}, configured for it (${describe(needed)})`);
+    for (const c of sized) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
+    verdicts.push(goalVerdict(factor, needed, sized, scaled(factor)));
   }
 }
 console.log(

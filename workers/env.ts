@@ -37,6 +37,8 @@ export interface Bindings {
   PDF_ALIAS_HOSTS: string;
   ALLOW_LOOPBACK_URLS: string;
   RATE_LIMIT_PER_MINUTE: string;
+  /** Counter objects a key's window is spread over (1, exact, unless a key takes near 1,000 requests a second). */
+  RATE_WINDOW_COUNTERS_PER_KEY?: string;
   /** R2 S3 API credentials that presign uploads in production (secrets); absent locally. */
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;

@@ -3,6 +3,7 @@
 // then) and the per-account shard design as built (account state in two Durable Objects per
 // account, its shard and its file shard; D1 keeps what is cross-account and the reports the shards
 // feed in queue batches), priced from the statements and shard calls measured in this run.
+import { FEED_DELAY_MS } from "../../workers/billing/ledger-feed.ts";
 import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
 import { STATEMENTS_BEFORE_THE_MOVE } from "./before-the-move.ts";
 import { PUBLISHED_LIMITS } from "./published-limits.ts";
@@ -14,8 +15,16 @@ export interface Measured {
   statements: Record<RequestKind, StatementBudget>;
   /** Origin CPU ms per request of each kind that reaches the origin. */
   originCpuMs: Record<Exclude<TrafficKind, "transformHit">, number>;
-  originInstances: number;
 }
+
+/** What an operator sets without changing code: wrangler.toml's max_instances, RATE_WINDOW_COUNTERS_PER_KEY, LEDGER_FEED_DELAY_MS. */
+export interface Configuration {
+  originInstances: number;
+  keyWindowCounters: number;
+  feedWindowSeconds: number;
+}
+
+export const DEFAULT_FEED_WINDOW_SECONDS = FEED_DELAY_MS / 1000;
 
 /** Which counted request stands for each kind of traffic: PDF compress is modelled as a job, the worst case. */
 export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
@@ -30,10 +39,9 @@ export const STATEMENTS_OF: Record<TrafficKind, RequestKind> = {
 const CHARGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
 // Requests that change the account's files: each is a file its file shard feeds to the shared report.
 const FILES_CHANGED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 1, pdfCompress: 1, xlsx: 1 };
-// A shard feeds its changes a second after the first (workers/shards/shard.ts), one message for all
-// of that second's; the consumer writes a batch of 100 messages in the statements counted for it
-// (a batch whose every message carries a charge, a derivative and a file: the most it writes).
-const FEED_WINDOW_SECONDS = 1;
+// A shard feeds its changes a window after the first (FEED_DELAY_MS, workers/shards/shard.ts), one
+// message for all of that window's; the consumer writes a batch of 100 messages in the statements
+// counted for it (a batch whose every message carries a charge, a derivative and a file: the most it writes).
 const FEED_MESSAGES_PER_BATCH = 100;
 const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 messages";
 // Queue messages per request: a job's own message and its webhook's.
@@ -59,44 +67,70 @@ function originVcpu(measured: Measured, rates: Record<TrafficKind, number>): num
 }
 
 /** Feed messages a second: one per account shard that charged, and one per file shard that changed a file, in a feed window. */
-function feedMessages(rates: Record<TrafficKind, number>): number {
-  const active = (perSecond: number) => activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, perSecond, FEED_WINDOW_SECONDS);
-  return (active(sum(rates, (k) => CHARGED[k])) + active(sum(rates, (k) => FILES_CHANGED[k]))) / FEED_WINDOW_SECONDS;
+function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number): number {
+  const active = (perSecond: number) => activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, perSecond, windowSeconds);
+  return (active(sum(rates, (k) => CHARGED[k])) + active(sum(rates, (k) => FILES_CHANGED[k]))) / windowSeconds;
 }
 
-export function components(design: Design, measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
+// The utilisation an operator sizes a configurable component for.
+const TARGET = 0.5;
+const MAX_KEY_WINDOW_COUNTERS = 64;
+const MAX_FEED_WINDOW_SECONDS = 10;
+
+/** Requests a second the busiest key's window takes: its account's counted requests, all on one key. */
+function busiestKeyRate(rates: Record<TrafficKind, number>, busiestShare: number): number {
+  return busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
+}
+
+/**
+ * The least configuration that brings each configurable component to TARGET: origin instances (the
+ * account's vCPU cap may forbid them: accountCapExceeded), counters per key, and the feed window
+ * (up to MAX_FEED_WINDOW_SECONDS: a longer one delays the books, not the money).
+ */
+export function configurationFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Configuration {
+  let feedWindowSeconds = DEFAULT_FEED_WINDOW_SECONDS;
+  while (feedWindowSeconds < MAX_FEED_WINDOW_SECONDS && feedMessages(rates, feedWindowSeconds) > TARGET * PUBLISHED_LIMITS.queueMessagesPerSecond) feedWindowSeconds++;
+  return {
+    originInstances: Math.ceil(originVcpu(measured, rates) / (PUBLISHED_LIMITS.containerInstanceVcpu * TARGET)),
+    keyWindowCounters: Math.min(MAX_KEY_WINDOW_COUNTERS, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+    feedWindowSeconds,
+  };
+}
+
+export function components(design: Design, measured: Measured, config: Configuration, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
   const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
   const sharded = design === "per-account shards (as built)";
-  const feed = sharded ? feedMessages(rates) : 0;
+  const feed = sharded ? feedMessages(rates, config.feedWindowSeconds) : 0;
+  const needed = configurationFor(measured, rates, busiestShare);
   const d1PerSecond = sharded
     ? sum(rates, (k) => statements(k).reads + statements(k).writes) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes
     : sum(rates, (k) => STATEMENTS_BEFORE_THE_MOVE[k]);
   const busiest = (object: "account" | "file") => busiestShare * sum(rates, (k) => statements(k).shardCalls[object]);
   const vcpu = originVcpu(measured, rates);
-  const vcpuCapacity = measured.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
+  const vcpuCapacity = config.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
   const queue = sum(rates, (k) => QUEUE_MESSAGES[k]);
-  const busiestKey = busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
+  const busiestKey = busiestKeyRate(rates, busiestShare) / config.keyWindowCounters;
   const list: Component[] = [
     {
       name: "D1 (shared database)",
       load: `${d1PerSecond.toFixed(0)} statements/s`,
       limit: `${PUBLISHED_LIMITS.d1StatementsPerSecond}/s`,
       utilisation: d1PerSecond / PUBLISHED_LIMITS.d1StatementsPerSecond,
-      remedy: sharded ? "a longer feed window (fewer, fuller batches), or read replicas for key lookups" : "none by configuration: move account state to per-account shards",
+      remedy: sharded ? `a longer feed window (fewer, fuller batches: LEDGER_FEED_DELAY_MS), or read replicas for key lookups` : "none by configuration: move account state to per-account shards",
     },
     {
       name: "busiest key's rate window",
-      load: `${busiestKey.toFixed(0)} requests/s`,
-      limit: `${PUBLISHED_LIMITS.durableObjectRequestsPerSecond}/s`,
+      load: `${busiestKey.toFixed(0)} requests/s a counter`,
+      limit: `${config.keyWindowCounters} x ${PUBLISHED_LIMITS.durableObjectRequestsPerSecond}/s`,
       utilisation: busiestKey / PUBLISHED_LIMITS.durableObjectRequestsPerSecond,
-      remedy: "more keys for that account (one window each), or the Rate Limiting binding",
+      remedy: `RATE_WINDOW_COUNTERS_PER_KEY = ${needed.keyWindowCounters} for ${TARGET * 100}%`,
     },
     {
       name: "origin containers",
       load: `${vcpu.toFixed(1)} vCPU`,
-      limit: `${measured.originInstances} x ${PUBLISHED_LIMITS.containerInstanceVcpu} vCPU`,
+      limit: `${config.originInstances} x ${PUBLISHED_LIMITS.containerInstanceVcpu} vCPU`,
       utilisation: vcpu / vcpuCapacity,
-      remedy: `instances: ${Math.ceil(vcpu / (PUBLISHED_LIMITS.containerInstanceVcpu * 0.5))} for 50% (account cap ${PUBLISHED_LIMITS.accountVcpu} vCPU = ${PUBLISHED_LIMITS.accountVcpu / PUBLISHED_LIMITS.containerInstanceVcpu} instances)`,
+      remedy: `instances: ${needed.originInstances} for ${TARGET * 100}% (account cap ${PUBLISHED_LIMITS.accountVcpu} vCPU = ${PUBLISHED_LIMITS.accountVcpu / PUBLISHED_LIMITS.containerInstanceVcpu} instances)`,
     },
     {
       name: "job queue",
@@ -112,7 +146,7 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
       load: `${feed.toFixed(0)} messages/s`,
       limit: `${PUBLISHED_LIMITS.queueMessagesPerSecond}/s`,
       utilisation: feed / PUBLISHED_LIMITS.queueMessagesPerSecond,
-      remedy: "a longer feed window, or one feed queue per group of accounts",
+      remedy: `LEDGER_FEED_DELAY_MS = ${needed.feedWindowSeconds * 1000} (a longer feed window), or one feed queue per group of accounts`,
     });
     const shardRow = (name: string, calls: number, remedy: string): Component => ({
       name,
@@ -133,5 +167,5 @@ export function components(design: Design, measured: Measured, rates: Record<Tra
 
 /** The account vCPU cap is a ceiling no instance count passes. */
 export function accountCapExceeded(measured: Measured, rates: Record<TrafficKind, number>): boolean {
-  return originVcpu(measured, rates) / 0.5 > PUBLISHED_LIMITS.accountVcpu;
+  return originVcpu(measured, rates) / TARGET > PUBLISHED_LIMITS.accountVcpu;
 }

@@ -20,6 +20,8 @@ import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.t
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
 export const LEDGER_FEED_QUEUE = "pixelpress-ledger";
+/** How long a shard's new rows wait before they are fed, so a busy account's rows travel together in one message. */
+export const FEED_DELAY_MS = 1_000;
 /** Rows a message carries: about 150 bytes each, well under a queue message's 128 KB. */
 export const FEED_ROWS = 400;
 /** Derivatives a message carries: about 300 bytes each, so a full message stays near 120 KB. */

@@ -1,14 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { eq } from "drizzle-orm";
-import type { LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import { FEED_DELAY_MS, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
 import type { ShardDb } from "./shard-db.ts";
 import { migrateShard } from "./shard-migrations.ts";
 import * as shardSchema from "./shard-schema.ts";
 
-// How long new rows wait before they are fed, so a busy account's rows travel together
-// (LEDGER_FEED_DELAY_MS overrides it: the edge's tests feed only when a test runs the alarm).
-const FEED_DELAY_MS = 1_000;
 // After a send the queue refused, the next try.
 const FEED_RETRY_MS = 30_000;
 /** Messages a shard sends per alarm; a longer backlog is sent at the next, straight after. */
@@ -71,6 +68,7 @@ export abstract class Shard<Env extends ShardEnv> extends DurableObject<Env> {
     await this.wakeAt(Date.now() + delay);
   }
 
+  /** LEDGER_FEED_DELAY_MS overrides FEED_DELAY_MS: the edge's tests feed only when a test runs the alarm. */
   private feedDelay(): number {
     const configured = Number(this.env.LEDGER_FEED_DELAY_MS);
     return this.env.LEDGER_FEED_DELAY_MS !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : FEED_DELAY_MS;
