@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { sharedStatementBudgets } from "../workers/db/statement-budgets.ts";
 import { measureEdgeCosts } from "./bench-capacity/edge-costs.ts";
+import { fileShardsPerAccount } from "../workers/files/file-shard-index.ts";
 import { countersPerKey } from "../workers/rate-limit/fixed-window.ts";
 import { accountCapExceeded, components, configurationFor, DEFAULT_FEED_WINDOW_SECONDS, STATEMENTS_OF, type Configuration, type Design, type Measured } from "./bench-capacity/model.ts";
 import { measureOriginCosts } from "./bench-capacity/origin-costs.ts";
@@ -42,10 +43,13 @@ console.log(`   transform hit  ${edge.hitCpuMs.toFixed(2)} ms CPU (${edge.hits} 
 console.log(`   transform miss ${edge.missCpuMs.toFixed(1)} ms CPU (${edge.misses} misses of a 1 MP JPEG, computed at the edge)`);
 console.log(`   Workers limit ${PUBLISHED_LIMITS.workerCpuMsPerRequest} ms CPU per request (published): hits and misses scale out across isolates`);
 
+const describe = (c: Configuration) =>
+  `${c.originInstances} origin instances, ${c.keyWindowCounters} counter(s) a key, ${c.fileShardsPerAccount} file shard(s) an account, a ${c.feedWindowSeconds} s feed window`;
 const wrangler = readFileSync("wrangler.toml", "utf8");
 const configured: Configuration = {
   originInstances: Number(/^max_instances\s*=\s*(\d+)/m.exec(wrangler)?.[1]),
   keyWindowCounters: countersPerKey(/^RATE_WINDOW_COUNTERS_PER_KEY\s*=\s*"(\d+)"/m.exec(wrangler)?.[1]),
+  fileShardsPerAccount: fileShardsPerAccount(/^FILE_SHARDS_PER_ACCOUNT\s*=\s*"(\d+)"/m.exec(wrangler)?.[1]),
   feedWindowSeconds: DEFAULT_FEED_WINDOW_SECONDS,
 };
 const measured: Measured = {
@@ -56,9 +60,9 @@ const share = busiestAccountShare(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent
 console.log(`\n4. The model. Published limits: ${JSON.stringify(PUBLISHED_LIMITS)}`);
 console.log(`   Traffic: ${JSON.stringify(TRAFFIC_MIX.perSecond)} per second over ${TRAFFIC_MIX.accounts} accounts, Zipf s=${TRAFFIC_MIX.zipfExponent}: the busiest account has ${pct(share)} of it`);
 console.log(
-  `   Configured (wrangler.toml): ${configured.originInstances} origin instances, ${configured.keyWindowCounters} counter(s) a key's window, a ${configured.feedWindowSeconds} s feed window. Misses are all costed as origin work (the larger sources are).`,
+  `   Configured (wrangler.toml): ${describe(configured)}. Misses are all costed as origin work (the larger sources are).`,
 );
-const describe = (c: Configuration) => `${c.originInstances} origin instances, ${c.keyWindowCounters} counter(s) a key, a ${c.feedWindowSeconds} s feed window`;
+
 
 /**
  * The goal at x1 (every component at 50% or less) and x10 (the same, by configuration alone), each

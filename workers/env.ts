@@ -20,6 +20,8 @@ export interface Bindings {
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
   /** One file index per account (workers/shards/file-shard.ts). */
   FILE_SHARDS: DurableObjectNamespace<FileShard>;
+  /** File shards each account's new files spread over (workers/files/file-shard-index.ts); may be raised, never lowered. */
+  FILE_SHARDS_PER_ACCOUNT?: string;
   ENVIRONMENT: string;
   /** One origin URL, or several comma-separated; empty: the ORIGIN_CONTAINER binding. */
   ORIGIN_URL: string;

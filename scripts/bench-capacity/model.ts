@@ -17,10 +17,11 @@ export interface Measured {
   originCpuMs: Record<Exclude<TrafficKind, "transformHit">, number>;
 }
 
-/** What an operator sets without changing code: wrangler.toml's max_instances, RATE_WINDOW_COUNTERS_PER_KEY, LEDGER_FEED_DELAY_MS. */
+/** What an operator sets without changing code: wrangler.toml's max_instances, RATE_WINDOW_COUNTERS_PER_KEY, FILE_SHARDS_PER_ACCOUNT, LEDGER_FEED_DELAY_MS. */
 export interface Configuration {
   originInstances: number;
   keyWindowCounters: number;
+  fileShardsPerAccount: number;
   feedWindowSeconds: number;
 }
 
@@ -75,7 +76,13 @@ function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number)
 // The utilisation an operator sizes a configurable component for.
 const TARGET = 0.5;
 const MAX_KEY_WINDOW_COUNTERS = 64;
+const MAX_FILE_SHARDS = 62;
 const MAX_FEED_WINDOW_SECONDS = 10;
+
+/** Calls a second the busiest account makes to its shard, or to its file shards together. */
+function busiestShardCalls(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, object: "account" | "file"): number {
+  return busiestShare * sum(rates, (k) => measured.statements[STATEMENTS_OF[k]].shardCalls[object]);
+}
 
 /** Requests a second the busiest key's window takes: its account's counted requests, all on one key. */
 function busiestKeyRate(rates: Record<TrafficKind, number>, busiestShare: number): number {
@@ -93,6 +100,8 @@ export function configurationFor(measured: Measured, rates: Record<TrafficKind, 
   return {
     originInstances: Math.ceil(originVcpu(measured, rates) / (PUBLISHED_LIMITS.containerInstanceVcpu * TARGET)),
     keyWindowCounters: Math.min(MAX_KEY_WINDOW_COUNTERS, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+    // Every file call of the mix names one file, and a file's id names its shard.
+    fileShardsPerAccount: Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
     feedWindowSeconds,
   };
 }
@@ -105,7 +114,7 @@ export function components(design: Design, measured: Measured, config: Configura
   const d1PerSecond = sharded
     ? sum(rates, (k) => statements(k).reads + statements(k).writes) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes
     : sum(rates, (k) => STATEMENTS_BEFORE_THE_MOVE[k]);
-  const busiest = (object: "account" | "file") => busiestShare * sum(rates, (k) => statements(k).shardCalls[object]);
+
   const vcpu = originVcpu(measured, rates);
   const vcpuCapacity = config.originInstances * PUBLISHED_LIMITS.containerInstanceVcpu;
   const queue = sum(rates, (k) => QUEUE_MESSAGES[k]);
@@ -158,8 +167,8 @@ export function components(design: Design, measured: Measured, config: Configura
     list.splice(
       1,
       0,
-      shardRow("busiest account's shard", busiest("account"), "split its derivative index by source (the charge stays one call on the money)"),
-      shardRow("busiest file shard", busiest("file"), "more file shards per account, chosen by file id"),
+      shardRow("busiest account's shard", busiestShardCalls(measured, rates, busiestShare, "account"), "none by configuration: split its money (leased allotments) and its derivative index by source"),
+      shardRow(`busiest file shard (1 of ${config.fileShardsPerAccount})`, busiestShardCalls(measured, rates, busiestShare, "file") / config.fileShardsPerAccount, `FILE_SHARDS_PER_ACCOUNT = ${needed.fileShardsPerAccount} for ${TARGET * 100}%`),
     );
   }
   return list;

@@ -22,6 +22,11 @@ export function encodeBase62(value: number, width: number): string {
   return out.padStart(width, "0");
 }
 
+/** A base62 digit's value; -1 for a character that is none. */
+export function base62Digit(char: string): number {
+  return char.length === 1 ? ALPHABET.indexOf(char) : -1;
+}
+
 export function isBase62(text: string): boolean {
   return /^[0-9A-Za-z]*$/.test(text);
 }

@@ -7,8 +7,8 @@
 import { findAccountSettings } from "../accounts/account-store.ts";
 import type { Bindings } from "../env.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { newId } from "../crypto/ids.ts";
 import { fileShard } from "../shards/shard-stub.ts";
+import { fileShardOf, fileShardsPerAccount, newFileId } from "./file-shard-index.ts";
 import { resolveByteRange, type ByteRange } from "./byte-range.ts";
 import { putObject, readObject } from "../objects/file-objects.ts";
 import { fileRowOf, type DurableUsage, type FileCursor, type FileRow, type ShardFileRow } from "./shard-files.ts";
@@ -53,8 +53,19 @@ export interface StoreFileInput {
 }
 
 /** The file index alone (the account's file shard). */
-export type FileIndexEnv = Pick<Bindings, "FILE_SHARDS">;
-type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS">;
+export type FileIndexEnv = Pick<Bindings, "FILE_SHARDS" | "FILE_SHARDS_PER_ACCOUNT">;
+type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS" | "FILE_SHARDS_PER_ACCOUNT">;
+
+/** The file shard that holds `fileId`, and its name for the shard's calls. */
+function holding(env: FileIndexEnv, accountId: string, fileId: string) {
+  const index = fileShardOf(fileId);
+  return { shard: fileShard(env, accountId, index), name: { accountId, index } };
+}
+
+/** Every file shard of the account, for what spans its files (FILE_SHARDS_PER_ACCOUNT may be raised, never lowered). */
+function everyShard(env: FileIndexEnv, accountId: string) {
+  return Array.from({ length: fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT) }, (_, index) => ({ shard: fileShard(env, accountId, index), name: { accountId, index } }));
+}
 
 /** The API's record of a shard's row. */
 function fileRecord(accountId: string, row: ShardFileRow): FileRecord {
@@ -68,7 +79,7 @@ export function fileKey(accountId: string, fileId: string): string {
 }
 
 export async function insertPendingFile(env: FileIndexEnv, file: NewFile, now = Date.now()): Promise<FileRecord> {
-  const id = newId("file");
+  const id = newFileId(fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT));
   const row: ShardFileRow = {
     id,
     kind: file.kind,
@@ -83,13 +94,15 @@ export async function insertPendingFile(env: FileIndexEnv, file: NewFile, now = 
     deletedAt: null,
     deletedReason: null,
   };
-  await fileShard(env, file.accountId).insertFile(file.accountId, row);
+  const { shard, name } = holding(env, file.accountId, id);
+  await shard.insertFile(name, row);
   return fileRecord(file.accountId, row);
 }
 
 /** Flips a pending row to ready; null when it is no longer pending (already ready, or deleted). */
 export async function markFileReady(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
-  return recordOf(accountId, await fileShard(env, accountId).markFileReady(accountId, fileId));
+  const { shard, name } = holding(env, accountId, fileId);
+  return recordOf(accountId, await shard.markFileReady(name, fileId));
 }
 
 export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<FileRecord> {
@@ -178,7 +191,8 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
  * and what derives from it are the caller's to remove afterwards. Null for no such file.
  */
 export async function markFileDeleted(env: FileIndexEnv, accountId: string, fileId: string, reason: DeletedReason, now = Date.now()): Promise<FileRecord | null> {
-  return recordOf(accountId, await fileShard(env, accountId).markFileDeleted(accountId, fileId, reason, now));
+  const { shard, name } = holding(env, accountId, fileId);
+  return recordOf(accountId, await shard.markFileDeleted(name, fileId, reason, now));
 }
 
 const HOUR_MS = 3_600_000;
@@ -192,18 +206,22 @@ export async function retentionFor(db: D1Database, accountId: string): Promise<n
 
 /** The file's row whatever its status (the transform path's last check); null when there is no such file. */
 export async function findFileRow(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
-  return recordOf(accountId, await fileShard(env, accountId).file(accountId, fileId));
+  const { shard, name } = holding(env, accountId, fileId);
+  return recordOf(accountId, await shard.file(name, fileId));
 }
 
 /** Marks deleted, as expired, those of the account's files that are still live and past their expiry at `now`; returns them. */
 export async function expireFiles(env: FileIndexEnv, accountId: string, fileIds: string[], now: number): Promise<FileRecord[]> {
-  const expired = await fileShard(env, accountId).expireFiles(accountId, fileIds, now);
-  return expired.map((row) => fileRecord(accountId, row));
+  const byShard = new Map<number, string[]>();
+  for (const fileId of fileIds) byShard.set(fileShardOf(fileId), [...(byShard.get(fileShardOf(fileId)) ?? []), fileId]);
+  const expired = await Promise.all([...byShard].map(([index, ids]) => fileShard(env, accountId, index).expireFiles({ accountId, index }, ids, now)));
+  return expired.flat().map((row) => fileRecord(accountId, row));
 }
 
 /** Sets (or with null, lifts) a live file's expiry; null when the account has no such live file. */
 export async function setFileExpiry(env: FileIndexEnv, accountId: string, fileId: string, expiresAt: number | null): Promise<FileRecord | null> {
-  return recordOf(accountId, await fileShard(env, accountId).setFileExpiry(accountId, fileId, expiresAt));
+  const { shard, name } = holding(env, accountId, fileId);
+  return recordOf(accountId, await shard.setFileExpiry(name, fileId, expiresAt));
 }
 
 /**
@@ -212,14 +230,17 @@ export async function setFileExpiry(env: FileIndexEnv, accountId: string, fileId
  * after the first page was read never shift the pages after it.
  */
 export async function listFiles(env: FileIndexEnv, accountId: string, page: { limit: number; after: FileCursor | null }, now = Date.now()): Promise<FileRecord[]> {
-  const rows = await fileShard(env, accountId).files(accountId, page.limit, page.after, now);
-  return rows.map((row) => fileRecord(accountId, row));
+  // Each shard's first page, merged: the page is the newest `limit` of them all.
+  const pages = await Promise.all(everyShard(env, accountId).map(({ shard, name }) => shard.files(name, page.limit, page.after, now)));
+  const rows = pages.flat().sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return rows.slice(0, page.limit).map((row) => fileRecord(accountId, row));
 }
 
 /**
  * The account's durable files: `ready` ones are what it stores (and pays for); `reserved` adds
  * pending uploads, which hold their declared size against the quota until completed or expired.
  */
-export function durableUsage(env: FileIndexEnv, accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
-  return fileShard(env, accountId).durableUsage(accountId, scope);
+export async function durableUsage(env: FileIndexEnv, accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
+  const usages = await Promise.all(everyShard(env, accountId).map(({ shard, name }) => shard.durableUsage(name, scope)));
+  return usages.reduce((total, usage) => ({ bytes: total.bytes + usage.bytes, files: total.files + usage.files }), { bytes: 0, files: 0 });
 }

@@ -225,7 +225,7 @@ describe("GET /v1/image/t/{key_id}/{transform}/{file_id}", () => {
 
     // Deleted by another isolate, as its shards see it: this one still remembers the file as ready.
     const charged = await transformCharges(caller.accountId);
-    await fileShard(env, caller.accountId).markFileDeleted(caller.accountId, fileId, "deleted", Date.now());
+    await fileShard(env, caller.accountId).markFileDeleted({ accountId: caller.accountId, index: 0 }, fileId, "deleted", Date.now());
     await accountShard(env, caller.accountId).dropDerivativesMadeWith(caller.accountId, [fileId], true, Date.now());
     const late = await problemOf(await api(transformUrl(caller, "w_16", fileId)));
     expect([late.status, late.detail]).toEqual([410, expect.stringMatching(/deleted while it was made/)]);

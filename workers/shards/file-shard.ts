@@ -1,5 +1,6 @@
 import { FEED_FILES, FEED_ORIGIN_OBJECTS, fileFeedMessage, originObjectFeedMessage } from "../billing/ledger-feed.ts";
 import { filesBeforeShard } from "../files/d1-files.ts";
+import { fileShardOf, type FileShardName } from "../files/file-shard-index.ts";
 import { originObjectsBeforeShard, originsBeforeShard } from "../origins/d1-origins.ts";
 import {
   deleteShardOrigin,
@@ -63,47 +64,47 @@ export class FileShard extends Shard<ShardEnv> {
     super(ctx, env, FILE_SHARD_STEPS);
   }
 
-  async insertFile(accountId: string, row: ShardFileRow): Promise<void> {
-    await this.importOnce(accountId);
+  async insertFile(shard: FileShardName, row: ShardFileRow): Promise<void> {
+    await this.importOnce(shard);
     insertShardFile(this.db, row);
     await this.feedSoon();
   }
 
-  async file(accountId: string, fileId: string): Promise<ShardFileRow | null> {
-    await this.importOnce(accountId);
+  async file(shard: FileShardName, fileId: string): Promise<ShardFileRow | null> {
+    await this.importOnce(shard);
     return findShardFile(this.db, fileId);
   }
 
-  async markFileReady(accountId: string, fileId: string): Promise<ShardFileRow | null> {
-    await this.importOnce(accountId);
+  async markFileReady(shard: FileShardName, fileId: string): Promise<ShardFileRow | null> {
+    await this.importOnce(shard);
     return this.fed(markShardFileReady(this.db, fileId));
   }
 
-  async markFileDeleted(accountId: string, fileId: string, reason: ShardDeletedReason, now: number): Promise<ShardFileRow | null> {
-    await this.importOnce(accountId);
+  async markFileDeleted(shard: FileShardName, fileId: string, reason: ShardDeletedReason, now: number): Promise<ShardFileRow | null> {
+    await this.importOnce(shard);
     return this.fed(markShardFileDeleted(this.db, fileId, reason, now));
   }
 
-  async setFileExpiry(accountId: string, fileId: string, expiresAt: number | null): Promise<ShardFileRow | null> {
-    await this.importOnce(accountId);
+  async setFileExpiry(shard: FileShardName, fileId: string, expiresAt: number | null): Promise<ShardFileRow | null> {
+    await this.importOnce(shard);
     return this.fed(setShardFileExpiry(this.db, fileId, expiresAt));
   }
 
   /** Of the files, those live and past their expiry at `now`, marked deleted; the caller removes their objects. */
-  async expireFiles(accountId: string, fileIds: string[], now: number): Promise<ShardFileRow[]> {
-    await this.importOnce(accountId);
+  async expireFiles(shard: FileShardName, fileIds: string[], now: number): Promise<ShardFileRow[]> {
+    await this.importOnce(shard);
     const expired = expireShardFiles(this.db, fileIds, now);
     if (expired.length > 0) await this.feedSoon();
     return expired;
   }
 
-  async files(accountId: string, limit: number, after: FileCursor | null, now: number): Promise<ShardFileRow[]> {
-    await this.importOnce(accountId);
+  async files(shard: FileShardName, limit: number, after: FileCursor | null, now: number): Promise<ShardFileRow[]> {
+    await this.importOnce(shard);
     return listShardFiles(this.db, limit, after, now);
   }
 
-  async durableUsage(accountId: string, scope: "ready" | "reserved"): Promise<DurableUsage> {
-    await this.importOnce(accountId);
+  async durableUsage(shard: FileShardName, scope: "ready" | "reserved"): Promise<DurableUsage> {
+    await this.importOnce(shard);
     return shardDurableUsage(this.db, scope);
   }
 
@@ -200,9 +201,11 @@ export class FileShard extends Shard<ShardEnv> {
     return row;
   }
 
-  private async importOnce(accountId: string): Promise<void> {
-    await this.once(FILES_IMPORTED, accountId, async () => {
-      importShardFiles(this.db, await filesBeforeShard(this.env.DB, accountId));
+  /** The account's files from before it had file shards are all the first shard's (their ids name none). */
+  private async importOnce(shard: FileShardName): Promise<void> {
+    await this.once(FILES_IMPORTED, shard.accountId, async () => {
+      const before = await filesBeforeShard(this.env.DB, shard.accountId);
+      importShardFiles(this.db, before.filter((row) => fileShardOf(row.id) === shard.index));
     });
   }
 

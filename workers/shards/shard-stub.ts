@@ -19,7 +19,7 @@ export interface FileShards {
   FILE_SHARDS: DurableObjectNamespace<FileShard>;
 }
 
-/** The account's file index. */
-export function fileShard(env: FileShards, accountId: string): DurableObjectStub<FileShard> {
-  return env.FILE_SHARDS.get(env.FILE_SHARDS.idFromName(accountId));
+/** One of the account's file shards (workers/files/file-shard-index.ts); the first also keeps its origins. */
+export function fileShard(env: FileShards, accountId: string, index = 0): DurableObjectStub<FileShard> {
+  return env.FILE_SHARDS.get(env.FILE_SHARDS.idFromName(index === 0 ? accountId : `${accountId}/files-${index}`));
 }
