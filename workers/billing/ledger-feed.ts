@@ -1,18 +1,24 @@
 // The ledger feed: how the shared database's reports follow the shards: the ledger and fed
-// balances, the derivative index and the file index. An account shard sends its new rows, and the
-// derivatives it kept or dropped, in messages of at most FEED_ROWS rows and FEED_DERIVATIVES
-// derivatives (workers/shards/account-shard.ts, at its alarm, a moment after a change); a file
+// balances, the derivative index, the jobs with their webhook attempts, and the file index. An
+// account shard sends its new rows, the derivatives it kept or dropped and the jobs that changed,
+// in messages of at most FEED_ROWS rows, FEED_DERIVATIVES derivatives and FEED_JOBS jobs
+// (workers/shards/account-shard.ts, at its alarm, a moment after a change); a file
 // shard sends the files it changed, FEED_FILES a message (workers/shards/file-shard.ts). The queue
 // consumer writes a whole batch of messages in one transaction of a few statements
-// (./d1-ledger.ts, workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts). Delivery is
-// at least once and in no set order; the report's unique charge key, the balance's sequence
-// number and each derivative's and file's change number make a second or late delivery change
-// nothing.
+// (./d1-ledger.ts, workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts,
+// workers/jobs/d1-jobs.ts, workers/webhooks/d1-deliveries.ts). Delivery is at least once and in no
+// set order; the report's unique charge key and attempt key, the balance's sequence number and
+// each derivative's, file's and job's change number make a second or late delivery change nothing.
 import { z } from "zod";
 import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
 import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
 import { fedFileStatements, type FedFile } from "../files/d1-files.ts";
 import { fileRowOf, type FileChange } from "../files/shard-files.ts";
+import { fedJobStatements, type FedJob } from "../jobs/d1-jobs.ts";
+import { jobDeliveredSchema } from "../jobs/job-delivered.ts";
+import type { JobChange } from "../jobs/shard-jobs.ts";
+import { fedDeliveryStatements, type FedDelivery } from "../webhooks/d1-deliveries.ts";
+import type { ShardDeliveryRow } from "../webhooks/shard-deliveries.ts";
 import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
 
@@ -23,6 +29,13 @@ export const FEED_ROWS = 400;
 export const FEED_DERIVATIVES = 200;
 /** Files a message carries: about 400 bytes each. */
 export const FEED_FILES = 200;
+/** Jobs a message carries, each with its webhook's attempts (at most 8): a few KB each at most. */
+export const FEED_JOBS = 20;
+
+/** A job changed since the report last heard, with every attempt of its webhook. */
+export interface JobChangeWithDeliveries extends JobChange {
+  deliveries: ShardDeliveryRow[];
+}
 
 const fedDerivativeSchema = z.object({
   file_id: z.string(),
@@ -52,6 +65,35 @@ const fedFileSchema = z.object({
   }),
 });
 
+const fedJobSchema = z.object({
+  seq: z.number().int().positive(),
+  row: z.object({
+    id: z.string(),
+    key_id: z.string(),
+    operation: z.string(),
+    status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+    error: z.unknown(),
+    delivered: jobDeliveredSchema.nullable(),
+    attempts: z.number().int().nonnegative(),
+    webhook_url: z.string().nullable(),
+    created_at: z.number().int(),
+    started_at: z.number().int().nullable(),
+    finished_at: z.number().int().nullable(),
+  }),
+  deliveries: z.array(
+    z.object({
+      message_id: z.string(),
+      attempt: z.number().int().positive(),
+      url: z.string(),
+      outcome: z.enum(["delivered", "failed", "disabled"]),
+      response_status: z.number().int().nullable(),
+      error: z.string().nullable(),
+      attempted_at: z.number().int(),
+      next_attempt_at: z.number().int().nullable(),
+    }),
+  ),
+});
+
 const ledgerFeedMessageSchema = z.object({
   account_id: z.string(),
   rows: z.array(
@@ -69,6 +111,8 @@ const ledgerFeedMessageSchema = z.object({
   derivatives: z.array(fedDerivativeSchema).default([]),
   /** Each file changed since the last message, as it is now. */
   files: z.array(fedFileSchema).default([]),
+  /** Each job changed since the last message, as it is now, with its webhook's attempts. */
+  jobs: z.array(fedJobSchema).default([]),
 });
 
 export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
@@ -78,6 +122,7 @@ export function ledgerFeedMessage(
   rows: ShardLedgerRow[],
   balance: { micros: number; seq: number } | null,
   derivatives: DerivativeChange[] = [],
+  jobs: JobChangeWithDeliveries[] = [],
 ): LedgerFeedMessage {
   return {
     account_id: accountId,
@@ -89,6 +134,32 @@ export function ledgerFeedMessage(
       format_class: formatClass,
       seq,
       row: row && { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType, created_at: row.createdAt, overlay_file_id: row.overlayFileId },
+    })),
+    jobs: jobs.map(({ seq, row, deliveries }) => ({
+      seq,
+      row: {
+        id: row.id,
+        key_id: row.keyId,
+        operation: row.operation,
+        status: row.status,
+        error: row.error,
+        delivered: jobDeliveredSchema.nullable().parse(row.delivered),
+        attempts: row.attempts,
+        webhook_url: row.webhookUrl,
+        created_at: row.createdAt,
+        started_at: row.startedAt,
+        finished_at: row.finishedAt,
+      },
+      deliveries: deliveries.map((d) => ({
+        message_id: d.messageId,
+        attempt: d.attempt,
+        url: d.url,
+        outcome: d.outcome,
+        response_status: d.responseStatus,
+        error: d.error,
+        attempted_at: d.attemptedAt,
+        next_attempt_at: d.nextAttemptAt,
+      })),
     })),
   };
 }
@@ -108,6 +179,8 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
   const rows: FedRow[] = [];
   const derivatives: FedDerivative[] = [];
   const files: FedFile[] = [];
+  const jobs: FedJob[] = [];
+  const deliveries: FedDelivery[] = [];
   const newest = new Map<string, FedBalance>();
   for (const message of batch.messages) {
     const parsed = ledgerFeedMessageSchema.safeParse(message.body);
@@ -119,9 +192,20 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
     for (const row of parsed.data.rows) rows.push({ account_id, ...row });
     for (const derivative of parsed.data.derivatives) derivatives.push({ account_id, ...derivative });
     for (const file of parsed.data.files) files.push({ account_id, ...file });
+    for (const { deliveries: attempts, ...job } of parsed.data.jobs) {
+      jobs.push({ account_id, ...job });
+      for (const attempt of attempts) deliveries.push({ job_id: job.row.id, ...attempt });
+    }
     if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
   }
-  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now()), ...fedFileStatements(db, files)];
+  const statements = [
+    ...fedLedgerStatements(db, rows, [...newest.values()]),
+    ...fedDerivativeStatements(db, derivatives, Date.now()),
+    ...fedFileStatements(db, files),
+    // An attempt names its job: the jobs' statement comes first.
+    ...fedJobStatements(db, jobs),
+    ...fedDeliveryStatements(db, deliveries),
+  ];
   if (statements.length > 0) await db.batch(statements);
   batch.ackAll();
 }

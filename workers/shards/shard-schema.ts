@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { derivativeColumns, fileColumns, type StoredFormatClass } from "../db/schema.ts";
+import { derivativeColumns, fileColumns, jobColumns, webhookDeliveryColumns, type StoredFormatClass } from "../db/schema.ts";
 import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
@@ -77,4 +77,16 @@ export const shardFiles = sqliteTable("files", fileColumns());
 export const shardFileChanges = sqliteTable("file_changes", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),
   fileId: text("file_id").notNull().unique(),
+});
+
+/** The account's async jobs: the shared database's `jobs` without the account column. */
+export const shardJobs = sqliteTable("jobs", jobColumns());
+
+/** Each attempt of a job's webhook, one row per (job, attempt). */
+export const shardWebhookDeliveries = sqliteTable("webhook_deliveries", webhookDeliveryColumns(), (t) => [primaryKey({ columns: [t.jobId, t.attempt] })]);
+
+/** Jobs changed (or given a webhook attempt) since the shared report last heard, each under its newest change's `seq`. */
+export const shardJobChanges = sqliteTable("job_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  jobId: text("job_id").notNull().unique(),
 });
