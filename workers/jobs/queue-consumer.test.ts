@@ -184,4 +184,17 @@ describe("job lifecycle through the queue consumer", () => {
     expect(await stored({ id: jobId, account_id: caller.accountId })).toMatchObject({ status: "succeeded", result: { billing: { charged_micros: 800 } } });
     expect(await balanceOf(caller.accountId)).toBe(9_200);
   });
+
+  it("looks again later for a job named only by its id that the report does not have yet, without running anything", async () => {
+    const { job } = await newJob();
+    const runs: string[] = [];
+    const batch = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "early", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: job.id } }]);
+    const ctx = createExecutionContext();
+    await consumeJobQueue(batch, env, chargingRunner(runs));
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages).toEqual([{ msgId: "early" }]);
+    expect(result.explicitAcks).toEqual([]);
+    expect(runs).toEqual([]);
+    expect((await stored(job))!.status).toBe("queued");
+  });
 });
