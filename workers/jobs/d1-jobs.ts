@@ -7,7 +7,7 @@
 // the shard needs: it keeps what the result says was charged and delivered.
 import { and, asc, eq, getTableColumns, gt, gte, sql } from "drizzle-orm";
 import { readInPages } from "../db/import-pages.ts";
-import { jsonEachStatements } from "../db/json-each-statements.ts";
+import { inChunks } from "../db/in-chunks.ts";
 import { orm } from "../db/orm.ts";
 import { jobs } from "../db/schema.ts";
 import type { JobDelivered } from "./job-delivered.ts";
@@ -70,7 +70,7 @@ const JOBS_PER_STATEMENT = 200;
 
 /** The statements that bring the report up to the fed states, for the feed's one batch (one transaction). */
 export function fedJobStatements(db: D1Database, fed: FedJob[]): D1PreparedStatement[] {
-  return jsonEachStatements(db, UPSERT_FED_JOBS, fed, JOBS_PER_STATEMENT);
+  return inChunks(fed, JOBS_PER_STATEMENT).map((chunk) => db.prepare(UPSERT_FED_JOBS).bind(JSON.stringify(chunk)));
 }
 
 /** Jobs created at or after `since`, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */

@@ -5,7 +5,7 @@
 // delivered again is ignored.
 import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
 import { readInPages } from "../db/import-pages.ts";
-import { jsonEachStatements } from "../db/json-each-statements.ts";
+import { inChunks } from "../db/in-chunks.ts";
 import { orm } from "../db/orm.ts";
 import { jobs, webhookDeliveries } from "../db/schema.ts";
 import type { ShardDeliveryRow } from "./shard-deliveries.ts";
@@ -50,7 +50,7 @@ const DELIVERIES_PER_STATEMENT = 3_000;
 
 /** The statements that add the fed attempts to the report; they follow their jobs' in the feed's batch (an attempt names its job). */
 export function fedDeliveryStatements(db: D1Database, fed: FedDelivery[]): D1PreparedStatement[] {
-  return jsonEachStatements(db, INSERT_FED_DELIVERIES, fed, DELIVERIES_PER_STATEMENT);
+  return inChunks(fed, DELIVERIES_PER_STATEMENT).map((chunk) => db.prepare(INSERT_FED_DELIVERIES).bind(JSON.stringify(chunk)));
 }
 
 /** Every attempt of every job, in attempt order, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
