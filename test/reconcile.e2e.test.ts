@@ -12,9 +12,11 @@ import { fedLedgerStatements } from "../workers/billing/d1-ledger.ts";
 import { fedFileStatements } from "../workers/files/d1-files.ts";
 import type { FileRow } from "../workers/files/shard-files.ts";
 import { fileKey } from "../workers/files/file-store.ts";
-import { recordDelivery } from "../workers/webhooks/delivery-store.ts";
-import { claimJob, createJob, failJob, succeedJob } from "../workers/jobs/job-store.ts";
-import { problemBody } from "../contracts/problems/catalogue.ts";
+import { fedDeliveryStatements, type FedDelivery } from "../workers/webhooks/d1-deliveries.ts";
+import { fedJobStatements } from "../workers/jobs/d1-jobs.ts";
+import { deliveredByJob } from "../workers/jobs/delivered-by-job.ts";
+import type { JobOperation } from "../contracts/operations.ts";
+import { problemBody, type ProblemBody } from "../contracts/problems/catalogue.ts";
 import { optimizedImageResult } from "../workers/test-support/job-results.ts";
 import { openPlatform } from "../scripts/lib/local-platform.ts";
 import { platformFailures, reconcilePlatform } from "../scripts/soak/reconcile.ts";
@@ -48,11 +50,37 @@ async function feedCharge(db: D1Database, accountId: string, chargeKey: string, 
   await db.batch(fedLedgerStatements(db, [row], [{ account_id: accountId, balance_micros: books.balance, seq: books.seq }]));
 }
 
-async function succeededJob(db: D1Database, accountId: string, result: unknown): Promise<string> {
-  const job = await createJob(db, { accountId, keyId: "key_reconcile", operation: "image.optimize", request: {} });
-  await claimJob(db, job.id, Date.now(), 60_000);
-  await succeedJob(db, job.id, result);
-  return job.id;
+let jobCount = 0;
+
+/** A job that ended, as the books see it: its row and its webhook's attempts in the report its account's shard feeds. */
+async function reportedJob(
+  db: D1Database,
+  accountId: string,
+  end: { operation?: JobOperation; result?: object; error?: ProblemBody; webhookUrl?: string; attempts?: Omit<FedDelivery, "job_id" | "message_id" | "url">[] },
+): Promise<string> {
+  const id = `job_reconcile${String(++jobCount).padStart(7, "0")}`;
+  const operation = end.operation ?? "image.optimize";
+  const now = Date.now();
+  const row = {
+    id,
+    key_id: "key_reconcile",
+    operation,
+    status: end.error ? "failed" : "succeeded",
+    error: end.error ?? null,
+    delivered: end.error ? null : deliveredByJob(operation, end.result),
+    attempts: 1,
+    webhook_url: end.webhookUrl ?? null,
+    created_at: now,
+    started_at: now,
+    finished_at: now,
+  };
+  const attempts = (end.attempts ?? []).map((attempt) => ({ ...attempt, job_id: id, message_id: `msg_${id}`, url: end.webhookUrl! }));
+  await db.batch([...fedJobStatements(db, [{ account_id: accountId, seq: 1, row }]), ...fedDeliveryStatements(db, attempts)]);
+  return id;
+}
+
+function succeededJob(db: D1Database, accountId: string, result: object): Promise<string> {
+  return reportedJob(db, accountId, { result });
 }
 
 describe("reconciling a succeeded job's stored result", () => {
@@ -71,14 +99,29 @@ describe("reconciling a succeeded job's stored result", () => {
   });
 });
 
+describe("reconciling a job the shared database held before jobs moved into the shards", () => {
+  it("reads what it charged from its stored result", async () => {
+    const db = platform.env.DB;
+    const account = await openAccount(db, { name: "reconcile-old-job", plan: "free", balanceMicros: 0 });
+    const since = Date.now();
+    const id = "job_reconcileold00000001";
+    await db
+      .prepare("INSERT INTO jobs (id, account_id, key_id, operation, status, request, result, created_at, finished_at) VALUES (?, ?, 'key_reconcile', 'image.optimize', 'succeeded', '{}', ?, ?, ?)")
+      .bind(id, account.id, JSON.stringify({ ...optimizedImageResult(800), file_id: null, url: null, expires_at: null }), since, since)
+      .run();
+
+    const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
+
+    expect(books.charges.outputsWithoutCharge).toEqual([`${id}: result says 800, ledger 0`]);
+  });
+});
+
 describe("reconciling a failed job", () => {
   it("names it with its operation and its problem, so that a soak's failure can be explained", async () => {
     const db = platform.env.DB;
     const account = await openAccount(db, { name: "reconcile-failed", plan: "free", balanceMicros: 0 });
     const since = Date.now();
-    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "pdf.compress", request: {} });
-    await claimJob(db, job.id, Date.now(), 60_000);
-    await failJob(db, job.id, problemBody("origin_unavailable", "The origin did not answer."));
+    const job = { id: await reportedJob(db, account.id, { operation: "pdf.compress", error: problemBody("origin_unavailable", "The origin did not answer.") }) };
 
     const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
 
@@ -116,12 +159,15 @@ describe("reconciling documented stops", () => {
     const db = platform.env.DB;
     const since = Date.now();
     const account = await openAccount(db, { name: "reconcile-410", plan: "free", balanceMicros: 0 });
-    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/gone" });
-    await claimJob(db, job.id, Date.now(), 60_000);
-    await succeedJob(db, job.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });
-    const attempt = { messageId: `msg_${job.id}`, jobId: job.id, url: "https://hooks.example/gone", attemptedAt: Date.now() };
-    await recordDelivery(db, { ...attempt, attempt: 1, outcome: "failed", responseStatus: 503, nextAttemptAt: Date.now() + 1000 });
-    await recordDelivery(db, { ...attempt, attempt: 2, outcome: "disabled", responseStatus: 410, nextAttemptAt: null });
+    const attempt = { error: null, attempted_at: Date.now() };
+    await reportedJob(db, account.id, {
+      result: { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null },
+      webhookUrl: "https://hooks.example/gone",
+      attempts: [
+        { ...attempt, attempt: 1, outcome: "failed", response_status: 503, next_attempt_at: Date.now() + 1000 },
+        { ...attempt, attempt: 2, outcome: "disabled", response_status: 410, next_attempt_at: null },
+      ],
+    });
 
     const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
     expect(books.webhooks).toMatchObject({ endedWithWebhook: 1, stopped: 1, lost: [] });
@@ -136,10 +182,13 @@ describe("reconciling documented stops", () => {
     const file = await sourceFile(account.id);
     const id = { accountId: account.id, fileId: file.id, canonical: "w_40", formatClass: null };
     await feedCharge(db, account.id, transformChargeKey(id), transformPrice);
-    const job = await createJob(db, { accountId: account.id, keyId: "key_reconcile", operation: "image.optimize", request: {}, webhookUrl: "https://hooks.example/down" });
-    await claimJob(db, job.id, Date.now(), 60_000);
-    await succeedJob(db, job.id, { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null });
-    await recordDelivery(db, { messageId: `msg_${job.id}`, jobId: job.id, url: "https://hooks.example/down", attemptedAt: Date.now(), attempt: 1, outcome: "failed", responseStatus: 500, nextAttemptAt: null });
+    const job = {
+      id: await reportedJob(db, account.id, {
+        result: { ...optimizedImageResult(0), file_id: null, url: null, expires_at: null },
+        webhookUrl: "https://hooks.example/down",
+        attempts: [{ attempt: 1, outcome: "failed", response_status: 500, error: null, attempted_at: Date.now(), next_attempt_at: null }],
+      }),
+    };
 
     const books = await reconcilePlatform(db, platform.env.FILES, { jobDeadlineMs: 60_000, since });
     expect(books.charges.withoutOutput).toEqual([`transform:${file.id}:w_40`]);

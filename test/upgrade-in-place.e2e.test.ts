@@ -3,7 +3,9 @@
 // After the upgrade (migration 0013 and each shard's one-time import) the account keeps its key,
 // balance, usage and charge keys, a new charge moves the balance from there, and the shared
 // ledger report ends equal to the shard; its durable files and its origins, with the originals kept
-// from them, are still there.
+// from them, are still there. Jobs made the old way, their rows and webhook attempts in the shared
+// database, are shown from the account's shard, and a queued one still runs from a message that
+// names only the job, as the old code enqueued it.
 import { execFileSync } from "node:child_process";
 import sharp from "sharp";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../workers/keys/key-store.ts";
+import { optimizedImageResult } from "../workers/test-support/job-results.ts";
 import { openPlatform } from "../scripts/lib/local-platform.ts";
 import { ledgerFeedSettled } from "../scripts/soak/ledger-feed-settled.ts";
 import { generatedFile } from "./fixtures/generated-files.ts";
@@ -22,10 +25,16 @@ const OLD_CHARGE = "transform:file_oldfile0000000000000:w_10";
 const OLD_FILE = "file_keptacrosstheupgrade";
 const OLD_FILE_BYTES = new TextEncoder().encode("a durable file stored before the move");
 const OLD_ORIGIN = "orig_keptacrosstheupgrade";
+// Another account, whose jobs were made the old way.
+const JOB_ACCOUNT = "acct_jobsbeforetheshards";
+const OLD_PHOTO = "file_photobeforetheshard";
+const ENDED_JOB = "job_endedbeforetheshard1";
+const QUEUED_JOB = "job_queuedbeforetheshard";
 
 let pair: ServicePair;
 let secret: string;
 let keyId: string;
+let jobSecret: string;
 const scratch = mkdtempSync(join(tmpdir(), "upgrade-in-place-"));
 
 /** The shared database as the migrations before the move made it, with wrangler.toml's database. */
@@ -82,11 +91,33 @@ beforeAll(async () => {
     ]);
     const key = await createKey(db, ACCOUNT, { name: "kept across the upgrade", scopes: null });
     [secret, keyId] = [key.secret, key.record.id];
+    jobSecret = await oldJobs(db, platform.env.FILES, now);
   } finally {
     await platform.dispose();
   }
   pair = await startServicePair(undefined, 150_000, [], persistTo);
 }, 240_000);
+
+/** A photo, a job that ended with its webhook delivered, and a queued job, written as the old code wrote them; the account's key. */
+async function oldJobs(db: D1Database, files: R2Bucket, now: number): Promise<string> {
+  const photo = await generatedFile("landscape-3.jpg");
+  const r2Key = `accounts/${JOB_ACCOUNT}/${OLD_PHOTO}`;
+  await files.put(r2Key, photo);
+  const job = "INSERT INTO jobs (id, account_id, key_id, operation, status, request, result, attempts, webhook_url, webhook_secret_sealed, created_at, finished_at) VALUES (?, ?, 'key_old', 'image.optimize', ?, ?, ?, ?, ?, ?, ?, ?)";
+  await db.batch([
+    db.prepare("INSERT INTO accounts (id, name, plan, created_at) VALUES (?, 'jobs before the move', 'pro', ?)").bind(JOB_ACCOUNT, now),
+    db.prepare("INSERT INTO ledger (account_id, charge_key, operation, amount_micros, units, created_at) VALUES (?, 'topup:old-jobs', 'account.topup', -50000, 1, ?)").bind(JOB_ACCOUNT, now),
+    db
+      .prepare("INSERT INTO files (id, account_id, kind, status, r2_key, filename, content_type, size_bytes, created_at, expires_at) VALUES (?, ?, 'source', 'ready', ?, 'photo.jpg', 'image/jpeg', ?, ?, ?)")
+      .bind(OLD_PHOTO, JOB_ACCOUNT, r2Key, photo.length, now, now + 86_400_000),
+    db.prepare(job).bind(ENDED_JOB, JOB_ACCOUNT, "succeeded", "{}", JSON.stringify(optimizedImageResult(800)), 1, "https://hooks.example/old", "sealed", now, now),
+    db
+      .prepare("INSERT INTO webhook_deliveries (message_id, job_id, attempt, url, outcome, response_status, attempted_at) VALUES (?, ?, 1, 'https://hooks.example/old', 'delivered', 204, ?)")
+      .bind(`msg_${ENDED_JOB.slice(4)}`, ENDED_JOB, now),
+    db.prepare(job).bind(QUEUED_JOB, JOB_ACCOUNT, "queued", JSON.stringify({ source_file_id: OLD_PHOTO, options: { width: 64, format: "webp" }, base_url: "http://127.0.0.1" }), null, 0, null, null, now, null),
+  ]);
+  return (await createKey(db, JOB_ACCOUNT, { name: "jobs kept across the upgrade", scopes: null })).secret;
+}
 
 afterAll(async () => {
   await pair?.stop();
@@ -144,5 +175,32 @@ describe("npm start on state from before the money moved into the shards", () =>
     expect(served.status, await served.clone().text()).toBe(200);
     const { data, info } = await sharp(new Uint8Array(await served.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, data[1]! > 150]).toEqual([16, true]);
+  });
+
+  it("keeps the account's jobs with their webhook attempts, and runs a queued one from a message naming only the job", async () => {
+    const jobAuth = { Authorization: `Bearer ${jobSecret}` };
+    const ended = await (await fetch(`${pair.edgeUrl}/v1/jobs/${ENDED_JOB}`, { headers: jobAuth })).json<{ status: string; result: unknown; webhook: { deliveries: unknown[] } }>();
+    expect(ended).toMatchObject({ status: "succeeded", result: { billing: { charged_micros: 800 } }, webhook: { deliveries: [{ attempt: 1, outcome: "delivered", response_status: 204 }] } });
+
+    // The development path sends { kind: "job", job_id }: the message the old code enqueued.
+    expect((await fetch(`${pair.edgeUrl}/__dev/jobs/${QUEUED_JOB}/redeliver`, { method: "POST" })).status).toBe(202);
+    const view = () => fetch(`${pair.edgeUrl}/v1/jobs/${QUEUED_JOB}`, { headers: jobAuth }).then((res) => res.json<{ status: string; result?: { format: string; billing: { charged_micros: number } } }>());
+    await expect.poll(async () => (await view()).status, { timeout: 60_000, interval: 250 }).toBe("succeeded");
+    const ran = await view();
+    expect(ran.result).toMatchObject({ format: "webp" });
+    const account = await (await fetch(`${pair.edgeUrl}/v1/account`, { headers: jobAuth })).json<{ balance_micros: number }>();
+    expect(account.balance_micros).toBe(50_000 - ran.result!.billing.charged_micros);
+
+    const platform = await openPlatform({ persistTo: pair.persistTo });
+    try {
+      await ledgerFeedSettled(platform.env.DB);
+      const reported = await platform.env.DB.prepare("SELECT id, status, fed_seq > 0 AS fed FROM jobs WHERE account_id = ? ORDER BY id").bind(JOB_ACCOUNT).all();
+      expect(reported.results).toEqual([
+        { id: ENDED_JOB, status: "succeeded", fed: 0 },
+        { id: QUEUED_JOB, status: "succeeded", fed: 1 },
+      ]);
+    } finally {
+      await platform.dispose();
+    }
   });
 });

@@ -25,14 +25,15 @@ import { transformChargeKey, transformChargeOverlay, transformChargeSource } fro
 import { fedBalances, ledgerRows } from "../../workers/billing/d1-ledger.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/d1-files.ts";
-import { jobsSince } from "../../workers/jobs/job-store.ts";
-import { jobResultSchemas } from "../../workers/jobs/job-view.ts";
+import { jobsSince } from "../../workers/jobs/d1-jobs.ts";
+import { deliveredByJob } from "../../workers/jobs/delivered-by-job.ts";
+import { jobDeliveredSchema, type JobDelivered } from "../../workers/jobs/job-delivered.ts";
 import { originObjectAt, originObjectRows } from "../../workers/origins/d1-origins.ts";
 import { isOriginSourceId, originSourceId } from "../../workers/origins/origin-source-id.ts";
 import { derivativeAt, derivativeRows } from "../../workers/derivatives/d1-derivatives.ts";
 import { purgedDerivativeRows } from "../../workers/derivatives/purged-derivative-store.ts";
 import { formatClassOf } from "../../workers/derivatives/derivative-identity.ts";
-import { deliveryRows } from "../../workers/webhooks/delivery-store.ts";
+import { deliveryRows } from "../../workers/webhooks/d1-deliveries.ts";
 
 export interface ReconcileOptions {
   /** Only jobs created at or after this epoch ms (default: all). */
@@ -102,17 +103,15 @@ async function stillDisagreeing(db: D1Database, bucket: R2Bucket, keys: string[]
   return disagreeing;
 }
 
-/** What a succeeded job's stored result says it charged and which files it delivered; null when it is not its operation's result. */
-function deliveredByJob(job: JobRow): { charged: number; fileIds: string[] } | null {
-  if (job.operation === "image.batch") {
-    const parsed = jobResultSchemas["image.batch"].safeParse(job.result);
-    if (!parsed.success) return null;
-    const fileIds = parsed.data.results.flatMap((item) => (item.status === "ok" && item.file_id !== null ? [item.file_id] : []));
-    return { charged: parsed.data.billing.charged_micros, fileIds };
-  }
-  const parsed = jobResultSchemas[job.operation].safeParse(job.result);
-  if (!parsed.success) return null;
-  return { charged: parsed.data.billing.charged_micros, fileIds: parsed.data.file_id === null ? [] : [parsed.data.file_id] };
+/**
+ * What a succeeded job charged and which files it delivered, as its shard read them from its result
+ * and fed them; for a job the report had before jobs moved into the shards, read from its stored
+ * result. Null when the result is not its operation's.
+ */
+function deliveredBy(job: JobRow): JobDelivered | null {
+  if (job.fed_seq === 0) return deliveredByJob(job.operation, job.result);
+  const parsed = jobDeliveredSchema.nullable().safeParse(job.delivered);
+  return parsed.success ? parsed.data : null;
 }
 
 export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, options: ReconcileOptions): Promise<PlatformReconciliation> {
@@ -180,14 +179,14 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   }
   const outputsWithoutCharge: string[] = [];
   for (const job of jobs.filter((j) => j.status === "succeeded")) {
-    const delivered = deliveredByJob(job);
+    const delivered = deliveredBy(job);
     if (!delivered) {
       outputsWithoutCharge.push(`${job.id}: stored result is not a ${job.operation} result`);
       continue;
     }
     const charged = jobCharged.get(job.id) ?? 0;
-    if (delivered.charged !== charged) outputsWithoutCharge.push(`${job.id}: result says ${delivered.charged}, ledger ${charged}`);
-    for (const fileId of delivered.fileIds) if (!fileStatus.has(fileId)) outputsWithoutCharge.push(`${job.id}: output ${fileId} has no row`);
+    if (delivered.charged_micros !== charged) outputsWithoutCharge.push(`${job.id}: result says ${delivered.charged_micros}, ledger ${charged}`);
+    for (const fileId of delivered.file_ids) if (!fileStatus.has(fileId)) outputsWithoutCharge.push(`${job.id}: output ${fileId} has no row`);
   }
   // A derivative whose bytes equal a charged one of the same file (its ETag is their digest) was
   // stored and served without a charge of its own: derivative-store's rule.

@@ -7,6 +7,8 @@ import { readInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { accounts, ledger, pendingTopUps } from "../db/schema.ts";
 import type { ShardLedgerRow } from "./shard-ledger.ts";
+import { fedJobProgress } from "../jobs/d1-jobs.ts";
+import { fedDeliveryProgress } from "../webhooks/d1-deliveries.ts";
 import { fedFileProgress } from "../files/d1-files.ts";
 import { fedDerivativeProgress } from "../derivatives/d1-derivatives.ts";
 import { fedOriginObjectProgress } from "../origins/d1-origins.ts";
@@ -106,14 +108,16 @@ export function fedBalances(db: D1Database) {
   return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
 }
 
-/** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives', files' and origin paths' (../derivatives/d1-derivatives.ts, ../files/d1-files.ts, ../origins/d1-origins.ts). */
+/** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives', files', origin paths', jobs' and webhook attempts' (../derivatives/d1-derivatives.ts, ../files/d1-files.ts, ../origins/d1-origins.ts, ../jobs/d1-jobs.ts, ../webhooks/d1-deliveries.ts). */
 export async function feedProgress(db: D1Database): Promise<string> {
-  const [rows, seqs, derivatives, files, originObjects] = await orm(db).batch([
+  const [rows, seqs, derivatives, files, originObjects, jobs, attempts] = await orm(db).batch([
     orm(db).select({ n: sql<number>`COUNT(*)` }).from(ledger),
     orm(db).select({ n: sql<number>`COALESCE(SUM(${accounts.ledgerFedSeq}), 0)` }).from(accounts),
     fedDerivativeProgress(db),
     fedFileProgress(db),
     fedOriginObjectProgress(db),
+    fedJobProgress(db),
+    fedDeliveryProgress(db),
   ]);
-  return `${rows[0]!.n}/${seqs[0]!.n}/${derivatives[0]!.n}/${files[0]!.n}/${originObjects[0]!.n}`;
+  return [rows, seqs, derivatives, files, originObjects, jobs, attempts].map((progress) => progress[0]!.n).join("/");
 }

@@ -1,5 +1,5 @@
 import { createMessageBatch, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AccountShard } from "../shards/account-shard.ts";
 import { accountShard } from "../shards/shard-stub.ts";
 import { chargeOnce } from "./charge-once.ts";
@@ -8,7 +8,8 @@ import { balanceOf, ledgerOf } from "../test-support/account-books.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { encodeBase64 } from "../../contracts/encoding/base64.ts";
 import { DROPPED_MARKER_MS, forgetDroppedDerivatives } from "../derivatives/d1-derivatives.ts";
-import { consumeLedgerFeed, LEDGER_FEED_QUEUE, ledgerFeedMessage, type LedgerFeedMessage } from "./ledger-feed.ts";
+import { consumeLedgerFeed, LEDGER_FEED_QUEUE, ledgerFeedMessage, type JobChangeWithDeliveries, type LedgerFeedMessage } from "./ledger-feed.ts";
+import { claimJob, createJob, succeedJob } from "../jobs/job-store.ts";
 
 const row = (seq: number, micros = 800) => ({ seq, chargeKey: `req:feed-${seq}`, operation: "image.optimize" as const, amountMicros: micros, units: 1, createdAt: Date.now() });
 
@@ -74,6 +75,46 @@ describe("the derivative report the feed keeps", () => {
     expect(await report(accountId)).toHaveLength(1);
     expect(await forgetDroppedDerivatives(env.DB, Date.now() + DROPPED_MARKER_MS + 60_000)).toBeGreaterThanOrEqual(1);
     expect(await report(accountId)).toEqual([]);
+  });
+});
+
+describe("the job report the feed keeps", () => {
+  const jobReport = (accountId: string) =>
+    env.DB.prepare("SELECT status, delivered, fed_seq, request, result FROM jobs WHERE account_id = ?").bind(accountId).all().then((rows) => rows.results);
+  const attemptReport = (jobId: string) =>
+    env.DB.prepare("SELECT attempt, outcome, next_attempt_at FROM webhook_deliveries WHERE job_id = ? ORDER BY attempt").bind(jobId).all().then((rows) => rows.results);
+
+  it("keeps each job's newest change whatever order the changes come in, and each attempt once", async () => {
+    const { accountId, keyId } = await seedCaller({ balanceMicros: 0 });
+    const id = `job_fed${crypto.randomUUID().replaceAll("-", "").slice(0, 17)}`;
+    const now = Date.now();
+    const jobAt = (seq: number, status: "running" | "succeeded", attempts: number): JobChangeWithDeliveries => ({
+      seq,
+      row: { id, keyId, operation: "pdf.compress", status, request: { big: "x" }, result: { kept: "in the shard" }, error: null, delivered: status === "succeeded" ? { charged_micros: 900, file_ids: ["file_out"] } : null, progressDone: null, progressTotal: null, attempts: 1, leaseUntil: null, webhookUrl: "https://hooks.example/job", webhookSecretSealed: "sealed", createdAt: now, startedAt: now, finishedAt: status === "succeeded" ? now : null },
+      deliveries: Array.from({ length: attempts }, (_, i) => ({ messageId: `msg_${id}`, jobId: id, attempt: i + 1, url: "https://hooks.example/job", outcome: "failed" as const, responseStatus: 500, error: "endpoint answered 500", attemptedAt: now, nextAttemptAt: now + 5_000 })),
+    });
+    const message = (job: JobChangeWithDeliveries) => ledgerFeedMessage(accountId, [], null, [], [job]);
+    await consumeLedgerFeed(batchOf(message(jobAt(3, "succeeded", 1))), env.DB);
+    await consumeLedgerFeed(batchOf(message(jobAt(2, "running", 0)), message(jobAt(3, "succeeded", 1))), env.DB);
+    expect(await jobReport(accountId)).toEqual([{ status: "succeeded", delivered: JSON.stringify({ charged_micros: 900, file_ids: ["file_out"] }), fed_seq: 3, request: "{}", result: null }]);
+    await consumeLedgerFeed(batchOf(message(jobAt(4, "succeeded", 2))), env.DB);
+    expect(await attemptReport(id)).toEqual([
+      { attempt: 1, outcome: "failed", next_attempt_at: now + 5_000 },
+      { attempt: 2, outcome: "failed", next_attempt_at: now + 5_000 },
+    ]);
+  });
+
+  it("brings a job run in its shard to the report at the shard's alarm", async () => {
+    const caller = await seedCaller({ balanceMicros: 0 });
+    const job = await createJob(env, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env, caller.accountId, job.id, Date.now(), 60_000);
+    await succeedJob(env, caller.accountId, job.id, { any: "result" }, { charged_micros: 0, file_ids: [] });
+    expect(await jobReport(caller.accountId)).toEqual([]);
+    await runDurableObjectAlarm(accountShard(env, caller.accountId));
+    await vi.waitFor(async () => expect(await jobReport(caller.accountId)).toEqual([{ status: "succeeded", delivered: '{"charged_micros":0,"file_ids":[]}', fed_seq: expect.any(Number) as unknown, request: "{}", result: null }]), {
+      timeout: 10_000,
+      interval: 50,
+    });
   });
 });
 

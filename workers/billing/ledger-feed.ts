@@ -1,19 +1,25 @@
 // The ledger feed: how the shared database's reports follow the shards: the ledger and fed
-// balances, the derivative index, the file index and the origin paths. An account shard sends its
-// new rows, and the derivatives it kept or dropped, in messages of at most FEED_ROWS rows and
-// FEED_DERIVATIVES derivatives (workers/shards/account-shard.ts, at its alarm, a moment after a
-// change); a file shard sends the files it changed, FEED_FILES a message, and the origin paths,
-// FEED_ORIGIN_OBJECTS a message (workers/shards/file-shard.ts). The queue consumer writes a whole
-// batch of messages in one transaction of a few statements (./d1-ledger.ts,
-// workers/derivatives/d1-derivatives.ts, workers/files/d1-files.ts, workers/origins/d1-origins.ts).
-// Delivery is at least once and in no set order; the report's unique charge key, the balance's
-// sequence number and each derivative's, file's and path's change number make a second or late
-// delivery change nothing.
+// balances, the derivative index, the jobs with their webhook attempts, the file index and the
+// origin paths. An account shard sends its new rows, the derivatives it kept or dropped and the
+// jobs that changed, in messages of at most FEED_ROWS rows, FEED_DERIVATIVES derivatives and
+// FEED_JOBS jobs (workers/shards/account-shard.ts, at its alarm, a moment after a change); a file
+// shard sends the files it changed, FEED_FILES a message, and the origin paths, FEED_ORIGIN_OBJECTS
+// a message (workers/shards/file-shard.ts). The queue consumer writes a whole batch of messages in
+// one transaction of a few statements (./d1-ledger.ts, workers/derivatives/d1-derivatives.ts,
+// workers/files/d1-files.ts, workers/origins/d1-origins.ts, workers/jobs/d1-jobs.ts,
+// workers/webhooks/d1-deliveries.ts). Delivery is at least once and in no set order; the report's
+// unique charge key and attempt key, the balance's sequence number and each derivative's, file's,
+// path's and job's change number make a second or late delivery change nothing.
 import { z } from "zod";
 import { fedDerivativeStatements, type FedDerivative } from "../derivatives/d1-derivatives.ts";
 import type { DerivativeChange } from "../derivatives/shard-derivatives.ts";
 import { fedFileStatements, type FedFile } from "../files/d1-files.ts";
 import { fileRowOf, type FileChange } from "../files/shard-files.ts";
+import { fedJobStatements, type FedJob } from "../jobs/d1-jobs.ts";
+import { jobDeliveredSchema } from "../jobs/job-delivered.ts";
+import type { JobChange } from "../jobs/shard-jobs.ts";
+import { fedDeliveryStatements, type FedDelivery } from "../webhooks/d1-deliveries.ts";
+import type { ShardDeliveryRow } from "../webhooks/shard-deliveries.ts";
 import { fedOriginObjectStatements, type FedOriginObject } from "../origins/d1-origins.ts";
 import type { OriginObjectChange } from "../origins/shard-origins.ts";
 import { fedLedgerStatements, type FedBalance, type FedRow } from "./d1-ledger.ts";
@@ -30,6 +36,13 @@ export const FEED_DERIVATIVES = 200;
 export const FEED_FILES = 200;
 /** Origin paths a message carries: up to about 4.5 KB each (a 1,024-character path and its R2 key). */
 export const FEED_ORIGIN_OBJECTS = 25;
+/** Jobs a message carries, each with its webhook's attempts (at most 8): a few KB each at most. */
+export const FEED_JOBS = 20;
+
+/** A job changed since the report last heard, with every attempt of its webhook. */
+export interface JobChangeWithDeliveries extends JobChange {
+  deliveries: ShardDeliveryRow[];
+}
 
 const fedDerivativeSchema = z.object({
   file_id: z.string(),
@@ -77,6 +90,35 @@ const fedOriginObjectSchema = z.object({
   }),
 });
 
+const fedJobSchema = z.object({
+  seq: z.number().int().positive(),
+  row: z.object({
+    id: z.string(),
+    key_id: z.string(),
+    operation: z.string(),
+    status: z.enum(["queued", "running", "succeeded", "failed", "cancelled"]),
+    error: z.unknown(),
+    delivered: jobDeliveredSchema.nullable(),
+    attempts: z.number().int().nonnegative(),
+    webhook_url: z.string().nullable(),
+    created_at: z.number().int(),
+    started_at: z.number().int().nullable(),
+    finished_at: z.number().int().nullable(),
+  }),
+  deliveries: z.array(
+    z.object({
+      message_id: z.string(),
+      attempt: z.number().int().positive(),
+      url: z.string(),
+      outcome: z.enum(["delivered", "failed", "disabled"]),
+      response_status: z.number().int().nullable(),
+      error: z.string().nullable(),
+      attempted_at: z.number().int(),
+      next_attempt_at: z.number().int().nullable(),
+    }),
+  ),
+});
+
 const ledgerFeedMessageSchema = z.object({
   account_id: z.string(),
   rows: z.array(
@@ -96,6 +138,8 @@ const ledgerFeedMessageSchema = z.object({
   files: z.array(fedFileSchema).default([]),
   /** Each origin path changed since the last message, as it is now. */
   origin_objects: z.array(fedOriginObjectSchema).default([]),
+  /** Each job changed since the last message, as it is now, with its webhook's attempts. */
+  jobs: z.array(fedJobSchema).default([]),
 });
 
 export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
@@ -105,6 +149,7 @@ export function ledgerFeedMessage(
   rows: ShardLedgerRow[],
   balance: { micros: number; seq: number } | null,
   derivatives: DerivativeChange[] = [],
+  jobs: JobChangeWithDeliveries[] = [],
 ): LedgerFeedMessage {
   return {
     account_id: accountId,
@@ -116,6 +161,32 @@ export function ledgerFeedMessage(
       format_class: formatClass,
       seq,
       row: row && { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType, created_at: row.createdAt, overlay_file_id: row.overlayFileId },
+    })),
+    jobs: jobs.map(({ seq, row, deliveries }) => ({
+      seq,
+      row: {
+        id: row.id,
+        key_id: row.keyId,
+        operation: row.operation,
+        status: row.status,
+        error: row.error,
+        delivered: jobDeliveredSchema.nullable().parse(row.delivered),
+        attempts: row.attempts,
+        webhook_url: row.webhookUrl,
+        created_at: row.createdAt,
+        started_at: row.startedAt,
+        finished_at: row.finishedAt,
+      },
+      deliveries: deliveries.map((d) => ({
+        message_id: d.messageId,
+        attempt: d.attempt,
+        url: d.url,
+        outcome: d.outcome,
+        response_status: d.responseStatus,
+        error: d.error,
+        attempted_at: d.attemptedAt,
+        next_attempt_at: d.nextAttemptAt,
+      })),
     })),
   };
 }
@@ -162,6 +233,8 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
   const derivatives: FedDerivative[] = [];
   const files: FedFile[] = [];
   const originObjects: FedOriginObject[] = [];
+  const jobs: FedJob[] = [];
+  const deliveries: FedDelivery[] = [];
   const newest = new Map<string, FedBalance>();
   for (const message of batch.messages) {
     const parsed = ledgerFeedMessageSchema.safeParse(message.body);
@@ -174,9 +247,21 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
     for (const derivative of parsed.data.derivatives) derivatives.push({ account_id, ...derivative });
     for (const file of parsed.data.files) files.push({ account_id, ...file });
     for (const object of parsed.data.origin_objects) originObjects.push({ account_id, ...object });
+    for (const { deliveries: attempts, ...job } of parsed.data.jobs) {
+      jobs.push({ account_id, ...job });
+      for (const attempt of attempts) deliveries.push({ job_id: job.row.id, ...attempt });
+    }
     if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
   }
-  const statements = [...fedLedgerStatements(db, rows, [...newest.values()]), ...fedDerivativeStatements(db, derivatives, Date.now()), ...fedFileStatements(db, files), ...fedOriginObjectStatements(db, originObjects)];
+  const statements = [
+    ...fedLedgerStatements(db, rows, [...newest.values()]),
+    ...fedDerivativeStatements(db, derivatives, Date.now()),
+    ...fedFileStatements(db, files),
+    ...fedOriginObjectStatements(db, originObjects),
+    // An attempt names its job: the jobs' statement comes first.
+    ...fedJobStatements(db, jobs),
+    ...fedDeliveryStatements(db, deliveries),
+  ];
   if (statements.length > 0) await db.batch(statements);
   batch.ackAll();
 }

@@ -149,51 +149,69 @@ export const files = sqliteTable(
   (t) => [index("files_account").on(t.accountId, t.createdAt), index("files_expiry").on(t.status, t.expiresAt)],
 );
 
+// An async job and its webhook's attempts live in its account's shard (workers/jobs/shard-jobs.ts);
+// these tables are the report of them all the shards feed (workers/jobs/d1-jobs.ts), for the books.
+// A row written before its account had a shard (fed_seq 0) is what the shard imports once.
+/** A job's columns, as the shared database's report and each account's shard (workers/shards/shard-schema.ts) both keep them. */
+export const jobColumns = () => ({
+  id: text("id").primaryKey(),
+  keyId: text("key_id").notNull(),
+  operation: text("operation", { enum: jobOperations }).notNull(),
+  status: text("status", { enum: ["queued", "running", "succeeded", "failed", "cancelled"] }).notNull(),
+  /** The validated request with its sources already stored as files: the queue carries only the id. Each JSON column holds an object, so that a job's row can be its shard's reply (a reply of `unknown` has no type). */
+  request: text("request", { mode: "json" }).$type<object>().notNull(),
+  result: text("result", { mode: "json" }).$type<object>(),
+  error: text("error", { mode: "json" }).$type<object>(),
+  /** What a succeeded job charged and which files it delivered, read from its result (workers/jobs/job-delivered.ts): the report carries this, not the result. */
+  delivered: text("delivered", { mode: "json" }).$type<object>(),
+  /** Units of work finished of `progressTotal` (workers/jobs/job-runner.ts); null until a runner reports. */
+  progressDone: integer("progress_done"),
+  progressTotal: integer("progress_total"),
+  attempts: integer("attempts").notNull().default(0),
+  /** A running job whose lease has passed was abandoned by a crashed consumer and may run again. */
+  leaseUntil: integer("lease_until"),
+  webhookUrl: text("webhook_url"),
+  webhookSecretSealed: text("webhook_secret_sealed"),
+  createdAt: integer("created_at").notNull(),
+  startedAt: integer("started_at"),
+  finishedAt: integer("finished_at"),
+});
+
 export const jobs = sqliteTable(
   "jobs",
   {
-    id: text("id").primaryKey(),
+    ...jobColumns(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    keyId: text("key_id").notNull(),
-    operation: text("operation", { enum: jobOperations }).notNull(),
-    status: text("status", { enum: ["queued", "running", "succeeded", "failed", "cancelled"] }).notNull(),
-    /** The validated request with its sources already stored as files: the queue carries only the id. */
-    request: text("request", { mode: "json" }).notNull(),
-    result: text("result", { mode: "json" }),
-    error: text("error", { mode: "json" }),
-    /** Units of work finished of `progressTotal` (workers/jobs/job-runner.ts); null until a runner reports. */
-    progressDone: integer("progress_done"),
-    progressTotal: integer("progress_total"),
-    attempts: integer("attempts").notNull().default(0),
-    /** A running job whose lease has passed was abandoned by a crashed consumer and may run again. */
-    leaseUntil: integer("lease_until"),
-    webhookUrl: text("webhook_url"),
-    webhookSecretSealed: text("webhook_secret_sealed"),
-    createdAt: integer("created_at").notNull(),
-    startedAt: integer("started_at"),
-    finishedAt: integer("finished_at"),
+    /** The shard's change this row reflects (0: written before the account had a shard); an older one arriving late is ignored. */
+    fedSeq: integer("fed_seq").notNull().default(0),
   },
   (t) => [index("jobs_account").on(t.accountId, t.createdAt), index("jobs_status").on(t.status)],
 );
+
+/** An attempt's columns, as the report and each account's shard keep them. */
+export const webhookDeliveryColumns = () => ({
+  /** The Standard Webhooks `webhook-id`, the same across every attempt of one event. */
+  messageId: text("message_id").notNull(),
+  jobId: text("job_id").notNull(),
+  attempt: integer("attempt").notNull(),
+  url: text("url").notNull(),
+  outcome: text("outcome", { enum: ["delivered", "failed", "disabled"] }).notNull(),
+  responseStatus: integer("response_status"),
+  error: text("error"),
+  attemptedAt: integer("attempted_at").notNull(),
+  nextAttemptAt: integer("next_attempt_at"),
+});
 
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    /** The Standard Webhooks `webhook-id`, the same across every attempt of one event. */
-    messageId: text("message_id").notNull(),
+    ...webhookDeliveryColumns(),
     jobId: text("job_id")
       .notNull()
       .references(() => jobs.id),
-    attempt: integer("attempt").notNull(),
-    url: text("url").notNull(),
-    outcome: text("outcome", { enum: ["delivered", "failed", "disabled"] }).notNull(),
-    responseStatus: integer("response_status"),
-    error: text("error"),
-    attemptedAt: integer("attempted_at").notNull(),
-    nextAttemptAt: integer("next_attempt_at"),
   },
   (t) => [uniqueIndex("webhook_delivery_attempt").on(t.messageId, t.attempt), index("webhook_deliveries_job").on(t.jobId)],
 );

@@ -147,14 +147,20 @@ describe("statements each request sends to the shared database", () => {
     await measure("401", (m) => answered(401, m, "/v1/account", { key: unknownKey }));
     await measure("400", (m) => answered(400, m, "/v1/image/optimize", { key: caller, json: { source: {} } }));
     // What the shards' changes cost the shared database later: they feed them to its reports in
-    // queue batches. Each message here carries a charge, a derivative and a file, the most a batch writes.
+    // queue batches. Each message here carries a charge, a derivative, a file and a job with a webhook attempt, the most a batch writes.
     const now = Date.now();
     const feed = Array.from({ length: 100 }, (_, i) => {
       const name = { fileId: "file_fed", canonical: `w_${i}`, formatClass: "" as const };
       const charge = { seq: 1_000 + i, chargeKey: `transform:file_fed:w_${i}`, operation: "image.transform" as const, amountMicros: 800, units: 1, createdAt: now };
       const derivative = { ...name, seq: i + 1, row: { ...name, r2Key: `k/${i}`, etag: `"${i}"`, bytes: 3, contentType: "image/webp", createdAt: now, overlayFileId: null } };
       const fileRow = { id: `file_fed${i}`, kind: "result" as const, status: "ready" as const, r2Key: `f/${i}`, filename: null, contentType: "image/webp", sizeBytes: 3, sha256: null, createdAt: now, expiresAt: now + 60_000, deletedAt: null, deletedReason: null };
-      const message = { ...ledgerFeedMessage(caller.accountId, [charge], i === 99 ? { micros: 0, seq: 1_099 } : null, [derivative]), files: fileFeedMessage(caller.accountId, [{ seq: i + 1, row: fileRow }]).files };
+      const jobRow = { id: `job_fed${i}`, keyId: caller.keyId, operation: "pdf.compress" as const, status: "succeeded" as const, request: {}, result: {}, error: null, delivered: { charged_micros: 800, file_ids: [] }, progressDone: 2, progressTotal: 2, attempts: 1, leaseUntil: null, webhookUrl: "https://hooks.example/fed", webhookSecretSealed: null, createdAt: now, startedAt: now, finishedAt: now };
+      const attempt = { messageId: `msg_fed${i}`, jobId: jobRow.id, attempt: 1, url: "https://hooks.example/fed", outcome: "delivered" as const, responseStatus: 200, error: null, attemptedAt: now, nextAttemptAt: null };
+      const job = { seq: i + 1, row: jobRow, deliveries: [attempt] };
+      const message = {
+        ...ledgerFeedMessage(caller.accountId, [charge], i === 99 ? { micros: 0, seq: 1_099 } : null, [derivative], [job]),
+        files: fileFeedMessage(caller.accountId, [{ seq: i + 1, row: fileRow }]).files,
+      };
       return { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: message };
     });
     await measure("ledger feed, a batch of 100 messages", (m) => consumeLedgerFeed(createMessageBatch(LEDGER_FEED_QUEUE, feed), m.env.DB));

@@ -119,7 +119,7 @@ const sweep: Record<string, (caller: TestCaller) => Promise<Response>> = {
   "POST /v1/xlsx/generate": (caller) => forged("/v1/xlsx/generate", caller, { json: WORKBOOK }),
   "GET /v1/jobs/{job_id}": async (caller) => {
     const jobId = await asyncWorkbookJob(caller);
-    await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "m", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: jobId } }]), env, jobRunners);
+    await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "m", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: jobId, account_id: caller.accountId } }]), env, jobRunners);
     const job = await forged(`/v1/jobs/${jobId}`, caller);
     const { result } = await job.clone().json<{ result: { url: string } | null }>();
     expect(new URL(result!.url).origin).toBe(PUBLIC_ORIGIN);

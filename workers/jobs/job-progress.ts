@@ -1,3 +1,4 @@
+import type { AccountShards } from "../shards/shard-stub.ts";
 import { setProgress } from "./job-store.ts";
 
 /**
@@ -9,19 +10,19 @@ export interface JobProgress {
   advance(): Promise<void>;
 }
 
-/** Progress written to the job's row; concurrent items may finish in any order, the count only grows. */
-export function jobProgress(db: D1Database, jobId: string): JobProgress {
+/** Progress written to the job's row in its shard; concurrent items may finish in any order, the count only grows. */
+export function jobProgress(env: AccountShards, accountId: string, jobId: string): JobProgress {
   let done = 0;
   let total = 0;
   return {
     async start(units) {
       done = 0;
       total = units;
-      await setProgress(db, jobId, done, total);
+      await setProgress(env, accountId, jobId, done, total);
     },
     async advance() {
       done = Math.min(total, done + 1);
-      await setProgress(db, jobId, done, total);
+      await setProgress(env, accountId, jobId, done, total);
     },
   };
 }

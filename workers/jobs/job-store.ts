@@ -1,16 +1,21 @@
-// Every statement on `jobs`. State changes are compare-and-set updates, so a racing consumer,
+// A job as the edge reads and moves it: every job lives in its account's shard (./shard-jobs.ts
+// holds the statements), so each call here is one call to that shard, and a job is named by its
+// account and its id. State changes are compare-and-set inside the shard, so a racing consumer,
 // cancel or dead-letter handler loses cleanly instead of overwriting.
-import { and, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { newId } from "../crypto/ids.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { orm } from "../db/orm.ts";
-import { jobs } from "../db/schema.ts";
+import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
+import type { ShardDeliveryRow } from "../webhooks/shard-deliveries.ts";
+import type { JobDelivered } from "./job-delivered.ts";
+import type { ShardJobRow } from "./shard-jobs.ts";
 
 export type { JobOperation };
+
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
 export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled"];
 
 export interface JobRecord {
@@ -34,73 +39,85 @@ export interface JobRecord {
   finished_at: number | null;
 }
 
-const jobColumns = {
-  id: jobs.id,
-  account_id: jobs.accountId,
-  key_id: jobs.keyId,
-  operation: jobs.operation,
-  status: jobs.status,
-  request: jobs.request,
-  result: jobs.result,
-  error: jobs.error,
-  progress_done: jobs.progressDone,
-  progress_total: jobs.progressTotal,
-  attempts: jobs.attempts,
-  lease_until: jobs.leaseUntil,
-  webhook_url: jobs.webhookUrl,
-  webhook_secret_sealed: jobs.webhookSecretSealed,
-  created_at: jobs.createdAt,
-  started_at: jobs.startedAt,
-  finished_at: jobs.finishedAt,
-};
+/** A job's attempt to deliver its webhook, as the job's view lists it. */
+export interface DeliveryRecord {
+  attempt: number;
+  outcome: "delivered" | "failed" | "disabled";
+  response_status: number | null;
+  error: string | null;
+  attempted_at: number;
+  next_attempt_at: number | null;
+}
 
-type Row = Omit<JobRecord, "error"> & { error: unknown };
+/** The shard's row, its stored problem parsed again on the way out rather than trusted. */
+export function jobRecordOf(accountId: string, row: ShardJobRow): JobRecord {
+  return {
+    id: row.id,
+    account_id: accountId,
+    key_id: row.keyId,
+    operation: row.operation,
+    status: row.status,
+    request: row.request,
+    result: row.result,
+    error: row.error === null ? null : problemSchema.parse(row.error),
+    progress_done: row.progressDone,
+    progress_total: row.progressTotal,
+    attempts: row.attempts,
+    lease_until: row.leaseUntil,
+    webhook_url: row.webhookUrl,
+    webhook_secret_sealed: row.webhookSecretSealed,
+    created_at: row.createdAt,
+    started_at: row.startedAt,
+    finished_at: row.finishedAt,
+  };
+}
 
-/** The stored problem is JSON written by this code, parsed again on the way out rather than trusted. */
-function asRecord(row: Row): JobRecord {
-  return { ...row, error: row.error === null ? null : problemSchema.parse(row.error) };
+function deliveryRecordOf(row: ShardDeliveryRow): DeliveryRecord {
+  return {
+    attempt: row.attempt,
+    outcome: row.outcome,
+    response_status: row.responseStatus,
+    error: row.error,
+    attempted_at: row.attemptedAt,
+    next_attempt_at: row.nextAttemptAt,
+  };
 }
 
 export async function createJob(
-  db: D1Database,
+  env: AccountShards,
   input: {
     accountId: string;
     keyId: string;
     operation: JobOperation;
-    request: unknown;
+    request: object;
     webhookUrl?: string | null;
     webhookSecretSealed?: string | null;
   },
   now = Date.now(),
 ): Promise<JobRecord> {
-  const row = await orm(db)
-    .insert(jobs)
-    .values({
-      id: newId("job"),
-      accountId: input.accountId,
-      keyId: input.keyId,
-      operation: input.operation,
-      status: "queued",
-      request: input.request,
-      webhookUrl: input.webhookUrl ?? null,
-      webhookSecretSealed: input.webhookSecretSealed ?? null,
-      createdAt: now,
-    })
-    .returning(jobColumns)
-    .get();
-  return asRecord(row);
+  const row = await accountShard(env, input.accountId).createJob(input.accountId, {
+    id: newId("job"),
+    keyId: input.keyId,
+    operation: input.operation,
+    request: input.request,
+    webhookUrl: input.webhookUrl ?? null,
+    webhookSecretSealed: input.webhookSecretSealed ?? null,
+    createdAt: now,
+  });
+  return jobRecordOf(input.accountId, row);
 }
 
-export async function loadJob(db: D1Database, jobId: string): Promise<JobRecord | null> {
-  const row = await orm(db).select(jobColumns).from(jobs).where(eq(jobs.id, jobId)).get();
-  return row ? asRecord(row) : null;
+/** The job with its webhook's attempts; null for no such job in the account. */
+export async function loadJob(env: AccountShards, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] } | null> {
+  const found = await accountShard(env, accountId).job(accountId, jobId);
+  return found && { job: jobRecordOf(accountId, found.job), deliveries: found.deliveries.map(deliveryRecordOf) };
 }
 
 /** Another account's job is a 404, exactly like a job that does not exist. */
-export async function findJob(db: D1Database, accountId: string, jobId: string): Promise<JobRecord> {
-  const row = await orm(db).select(jobColumns).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.accountId, accountId))).get();
-  if (!row) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
-  return asRecord(row);
+export async function findJob(env: AccountShards, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] }> {
+  const found = await loadJob(env, accountId, jobId);
+  if (!found) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
+  return found;
 }
 
 export type ClaimOutcome =
@@ -112,108 +129,48 @@ export type ClaimOutcome =
  * Moves a job to running in one compare-and-set: a queued job, or a running one whose lease has
  * passed (its consumer died). Two deliveries of the same message cannot both win.
  */
-export async function claimJob(db: D1Database, jobId: string, now: number, leaseMs: number): Promise<ClaimOutcome> {
-  const handle = orm(db);
-  const row = await handle
-    .update(jobs)
-    .set({
-      status: "running",
-      attempts: sql`${jobs.attempts} + 1`,
-      startedAt: sql`COALESCE(${jobs.startedAt}, ${now})`,
-      leaseUntil: now + leaseMs,
-    })
-    .where(and(eq(jobs.id, jobId), or(eq(jobs.status, "queued"), and(eq(jobs.status, "running"), lte(jobs.leaseUntil, now)))))
-    .returning(jobColumns)
-    .get();
-  if (row) return { claimed: true, job: asRecord(row) };
-  const current = await handle.select({ status: jobs.status, leaseUntil: jobs.leaseUntil }).from(jobs).where(eq(jobs.id, jobId)).get();
-  return current ? { claimed: false, ...current } : { claimed: false, status: "missing", leaseUntil: null };
+export async function claimJob(env: AccountShards, accountId: string, jobId: string, now: number, leaseMs: number): Promise<ClaimOutcome> {
+  const claim = await accountShard(env, accountId).claimJob(accountId, jobId, now, leaseMs);
+  return claim.claimed ? { claimed: true, job: jobRecordOf(accountId, claim.job) } : claim;
 }
 
-async function finishRunning(
-  db: D1Database,
-  jobId: string,
-  set: { status: "succeeded" | "failed"; result?: unknown; error?: ProblemBody; progressDone?: SQL; progressTotal?: SQL },
-  now: number,
-): Promise<boolean> {
-  const row = await orm(db)
-    .update(jobs)
-    .set({ ...set, finishedAt: now, leaseUntil: null })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
-    .returning({ id: jobs.id })
-    .get();
-  return row !== undefined;
+/** A job that succeeded has done all its work, whether or not its runner counted it; `delivered` is what its result says it charged and delivered. */
+export function succeedJob(env: AccountShards, accountId: string, jobId: string, result: object, delivered: JobDelivered | null, now = Date.now()): Promise<boolean> {
+  return accountShard(env, accountId).finishJob(accountId, jobId, { status: "succeeded", result, delivered }, now);
 }
 
-/** A job that succeeded has done all its work, whether or not its runner counted it. */
-export function succeedJob(db: D1Database, jobId: string, result: unknown, now = Date.now()): Promise<boolean> {
-  const total = sql`COALESCE(${jobs.progressTotal}, 1)`;
-  return finishRunning(db, jobId, { status: "succeeded", result, progressDone: total, progressTotal: total }, now);
+export function failJob(env: AccountShards, accountId: string, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
+  return accountShard(env, accountId).finishJob(accountId, jobId, { status: "failed", error: problem }, now);
 }
 
-export function failJob(db: D1Database, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
-  return finishRunning(db, jobId, { status: "failed", error: problem }, now);
-}
-
-/** Fails a job whatever state it is in, unless it already ended (dead-lettered messages). */
-export async function failUnfinishedJob(db: D1Database, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
-  const row = await orm(db)
-    .update(jobs)
-    .set({ status: "failed", error: problem, finishedAt: now, leaseUntil: null })
-    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["queued", "running"])))
-    .returning({ id: jobs.id })
-    .get();
-  return row !== undefined;
+/** Fails a job whatever state it is in, unless it already ended (dead-lettered messages); the failed job, or null. */
+export async function failUnfinishedJob(env: AccountShards, accountId: string, jobId: string, problem: ProblemBody, now = Date.now()): Promise<JobRecord | null> {
+  const row = await accountShard(env, accountId).failUnfinishedJob(accountId, jobId, problem, now);
+  return row && jobRecordOf(accountId, row);
 }
 
 /** Hands a running job back to the queue after a transient failure. */
-export async function requeueJob(db: D1Database, jobId: string): Promise<void> {
-  await orm(db).update(jobs).set({ status: "queued", leaseUntil: null }).where(and(eq(jobs.id, jobId), eq(jobs.status, "running"))).run();
+export async function requeueJob(env: AccountShards, accountId: string, jobId: string): Promise<void> {
+  await accountShard(env, accountId).requeueJob(accountId, jobId);
 }
 
 /**
  * Records `done` of `total` units finished; only a running job moves. Items finishing together
  * may land out of order, so a count never goes back, except to 0 when a (re)run starts.
  */
-export async function setProgress(db: D1Database, jobId: string, done: number, total: number): Promise<void> {
-  await orm(db)
-    .update(jobs)
-    .set({ progressDone: done === 0 ? 0 : sql`MAX(COALESCE(${jobs.progressDone}, 0), ${done})`, progressTotal: total })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
-    .run();
+export async function setProgress(env: AccountShards, accountId: string, jobId: string, done: number, total: number): Promise<void> {
+  await accountShard(env, accountId).setJobProgress(accountId, jobId, done, total);
 }
 
 /** Only a queued job can be cancelled; the compare-and-set makes a racing consumer lose cleanly. */
 export async function cancelJob(
-  db: D1Database,
+  env: AccountShards,
   accountId: string,
   jobId: string,
   now = Date.now(),
 ): Promise<{ cancelled: true; job: JobRecord } | { cancelled: false; job: JobRecord }> {
-  const row = await orm(db)
-    .update(jobs)
-    .set({ status: "cancelled", finishedAt: now })
-    .where(and(eq(jobs.id, jobId), eq(jobs.accountId, accountId), eq(jobs.status, "queued")))
-    .returning(jobColumns)
-    .get();
-  if (row) return { cancelled: true, job: asRecord(row) };
-  return { cancelled: false, job: await findJob(db, accountId, jobId) };
-}
-
-/** Jobs created at or after `since`, for the books (scripts/soak/reconcile.ts): a query, un-awaited, so it can join the one batch (one transaction) the books are read in. */
-export function jobsSince(db: D1Database, since: number) {
-  return orm(db)
-    .select({
-      id: jobs.id,
-      account_id: jobs.accountId,
-      operation: jobs.operation,
-      status: jobs.status,
-      result: jobs.result,
-      error: jobs.error,
-      webhook_url: jobs.webhookUrl,
-      created_at: jobs.createdAt,
-      finished_at: jobs.finishedAt,
-    })
-    .from(jobs)
-    .where(gte(jobs.createdAt, since));
+  const outcome = await accountShard(env, accountId).cancelJob(accountId, jobId, now);
+  if (!outcome.job) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
+  const job = jobRecordOf(accountId, outcome.job);
+  return outcome.cancelled ? { cancelled: true, job } : { cancelled: false, job };
 }

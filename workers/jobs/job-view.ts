@@ -3,7 +3,7 @@ import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { jobOperations, type JobOperation } from "../../contracts/operations.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
 import { operationModules, type OperationModules } from "../operations/operation-list.ts";
-import type { JobRecord } from "./job-store.ts";
+import type { DeliveryRecord, JobRecord } from "./job-store.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -107,13 +107,6 @@ export function jobView(job: JobRecord, deliveries?: WebhookDeliveryView[]): Job
   });
 }
 
-export function deliveryView(row: {
-  attempt: number;
-  outcome: "delivered" | "failed" | "disabled";
-  response_status: number | null;
-  error: string | null;
-  attempted_at: number;
-  next_attempt_at: number | null;
-}): WebhookDeliveryView {
+export function deliveryView(row: DeliveryRecord): WebhookDeliveryView {
   return { ...row, attempted_at: iso(row.attempted_at)!, next_attempt_at: iso(row.next_attempt_at) };
 }

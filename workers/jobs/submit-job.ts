@@ -9,7 +9,7 @@ import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 import { operationModules } from "../operations/operation-list.ts";
 import { createJob } from "./job-store.ts";
 
-type JobEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET">;
+type JobEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET" | "ACCOUNT_SHARDS">;
 
 /**
  * Records the job with its (already stored) input, parsed here with its operation's job request
@@ -37,7 +37,7 @@ export async function submitJob(
       webhookSecretSealed = accountWebhook.secretSealed;
     }
   }
-  const job = await createJob(env.DB, {
+  const job = await createJob(env, {
     accountId: caller.accountId,
     keyId: caller.keyId,
     operation: input.operation,
@@ -45,7 +45,7 @@ export async function submitJob(
     webhookUrl,
     webhookSecretSealed,
   });
-  await env.JOBS.send({ kind: "job", job_id: job.id });
+  await env.JOBS.send({ kind: "job", job_id: job.id, account_id: caller.accountId });
   return {
     job_id: job.id,
     status: "queued",

@@ -127,7 +127,7 @@ describe("POST /v1/image/batch", () => {
     const accepted = await batch(caller, { ...body, mode: "async" });
     expect(accepted.status).toBe(202);
     const { job_id } = await accepted.json<{ job_id: string }>();
-    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]);
+    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id, account_id: caller.accountId } }]);
     await consumeJobQueue(message, { ...env, ...recordingOrigin }, jobRunners);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(new Set(seen)).toEqual(new Set([job_id]));
@@ -146,7 +146,7 @@ describe("POST /v1/image/batch", () => {
     });
     expect(accepted.status).toBe(202);
     const { job_id } = await accepted.json<{ job_id: string }>();
-    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]);
+    const message = createMessageBatch<QueueMessage>("pixelpress-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id, account_id: caller.accountId } }]);
     // What GET /v1/jobs/{id} shows each time the real batch runner reports an image ended.
     const view = async () => (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; progress_detail: { done: number } & object }>();
     const seen: Awaited<ReturnType<typeof view>>[] = [];

@@ -151,7 +151,7 @@ describe("POST /v1/image/optimize, mode async", () => {
 
     const deliver = () =>
       consumeJobQueue(
-        createMessageBatch("pixelpress-jobs", [{ id: "m", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: accepted.job_id } }]),
+        createMessageBatch("pixelpress-jobs", [{ id: "m", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id: accepted.job_id, account_id: caller.accountId } }]),
         env,
         jobRunners,
       );

@@ -5,7 +5,7 @@ import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api
 import { generatedWorkbookResult } from "../test-support/job-results.ts";
 
 async function queuedJob(caller: TestCaller) {
-  return createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "pdf.compress", request: {} });
+  return createJob(env, { accountId: caller.accountId, keyId: caller.keyId, operation: "pdf.compress", request: {} });
 }
 
 describe("/v1/jobs", () => {
@@ -29,7 +29,7 @@ describe("/v1/jobs", () => {
     expect(await cancelled.json()).toMatchObject({ status: "cancelled" });
 
     const running = await queuedJob(caller);
-    await claimJob(env.DB, running.id, Date.now(), 60_000);
+    await claimJob(env, caller.accountId, running.id, Date.now(), 60_000);
     const problem = await problemOf(await api(`/v1/jobs/${running.id}/cancel`, { key: caller, method: "POST" }));
     expect(problem.status).toBe(409);
     expect((problem as unknown as { job_status: string }).job_status).toBe("running");
@@ -61,26 +61,26 @@ describe("/v1/jobs", () => {
 
   it("serves a succeeded job's result in its operation's schema, and never a stored result that is not", async () => {
     const caller = await seedCaller();
-    const job = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
-    await claimJob(env.DB, job.id, Date.now(), 60_000);
-    await succeedJob(env.DB, job.id, generatedWorkbookResult(5_001));
+    const job = await createJob(env, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env, caller.accountId, job.id, Date.now(), 60_000);
+    await succeedJob(env, caller.accountId, job.id, generatedWorkbookResult(5_001), null);
     expect(await (await api(`/v1/jobs/${job.id}`, { key: caller })).json()).toMatchObject({
       operation: "xlsx.generate",
       status: "succeeded",
       result: { filename: "report.xlsx", stats: { sheets: 1, rows: 2, cells: 4 }, billing: { charged_micros: 5_001 } },
     });
 
-    const malformed = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
-    await claimJob(env.DB, malformed.id, Date.now(), 60_000);
-    await succeedJob(env.DB, malformed.id, { billing: { charged_micros: 5_001 } });
+    const malformed = await createJob(env, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env, caller.accountId, malformed.id, Date.now(), 60_000);
+    await succeedJob(env, caller.accountId, malformed.id, { billing: { charged_micros: 5_001 } }, null);
     expect((await problemOf(await api(`/v1/jobs/${malformed.id}`, { key: caller }))).status).toBe(500);
   });
 
   it("answers a stored result an earlier version wrote, and this one no longer reads, with a problem naming the job", async () => {
     const caller = await seedCaller();
-    const old = await createJob(env.DB, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
-    await claimJob(env.DB, old.id, Date.now(), 60_000);
-    await succeedJob(env.DB, old.id, { file_id: "file_old", bytes: 123 });
+    const old = await createJob(env, { accountId: caller.accountId, keyId: caller.keyId, operation: "xlsx.generate", request: {} });
+    await claimJob(env, caller.accountId, old.id, Date.now(), 60_000);
+    await succeedJob(env, caller.accountId, old.id, { file_id: "file_old", bytes: 123 }, null);
     const problem = await problemOf(await api(`/v1/jobs/${old.id}`, { key: caller }));
     expect(problem.type).toBe("https://pixelpress.dev/problems/job_result_unreadable");
     expect(problem.detail).toContain(old.id);

@@ -22,12 +22,12 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const outcome = await cancelJob(c.env.DB, c.get("caller").accountId, c.req.valid("param").job_id);
+  const outcome = await cancelJob(c.env, c.get("caller").accountId, c.req.valid("param").job_id);
   if (!outcome.cancelled) {
     throw new ProblemError("conflict", `The job is ${outcome.job.status}; only a queued job can be cancelled.`, {
       extensions: { job_status: outcome.job.status },
     });
   }
-  await announceJobEnd(c.env, outcome.job.id, outcome.job.webhook_url);
+  await announceJobEnd(c.env, outcome.job);
   return c.json(jobView(outcome.job), 200);
 };

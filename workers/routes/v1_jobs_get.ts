@@ -3,7 +3,6 @@ import type { AppEnv } from "../hono-env.ts";
 import { findJob } from "../jobs/job-store.ts";
 import { deliveryView, jobSchema, jobView } from "../jobs/job-view.ts";
 import { requireScope } from "../middleware/require-scope.ts";
-import { listDeliveries } from "../webhooks/delivery-store.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
 export const jobIdParams = z.object({
@@ -22,7 +21,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const job = await findJob(c.env.DB, c.get("caller").accountId, c.req.valid("param").job_id);
-  const deliveries = await listDeliveries(c.env.DB, job.id);
+  const { job, deliveries } = await findJob(c.env, c.get("caller").accountId, c.req.valid("param").job_id);
   return c.json(jobView(job, deliveries.map(deliveryView)), 200);
 };

@@ -152,7 +152,7 @@ describe("POST /v1/xlsx/generate", () => {
     const accepted = await generate(caller, { ...big, mode: "async" });
     expect(accepted.status).toBe(202);
     const { job_id } = await accepted.json<{ job_id: string }>();
-    await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "x", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id } }]), env, jobRunners);
+    await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "x", timestamp: new Date(), attempts: 1, body: { kind: "job", job_id, account_id: caller.accountId } }]), env, jobRunners);
     const job = await (await api(`/v1/jobs/${job_id}`, { key: caller })).json<{ status: string; result: { url: string; stats: { cells: number } } }>();
     expect(job.status).toBe("succeeded");
     expect(job.result.stats.cells).toBe(XLSX_SYNC_CELL_LIMIT + 10);

@@ -86,4 +86,23 @@ describe("an account's money, upgraded in place", () => {
     // Imported rows are the report's already: nothing of them is fed back.
     expect(await runInDurableObject(accountShard(env, accountId), (_shard: AccountShard, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM ledger WHERE fed = 0").one())).toEqual({ n: 0 });
   });
+
+  it("imports the account's jobs and their webhook attempts from the shared database once, and feeds none of them back", async () => {
+    const caller = await seedCaller();
+    const now = Date.now();
+    const jobId = `job_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO jobs (id, account_id, key_id, operation, status, request, result, webhook_url, created_at) VALUES (?, ?, ?, 'xlsx.generate', 'failed', '{}', NULL, 'https://hooks.example/old', ?)").bind(jobId, caller.accountId, caller.keyId, now),
+      env.DB.prepare("INSERT INTO webhook_deliveries (message_id, job_id, attempt, url, outcome, response_status, attempted_at) VALUES ('msg_old', ?, 1, 'https://hooks.example/old', 'failed', 500, ?)").bind(jobId, now),
+      env.DB.prepare("INSERT INTO webhook_deliveries (message_id, job_id, attempt, url, outcome, response_status, attempted_at) VALUES ('msg_old', ?, 2, 'https://hooks.example/old', 'delivered', 200, ?)").bind(jobId, now),
+    ]);
+    const shard = accountShard(env, caller.accountId);
+    const found = await shard.job(caller.accountId, jobId);
+    expect(found).toMatchObject({ job: { id: jobId, status: "failed", webhookUrl: "https://hooks.example/old" }, deliveries: [{ attempt: 1, outcome: "failed" }, { attempt: 2, outcome: "delivered" }] });
+    // A row the shared database gets afterwards is not imported again.
+    await env.DB.prepare("INSERT INTO jobs (id, account_id, key_id, operation, status, request, created_at) VALUES (?, ?, ?, 'xlsx.generate', 'queued', '{}', ?)").bind(`${jobId}x`, caller.accountId, caller.keyId, now).run();
+    expect(await shard.job(caller.accountId, `${jobId}x`)).toBeNull();
+    const unfed = await runInDurableObject(shard, (_instance: AccountShard, state) => state.storage.sql.exec("SELECT count(*) AS n FROM job_changes").one().n);
+    expect(unfed).toBe(0);
+  });
 });

@@ -1,7 +1,8 @@
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
+import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { topUpCharge, type Charge } from "../billing/charge.ts";
 import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
-import { FEED_DERIVATIVES, FEED_ROWS, ledgerFeedMessage } from "../billing/ledger-feed.ts";
+import { FEED_DERIVATIVES, FEED_JOBS, FEED_ROWS, ledgerFeedMessage } from "../billing/ledger-feed.ts";
 import { derivativesBeforeShard } from "../derivatives/d1-derivatives.ts";
 import {
   countShardDerivatives,
@@ -35,6 +36,33 @@ import {
   type IdempotencyRecord,
   type RecordName,
 } from "../idempotency/shard-idempotency-records.ts";
+import { jobsBeforeShard } from "../jobs/d1-jobs.ts";
+import {
+  cancelShardJob,
+  claimShardJob,
+  failUnfinishedShardJob,
+  findShardJob,
+  finishShardJob,
+  importShardJobs,
+  insertShardJob,
+  markJobsFed,
+  requeueShardJob,
+  setShardJobProgress,
+  unfedJobChanges,
+  type JobEnd,
+  type NewShardJob,
+  type ShardClaim,
+  type ShardJobRow,
+} from "../jobs/shard-jobs.ts";
+import { deliveriesBeforeShard } from "../webhooks/d1-deliveries.ts";
+import {
+  deliveriesOfJobs,
+  importShardDeliveries,
+  listShardDeliveries,
+  recordShardDelivery,
+  shardDeliveryAttempted,
+  type ShardDeliveryRow,
+} from "../webhooks/shard-deliveries.ts";
 import { FEED_MESSAGES_PER_ALARM, Shard, type ShardEnv } from "./shard.ts";
 import { ACCOUNT_SHARD_STEPS } from "./shard-migrations.ts";
 
@@ -42,20 +70,22 @@ import { ACCOUNT_SHARD_STEPS } from "./shard-migrations.ts";
 const IDEMPOTENCY_IMPORTED = "d1_idempotency_imported";
 const LEDGER_IMPORTED = "d1_ledger_imported";
 const DERIVATIVES_IMPORTED = "d1_derivatives_imported";
+const JOBS_IMPORTED = "d1_jobs_imported";
 // A shard that falls short looks for top-ups granted since it last looked at most this often, so
 // an account at zero cannot turn each refused call into a read of the shared database.
 const TOP_UP_LOOK_MS = 2_000;
 
 /**
  * One account's own state, in a Durable Object with its own SQLite database: its money (the
- * ledger, the balance, charge-once), its idempotency records and its derivative index. The account's calls run here one
+ * ledger, the balance, charge-once), its idempotency records, its derivative index and its async
+ * jobs with their webhook attempts. The account's calls run here one
  * at a time and never queue behind another account's, so the ceiling grows with the number of
  * accounts instead of being one shared database's (docs/scale.md).
  *
  * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard
  * first used by this deployment imports what the shared database held for its account, once,
- * before it answers anything: its ledger (and so its balance), its live idempotency records and
- * its derivatives. Its new ledger rows and derivative changes reach the shared database's reports
+ * before it answers anything: its ledger (and so its balance), its live idempotency records, its
+ * derivatives and its jobs. Its new ledger rows, derivative and job changes reach the shared database's reports
  * through the ledger feed, a moment later.
  */
 export class AccountShard extends Shard<ShardEnv> {
@@ -188,27 +218,102 @@ export class AccountShard extends Shard<ShardEnv> {
     releaseRecord(this.db, name);
   }
 
-  /** Feeds new ledger rows and derivative changes, drops expired idempotency records, and wakes again for whichever comes next. */
+  async createJob(accountId: string, job: NewShardJob): Promise<ShardJobRow> {
+    await this.importJobsOnce(accountId);
+    const row = insertShardJob(this.db, job);
+    await this.feedSoon();
+    return row;
+  }
+
+  /** The job with its webhook's attempts; null for no such job in this account. */
+  async job(accountId: string, jobId: string): Promise<{ job: ShardJobRow; deliveries: ShardDeliveryRow[] } | null> {
+    await this.importJobsOnce(accountId);
+    const job = findShardJob(this.db, jobId);
+    return job && { job, deliveries: listShardDeliveries(this.db, jobId) };
+  }
+
+  async claimJob(accountId: string, jobId: string, now: number, leaseMs: number): Promise<ShardClaim> {
+    await this.importJobsOnce(accountId);
+    const claim = claimShardJob(this.db, jobId, now, leaseMs);
+    if (claim.claimed) await this.feedSoon();
+    return claim;
+  }
+
+  async finishJob(accountId: string, jobId: string, end: JobEnd, now: number): Promise<boolean> {
+    await this.importJobsOnce(accountId);
+    return this.jobFed(finishShardJob(this.db, jobId, end, now));
+  }
+
+  async failUnfinishedJob(accountId: string, jobId: string, error: ProblemBody, now: number): Promise<ShardJobRow | null> {
+    await this.importJobsOnce(accountId);
+    const failed = failUnfinishedShardJob(this.db, jobId, error, now);
+    await this.jobFed(failed !== null);
+    return failed;
+  }
+
+  async requeueJob(accountId: string, jobId: string): Promise<void> {
+    await this.importJobsOnce(accountId);
+    requeueShardJob(this.db, jobId);
+    await this.feedSoon();
+  }
+
+  async setJobProgress(accountId: string, jobId: string, done: number, total: number): Promise<void> {
+    await this.importJobsOnce(accountId);
+    setShardJobProgress(this.db, jobId, done, total);
+  }
+
+  /** Cancels a queued job; otherwise the job as it is (null: no such job). */
+  async cancelJob(accountId: string, jobId: string, now: number): Promise<{ cancelled: boolean; job: ShardJobRow | null }> {
+    await this.importJobsOnce(accountId);
+    const cancelled = cancelShardJob(this.db, jobId, now);
+    await this.jobFed(cancelled !== null);
+    return cancelled ? { cancelled: true, job: cancelled } : { cancelled: false, job: findShardJob(this.db, jobId) };
+  }
+
+  /** The job a webhook attempt reports, and whether that attempt already ran; null for no such job. */
+  async webhookAttempt(accountId: string, jobId: string, attempt: number): Promise<{ job: ShardJobRow; attempted: boolean } | null> {
+    await this.importJobsOnce(accountId);
+    const job = findShardJob(this.db, jobId);
+    return job && { job, attempted: shardDeliveryAttempted(this.db, jobId, attempt) };
+  }
+
+  async recordWebhookAttempt(accountId: string, delivery: ShardDeliveryRow): Promise<void> {
+    await this.importJobsOnce(accountId);
+    recordShardDelivery(this.db, delivery);
+    await this.feedSoon();
+  }
+
+  /** Feeds new ledger rows, derivative and job changes, drops expired idempotency records, and wakes again for whichever comes next. */
   override async alarm(): Promise<void> {
-    await this.feedUnfed(this.accountOf([LEDGER_IMPORTED, DERIVATIVES_IMPORTED]), (accountId) => this.feed(accountId));
+    await this.feedUnfed(this.accountOf([LEDGER_IMPORTED, DERIVATIVES_IMPORTED, JOBS_IMPORTED]), (accountId) => this.feed(accountId));
     pruneRecords(this.db, Date.now());
     await this.wakeAt(nextExpiry(this.db));
   }
 
-  /** Sends unfed rows and derivative changes, FEED_ROWS and FEED_DERIVATIVES a message; true when some are left for the next alarm. */
+  /** Sends unfed rows, derivative and job changes, FEED_ROWS, FEED_DERIVATIVES and FEED_JOBS a message; true when some are left for the next alarm. */
   private async feed(accountId: string): Promise<boolean> {
     for (let sent = 0; sent < FEED_MESSAGES_PER_ALARM; sent++) {
       const rows = unfedRows(this.db, FEED_ROWS);
       const derivatives = unfedDerivativeChanges(this.db, FEED_DERIVATIVES);
-      if (rows.length === 0 && derivatives.length === 0) return false;
+      const jobs = unfedJobChanges(this.db, FEED_JOBS);
+      if (rows.length === 0 && derivatives.length === 0 && jobs.length === 0) return false;
       const through = rows.at(-1)?.seq ?? null;
       // Read with the rows, before the send yields: the balance is the one after `through` only if no row came later.
       const balance = through !== null && lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through } : null;
-      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance, derivatives));
+      const attempts = deliveriesOfJobs(this.db, jobs.map((job) => job.row.id));
+      const jobsWithAttempts = jobs.map((job) => ({ ...job, deliveries: attempts.filter((attempt) => attempt.jobId === job.row.id) }));
+      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance, derivatives, jobsWithAttempts));
       if (through !== null) markFed(this.db, through);
       if (derivatives.length > 0) markDerivativesFed(this.db, derivatives.at(-1)!.seq);
+      if (jobs.length > 0) markJobsFed(this.db, jobs.at(-1)!.seq);
     }
-    return unfedRows(this.db, 1).length > 0 || unfedDerivativeChanges(this.db, 1).length > 0;
+    return unfedRows(this.db, 1).length > 0 || unfedDerivativeChanges(this.db, 1).length > 0 || unfedJobChanges(this.db, 1).length > 0;
+  }
+
+  /** A job just changed (when `changed`), with the feed told to carry it. */
+  private async jobFed(changed: boolean): Promise<boolean> {
+    if (changed) await this.feedSoon();
+    return changed;
   }
 
   /** Rows just dropped, with the feed told to carry their drop. */
@@ -247,6 +352,13 @@ export class AccountShard extends Shard<ShardEnv> {
   private async importDerivativesOnce(accountId: string): Promise<void> {
     await this.once(DERIVATIVES_IMPORTED, accountId, async () => {
       importShardDerivatives(this.db, await derivativesBeforeShard(this.env.DB, accountId));
+    });
+  }
+
+  private async importJobsOnce(accountId: string): Promise<void> {
+    await this.once(JOBS_IMPORTED, accountId, async () => {
+      importShardJobs(this.db, await jobsBeforeShard(this.env.DB, accountId));
+      importShardDeliveries(this.db, await deliveriesBeforeShard(this.env.DB, accountId));
     });
   }
 

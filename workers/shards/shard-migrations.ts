@@ -53,6 +53,21 @@ export const ACCOUNT_SHARD_STEPS: readonly string[][] = [
   // is refused at its keep, so a transform begun from an isolate's memory of the file before its
   // deletion is neither charged nor kept. Kept a day, far past any transform's deadline.
   ["CREATE TABLE gone_sources (file_id TEXT PRIMARY KEY, gone_at INTEGER NOT NULL)"],
+  // The account's async jobs and each attempt of their webhooks, as the shared database's `jobs`
+  // and `webhook_deliveries` had them. `job_changes` names each job changed (or given an attempt)
+  // since the shared report last heard, under its newest change's `seq`.
+  [
+    `CREATE TABLE jobs (
+      id TEXT PRIMARY KEY, key_id TEXT NOT NULL, operation TEXT NOT NULL, status TEXT NOT NULL,
+      request TEXT NOT NULL, result TEXT, error TEXT, delivered TEXT, progress_done INTEGER, progress_total INTEGER,
+      attempts INTEGER NOT NULL DEFAULT 0, lease_until INTEGER, webhook_url TEXT, webhook_secret_sealed TEXT,
+      created_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER)`,
+    `CREATE TABLE webhook_deliveries (
+      job_id TEXT NOT NULL, attempt INTEGER NOT NULL, message_id TEXT NOT NULL, url TEXT NOT NULL,
+      outcome TEXT NOT NULL, response_status INTEGER, error TEXT, attempted_at INTEGER NOT NULL, next_attempt_at INTEGER,
+      PRIMARY KEY (job_id, attempt))`,
+    "CREATE TABLE job_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL UNIQUE)",
+  ],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { derivativeColumns, fileColumns, originColumns, originObjectColumns, type StoredFormatClass } from "../db/schema.ts";
+import { derivativeColumns, fileColumns, jobColumns, originColumns, originObjectColumns, webhookDeliveryColumns, type StoredFormatClass } from "../db/schema.ts";
 import type { Chargeable } from "../../contracts/pricing.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
@@ -95,3 +95,15 @@ export const shardOriginObjectChanges = sqliteTable(
   },
   (t) => [unique().on(t.originId, t.path)],
 );
+
+/** The account's async jobs: the shared database's `jobs` without the account column. */
+export const shardJobs = sqliteTable("jobs", jobColumns());
+
+/** Each attempt of a job's webhook, one row per (job, attempt). */
+export const shardWebhookDeliveries = sqliteTable("webhook_deliveries", webhookDeliveryColumns(), (t) => [primaryKey({ columns: [t.jobId, t.attempt] })]);
+
+/** Jobs changed (or given a webhook attempt) since the shared report last heard, each under its newest change's `seq`. */
+export const shardJobChanges = sqliteTable("job_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  jobId: text("job_id").notNull().unique(),
+});

@@ -1,23 +1,24 @@
 import type { Bindings } from "../env.ts";
 import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
-import { loadJob } from "../jobs/job-store.ts";
+import { jobRecordOf } from "../jobs/job-store.ts";
+import { messageAccount } from "../jobs/message-account.ts";
+import { accountShard } from "../shards/shard-stub.ts";
 import { requestFailure } from "../sources/connection-failure.ts";
 import { checkWebhookUrl } from "./webhook-url.ts";
-import { deliveryAttempted, recordDelivery } from "./delivery-store.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
 import { nextRetryDelayMs, QUEUE_MAX_DELAY_S } from "./retry-schedule.ts";
 import { signWebhook, WEBHOOK_HEADERS } from "../../contracts/webhooks/signature.ts";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-type WebhookEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET" | "ALLOW_LOOPBACK_URLS">;
+type WebhookEnv = Pick<Bindings, "DB" | "JOBS" | "SIGNING_SECRET" | "ALLOW_LOOPBACK_URLS" | "ACCOUNT_SHARDS">;
 
 export type DeliveryOutcome = "delivered" | "failed" | "disabled" | "skipped";
 
 /** Queues the first attempt for a job that just ended, if it has somewhere to report to. */
-export async function announceJobEnd(env: WebhookEnv, jobId: string, webhookUrl: string | null): Promise<void> {
-  if (webhookUrl) await env.JOBS.send({ kind: "webhook", job_id: jobId, attempt: 1 });
+export async function announceJobEnd(env: Pick<Bindings, "JOBS">, job: { id: string; account_id: string; webhook_url: string | null }): Promise<void> {
+  if (job.webhook_url) await env.JOBS.send({ kind: "webhook", job_id: job.id, account_id: job.account_id, attempt: 1 });
 }
 
 async function enqueueAttempt(env: WebhookEnv, message: Extract<QueueMessage, { kind: "webhook" }>, delayMs: number): Promise<void> {
@@ -27,8 +28,8 @@ async function enqueueAttempt(env: WebhookEnv, message: Extract<QueueMessage, { 
 
 /**
  * One delivery attempt of a job's end event, signed per Standard Webhooks. Every attempt is
- * recorded; a non-2xx answer or a timeout schedules the next one, a 410 stops them. Redelivery
- * of the same attempt by the queue is recognised by the (message_id, attempt) key and skipped.
+ * recorded in the job's shard; a non-2xx answer or a timeout schedules the next one, a 410 stops
+ * them. Redelivery of the same attempt by the queue is recognised by the (job, attempt) key and skipped.
  */
 export async function deliverJobWebhook(
   env: WebhookEnv,
@@ -40,10 +41,14 @@ export async function deliverJobWebhook(
     await enqueueAttempt(env, message, message.not_before - now);
     return "skipped";
   }
-  const job = await loadJob(env.DB, message.job_id);
-  if (!job?.webhook_url || !job.webhook_secret_sealed) return "skipped";
+  const accountId = await messageAccount(env, message);
+  if (accountId === null) return "skipped";
+  const shard = accountShard(env, accountId);
+  const found = await shard.webhookAttempt(accountId, message.job_id, message.attempt);
+  if (!found || found.attempted) return "skipped";
+  const job = jobRecordOf(accountId, found.job);
+  if (!job.webhook_url || !job.webhook_secret_sealed) return "skipped";
   const messageId = jobEventId(job.id);
-  if (await deliveryAttempted(env.DB, messageId, message.attempt)) return "skipped";
 
   const body = JSON.stringify(jobEventPayload(job, now));
   const timestamp = Math.floor(now / 1000);
@@ -77,7 +82,7 @@ export async function deliverJobWebhook(
   if (outcome === "failed" && error === null) error = `endpoint answered ${responseStatus}`;
   // An endpoint that fails is the customer's condition: one line at warn level, no stack.
   if (error !== null) console.warn(`webhook ${messageId} attempt ${message.attempt} failed: ${error}`);
-  await recordDelivery(env.DB, {
+  await shard.recordWebhookAttempt(accountId, {
     messageId,
     jobId: job.id,
     attempt: message.attempt,
@@ -89,7 +94,7 @@ export async function deliverJobWebhook(
     nextAttemptAt: retryIn === null ? null : now + retryIn,
   });
   if (retryIn !== null) {
-    await enqueueAttempt(env, { kind: "webhook", job_id: job.id, attempt: message.attempt + 1, not_before: now + retryIn }, retryIn);
+    await enqueueAttempt(env, { kind: "webhook", job_id: job.id, account_id: accountId, attempt: message.attempt + 1, not_before: now + retryIn }, retryIn);
   }
   return outcome;
 }
