@@ -1,8 +1,10 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { problemOf, seedCaller } from "../test-support/api.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
 import { freezeClockInsideMinute } from "../test-support/frozen-clock.ts";
+import type { RateWindowCounter } from "../rate-limit/rate-window-counter.ts";
 
 describe("rate limit", () => {
   it("counts per key, reports the policy and remaining quota, then answers 429 with Retry-After", async () => {
@@ -29,5 +31,26 @@ describe("rate limit", () => {
     expect(retryAfter).toBe(resetSeconds);
 
     expect((await call(other.secret)).status).toBe(200);
+  });
+
+  it("spreads a key over the configured counters and still refuses past the key's whole limit", async () => {
+    freezeClockInsideMinute();
+    const app = createApp();
+    const caller = await seedCaller();
+    const call = () =>
+      fetchWithEnv(
+        { RATE_LIMIT_PER_MINUTE: "8", RATE_WINDOW_COUNTERS_PER_KEY: "4" },
+        new Request("http://api.test/v1/account", { headers: { Authorization: `Bearer ${caller.secret}` } }),
+        app,
+      );
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await call()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+    // Counted in four objects, two or three requests each, none in the key's single counter.
+    const windowOf = (name: string) =>
+      runInDurableObject(env.RATE_WINDOWS.get(env.RATE_WINDOWS.idFromName(name)), (_counter: RateWindowCounter, state) => state.storage.get<{ count: number }>("window"));
+    const counts = await Promise.all([0, 1, 2, 3].map((i) => windowOf(`${caller.keyId}#${i}`)));
+    expect(counts.map((window) => window!.count).toSorted()).toEqual([2, 2, 2, 3]);
+    expect(await windowOf(caller.keyId)).toBeUndefined();
   });
 });

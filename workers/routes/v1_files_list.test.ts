@@ -2,7 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deleteFile } from "../files/file-lifecycle.ts";
 import { storeFile, type FileRecord } from "../files/file-store.ts";
+import { fileShardOf } from "../files/file-shard-index.ts";
 import { api, problemOf, seedCaller, type TestCaller } from "../test-support/api.ts";
+import { fetchWithEnv } from "../test-support/app-with-env.ts";
 
 interface FileList {
   data: { file_id: string; expires_at: string | null; size_bytes: number; content_type: string; created_at: string }[];
@@ -20,6 +22,22 @@ async function page(caller: TestCaller, query: string): Promise<FileList> {
 }
 
 describe("GET /v1/files", () => {
+  it("pages through files spread over several file shards as through one", async () => {
+    const caller = await seedCaller();
+    const spread = { FILE_SHARDS_PER_ACCOUNT: "4" };
+    const stored: FileRecord[] = [];
+    for (let i = 0; i < 12; i++) stored.push(await storeFile({ ...env, ...spread }, { accountId: caller.accountId, kind: "source", body: new Uint8Array(8), size: 8, contentType: "image/png", expiresAt: null }));
+    expect(new Set(stored.map((file) => fileShardOf(file.id))).size).toBeGreaterThan(1);
+    const listed: string[] = [];
+    for (let cursor: string | null = ""; cursor !== null; ) {
+      const res = await fetchWithEnv(spread, new Request(`http://api.test/v1/files?limit=5${cursor ? `&cursor=${cursor}` : ""}`, { headers: { Authorization: `Bearer ${caller.secret}` } }));
+      const body = await res.json<FileList>();
+      listed.push(...body.data.map((file) => file.file_id));
+      cursor = body.next_cursor;
+    }
+    expect(listed).toEqual([...stored].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1)).map((file) => file.id));
+  });
+
   it("pages through the account's live files newest first, and a file stored meanwhile shifts no page", async () => {
     const caller = await seedCaller();
     const stored: FileRecord[] = [];
