@@ -1,16 +1,23 @@
+import { z } from "zod";
 import type { JobOperation } from "../../contracts/operations.ts";
 import type { JobDelivered } from "./job-delivered.ts";
 import { jobResultSchemas } from "./job-view.ts";
 
-/** What a succeeded job's result says was charged and delivered, read through its operation's schema; null when it is not its operation's result. */
+// What every operation's result carries about its money and its outputs: a charge, and its output
+// file (`file_id`) or, for a batch, each item's (`results`). Read through this after the result
+// has passed its own operation's schema, so no operation is named here.
+const deliveringResult = z.object({
+  billing: z.object({ charged_micros: z.number().int() }),
+  file_id: z.string().nullable().optional(),
+  results: z.array(z.object({ status: z.string(), file_id: z.string().nullable().optional() })).optional(),
+});
+
+/** What a succeeded job's result says was charged and delivered; null when it is not its operation's result. */
 export function deliveredByJob(operation: JobOperation, result: unknown): JobDelivered | null {
-  if (operation === "image.batch") {
-    const parsed = jobResultSchemas["image.batch"].safeParse(result);
-    if (!parsed.success) return null;
-    const fileIds = parsed.data.results.flatMap((item) => (item.status === "ok" && item.file_id !== null ? [item.file_id] : []));
-    return { charged_micros: parsed.data.billing.charged_micros, file_ids: fileIds };
-  }
-  const parsed = jobResultSchemas[operation].safeParse(result);
-  if (!parsed.success) return null;
-  return { charged_micros: parsed.data.billing.charged_micros, file_ids: parsed.data.file_id === null ? [] : [parsed.data.file_id] };
+  if (!jobResultSchemas[operation].safeParse(result).success) return null;
+  const delivering = deliveringResult.safeParse(result);
+  if (!delivering.success) return null;
+  const { billing, file_id, results } = delivering.data;
+  const items = results?.flatMap((item) => (item.status === "ok" && item.file_id ? [item.file_id] : [])) ?? [];
+  return { charged_micros: billing.charged_micros, file_ids: [...(file_id ? [file_id] : []), ...items] };
 }
