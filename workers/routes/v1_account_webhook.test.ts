@@ -5,7 +5,7 @@ import { submitJob } from "../jobs/submit-job.ts";
 import { loadJob } from "../jobs/job-store.ts";
 import { api, problemOf, seedCaller } from "../test-support/api.ts";
 import { ledgerOf } from "../test-support/account-books.ts";
-import { shardRows } from "../test-support/shard-rows.ts";
+import { fileShardRows, shardRows } from "../test-support/shard-rows.ts";
 
 /** The job as its account's shard has it. */
 async function storedJob(accountId: string, jobId: string) {
@@ -38,11 +38,11 @@ describe("/v1/account/webhook", () => {
   });
 });
 
+/** What the account's shards hold: its jobs, its files (a stored input included) and its charges. */
 async function storedFor(accountId: string) {
-  const count = (table: string) =>
-    env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>().then((row) => row!.n);
   const [jobs] = await shardRows<{ n: number }>(accountId, "SELECT count(*) AS n FROM jobs");
-  return { jobs: jobs!.n, files: await count("files"), charges: (await ledgerOf(accountId, (row) => row.amountMicros > 0)).length };
+  const [files] = await fileShardRows<{ n: number }>(accountId, "SELECT count(*) AS n FROM files");
+  return { jobs: jobs!.n, files: files!.n, charges: (await ledgerOf(accountId, (row) => row.amountMicros > 0)).length };
 }
 
 describe("a job's own webhook", () => {
