@@ -92,7 +92,7 @@ export async function dropOriginObjects(env: FileShards, origin: OriginRecord, w
   return fileShard(env, origin.account_id).dropOriginObjects(origin.account_id, origin.id, which, now);
 }
 
-/** Makes the selected paths stale, keeping their originals: the next miss asks the origin, conditionally. Returns the paths. */
+/** Makes the selected paths stale, keeping their originals: the next miss asks the origin, conditionally. Returns the paths that keep an original. */
 export async function markObjectsStale(env: FileShards, origin: OriginRecord, which: PathSelection): Promise<string[]> {
   return fileShard(env, origin.account_id).markOriginObjectsStale(origin.account_id, origin.id, which);
 }

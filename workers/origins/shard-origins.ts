@@ -120,11 +120,14 @@ export function dropShardOriginObjects(db: ShardDb, originId: string, which: Pat
   return dropped;
 }
 
-/** Makes the selected paths stale, keeping their originals: the next miss asks the origin, conditionally. Returns the paths. */
+/**
+ * Makes the selected paths stale, keeping their originals: the next miss asks the origin,
+ * conditionally (and a remembered 404 is asked about again). Returns the paths that keep an original.
+ */
 export function markShardOriginObjectsStale(db: ShardDb, originId: string, which: PathSelection): string[] {
-  const paths = db.update(objects).set({ freshUntil: 0 }).where(selected(originId, which)).returning({ path: objects.path }).all().map((row) => row.path);
-  touch(db, originId, paths);
-  return paths;
+  const stale = db.update(objects).set({ freshUntil: 0 }).where(selected(originId, which)).returning({ path: objects.path, status: objects.status }).all();
+  touch(db, originId, stale.map((row) => row.path));
+  return stale.flatMap((row) => (row.status === "ready" ? [row.path] : []));
 }
 
 /** The account's origins and paths from before it had a file shard; the report has them already. */

@@ -5,6 +5,7 @@ import { loopbackApi, originTransformUrl, registerGeneratedOrigin } from "../tes
 import { seedSource, transformCharges, transformUrl } from "../test-support/transform-requests.ts";
 import { generatedBytes } from "../test-support/generated-file.ts";
 import { fetchWithEnv } from "../test-support/app-with-env.ts";
+import { fileShardRows } from "../test-support/shard-rows.ts";
 import type { RecordedPurge } from "../test-support/cloudflare-api-standin.ts";
 
 // Without CF_ZONE_ID and CF_API_TOKEN a purge reaches only this data centre, and says so.
@@ -47,8 +48,14 @@ describe("POST /v1/purge", () => {
     const url = originTransformUrl(caller, "w_30", "shop", "/photo.png");
     expect(await served(url)).toBe("compute");
     expect(await served(url)).toBe("edge");
-    const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", paths: ["/photo.png"], revalidate: true } });
+    // A remembered 404 is made stale too, but keeps no original to count.
+    expect((await loopbackApi(originTransformUrl(caller, "w_30", "shop", "/photo-missing.png"))).status).toBe(404);
+    const purged = await api("/v1/purge", { key: caller, json: { origin: "shop", prefix: "/photo", revalidate: true } });
     expect(await purged.json()).toEqual({ originals: 1, derivatives: 0, edge_entries: 1, cdn: localOnly(1) });
+    expect(await fileShardRows(caller.accountId, "SELECT path, status, fresh_until FROM origin_objects ORDER BY path")).toEqual([
+      { path: "/photo-missing.png", status: "missing", fresh_until: 0 },
+      { path: "/photo.png", status: "ready", fresh_until: 0 },
+    ]);
     expect(await keptOriginals(caller.accountId)).toBe(1);
     // Asked again (the same bytes are the same version), so the kept derivative serves.
     expect(await served(url)).toBe("r2");

@@ -168,9 +168,10 @@ export class FileShard extends Shard<ShardEnv> {
 
   async markOriginObjectsStale(accountId: string, originId: string, which: PathSelection): Promise<string[]> {
     await this.importOriginsOnce(accountId);
-    const paths = markShardOriginObjectsStale(this.db, originId, which);
-    if (paths.length > 0) await this.feedSoon();
-    return paths;
+    const kept = markShardOriginObjectsStale(this.db, originId, which);
+    // A remembered 404 made stale is a change too, though it keeps no original.
+    if (unfedOriginObjectChanges(this.db, 1).length > 0) await this.feedSoon();
+    return kept;
   }
 
   /** Feeds the files and origin paths changed since the reports last heard. */
