@@ -65,4 +65,13 @@ describe("an account's files over several file shards", () => {
     expect(page.map((file) => file.id)).toEqual(["file_beforeanysplit00000"]);
     for (const index of [1, 2, 3]) expect(await idsInShard(accountId, index)).toEqual([]);
   });
+
+  it("finds no file, and wakes no shard, for an id naming a shard the account does not use", async () => {
+    const { accountId } = await seedCaller();
+    const beyond = newFileId(1).replace(/^file_./, "file_z");
+    expect(fileShardOf(beyond)).toBe(61);
+    await expect(findFile(spread, accountId, beyond)).rejects.toMatchObject({ slug: "not_found" });
+    const facts = await runInDurableObject(fileShard(env, accountId, 61), (_shard: FileShard, state) => state.storage.sql.exec("SELECT * FROM shard_facts").toArray());
+    expect(facts).toEqual([]);
+  });
 });

@@ -56,10 +56,19 @@ export interface StoreFileInput {
 export type FileIndexEnv = Pick<Bindings, "FILE_SHARDS" | "FILE_SHARDS_PER_ACCOUNT">;
 type FileEnv = Pick<Bindings, "DB" | "FILES" | "FILE_SHARDS" | "FILE_SHARDS_PER_ACCOUNT">;
 
-/** The file shard that holds `fileId`, and its name for the shard's calls. */
-function holding(env: FileIndexEnv, accountId: string, fileId: string) {
+/**
+ * The shard `fileId` names; null for a shard the account does not use, which holds no file (a
+ * transform URL is public: a made-up id wakes no object).
+ */
+function shardIndexOf(env: FileIndexEnv, fileId: string): number | null {
   const index = fileShardOf(fileId);
-  return { shard: fileShard(env, accountId, index), name: { accountId, index } };
+  return index < fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT) ? index : null;
+}
+
+/** The file shard that holds `fileId`, and its name for the shard's calls; null when no shard can. */
+function holding(env: FileIndexEnv, accountId: string, fileId: string) {
+  const index = shardIndexOf(env, fileId);
+  return index === null ? null : { shard: fileShard(env, accountId, index), name: { accountId, index } };
 }
 
 /** Every file shard of the account, for what spans its files (FILE_SHARDS_PER_ACCOUNT may be raised, never lowered). */
@@ -94,15 +103,15 @@ export async function insertPendingFile(env: FileIndexEnv, file: NewFile, now = 
     deletedAt: null,
     deletedReason: null,
   };
-  const { shard, name } = holding(env, file.accountId, id);
-  await shard.insertFile(name, row);
+  const index = fileShardOf(id);
+  await fileShard(env, file.accountId, index).insertFile({ accountId: file.accountId, index }, row);
   return fileRecord(file.accountId, row);
 }
 
 /** Flips a pending row to ready; null when it is no longer pending (already ready, or deleted). */
 export async function markFileReady(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
-  const { shard, name } = holding(env, accountId, fileId);
-  return recordOf(accountId, await shard.markFileReady(name, fileId));
+  const held = holding(env, accountId, fileId);
+  return held && recordOf(accountId, await held.shard.markFileReady(held.name, fileId));
 }
 
 export async function storeFile(env: FileEnv, input: StoreFileInput): Promise<FileRecord> {
@@ -191,8 +200,8 @@ export async function openFile(env: FileEnv, accountId: string, fileId: string, 
  * and what derives from it are the caller's to remove afterwards. Null for no such file.
  */
 export async function markFileDeleted(env: FileIndexEnv, accountId: string, fileId: string, reason: DeletedReason, now = Date.now()): Promise<FileRecord | null> {
-  const { shard, name } = holding(env, accountId, fileId);
-  return recordOf(accountId, await shard.markFileDeleted(name, fileId, reason, now));
+  const held = holding(env, accountId, fileId);
+  return held && recordOf(accountId, await held.shard.markFileDeleted(held.name, fileId, reason, now));
 }
 
 const HOUR_MS = 3_600_000;
@@ -206,22 +215,25 @@ export async function retentionFor(db: D1Database, accountId: string): Promise<n
 
 /** The file's row whatever its status (the transform path's last check); null when there is no such file. */
 export async function findFileRow(env: FileIndexEnv, accountId: string, fileId: string): Promise<FileRecord | null> {
-  const { shard, name } = holding(env, accountId, fileId);
-  return recordOf(accountId, await shard.file(name, fileId));
+  const held = holding(env, accountId, fileId);
+  return held && recordOf(accountId, await held.shard.file(held.name, fileId));
 }
 
 /** Marks deleted, as expired, those of the account's files that are still live and past their expiry at `now`; returns them. */
 export async function expireFiles(env: FileIndexEnv, accountId: string, fileIds: string[], now: number): Promise<FileRecord[]> {
   const byShard = new Map<number, string[]>();
-  for (const fileId of fileIds) byShard.set(fileShardOf(fileId), [...(byShard.get(fileShardOf(fileId)) ?? []), fileId]);
+  for (const fileId of fileIds) {
+    const index = shardIndexOf(env, fileId);
+    if (index !== null) byShard.set(index, [...(byShard.get(index) ?? []), fileId]);
+  }
   const expired = await Promise.all([...byShard].map(([index, ids]) => fileShard(env, accountId, index).expireFiles({ accountId, index }, ids, now)));
   return expired.flat().map((row) => fileRecord(accountId, row));
 }
 
 /** Sets (or with null, lifts) a live file's expiry; null when the account has no such live file. */
 export async function setFileExpiry(env: FileIndexEnv, accountId: string, fileId: string, expiresAt: number | null): Promise<FileRecord | null> {
-  const { shard, name } = holding(env, accountId, fileId);
-  return recordOf(accountId, await shard.setFileExpiry(name, fileId, expiresAt));
+  const held = holding(env, accountId, fileId);
+  return held && recordOf(accountId, await held.shard.setFileExpiry(held.name, fileId, expiresAt));
 }
 
 /**
