@@ -4,8 +4,8 @@
 // it is first used; the books (scripts/soak/reconcile.ts) read it. Each row carries the shard's
 // change it reflects, so a copy of an older change delivered late changes nothing, and a dropped
 // derivative stays a day as a marker before the cron sweep forgets it.
-import { and, asc, eq, getTableColumns, gt, isNull, lte, sql } from "drizzle-orm";
-import { readInPages } from "../db/import-pages.ts";
+import { and, eq, getTableColumns, isNull, lte, sql } from "drizzle-orm";
+import { rowsInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { derivatives } from "../db/schema.ts";
 import type { ShardDerivativeRow } from "./shard-derivatives.ts";
@@ -19,15 +19,7 @@ const { accountId: _accountId, fedSeq: _fedSeq, droppedAt: _droppedAt, ...shardC
 
 /** The account's derivatives recorded before it had a shard, read page by page. */
 export function derivativesBeforeShard(db: D1Database, accountId: string): Promise<ShardDerivativeRow[]> {
-  return readInPages((after, limit) =>
-    orm(db)
-      .select({ cursor: sql<number>`rowid`, ...shardColumns })
-      .from(derivatives)
-      .where(and(eq(derivatives.accountId, accountId), isNull(derivatives.droppedAt), gt(sql`rowid`, after)))
-      .orderBy(asc(sql`rowid`))
-      .limit(limit)
-      .all(),
-  );
+  return rowsInPages(db, derivatives, shardColumns, and(eq(derivatives.accountId, accountId), isNull(derivatives.droppedAt)));
 }
 
 /** A derivative's state as a feed message carries it: its row, or null once dropped, under the shard's change `seq`. */

@@ -4,8 +4,8 @@
 // files in it (their shard decides), the storage meter sums durable bytes from it, and the books
 // (scripts/soak/reconcile.ts) read it. Each row carries the shard's change it reflects, so a copy
 // of an older change delivered late changes nothing.
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, lte, ne, sql, sum } from "drizzle-orm";
-import { readInPages } from "../db/import-pages.ts";
+import { and, asc, eq, getTableColumns, inArray, isNull, lte, ne, sql, sum } from "drizzle-orm";
+import { rowsInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { files } from "../db/schema.ts";
 import type { FileRow, ShardFileRow } from "./shard-files.ts";
@@ -16,15 +16,7 @@ const { accountId: _accountId, fedSeq: _fedSeq, ...shardColumns } = getTableColu
 
 /** The account's files recorded before it had a file shard, read page by page. */
 export function filesBeforeShard(db: D1Database, accountId: string): Promise<ShardFileRow[]> {
-  return readInPages((after, limit) =>
-    orm(db)
-      .select({ cursor: sql<number>`rowid`, ...shardColumns })
-      .from(files)
-      .where(and(eq(files.accountId, accountId), gt(sql`rowid`, after)))
-      .orderBy(asc(sql`rowid`))
-      .limit(limit)
-      .all(),
-  );
+  return rowsInPages(db, files, shardColumns, eq(files.accountId, accountId));
 }
 
 /** A file's state as a feed message carries it, under the shard's change `seq`. */

@@ -5,8 +5,8 @@
 // read it. Each fed row carries the shard's change it reflects, so a copy of an older change
 // delivered late changes nothing. A fed row keeps neither the request nor the result, which only
 // the shard needs: it keeps what the result says was charged and delivered.
-import { and, asc, eq, getTableColumns, gt, gte, sql } from "drizzle-orm";
-import { readInPages } from "../db/import-pages.ts";
+import { and, eq, getTableColumns, gte, sql } from "drizzle-orm";
+import { rowsInPages } from "../db/import-pages.ts";
 import { inChunks } from "../db/in-chunks.ts";
 import { orm } from "../db/orm.ts";
 import { jobs } from "../db/schema.ts";
@@ -18,15 +18,7 @@ const { accountId: _accountId, fedSeq: _fedSeq, ...shardColumns } = getTableColu
 
 /** The account's jobs recorded before it had a shard, read page by page. */
 export function jobsBeforeShard(db: D1Database, accountId: string): Promise<ShardJobRow[]> {
-  return readInPages((after, limit) =>
-    orm(db)
-      .select({ cursor: sql<number>`rowid`, ...shardColumns })
-      .from(jobs)
-      .where(and(eq(jobs.accountId, accountId), eq(jobs.fedSeq, 0), gt(sql`rowid`, after)))
-      .orderBy(asc(sql`rowid`))
-      .limit(limit)
-      .all(),
-  );
+  return rowsInPages(db, jobs, shardColumns, and(eq(jobs.accountId, accountId), eq(jobs.fedSeq, 0)));
 }
 
 /** The account a job belongs to, for a queue message enqueued before messages named it; null for a job the report does not have (yet). */

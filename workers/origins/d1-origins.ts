@@ -4,8 +4,8 @@
 // (workers/billing/ledger-feed.ts), which the books (scripts/soak/reconcile.ts) read. Each row
 // carries the shard's change it reflects, so a copy of an older change delivered late changes
 // nothing.
-import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
-import { readInPages } from "../db/import-pages.ts";
+import { eq, getTableColumns, sql } from "drizzle-orm";
+import { rowsInPages } from "../db/import-pages.ts";
 import { orm } from "../db/orm.ts";
 import { originObjects, origins } from "../db/schema.ts";
 import type { ShardOriginObjectRow, ShardOriginRow } from "./shard-origins.ts";
@@ -21,15 +21,7 @@ export function originsBeforeShard(db: D1Database, accountId: string): Promise<S
 
 /** The account's origin paths recorded before it had a file shard, read page by page. */
 export function originObjectsBeforeShard(db: D1Database, accountId: string): Promise<ShardOriginObjectRow[]> {
-  return readInPages((after, limit) =>
-    orm(db)
-      .select({ cursor: sql<number>`rowid`, ...objectShardColumns })
-      .from(originObjects)
-      .where(and(eq(originObjects.accountId, accountId), gt(sql`rowid`, after)))
-      .orderBy(asc(sql`rowid`))
-      .limit(limit)
-      .all(),
-  );
+  return rowsInPages(db, originObjects, objectShardColumns, eq(originObjects.accountId, accountId));
 }
 
 /** A path's state as a feed message carries it, under the shard's change `seq`. */
