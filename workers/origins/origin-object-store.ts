@@ -1,9 +1,8 @@
 // What this service knows of each origin path's original, as the transform path and purges see
 // it: kept by the account's file shard (./shard-origins.ts). Rows are written after the
 // original's bytes are in R2, so a ready row never names a missing object.
-import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { fileShard, type FileShards } from "../shards/shard-stub.ts";
-import { originRecordOf, type OriginRecord } from "./origin-store.ts";
+import { noOriginNamed, originRecordOf, type OriginRecord } from "./origin-store.ts";
 import type { DroppedObject, PathSelection, ShardOriginObjectRow } from "./shard-origins.ts";
 
 export interface ReadyObject {
@@ -38,7 +37,7 @@ function objectOf(row: ShardOriginObjectRow): OriginObject {
 /** The account's origin by name and what its path held when last fetched (null: never, or purged), in one call to the shard. */
 export async function findOriginPath(env: FileShards, accountId: string, name: string, path: string): Promise<{ origin: OriginRecord; known: OriginObject | null }> {
   const found = await fileShard(env, accountId).originPath(accountId, name, path);
-  if (!found) throw new ProblemError("not_found", `No origin named ${name} in this account.`);
+  if (!found) throw noOriginNamed(name);
   return { origin: originRecordOf(accountId, found.origin), known: found.object && objectOf(found.object) };
 }
 

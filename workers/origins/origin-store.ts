@@ -33,7 +33,8 @@ export function originRecordOf(accountId: string, row: ShardOriginRow): OriginRe
   };
 }
 
-function notFound(name: string): ProblemError {
+/** The 404 for a name the account has no origin of (another account's is the same 404). */
+export function noOriginNamed(name: string): ProblemError {
   return new ProblemError("not_found", `No origin named ${name} in this account.`);
 }
 
@@ -63,12 +64,12 @@ export async function listOrigins(env: FileShards, accountId: string): Promise<O
 /** The account's origin by name; another account's origin is the same 404 as none. */
 export async function findOrigin(env: FileShards, accountId: string, name: string): Promise<OriginRecord> {
   const row = await fileShard(env, accountId).origin(accountId, name);
-  if (!row) throw notFound(name);
+  if (!row) throw noOriginNamed(name);
   return originRecordOf(accountId, row);
 }
 
 export async function deleteOrigin(env: FileShards, accountId: string, name: string): Promise<OriginRecord> {
   const row = await fileShard(env, accountId).deleteOrigin(accountId, name);
-  if (!row) throw notFound(name);
+  if (!row) throw noOriginNamed(name);
   return originRecordOf(accountId, row);
 }
