@@ -1,9 +1,11 @@
 // The capacity model: per-request costs times the traffic mix, held against published limits,
 // for the design before the move (every account's state in one D1, its statements as recorded
-// then) and the per-account shard design as built (account state in two Durable Objects per
-// account, its shard and its file shard; D1 keeps what is cross-account and the reports the shards
-// feed in queue batches), priced from the statements and shard calls measured in this run.
+// then) and the per-account shard design as built (account state in Durable Objects of its own,
+// its shard and its file shards; D1 keeps what is cross-account and the reports the shards feed in
+// queue batches), priced from the statements and shard calls measured in this run.
 import { FEED_DELAY_MS } from "../../workers/billing/ledger-feed.ts";
+import { MAX_FILE_SHARDS } from "../../workers/files/file-shard-index.ts";
+import { MAX_COUNTERS_PER_KEY } from "../../workers/rate-limit/fixed-window.ts";
 import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
 import { STATEMENTS_BEFORE_THE_MOVE } from "./before-the-move.ts";
 import { PUBLISHED_LIMITS } from "./published-limits.ts";
@@ -75,8 +77,6 @@ function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number)
 
 // The utilisation an operator sizes a configurable component for.
 const TARGET = 0.5;
-const MAX_KEY_WINDOW_COUNTERS = 64;
-const MAX_FILE_SHARDS = 62;
 const MAX_FEED_WINDOW_SECONDS = 10;
 
 /** Calls a second the busiest account makes to its shard, or to its file shards together. */
@@ -91,15 +91,16 @@ function busiestKeyRate(rates: Record<TrafficKind, number>, busiestShare: number
 
 /**
  * The least configuration that brings each configurable component to TARGET: origin instances (the
- * account's vCPU cap may forbid them: accountCapExceeded), counters per key, and the feed window
- * (up to MAX_FEED_WINDOW_SECONDS: a longer one delays the books, not the money).
+ * account's vCPU cap may forbid them: accountCapExceeded), counters per key, file shards per
+ * account, and the feed window (up to MAX_FEED_WINDOW_SECONDS: a longer one delays the books, not
+ * the money).
  */
 export function configurationFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Configuration {
   let feedWindowSeconds = DEFAULT_FEED_WINDOW_SECONDS;
   while (feedWindowSeconds < MAX_FEED_WINDOW_SECONDS && feedMessages(rates, feedWindowSeconds) > TARGET * PUBLISHED_LIMITS.queueMessagesPerSecond) feedWindowSeconds++;
   return {
     originInstances: Math.ceil(originVcpu(measured, rates) / (PUBLISHED_LIMITS.containerInstanceVcpu * TARGET)),
-    keyWindowCounters: Math.min(MAX_KEY_WINDOW_COUNTERS, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+    keyWindowCounters: Math.min(MAX_COUNTERS_PER_KEY, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
     // Every file call of the mix names one file, and a file's id names its shard.
     fileShardsPerAccount: Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
     feedWindowSeconds,

@@ -48,8 +48,11 @@ export function perMinuteLimit(configured: string): number {
   return Number(configured) || 600;
 }
 
-/** The configured counters per key (RATE_WINDOW_COUNTERS_PER_KEY, a whole number from 1 to 64), 1 when unset. */
+/** The most counters a key's window may be spread over. */
+export const MAX_COUNTERS_PER_KEY = 64;
+
+/** The configured counters per key (RATE_WINDOW_COUNTERS_PER_KEY, a whole number from 1 to MAX_COUNTERS_PER_KEY), 1 when unset. */
 export function countersPerKey(configured: string | undefined): number {
   const counters = Number(configured);
-  return Number.isInteger(counters) && counters >= 1 && counters <= 64 ? counters : 1;
+  return Number.isInteger(counters) && counters >= 1 && counters <= MAX_COUNTERS_PER_KEY ? counters : 1;
 }
