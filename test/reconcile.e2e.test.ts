@@ -47,7 +47,7 @@ async function feedCharge(db: D1Database, accountId: string, chargeKey: string, 
   books.seq += 1;
   fedBooks.set(accountId, books);
   const row = { account_id: accountId, charge_key: chargeKey, operation, amount_micros: amountMicros, units: 1, created_at: Date.now() };
-  await db.batch(fedLedgerStatements(db, [row], [{ account_id: accountId, balance_micros: books.balance, seq: books.seq }]));
+  await db.batch(fedLedgerStatements(db, [row], [{ account_id: accountId, balance_micros: books.balance, seq: books.seq, branch: 0 }]));
 }
 
 let jobCount = 0;

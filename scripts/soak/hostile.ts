@@ -11,6 +11,7 @@
 //   - charges for identical outputs: transform charges on the hostile account's still image beyond
 //     one per distinct output (ph_lqip under every Accept class, anim_false) (target: 0);
 //   - the account's usage report (GET /v1/usage) against its ledger.
+import { MONEY_MOVEMENTS } from "../../workers/billing/ledger-operation.ts";
 import { originCallTimeoutMs } from "../../contracts/limits/deadlines.ts";
 import { generateWebhookSecret } from "../../contracts/webhooks/signature.ts";
 import { openAccount } from "../../workers/billing/open-account.ts";
@@ -301,7 +302,8 @@ function hostileFigures(run: {
     // The ordinary client gives up sooner than any deadline; an attempt it gave up on is in its figures, not a hang.
   ];
 
-  const hostileRows = ledger.filter((row) => row.account_id === run.hostileAccountId && row.operation !== "account.topup");
+  const movements: readonly string[] = MONEY_MOVEMENTS;
+  const hostileRows = ledger.filter((row) => row.account_id === run.hostileAccountId && !movements.includes(row.operation));
   const refused = answers.filter((a) => !ok(a.status) && a.requestId !== null);
   const refusedKeys = new Set(refused.map((a) => requestChargeKey(a.requestId!)));
   const chargedRefused = hostileRows

@@ -3,9 +3,12 @@
 // can never both be charged.
 import type { DerivativeIdentity } from "../derivatives/derivative-identity.ts";
 
+/** What every synchronous request's key (and its batch items') starts with. */
+export const REQUEST_CHARGE_PREFIX = "req:";
+
 /** A synchronous request: a retry with a new request id is a new charge, so idempotency keys matter. */
 export function requestChargeKey(requestId: string): string {
-  return `req:${requestId}`;
+  return `${REQUEST_CHARGE_PREFIX}${requestId}`;
 }
 
 /** An async job: every attempt of the job shares it, so a rerun never charges twice. */
@@ -51,6 +54,22 @@ export function transformChargeOverlay(chargeKey: string): string | null {
 export function topUpChargeKey(reference: string): string {
   return `topup:${reference}`;
 }
+
+/**
+ * Money one of an account's shards moves to another (./shard-transfers.ts): each side records its
+ * half under its own key, numbered by the side that asked, so asking again for the same number is
+ * answered with the same amount and never moves money twice.
+ */
+export const transferKeys = {
+  /** The first shard's half of its `grant`th allotment to `branch`. */
+  allotted: (branch: number, grant: number) => `allot:${branch}:${grant}`,
+  /** The branch's half of it (each half names the branch: the report keeps every shard's rows under one account). */
+  received: (branch: number, grant: number) => `allot-in:${branch}:${grant}`,
+  /** The branch's half of the `recall`th return the first shard asked of it. */
+  returned: (branch: number, recall: number) => `return:${branch}:${recall}`,
+  /** The first shard's half of it. */
+  recovered: (branch: number, recall: number) => `return-in:${branch}:${recall}`,
+};
 
 /** A UTC day (YYYY-MM-DD) of an account's durable storage: charged once, however many sweeps run that day. */
 export function storageChargeKey(day: string): string {

@@ -1,16 +1,18 @@
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
+import { chargeBranch, type BranchEnv } from "./account-branches.ts";
 import { sawBalance, surelyCovered } from "./balance-seen.ts";
 import type { Charge, ChargeOutcome } from "./charge.ts";
 
 /**
- * Records a charge and debits the balance in the account's shard, in one statement there
- * (./shard-ledger.ts): the unique charge key turns a second attempt into a no-op, and the
- * balance's CHECK turns an overdraw into a 402 with nothing recorded. Both hold under concurrent
- * requests, since the shard runs one call at a time.
+ * Records a charge and debits the balance in the account's shard its key goes to
+ * (./account-branches.ts), in one statement there (./shard-ledger.ts): the unique charge key turns
+ * a second attempt into a no-op, and the balance's CHECK turns an overdraw into a 402 with nothing
+ * recorded once the account's money, wherever it sits, does not cover it (./account-money.ts).
+ * Both hold under concurrent requests, since the shard runs one call at a time.
  */
-export async function chargeOnce(env: AccountShards, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
-  const answer = await accountShard(env, charge.accountId).charge(charge.accountId, charge, now);
+export async function chargeOnce(env: BranchEnv, charge: Charge, now = Date.now()): Promise<ChargeOutcome> {
+  const answer = await accountShard(env, charge.accountId, chargeBranch(env, charge.chargeKey)).charge(charge.accountId, charge, now);
   return chargeAnswered(charge, answer);
 }
 

@@ -1,11 +1,11 @@
-import type { Chargeable } from "../../contracts/pricing.ts";
+import type { LedgerOperation } from "./ledger-operation.ts";
 import { topUpChargeKey } from "./charge-key.ts";
 
 export interface Charge {
   accountId: string;
   /** What is being paid for, built by ./charge-key.ts: unique per account. */
   chargeKey: string;
-  operation: Chargeable | "account.topup";
+  operation: LedgerOperation;
   amountMicros: number;
   units?: number;
 }

@@ -62,11 +62,12 @@ export interface FedRow {
   created_at: number;
 }
 
-/** The balance a shard had after its ledger row `seq`. */
+/** The balance one of the account's shards (`branch`, 0 the first) had after its ledger row `seq`. */
 export interface FedBalance {
   account_id: string;
   balance_micros: number;
   seq: number;
+  branch: number;
 }
 
 // One statement for a whole batch of rows, and one for their accounts' balances: the rows travel
@@ -80,6 +81,10 @@ const INSERT_FED_ROWS = `INSERT INTO ledger (account_id, charge_key, operation, 
 const UPDATE_FED_BALANCES = `UPDATE accounts SET balance_micros = fed.value ->> 'balance_micros', ledger_fed_seq = fed.value ->> 'seq'
   FROM json_each(?1) AS fed
   WHERE accounts.id = fed.value ->> 'account_id' AND accounts.ledger_fed_seq < fed.value ->> 'seq'`;
+const UPSERT_FED_BRANCH_BALANCES = `INSERT INTO account_branch_balances (account_id, branch, balance_micros, ledger_fed_seq)
+  SELECT value ->> 'account_id', value ->> 'branch', value ->> 'balance_micros', value ->> 'seq' FROM json_each(?1) WHERE true
+  ON CONFLICT (account_id, branch) DO UPDATE SET balance_micros = excluded.balance_micros, ledger_fed_seq = excluded.ledger_fed_seq
+  WHERE account_branch_balances.ledger_fed_seq < excluded.ledger_fed_seq`;
 
 // Rows one statement carries: about 150 bytes each, under D1's 2 MB for a bound value.
 const ROWS_PER_STATEMENT = 5_000;
@@ -87,7 +92,9 @@ const ROWS_PER_STATEMENT = 5_000;
 /** The statements that write a batch of fed rows and balances, for the feed's one batch (one transaction). */
 export function fedLedgerStatements(db: D1Database, rows: FedRow[], balances: FedBalance[]): D1PreparedStatement[] {
   const statements = inChunks(rows, ROWS_PER_STATEMENT).map((chunk) => db.prepare(INSERT_FED_ROWS).bind(JSON.stringify(chunk)));
-  if (balances.length > 0) statements.push(db.prepare(UPDATE_FED_BALANCES).bind(JSON.stringify(balances)));
+  const [first, branches] = [balances.filter((b) => b.branch === 0), balances.filter((b) => b.branch > 0)];
+  if (first.length > 0) statements.push(db.prepare(UPDATE_FED_BALANCES).bind(JSON.stringify(first)));
+  if (branches.length > 0) statements.push(db.prepare(UPSERT_FED_BRANCH_BALANCES).bind(JSON.stringify(branches)));
   return statements;
 }
 
@@ -98,14 +105,17 @@ export function ledgerRows(db: D1Database) {
     .from(ledger);
 }
 
-/** The balance the ledger feed last carried for the account; null for an unknown account. */
+// What the account's branches hold, fed: the account's balance is its first shard's and theirs.
+const branchesHold = sql<number>`accounts.balance_micros + COALESCE((SELECT SUM(held.balance_micros) FROM account_branch_balances AS held WHERE held.account_id = accounts.id), 0)`.mapWith(Number);
+
+/** The balance the ledger feed last carried for the account, its branches' included; null for an unknown account. */
 export async function fedBalance(db: D1Database, accountId: string): Promise<number | null> {
-  return (await orm(db).select({ micros: accounts.balanceMicros }).from(accounts).where(eq(accounts.id, accountId)).get())?.micros ?? null;
+  return (await orm(db).select({ micros: branchesHold }).from(accounts).where(eq(accounts.id, accountId)).get())?.micros ?? null;
 }
 
-/** Every account's fed balance, for the books: un-awaited, to join their batch. */
+/** Every account's fed balance, its branches' included, for the books: un-awaited, to join their batch. */
 export function fedBalances(db: D1Database) {
-  return orm(db).select({ id: accounts.id, balance_micros: accounts.balanceMicros }).from(accounts);
+  return orm(db).select({ id: accounts.id, balance_micros: branchesHold }).from(accounts);
 }
 
 /** How far the feed has come: the report's row count, the sum of its accounts' fed sequence numbers, and the derivatives', files', origin paths', jobs' and webhook attempts' (../derivatives/d1-derivatives.ts, ../files/d1-files.ts, ../origins/d1-origins.ts, ../jobs/d1-jobs.ts, ../webhooks/d1-deliveries.ts). */

@@ -26,8 +26,8 @@ async function reported(accountId: string) {
 describe("the ledger feed's consumer", () => {
   it("records a redelivered message once, and keeps the newest balance whatever order messages come in", async () => {
     const { accountId } = await seedCaller({ balanceMicros: 0 });
-    const first = ledgerFeedMessage(accountId, [row(1)], { micros: 9_200, seq: 1 });
-    const second = ledgerFeedMessage(accountId, [row(2)], { micros: 8_400, seq: 2 });
+    const first = ledgerFeedMessage(accountId, [row(1)], { micros: 9_200, seq: 1, branch: 0 });
+    const second = ledgerFeedMessage(accountId, [row(2)], { micros: 8_400, seq: 2, branch: 0 });
     await consumeLedgerFeed(batchOf(second), env.DB);
     await consumeLedgerFeed(batchOf(first, second), env.DB);
     expect(await reported(accountId)).toEqual({
@@ -42,7 +42,7 @@ describe("the ledger feed's consumer", () => {
 
   it("drops a message that is not a feed message and writes the rest", async () => {
     const { accountId } = await seedCaller({ balanceMicros: 0 });
-    const batch = batchOf({ account_id: accountId, rows: "not rows" }, ledgerFeedMessage(accountId, [row(1, 5)], { micros: 1, seq: 1 }));
+    const batch = batchOf({ account_id: accountId, rows: "not rows" }, ledgerFeedMessage(accountId, [row(1, 5)], { micros: 1, seq: 1, branch: 0 }));
     await consumeLedgerFeed(batch, env.DB);
     expect(await reported(accountId)).toMatchObject({ rows: [{ charge_key: "req:feed-1", amount_micros: 5 }], balance: 1 });
   });

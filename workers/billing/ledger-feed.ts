@@ -130,8 +130,8 @@ const ledgerFeedMessageSchema = z.object({
       created_at: z.number().int(),
     }),
   ),
-  /** The balance after the message's last row, when that row was the ledger's newest. */
-  balance: z.object({ balance_micros: z.number().int().nonnegative(), seq: z.number().int().positive() }).nullable(),
+  /** The balance after the message's last row, when that row was the ledger's newest, and which of the account's shards holds it. */
+  balance: z.object({ balance_micros: z.number().int().nonnegative(), seq: z.number().int().positive(), branch: z.number().int().nonnegative().default(0) }).nullable(),
   /** Each derivative kept or dropped since the last message, as it is now (null: dropped). */
   derivatives: z.array(fedDerivativeSchema).default([]),
   /** Each file changed since the last message, as it is now. */
@@ -147,14 +147,14 @@ export type LedgerFeedMessage = z.input<typeof ledgerFeedMessageSchema>;
 export function ledgerFeedMessage(
   accountId: string,
   rows: ShardLedgerRow[],
-  balance: { micros: number; seq: number } | null,
+  balance: { micros: number; seq: number; branch: number } | null,
   derivatives: DerivativeChange[] = [],
   jobs: JobChangeWithDeliveries[] = [],
 ): LedgerFeedMessage {
   return {
     account_id: accountId,
     rows: rows.map((row) => ({ charge_key: row.chargeKey, operation: row.operation, amount_micros: row.amountMicros, units: row.units, created_at: row.createdAt })),
-    balance: balance && { balance_micros: balance.micros, seq: balance.seq },
+    balance: balance && { balance_micros: balance.micros, seq: balance.seq, branch: balance.branch },
     derivatives: derivatives.map(({ fileId, canonical, formatClass, seq, row }) => ({
       file_id: fileId,
       canonical,
@@ -251,7 +251,8 @@ export async function consumeLedgerFeed(batch: MessageBatch<unknown>, db: D1Data
       jobs.push({ account_id, ...job });
       for (const attempt of attempts) deliveries.push({ job_id: job.row.id, ...attempt });
     }
-    if (balance && balance.seq > (newest.get(account_id)?.seq ?? 0)) newest.set(account_id, { account_id, ...balance });
+    const held = balance && `${account_id} ${balance.branch}`;
+    if (balance && held && balance.seq > (newest.get(held)?.seq ?? 0)) newest.set(held, { account_id, ...balance });
   }
   const statements = [
     ...fedLedgerStatements(db, rows, [...newest.values()]),

@@ -1,9 +1,10 @@
 // What an account spent, by operation and by day, read from its shard's ledger
 // (workers/billing/shard-ledger.ts): the shard holds every row the moment it is charged. Top-ups
-// are ledger rows too (negative amounts) and are left out.
-import { and, asc, gte, lt, ne, sql } from "drizzle-orm";
+// and transfers between the account's shards are ledger rows too, and are left out.
+import { and, asc, gte, lt, notInArray, sql } from "drizzle-orm";
 import type { Chargeable } from "../../contracts/pricing.ts";
 import type { ShardDb } from "../shards/shard-db.ts";
+import { MONEY_MOVEMENTS, type LedgerOperation } from "./ledger-operation.ts";
 import { shardLedger as ledger } from "../shards/shard-schema.ts";
 
 export interface UsageRow {
@@ -24,15 +25,15 @@ export interface DailyOperationUsageRow extends UsageRow {
 }
 
 function spentBetween(from: number, to: number) {
-  return and(ne(ledger.operation, "account.topup"), gte(ledger.createdAt, from), lt(ledger.createdAt, to));
+  return and(notInArray(ledger.operation, [...MONEY_MOVEMENTS]), gte(ledger.createdAt, from), lt(ledger.createdAt, to));
 }
 
 const count = sql<number>`SUM(${ledger.units})`.mapWith(Number);
 const micros = sql<number>`SUM(${ledger.amountMicros})`.mapWith(Number);
 const day = sql<string>`strftime('%Y-%m-%d', ${ledger.createdAt} / 1000, 'unixepoch')`;
 
-const spending = <Row extends { operation: Chargeable | "account.topup" }>(rows: Row[]) =>
-  rows.filter((row): row is Row & { operation: Chargeable } => row.operation !== "account.topup");
+const movements: readonly LedgerOperation[] = MONEY_MOVEMENTS;
+const spending = <Row extends { operation: LedgerOperation }>(rows: Row[]) => rows.filter((row): row is Row & { operation: Chargeable } => !movements.includes(row.operation));
 
 export function usageByOperation(db: ShardDb, from: number, to: number): UsageRow[] {
   return spending(

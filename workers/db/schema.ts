@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { jobOperations } from "../../contracts/operations.ts";
 import { chargeables } from "../../contracts/pricing.ts";
+import { MONEY_MOVEMENTS } from "../billing/ledger-operation.ts";
 import type { Scope } from "../auth/scopes.ts";
 import type { FormatClass } from "../../contracts/transform/negotiate.ts";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -35,6 +36,21 @@ export const accounts = sqliteTable(
   (t) => [check("balance_non_negative", sql`${t.balanceMicros} >= 0`)],
 );
 
+// The report's copy of what each branch of an account's shard holds (workers/billing/account-branches.ts):
+// an allotment's rest, fed like the first shard's balance above. The account's balance is the sum.
+export const accountBranchBalances = sqliteTable(
+  "account_branch_balances",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    branch: integer("branch").notNull(),
+    balanceMicros: integer("balance_micros").notNull(),
+    ledgerFedSeq: integer("ledger_fed_seq").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.branch] })],
+);
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {
@@ -67,7 +83,7 @@ export const ledger = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     chargeKey: text("charge_key").notNull(),
-    operation: text("operation", { enum: [...chargeables, "account.topup"] }).notNull(),
+    operation: text("operation", { enum: [...chargeables, ...MONEY_MOVEMENTS] }).notNull(),
     amountMicros: integer("amount_micros").notNull(),
     units: integer("units").notNull().default(1),
     createdAt: integer("created_at").notNull(),

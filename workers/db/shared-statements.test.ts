@@ -158,7 +158,7 @@ describe("statements each request sends to the shared database", () => {
       const attempt = { messageId: `msg_fed${i}`, jobId: jobRow.id, attempt: 1, url: "https://hooks.example/fed", outcome: "delivered" as const, responseStatus: 200, error: null, attemptedAt: now, nextAttemptAt: null };
       const job = { seq: i + 1, row: jobRow, deliveries: [attempt] };
       const message = {
-        ...ledgerFeedMessage(caller.accountId, [charge], i === 99 ? { micros: 0, seq: 1_099 } : null, [derivative], [job]),
+        ...ledgerFeedMessage(caller.accountId, [charge], i === 99 ? { micros: 0, seq: 1_099, branch: 0 } : null, [derivative], [job]),
         files: fileFeedMessage(caller.accountId, [{ seq: i + 1, row: fileRow }]).files,
       };
       return { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: message };

@@ -2,7 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { seedCaller } from "../test-support/api.ts";
 import { transformChargeKey } from "../billing/charge-key.ts";
-import { derivativeKey, derivativesOfFiles, readStoredDerivative, storeDerivative } from "./derivative-store.ts";
+import { currentBalance } from "../billing/charge-once.ts";
+import { accountShard } from "../shards/shard-stub.ts";
+import { deleteDerivativesOf, derivativeKey, derivativesOfFiles, readStoredDerivative, storeDerivative } from "./derivative-store.ts";
 import { cacheKeyUrl, edgeCacheKey, matchEdgeCache, putEdgeCache } from "./edge-cache.ts";
 
 describe("a derivative stored in the shared database before the format class was a union", () => {
@@ -58,6 +60,28 @@ describe("a derivative's object in R2", () => {
     const stored = await readStoredDerivative(env, id);
     expect(stored?.record.etag).toBe('"kept"');
     expect(new Uint8Array(await stored!.object.arrayBuffer())).toEqual(new Uint8Array([2, 3]));
+  });
+});
+
+describe("derivatives over an account's several shards", () => {
+  it("are kept and charged in the shard their file's id names, found there, and dropped from there", async () => {
+    const branched = { ...env, FILE_SHARDS_PER_ACCOUNT: "4" };
+    const { accountId } = await seedCaller({ balanceMicros: 10_000 });
+    // A file of the account's file shard 2: `file_`, the shard's base62 digit, 20 random characters.
+    const fileId = `file_2${"a".repeat(20)}`;
+    const id = { accountId, fileId, canonical: "w_10", formatClass: null };
+    const charge = { accountId, chargeKey: transformChargeKey(id), operation: "image.transform" as const, amountMicros: 500 };
+    await storeDerivative(branched, id, { body: new Uint8Array([7]), size: 1, contentType: "image/webp", etag: '"b2"' }, charge);
+    const name = { fileId, canonical: "w_10", formatClass: "" as const };
+    expect((await accountShard(env, accountId, 2).storedDerivative(accountId, name)).row?.etag).toBe('"b2"');
+    expect((await accountShard(env, accountId).storedDerivative(accountId, name)).row).toBeNull();
+    expect((await accountShard(env, accountId, 2).ledger(accountId)).filter((row) => row.operation === "image.transform")).toMatchObject([{ chargeKey: charge.chargeKey }]);
+    expect(await currentBalance(branched, accountId)).toBe(9_500);
+    expect((await readStoredDerivative(branched, id))?.record.etag).toBe('"b2"');
+    expect(await derivativesOfFiles(branched, accountId, [fileId])).toHaveLength(1);
+    expect(await deleteDerivativesOf(branched, accountId, [fileId], true)).toHaveLength(1);
+    expect((await accountShard(env, accountId, 2).storedDerivative(accountId, name)).row).toBeNull();
+    expect(await env.FILES.head(await derivativeKey(id))).toBeNull();
   });
 });
 

@@ -1,10 +1,11 @@
-// Derivatives kept in R2, one row each in their account's shard (./shard-derivatives.ts): the
+// Derivatives kept in R2, one row each in the account's shard that keeps their source's (./shard-derivatives.ts): the
 // tier that survives edge-cache eviction without computing (and without billing, which the ledger
 // guarantees on its own) again. The shard keeps a derivative's row and charges for it in one call.
 import { chargeAnswered } from "../billing/charge-once.ts";
 import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
 import { accountShard } from "../shards/shard-stub.ts";
+import { derivativeBranch, everyBranch } from "../billing/account-branches.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -23,7 +24,15 @@ export interface DerivativeRecord {
   content_type: string;
 }
 
-type StoreEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS">;
+type StoreEnv = Pick<Bindings, "DB" | "FILES" | "ACCOUNT_SHARDS" | "FILE_SHARDS_PER_ACCOUNT">;
+
+/** The account's shard that keeps the source's derivatives (workers/billing/account-branches.ts). */
+const shardOf = (env: StoreEnv, id: Pick<DerivativeIdentity, "accountId" | "fileId">) => accountShard(env, id.accountId, derivativeBranch(id.fileId));
+
+/** Every shard's answer to `ask`, together: what names no one source may be in any of them. */
+async function fromEveryBranch<Row>(env: StoreEnv, accountId: string, ask: (shard: ReturnType<typeof everyBranch>[number]) => Promise<Row[]>): Promise<Row[]> {
+  return (await Promise.all(everyBranch(env, accountId).map(ask))).flat();
+}
 
 export async function derivativeKey(id: DerivativeIdentity): Promise<string> {
   const name = (await sha256Hex(`${id.canonical}\n${storedFormatClass(id.formatClass)}`)).slice(0, 32);
@@ -64,7 +73,7 @@ const sourceName = (id: DerivativeIdentity) => `${id.accountId}/${id.fileId}`;
 export async function readStoredDerivative(env: StoreEnv, id: DerivativeIdentity): Promise<StoredDerivative | null> {
   const object = await env.FILES.get(await derivativeKey(id));
   if (object === null && !sourcesAtCap.has(sourceName(id))) return null;
-  const { row, count } = await accountShard(env, id.accountId).storedDerivative(id.accountId, shardName(id));
+  const { row, count } = await shardOf(env, id).storedDerivative(id.accountId, shardName(id));
   if (row && object) return { record: { r2_key: row.r2Key, etag: row.etag, bytes: row.bytes, content_type: row.contentType }, object };
   // An object no row accounts for (a keep that did not finish) is made again, never served.
   await object?.body.cancel();
@@ -96,7 +105,7 @@ export async function storeDerivative(env: StoreEnv, id: DerivativeIdentity, sto
   await putObject(env.FILES, r2Key, stored, { httpMetadata: { contentType } });
   const row: ShardDerivativeRow = { ...shardName(id), r2Key, etag, bytes: size, contentType, createdAt: now, overlayFileId: stored.overlayFileId ?? null };
   try {
-    const answer = await accountShard(env, id.accountId).keepDerivative(id.accountId, row, charge, now);
+    const answer = await shardOf(env, id).keepDerivative(id.accountId, row, charge, now);
     if (answer.outcome === "source_gone") throw new ProblemError("gone", `The source of this transform was deleted while it was made: nothing was kept or charged.`);
     if (answer.outcome === "derivative_limit") {
       if (sourcesAtCap.size >= SOURCES_AT_CAP_LIMIT) sourcesAtCap.clear();
@@ -125,7 +134,7 @@ async function deleteObjectsOf(env: StoreEnv, accountId: string, dropped: ShardD
  * refused at its keep.
  */
 export async function deleteDerivativesOf(env: StoreEnv, accountId: string, fileIds: string[], gone: boolean, now = Date.now()): Promise<DerivativeIdentity[]> {
-  const dropped = await accountShard(env, accountId).dropDerivativesMadeWith(accountId, fileIds, gone, now);
+  const dropped = await fromEveryBranch(env, accountId, (shard) => shard.dropDerivativesMadeWith(accountId, fileIds, gone, now));
   const deleted = await deleteObjectsOf(env, accountId, dropped);
   await recordPurgedDerivatives(env.DB, deleted);
   return deleted;
@@ -136,7 +145,12 @@ export async function deleteDerivativesOf(env: StoreEnv, accountId: string, file
  * them as dropped on purpose; returns how many were deleted.
  */
 export async function deleteDerivatives(env: StoreEnv, accountId: string, identities: DerivativeIdentity[]): Promise<number> {
-  const dropped = await accountShard(env, accountId).dropNamedDerivatives(accountId, identities.map(shardName));
+  const branches = [...new Set(identities.map((id) => derivativeBranch(id.fileId)))];
+  const dropped = (
+    await Promise.all(
+      branches.map((branch) => accountShard(env, accountId, branch).dropNamedDerivatives(accountId, identities.filter((id) => derivativeBranch(id.fileId) === branch).map(shardName))),
+    )
+  ).flat();
   await deleteObjectsOf(env, accountId, dropped);
   await recordPurgedDerivatives(env.DB, identities);
   return dropped.length;
@@ -148,7 +162,7 @@ export interface DerivativeUse extends DerivativeIdentity {
 
 /** The account's derivatives of the given files or drawn with one as their overlay (another account's files yield none). */
 export async function derivativesOfFiles(env: StoreEnv, accountId: string, fileIds: string[]): Promise<DerivativeUse[]> {
-  const rows = await accountShard(env, accountId).derivativesMadeWith(accountId, fileIds);
+  const rows = await fromEveryBranch(env, accountId, (shard) => shard.derivativesMadeWith(accountId, fileIds));
   return rows.map((row) => ({ ...identityOf(accountId, row), overlayFileId: row.overlayFileId }));
 }
 
@@ -160,12 +174,12 @@ export type DroppedDerivative = Omit<DerivativeIdentity, "accountId">;
  * origin path, not by source, so the caller purges those from what this returns.
  */
 export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
-  const dropped = await accountShard(env, accountId).dropDerivativesUnder(accountId, sourcePrefix);
+  const dropped = await shardOf(env, { accountId, fileId: sourcePrefix }).dropDerivativesUnder(accountId, sourcePrefix);
   return (await deleteObjectsOf(env, accountId, dropped)).map(({ accountId: _accountId, ...rest }) => rest);
 }
 
 /** The derivatives of every origin-backed source whose id starts with `sourcePrefix`, kept. */
 export async function derivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
-  const rows = await accountShard(env, accountId).derivativesUnder(accountId, sourcePrefix);
+  const rows = await shardOf(env, { accountId, fileId: sourcePrefix }).derivativesUnder(accountId, sourcePrefix);
   return rows.map((row) => ({ fileId: row.fileId, canonical: row.canonical, formatClass: formatClassOf(row.formatClass) }));
 }

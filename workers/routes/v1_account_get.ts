@@ -7,7 +7,7 @@ import { monthStart } from "../billing/usage.ts";
 import { chargeables } from "../../contracts/pricing.ts";
 import { durableUsage } from "../files/file-store.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { accountShard } from "../shards/shard-stub.ts";
+import { accountSpending } from "../billing/account-usage.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 
@@ -61,7 +61,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     findAccount(c.env.DB, accountId),
     findAccountSettings(c.env.DB, accountId),
     currentBalance(c.env, accountId),
-    accountShard(c.env, accountId).spending(accountId, start, now + 1),
+    accountSpending(c.env, accountId, start, now + 1),
     durableUsage(c.env, accountId, "ready"),
     owedStorageMicros(c.env.DB, accountId),
   ]);

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../hono-env.ts";
-import { accountShard } from "../shards/shard-stub.ts";
+import { accountUsage } from "../billing/account-usage.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { bearerSecurity, jsonContent, problemResponses } from "../openapi/responses.ts";
 import { usageRowSchema } from "./v1_account_get.ts";
@@ -56,7 +56,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const from = Date.parse(query.from);
   const to = Date.parse(query.to) + DAY_MS;
-  const data = await accountShard(c.env, accountId).usage(accountId, query.group_by, from, to);
+  const data = await accountUsage(c.env, accountId, query.group_by, from, to);
   const total = {
     count: data.reduce((sum, r) => sum + r.count, 0),
     micros: data.reduce((sum, r) => sum + r.micros, 0),

@@ -82,7 +82,7 @@ describe("an account's money, upgraded in place", () => {
     const charge = { accountId, chargeKey: "transform:file_x:w_10", operation: "image.transform" as const, amountMicros: 3000 };
     expect(await chargeOnce(env, charge)).toBe("already_charged");
     expect(await balanceOf(accountId)).toBe(7000);
-    expect(await accountShard(env, accountId).spending(accountId, now - 1, now + 1)).toEqual([{ operation: "image.transform", count: 1, micros: 3000 }]);
+    expect(await accountShard(env, accountId).usage(accountId, "operation", now - 1, now + 1)).toEqual([{ operation: "image.transform", count: 1, micros: 3000 }]);
     // Imported rows are the report's already: nothing of them is fed back.
     expect(await runInDurableObject(accountShard(env, accountId), (_shard: AccountShard, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM ledger WHERE fed = 0").one())).toEqual({ n: 0 });
   });

@@ -1,7 +1,9 @@
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
-import { topUpCharge, type Charge } from "../billing/charge.ts";
-import { forgetTopUps, ledgerRowsBeforeShard, pendingTopUpsOf } from "../billing/d1-ledger.ts";
+import { AccountMoney } from "../billing/account-money.ts";
+import type { Charge } from "../billing/charge.ts";
+import type { Allotment } from "../billing/shard-transfers.ts";
+import { ledgerRowsBeforeShard } from "../billing/d1-ledger.ts";
 import { FEED_DERIVATIVES, FEED_JOBS, FEED_ROWS, ledgerFeedMessage } from "../billing/ledger-feed.ts";
 import { derivativesBeforeShard } from "../derivatives/d1-derivatives.ts";
 import {
@@ -22,8 +24,8 @@ import {
   type ShardDerivativeName,
   type ShardDerivativeRow,
 } from "../derivatives/shard-derivatives.ts";
-import { balanceMicros, importLedgerRows, lastSeq, ledgerRows, markFed, recordCharge, unfedRows, type ShardChargeOutcome, type ShardLedgerRow } from "../billing/shard-ledger.ts";
-import { usageByOperation, usageReaders, type DailyOperationUsageRow, type DailyUsageRow, type UsageGrouping, type UsageRow } from "../billing/usage.ts";
+import { balanceMicros, importLedgerRows, lastSeq, ledgerRows, markFed, unfedRows, type ShardChargeOutcome, type ShardLedgerRow } from "../billing/shard-ledger.ts";
+import { usageReaders, type DailyOperationUsageRow, type DailyUsageRow, type UsageGrouping, type UsageRow } from "../billing/usage.ts";
 import { liveD1Records } from "../idempotency/d1-idempotency-records.ts";
 import {
   claimRecord,
@@ -64,6 +66,7 @@ import {
   type ShardDeliveryRow,
 } from "../webhooks/shard-deliveries.ts";
 import { FEED_MESSAGES_PER_ALARM, Shard, type ShardEnv } from "./shard.ts";
+import { accountShardName, branchOfShardName } from "./account-shard-name.ts";
 import { ACCOUNT_SHARD_STEPS } from "./shard-migrations.ts";
 
 // What the shard brought over from the shared database once, each recorded as a fact.
@@ -71,62 +74,72 @@ const IDEMPOTENCY_IMPORTED = "d1_idempotency_imported";
 const LEDGER_IMPORTED = "d1_ledger_imported";
 const DERIVATIVES_IMPORTED = "d1_derivatives_imported";
 const JOBS_IMPORTED = "d1_jobs_imported";
-// A shard that falls short looks for top-ups granted since it last looked at most this often, so
-// an account at zero cannot turn each refused call into a read of the shared database.
-const TOP_UP_LOOK_MS = 2_000;
+// A branch's number, noted at its first call.
+const BRANCH = "branch";
+
+/** What an account shard reads: the shared database and feed, and its account's other shards. */
+type AccountShardEnv = ShardEnv & { ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard> };
 
 /**
  * One account's own state, in a Durable Object with its own SQLite database: its money (the
  * ledger, the balance, charge-once), its idempotency records, its derivative index and its async
- * jobs with their webhook attempts. The account's calls run here one
- * at a time and never queue behind another account's, so the ceiling grows with the number of
- * accounts instead of being one shared database's (docs/scale.md).
+ * jobs with their webhook attempts. The account's calls run here one at a time and never queue
+ * behind another account's, so the ceiling grows with the number of accounts instead of being one
+ * shared database's (docs/scale.md).
  *
- * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A shard
- * first used by this deployment imports what the shared database held for its account, once,
- * before it answers anything: its ledger (and so its balance), its live idempotency records, its
- * derivatives and its jobs. Its new ledger rows, derivative and job changes reach the shared database's reports
- * through the ledger feed, a moment later.
+ * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A busy
+ * account has branches too (workers/billing/account-branches.ts), each this class under a name of
+ * its own: a branch keeps the derivatives of the files its number names and charges for them,
+ * and for sync calls, from an allotment of the account's money (workers/billing/account-money.ts).
+ * The first shard, used by this deployment for the first time, imports what the shared database
+ * held for its account, once, before it answers anything: its ledger (and so its balance), its
+ * live idempotency records, its derivatives and its jobs; a branch starts empty. Every shard's new
+ * ledger rows, derivative and job changes reach the shared database's reports through the ledger
+ * feed, a moment later.
  */
-export class AccountShard extends Shard<ShardEnv> {
-  private lastTopUpLook = 0;
-  private topUpLook: Promise<void> | null = null;
+export class AccountShard extends Shard<AccountShardEnv> {
+  private moneyHere?: AccountMoney;
 
-  constructor(ctx: DurableObjectState, env: ShardEnv) {
+  constructor(ctx: DurableObjectState, env: AccountShardEnv) {
     super(ctx, env, ACCOUNT_SHARD_STEPS);
   }
 
-  /** Records the charge once; an overdraw first looks for granted top-ups, then is refused with nothing recorded. */
-  async charge(accountId: string, charge: Charge, now: number): Promise<{ outcome: ShardChargeOutcome; balanceMicros: number }> {
+  /** Records the charge once; an overdraw is refused with nothing recorded once the account's money, wherever it sits, does not cover it. */
+  async charge(accountId: string, charge: Charge, now: number): Promise<{ outcome: ShardChargeOutcome; balanceMicros: number | null }> {
     await this.importLedgerOnce(accountId);
-    let outcome = recordCharge(this.db, charge, now);
-    if (outcome === "insufficient_balance") {
-      await this.lookForTopUps(accountId, false);
-      outcome = recordCharge(this.db, charge, now);
-    }
-    if (outcome === "charged") await this.feedSoon();
-    return { outcome, balanceMicros: balanceMicros(this.db) };
+    const outcome = await this.money.charge(accountId, charge, now);
+    // A branch's balance is its allotment's rest, not the account's.
+    return { outcome, balanceMicros: this.money.branch === 0 ? this.money.held() : null };
   }
 
-  /** The balance; when it is below `cover`, after looking for granted top-ups (`cover` of Infinity: always look). */
+  /** The first shard: the balance, when it is below `cover` after gathering the branches' and looking for granted top-ups (`cover` of Infinity: the whole balance, wherever it sits). */
   async balance(accountId: string, cover: number): Promise<number> {
     await this.importLedgerOnce(accountId);
-    const balance = balanceMicros(this.db);
-    if (balance >= cover) return balance;
-    await this.lookForTopUps(accountId, cover === Number.POSITIVE_INFINITY);
-    return balanceMicros(this.db);
+    return cover === Number.POSITIVE_INFINITY ? this.money.whole(accountId) : this.money.balance(accountId, cover);
   }
 
-  /** What the account spent between two instants, grouped as `/v1/usage` asks. */
+  /** A branch: what it holds of the account's money (`last`: the first shard's newest allotment to it). */
+  async heldMicros(accountId: string, last: Allotment | null): Promise<number> {
+    await this.importLedgerOnce(accountId);
+    return this.money.holds(last);
+  }
+
+  /** The first shard: an allotment a branch asks for (workers/billing/account-money.ts). */
+  async allot(accountId: string, branch: number, grant: number, need: number): Promise<number> {
+    await this.importLedgerOnce(accountId);
+    return this.money.allot(accountId, branch, grant, need);
+  }
+
+  /** A branch: gives back what it holds, as the first shard asks (workers/billing/account-money.ts). */
+  async giveBack(accountId: string, recall: number, last: Allotment | null): Promise<number> {
+    await this.importLedgerOnce(accountId);
+    return this.money.giveBack(recall, last);
+  }
+
+  /** What the account spent here between two instants, grouped as `/v1/usage` asks. */
   async usage(accountId: string, grouping: UsageGrouping, from: number, to: number): Promise<UsageRow[] | DailyUsageRow[] | DailyOperationUsageRow[]> {
     await this.importLedgerOnce(accountId);
     return usageReaders[grouping](this.db, from, to);
-  }
-
-  /** What the account spent between two instants, by operation. */
-  async spending(accountId: string, from: number, to: number): Promise<UsageRow[]> {
-    await this.importLedgerOnce(accountId);
-    return usageByOperation(this.db, from, to);
   }
 
   /** Every ledger row, oldest first, for the account's books. */
@@ -299,7 +312,7 @@ export class AccountShard extends Shard<ShardEnv> {
       if (rows.length === 0 && derivatives.length === 0 && jobs.length === 0) return false;
       const through = rows.at(-1)?.seq ?? null;
       // Read with the rows, before the send yields: the balance is the one after `through` only if no row came later.
-      const balance = through !== null && lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through } : null;
+      const balance = through !== null && lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through, branch: this.money.branch } : null;
       const attempts = deliveriesOfJobs(this.db, jobs.map((job) => job.row.id));
       const jobsWithAttempts = jobs.map((job) => ({ ...job, deliveries: attempts.filter((attempt) => attempt.jobId === job.row.id) }));
       await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance, derivatives, jobsWithAttempts));
@@ -322,31 +335,24 @@ export class AccountShard extends Shard<ShardEnv> {
     return dropped;
   }
 
-  /** Applies the top-ups granted in the shared database; calls that fall short while a look is under way wait for it. */
-  private lookForTopUps(accountId: string, always: boolean): Promise<void> {
-    if (this.topUpLook) return this.topUpLook;
-    if (!always && Date.now() - this.lastTopUpLook < TOP_UP_LOOK_MS) return Promise.resolve();
-    this.lastTopUpLook = Date.now();
-    this.topUpLook = this.applyTopUps(accountId).finally(() => {
-      this.topUpLook = null;
-    });
-    return this.topUpLook;
-  }
-
-  private async applyTopUps(accountId: string): Promise<void> {
-    const granted = await pendingTopUpsOf(this.env.DB, accountId);
-    const now = Date.now();
-    let applied = false;
-    for (const topUp of granted) applied = recordCharge(this.db, topUpCharge(accountId, topUp.micros, topUp.reference), now) === "charged" || applied;
-    await forgetTopUps(this.env.DB, accountId, granted.map((topUp) => topUp.reference));
-    if (applied) await this.feedSoon();
-  }
-
   /** The one-time import of the account's ledger; no other call of this shard runs while it reads the shared database. */
   private async importLedgerOnce(accountId: string): Promise<void> {
     await this.once(LEDGER_IMPORTED, accountId, async () => {
-      importLedgerRows(this.db, await ledgerRowsBeforeShard(this.env.DB, accountId));
+      const branch = this.money.branch;
+      // A branch starts empty: the account's history, and the balance it made, are the first shard's.
+      if (branch === 0) importLedgerRows(this.db, await ledgerRowsBeforeShard(this.env.DB, accountId));
+      else this.noteFact(BRANCH, String(branch));
     });
+  }
+
+  /** This shard's money, in whichever of its account's shards this is: named by its id, or (in an alarm, which may know no name) by the fact its first call noted. */
+  private get money(): AccountMoney {
+    const branch = this.ctx.id.name !== undefined ? branchOfShardName(this.ctx.id.name) : Number(this.fact(BRANCH) ?? 0);
+    this.moneyHere ??= new AccountMoney(this.db, this.env.DB, branch, {
+      changed: () => this.feedSoon(),
+      peer: (accountId, peer) => this.env.ACCOUNT_SHARDS.get(this.env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, peer))),
+    });
+    return this.moneyHere;
   }
 
   private async importDerivativesOnce(accountId: string): Promise<void> {

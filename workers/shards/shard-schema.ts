@@ -1,6 +1,6 @@
 import { integer, primaryKey, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
 import { derivativeColumns, fileColumns, jobColumns, originColumns, originObjectColumns, webhookDeliveryColumns, type StoredFormatClass } from "../db/schema.ts";
-import type { Chargeable } from "../../contracts/pricing.ts";
+import type { LedgerOperation } from "../billing/ledger-operation.ts";
 
 // The tables of one account's shard (workers/shards/account-shard.ts): its own SQLite database,
 // so nothing here carries an account id. Their DDL is shard-migrations.ts; the store tests
@@ -32,7 +32,7 @@ export const shardIdempotencyRecords = sqliteTable(
 export const shardLedger = sqliteTable("ledger", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),
   chargeKey: text("charge_key").notNull().unique(),
-  operation: text("operation").$type<Chargeable | "account.topup">().notNull(),
+  operation: text("operation").$type<LedgerOperation>().notNull(),
   amountMicros: integer("amount_micros").notNull(),
   units: integer("units").notNull(),
   createdAt: integer("created_at").notNull(),

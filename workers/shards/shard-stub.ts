@@ -2,6 +2,7 @@
 // modules never load `cloudflare:workers` (the scripts that build the OpenAPI document in Node
 // import the app).
 import type { AccountShard } from "./account-shard.ts";
+import { accountShardName } from "./account-shard-name.ts";
 import type { FileShard } from "./file-shard.ts";
 
 /** The binding every account's shard is reached through. */
@@ -9,9 +10,13 @@ export interface AccountShards {
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
 }
 
-/** The account's shard. */
-export function accountShard(env: AccountShards, accountId: string): DurableObjectStub<AccountShard> {
-  return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountId));
+/**
+ * One of the account's shards (workers/billing/account-branches.ts): the first (0) holds its money,
+ * idempotency records and jobs; each branch after it an allotment of that money and the derivatives
+ * of its sources.
+ */
+export function accountShard(env: AccountShards, accountId: string, branch = 0): DurableObjectStub<AccountShard> {
+  return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, branch)));
 }
 
 /** The binding every account's file index is reached through. */

@@ -95,7 +95,12 @@ export abstract class Shard<Env extends ShardEnv> extends DurableObject<Env> {
     this.imported.add(fact);
   }
 
-  private fact(name: string): string | null {
+  /** Records a fact of the shard's own (a fact already recorded keeps its value). */
+  protected noteFact(name: string, value: string): void {
+    this.db.insert(shardSchema.shardFacts).values({ name, value }).onConflictDoNothing().run();
+  }
+
+  protected fact(name: string): string | null {
     return this.db.select().from(shardSchema.shardFacts).where(eq(shardSchema.shardFacts.name, name)).get()?.value ?? null;
   }
 }

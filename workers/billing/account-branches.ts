@@ -1,0 +1,38 @@
+// Which of an account's shards a charge or a derivative goes to. An account has as many shards as
+// it has file shards (FILE_SHARDS_PER_ACCOUNT, workers/files/file-shard-index.ts): the first holds
+// its money, idempotency records and jobs; each branch holds an allotment of that money
+// (./shard-transfers.ts) and the derivatives of the files its number names. So the busiest account's
+// misses and sync calls spread over that many objects instead of queueing on one.
+//
+// A placement never moves: a charge key lands where the same key landed before, or charge-once
+// would not hold. A derivative and its charge go with its source's file shard digit, which the file
+// id carries; a sync request's key names a request that runs once, in one isolate, under one
+// setting; everything else (jobs, top-ups, storage) stays in the first shard.
+import { crc32 } from "../crypto/crc32.ts";
+import { fileShardOf, fileShardsPerAccount } from "../files/file-shard-index.ts";
+import type { Bindings } from "../env.ts";
+import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
+import { REQUEST_CHARGE_PREFIX } from "./charge-key.ts";
+
+export type BranchEnv = AccountShards & Pick<Bindings, "FILE_SHARDS_PER_ACCOUNT">;
+
+/** How many shards the account's money and derivatives spread over. */
+export function accountBranches(env: Pick<Bindings, "FILE_SHARDS_PER_ACCOUNT">): number {
+  return fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT);
+}
+
+/** The shard that keeps a source's derivatives and charges for them: its file's shard digit (an origin path's: 0). */
+export function derivativeBranch(sourceId: string): number {
+  return fileShardOf(sourceId);
+}
+
+/** The shard a charge made on its own is recorded in. */
+export function chargeBranch(env: Pick<Bindings, "FILE_SHARDS_PER_ACCOUNT">, chargeKey: string): number {
+  const branches = accountBranches(env);
+  return branches > 1 && chargeKey.startsWith(REQUEST_CHARGE_PREFIX) ? crc32(chargeKey) % branches : 0;
+}
+
+/** Every shard of the account, for what spans them (its usage, its whole balance, a purge by prefix). */
+export function everyBranch(env: BranchEnv, accountId: string) {
+  return Array.from({ length: accountBranches(env) }, (_, branch) => accountShard(env, accountId, branch));
+}
