@@ -83,14 +83,14 @@ for (const design of ["one D1 (before the move)", "per-account shards (as built)
   for (const factor of [1, 10, 100]) {
     const list = components(design, measured, configured, scaled(factor), share);
     console.log(`   x${factor}, as configured`);
-    for (const c of list) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
+    for (const c of list) console.log(`     ${c.name.padEnd(40)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
     const first = list.filter((c) => c.utilisation > 1).sort((a, b) => b.utilisation - a.utilisation)[0];
     if (factor > 1) console.log(`     first to saturate: ${first ? `${first.name} (${pct(first.utilisation)}); moved by: ${first.remedy}` : "none"}`);
     if (design !== "per-account shards (as built)" || factor > 10) continue;
     const needed = configurationFor(measured, scaled(factor), share);
     const sized = components(design, measured, needed, scaled(factor), share);
     console.log(`   x${factor}, configured for it (${describe(needed)})`);
-    for (const c of sized) console.log(`     ${c.name.padEnd(26)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
+    for (const c of sized) console.log(`     ${c.name.padEnd(40)} ${c.load.padStart(28)} of ${c.limit.padEnd(16)} ${pct(c.utilisation).padStart(7)}`);
     verdicts.push(goalVerdict(factor, needed, sized, scaled(factor)));
   }
 }

@@ -49,6 +49,12 @@ const FEED_MESSAGES_PER_BATCH = 100;
 const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 messages";
 // Queue messages per request: a job's own message and its webhook's.
 const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
+// Of each request's account-shard calls, those placed by key or by source
+// (workers/billing/account-branches.ts), which spread over the account's shards: a file miss keeps
+// its derivative and charges for it in the shard its file's id names, a sync call charges in the
+// one its key hashes to. A job's calls (its creation, claim, progress, end, charge and webhook) all
+// stay in the first shard, with the account's idempotency records.
+const PLACED_ACCOUNT_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 0, xlsx: 1 };
 // Requests that count against their key's rate window (hits are not counted).
 const RATE_COUNTED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
 
@@ -79,9 +85,31 @@ function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number)
 const TARGET = 0.5;
 const MAX_FEED_WINDOW_SECONDS = 10;
 
-/** Calls a second the busiest account makes to its shard, or to its file shards together. */
+/** Calls a second the busiest account makes to its shards together, or to its file shards together. */
 function busiestShardCalls(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, object: "account" | "file"): number {
   return busiestShare * sum(rates, (k) => measured.statements[STATEMENTS_OF[k]].shardCalls[object]);
+}
+
+/** Of the busiest account's shard calls a second, those placed by key or source (PLACED_ACCOUNT_CALLS), spread over its shards. */
+function busiestPlacedCalls(rates: Record<TrafficKind, number>, busiestShare: number): number {
+  return busiestShare * sum(rates, (k) => PLACED_ACCOUNT_CALLS[k]);
+}
+
+/**
+ * The busiest account's first shard: every call not placed, and its share of those placed (it is one
+ * of the `shards` they spread over). Allotments are left out: a branch asks for one when it has spent
+ * its share of the balance, seldom beside the calls it charges for.
+ */
+function busiestFirstShardCalls(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, shards: number): number {
+  const placed = busiestPlacedCalls(rates, busiestShare);
+  return busiestShardCalls(measured, rates, busiestShare, "account") - placed + placed / shards;
+}
+
+/** The fewest shards an account needs for its first shard to be at `target` of a Durable Object's calls (MAX_FILE_SHARDS when none are enough). */
+function accountShardsFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, target: number): number {
+  const placed = busiestPlacedCalls(rates, busiestShare);
+  const room = target * PUBLISHED_LIMITS.durableObjectRequestsPerSecond - (busiestShardCalls(measured, rates, busiestShare, "account") - placed);
+  return room <= 0 ? MAX_FILE_SHARDS : Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(placed / room)));
 }
 
 /** Requests a second the busiest key's window takes: its account's counted requests, all on one key. */
@@ -101,8 +129,12 @@ export function configurationFor(measured: Measured, rates: Record<TrafficKind, 
   return {
     originInstances: Math.ceil(originVcpu(measured, rates) / (PUBLISHED_LIMITS.containerInstanceVcpu * TARGET)),
     keyWindowCounters: Math.min(MAX_COUNTERS_PER_KEY, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
-    // Every file call of the mix names one file, and a file's id names its shard.
-    fileShardsPerAccount: Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+    // Every file call of the mix names one file, and a file's id names its shard; the account's own
+    // shards follow the same setting.
+    fileShardsPerAccount: Math.max(
+      accountShardsFor(measured, rates, busiestShare, TARGET),
+      Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+    ),
     feedWindowSeconds,
   };
 }
@@ -168,7 +200,16 @@ export function components(design: Design, measured: Measured, config: Configura
     list.splice(
       1,
       0,
-      shardRow("busiest account's shard", busiestShardCalls(measured, rates, busiestShare, "account"), "none by configuration: split its money (leased allotments) and its derivative index by source"),
+      shardRow(
+        `busiest account's first shard (of ${config.fileShardsPerAccount})`,
+        busiestFirstShardCalls(measured, rates, busiestShare, config.fileShardsPerAccount),
+        accountShardsFor(measured, rates, busiestShare, TARGET) < MAX_FILE_SHARDS
+          ? `FILE_SHARDS_PER_ACCOUNT = ${accountShardsFor(measured, rates, busiestShare, TARGET)} for ${TARGET * 100}% (the account's shards follow its file shards)`
+          : "none by configuration: its jobs' calls alone fill one object (spread jobs over the shards by job id)",
+      ),
+      ...(config.fileShardsPerAccount > 1
+        ? [shardRow(`busiest account's branch (1 of ${config.fileShardsPerAccount - 1})`, busiestPlacedCalls(rates, busiestShare) / config.fileShardsPerAccount, "FILE_SHARDS_PER_ACCOUNT")]
+        : []),
       shardRow(`busiest file shard (1 of ${config.fileShardsPerAccount})`, busiestShardCalls(measured, rates, busiestShare, "file") / config.fileShardsPerAccount, `FILE_SHARDS_PER_ACCOUNT = ${needed.fileShardsPerAccount} for ${TARGET * 100}%`),
     );
   }
