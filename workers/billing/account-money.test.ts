@@ -55,6 +55,18 @@ describe("an account's money over several shards", () => {
     expect(transfers.reduce((sum, row) => sum + row.amountMicros, 0)).toBe(0);
   });
 
+  it("takes back what one branch holds before it refuses another branch's call", async () => {
+    const { accountId } = await seedCaller({ balanceMicros: 1_000 });
+    const keyIn = (branch: number) => Array.from({ length: 50 }, (_, i) => `gather-${i}`).find((k) => chargeBranch(branched, `req:${k}`) === branch)!;
+    // Branch 1 is allotted half the balance for a 300 charge and keeps 200 of it; the first shard keeps 500.
+    expect(await chargeOnce(branched, charge(accountId, keyIn(1), 300))).toBe("charged");
+    expect(await accountShard(env, accountId, 1).heldMicros(accountId, null)).toBe(200);
+    // Branch 2 needs 700: only the first shard's 500 and branch 1's 200 together cover it.
+    expect(await chargeOnce(branched, charge(accountId, keyIn(2), 700))).toBe("charged");
+    expect(await currentBalance(branched, accountId)).toBe(0);
+    expect(await attempt(accountId, keyIn(3))).toBe("refused");
+  });
+
   it("charges a key once however many times it is sent, in whichever shard it lands", async () => {
     const { accountId } = await seedCaller({ balanceMicros: 10 * PRICE });
     expect(await chargeOnce(branched, charge(accountId, "twice"))).toBe("charged");

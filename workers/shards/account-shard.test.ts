@@ -106,3 +106,23 @@ describe("an account's money, upgraded in place", () => {
     expect(unfed).toBe(0);
   });
 });
+
+describe("a branch of an account's shard", () => {
+  it("imports nothing the shared database holds: the account's history is its first shard's", async () => {
+    const caller = await seedCaller({ balanceMicros: 5_000 });
+    const now = Date.now();
+    const fileId = "file_branch_import";
+    await env.DB.prepare(
+      "INSERT INTO derivatives (account_id, file_id, canonical, format_class, r2_key, etag, bytes, content_type, created_at) VALUES (?, ?, 'w_10', '', 'k', '\"e\"', 3, 'image/webp', ?)",
+    )
+      .bind(caller.accountId, fileId, now)
+      .run();
+    const name = { fileId, canonical: "w_10", formatClass: "" as const };
+    const branch = accountShard(env, caller.accountId, 3);
+    expect(await branch.heldMicros(caller.accountId, null)).toBe(0);
+    expect(await branch.ledger(caller.accountId)).toEqual([]);
+    expect((await branch.storedDerivative(caller.accountId, name)).row).toBeNull();
+    expect((await accountShard(env, caller.accountId).storedDerivative(caller.accountId, name)).row?.etag).toBe('"e"');
+    expect(await accountShard(env, caller.accountId).balance(caller.accountId, Number.POSITIVE_INFINITY)).toBe(5_000);
+  });
+});

@@ -337,10 +337,20 @@ export class AccountShard extends Shard<AccountShardEnv> {
 
   /** The one-time import of the account's ledger; no other call of this shard runs while it reads the shared database. */
   private async importLedgerOnce(accountId: string): Promise<void> {
-    await this.once(LEDGER_IMPORTED, accountId, async () => {
+    await this.importOnce(LEDGER_IMPORTED, accountId, async () => {
+      importLedgerRows(this.db, await ledgerRowsBeforeShard(this.env.DB, accountId));
+    });
+  }
+
+  /**
+   * Runs `work` once in the first shard's life. A branch imports nothing: what the shared database
+   * held (from before the shards, or fed since by the others) is the first shard's or another
+   * branch's, so a branch starts empty and notes which it is for its alarm.
+   */
+  private async importOnce(fact: string, accountId: string, work: () => Promise<void>): Promise<void> {
+    await this.once(fact, accountId, async () => {
       const branch = this.money.branch;
-      // A branch starts empty: the account's history, and the balance it made, are the first shard's.
-      if (branch === 0) importLedgerRows(this.db, await ledgerRowsBeforeShard(this.env.DB, accountId));
+      if (branch === 0) await work();
       else this.noteFact(BRANCH, String(branch));
     });
   }
@@ -356,20 +366,20 @@ export class AccountShard extends Shard<AccountShardEnv> {
   }
 
   private async importDerivativesOnce(accountId: string): Promise<void> {
-    await this.once(DERIVATIVES_IMPORTED, accountId, async () => {
+    await this.importOnce(DERIVATIVES_IMPORTED, accountId, async () => {
       importShardDerivatives(this.db, await derivativesBeforeShard(this.env.DB, accountId));
     });
   }
 
   private async importJobsOnce(accountId: string): Promise<void> {
-    await this.once(JOBS_IMPORTED, accountId, async () => {
+    await this.importOnce(JOBS_IMPORTED, accountId, async () => {
       importShardJobs(this.db, await jobsBeforeShard(this.env.DB, accountId));
       importShardDeliveries(this.db, await deliveriesBeforeShard(this.env.DB, accountId));
     });
   }
 
   private async importIdempotencyOnce(accountId: string, now: number): Promise<void> {
-    await this.once(IDEMPOTENCY_IMPORTED, accountId, async () => {
+    await this.importOnce(IDEMPOTENCY_IMPORTED, accountId, async () => {
       importRecords(this.db, await liveD1Records(this.env.DB, accountId, now));
     });
   }
