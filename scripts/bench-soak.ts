@@ -1,4 +1,4 @@
-// `npm run bench:soak [-- --part faults|hostile|all --minutes 5 --concurrency 4 --hostile-blocks 8 --hostile-block-seconds 30]`
+// `npm run bench:soak [-- --part faults|hostile|all --minutes 5 --concurrency 4 --hostile-blocks 8 --hostile-block-seconds 30 --shards-per-account N]`
 // Two runs of the whole service, each on fresh state, loopback only:
 //   faults:  a mixed workload with scheduled faults (origin SIGKILL and SIGTERM restarts; a proxy
 //            that delays, resets, corrupts and truncates origin replies; every async job's queue
@@ -8,6 +8,7 @@
 //            hostile.ts): ordinary p99 with it against without it, hangs, charges for refused work.
 // Prints the figures and exits 1 when any target is missed.
 import { parseArgs } from "node:util";
+import { MAX_FILE_SHARDS } from "../workers/files/file-shard-index.ts";
 import { runHostileSoak } from "./soak/hostile.ts";
 import { runSoak } from "./soak/run-soak.ts";
 
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     "hostile-blocks": { type: "string", default: "8" },
     "hostile-block-seconds": { type: "string", default: "30" },
     "hostile-concurrency": { type: "string", default: "3" },
+    "shards-per-account": { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -28,6 +30,7 @@ const blocks = Number(args["hostile-blocks"]);
 const blockSeconds = Number(args["hostile-block-seconds"]);
 const hostileConcurrency = Number(args["hostile-concurrency"]);
 const part = args.part;
+const shardsPerAccount = args["shards-per-account"] === undefined ? undefined : Number(args["shards-per-account"]);
 const intIn = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
 if (
   !["faults", "hostile", "all"].includes(part) ||
@@ -36,10 +39,11 @@ if (
   !intIn(blocks, 2, 40) ||
   blocks % 2 !== 0 ||
   !intIn(blockSeconds, 5, 600) ||
-  !intIn(hostileConcurrency, 1, 8)
+  !intIn(hostileConcurrency, 1, 8) ||
+  (shardsPerAccount !== undefined && !intIn(shardsPerAccount, 1, MAX_FILE_SHARDS))
 ) {
   console.error(
-    "bench:soak: --part faults|hostile|all, --minutes in (0, 60], --concurrency 1..16, --hostile-blocks an even 2..40, --hostile-block-seconds 5..600, --hostile-concurrency 1..8",
+    "bench:soak: --part faults|hostile|all, --minutes in (0, 60], --concurrency 1..16, --hostile-blocks an even 2..40, --hostile-block-seconds 5..600, --hostile-concurrency 1..8, --shards-per-account 1..62",
   );
   process.exit(2);
 }
@@ -47,7 +51,7 @@ const log = (line: string) => console.error(`[soak +${Math.round(performance.now
 let failed = 0;
 
 if (part === "faults" || part === "all") {
-  const figures = await runSoak({ durationMs: minutes * 60_000, concurrency, drainMs: 120_000, jobDeadlineMs: 180_000, log });
+  const figures = await runSoak({ durationMs: minutes * 60_000, concurrency, drainMs: 120_000, jobDeadlineMs: 180_000, shardsPerAccount, log });
   const { details, ...printed } = figures;
   if (args.json) {
     console.log(JSON.stringify(figures, null, 2));
@@ -60,7 +64,7 @@ if (part === "faults" || part === "all") {
 }
 
 if (part === "hostile" || part === "all") {
-  const figures = await runHostileSoak({ blockMs: blockSeconds * 1000, blocks, concurrency, hostileConcurrency, log });
+  const figures = await runHostileSoak({ blockMs: blockSeconds * 1000, blocks, concurrency, hostileConcurrency, shardsPerAccount, log });
   console.log(JSON.stringify(figures, null, 2));
   console.log(
     `soak (hostile): ordinary p99 ${figures.ordinary.with.p99Ms} ms with the hostile account, ${figures.ordinary.without.p99Ms} ms without (${figures.ordinary.p99Ratio}x, target <= 2x); ` +

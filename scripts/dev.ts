@@ -58,6 +58,7 @@ const edgeVars = [
   `ORIGIN_DIRECTORY_URL:${directory.url}`,
   `PUBLIC_BASE_URL:${edgeUrl}`,
   ...(args["allow-loopback-urls"] ? ["ALLOW_LOOPBACK_URLS:true"] : []),
+  ...(args["shards-per-account"] ? [`FILE_SHARDS_PER_ACCOUNT:${args["shards-per-account"]}`] : []),
 ];
 const edge = startService(
   "edge",

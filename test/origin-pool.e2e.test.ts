@@ -147,6 +147,12 @@ describe("npm start -- --origins", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("--origins takes a whole number");
   });
+
+  it("refuses a --shards-per-account that is not a whole number from 1 to 62", () => {
+    for (const count of ["0", "63", "x"]) expect(() => parseStartOptions(["--shards-per-account", count])).toThrow("--shards-per-account takes a whole number");
+    expect(parseStartOptions(["--shards-per-account", "62"])["shards-per-account"]).toBe("62");
+    expect(parseStartOptions([])["shards-per-account"]).toBeUndefined();
+  });
 });
 
 describe("an edge over three origins", () => {

@@ -1,6 +1,7 @@
 // `npm start`'s flags, declared once: the parser and the --help text are both read from this table,
 // so a flag cannot exist without its line in the help.
 import { parseArgs } from "node:util";
+import { MAX_FILE_SHARDS } from "../../workers/files/file-shard-index.ts";
 import { DEFAULT_PERSIST_DIR } from "./local-platform.ts";
 
 interface Flag {
@@ -21,6 +22,11 @@ const flags = {
     help: "let source URLs, webhooks and remote origins point at 127.0.0.1 (local development only)",
   },
   "origin-url": { type: "string", value: "URL[,URL...]", help: "use origins that are already running instead of starting any" },
+  "shards-per-account": {
+    type: "string",
+    value: "N",
+    help: "how many shards each account's files, money and derivatives spread over (FILE_SHARDS_PER_ACCOUNT, 1 to 62; default wrangler.toml's)",
+  },
   help: { type: "boolean", default: false, help: "print this and exit" },
 } satisfies Record<string, Flag>;
 
@@ -39,5 +45,9 @@ export function startUsage(): string {
 export function parseStartOptions(argv: string[]) {
   const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
   if (!/^[1-9]\d?$/.test(values.origins)) throw new TypeError(`--origins takes a whole number from 1 to 99, not ${JSON.stringify(values.origins)}`);
+  const shards = values["shards-per-account"];
+  if (shards !== undefined && !(/^[1-9]\d?$/.test(shards) && Number(shards) <= MAX_FILE_SHARDS)) {
+    throw new TypeError(`--shards-per-account takes a whole number from 1 to ${MAX_FILE_SHARDS}, not ${JSON.stringify(shards)}`);
+  }
   return values;
 }

@@ -34,6 +34,8 @@ export interface HostileOptions {
   concurrency: number;
   /** Hostile client loops (one account, its own keys). */
   hostileConcurrency: number;
+  /** As the faults soak's (./run-soak.ts). */
+  shardsPerAccount?: number;
   log?: (line: string) => void;
 }
 
@@ -148,7 +150,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runHostileSoak(options: HostileOptions): Promise<HostileFigures> {
   const say = options.log ?? (() => {});
   say("starting the pair (origin, proxy without faults, npm start path)...");
-  const service = await startSoakService();
+  const service = await startSoakService({ shardsPerAccount: options.shardsPerAccount });
   const webhookSecret = generateWebhookSecret();
   const receiver = await startWebhookReceiver(webhookSecret);
   try {

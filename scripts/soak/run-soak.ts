@@ -21,6 +21,8 @@ export interface SoakOptions {
   drainMs: number;
   /** Every job must end within this long of being accepted. */
   jobDeadlineMs: number;
+  /** Shards each account's files, money and derivatives spread over (npm start's --shards-per-account); wrangler.toml's when unset. */
+  shardsPerAccount?: number;
   log?: (line: string) => void;
 }
 
@@ -58,7 +60,7 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   const say = options.log ?? (() => {});
   say("starting the pair (origin, fault proxy, npm start path)...");
-  const service = await startSoakService();
+  const service = await startSoakService({ shardsPerAccount: options.shardsPerAccount });
   const webhookSecret = generateWebhookSecret();
   const receiver = await startWebhookReceiver(webhookSecret);
   const rss: RssSample[] = [];

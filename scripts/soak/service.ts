@@ -97,7 +97,8 @@ export interface SoakService {
 }
 
 /** Origin, then the proxy in front of it, then `scripts/dev.ts --origin-url <proxy>` on fresh state. */
-export async function startSoakService(timeoutMs = 180_000): Promise<SoakService> {
+export async function startSoakService(options: { timeoutMs?: number; shardsPerAccount?: number } = {}): Promise<SoakService> {
+  const timeoutMs = options.timeoutMs ?? 180_000;
   const secrets = ensureDevSecrets();
   const origin = new OriginProcess(await freePort(), secrets.ORIGIN_SECRET!);
   await origin.start();
@@ -106,7 +107,11 @@ export async function startSoakService(timeoutMs = 180_000): Promise<SoakService
   const persistTo = mkdtempSync(join(tmpdir(), "pixelpress-soak-"));
   const dev = spawn(
     process.execPath,
-    ["scripts/dev.ts", "--port", String(edgePort), "--origin-url", proxy.url, "--persist-to", persistTo, "--allow-loopback-urls"],
+    [
+      "scripts/dev.ts",
+      ...["--port", String(edgePort), "--origin-url", proxy.url, "--persist-to", persistTo, "--allow-loopback-urls"],
+      ...(options.shardsPerAccount === undefined ? [] : ["--shards-per-account", String(options.shardsPerAccount)]),
+    ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   const log: string[] = [];
