@@ -9,7 +9,7 @@
 // id carries; a sync request's key names a request that runs once, in one isolate, under one
 // setting; everything else (jobs, top-ups, storage) stays in the first shard.
 import { crc32 } from "../crypto/crc32.ts";
-import { fileShardOf, fileShardsPerAccount } from "../files/file-shard-index.ts";
+import { FILE_ID_PREFIX, fileShardOf, fileShardsPerAccount } from "../files/file-shard-index.ts";
 import type { Bindings } from "../env.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
 import { REQUEST_CHARGE_PREFIX } from "./charge-key.ts";
@@ -21,9 +21,12 @@ export function accountBranches(env: Pick<Bindings, "FILE_SHARDS_PER_ACCOUNT">):
   return fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT);
 }
 
-/** The shard that keeps a source's derivatives and charges for them: its file's shard digit (an origin path's: 0). */
+/** The shard that keeps every origin path's derivatives: an origin path's source id names no file shard. */
+export const ORIGIN_PATHS_BRANCH = 0;
+
+/** The shard that keeps a source's derivatives and charges for them: its file's shard digit (an origin path's: ORIGIN_PATHS_BRANCH). */
 export function derivativeBranch(sourceId: string): number {
-  return fileShardOf(sourceId);
+  return sourceId.startsWith(FILE_ID_PREFIX) ? fileShardOf(sourceId) : ORIGIN_PATHS_BRANCH;
 }
 
 /** The shard a charge made on its own is recorded in. */

@@ -5,7 +5,7 @@ import { chargeAnswered } from "../billing/charge-once.ts";
 import type { Charge } from "../billing/charge.ts";
 import type { Bindings } from "../env.ts";
 import { accountShard } from "../shards/shard-stub.ts";
-import { derivativeBranch, everyBranch } from "../billing/account-branches.ts";
+import { derivativeBranch, everyBranch, ORIGIN_PATHS_BRANCH } from "../billing/account-branches.ts";
 import { sha256Hex } from "../../contracts/crypto/sha256.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -174,12 +174,12 @@ export type DroppedDerivative = Omit<DerivativeIdentity, "accountId">;
  * origin path, not by source, so the caller purges those from what this returns.
  */
 export async function deleteDerivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
-  const dropped = await shardOf(env, { accountId, fileId: sourcePrefix }).dropDerivativesUnder(accountId, sourcePrefix);
+  const dropped = await accountShard(env, accountId, ORIGIN_PATHS_BRANCH).dropDerivativesUnder(accountId, sourcePrefix);
   return (await deleteObjectsOf(env, accountId, dropped)).map(({ accountId: _accountId, ...rest }) => rest);
 }
 
 /** The derivatives of every origin-backed source whose id starts with `sourcePrefix`, kept. */
 export async function derivativesUnder(env: StoreEnv, accountId: string, sourcePrefix: string): Promise<DroppedDerivative[]> {
-  const rows = await shardOf(env, { accountId, fileId: sourcePrefix }).derivativesUnder(accountId, sourcePrefix);
+  const rows = await accountShard(env, accountId, ORIGIN_PATHS_BRANCH).derivativesUnder(accountId, sourcePrefix);
   return rows.map((row) => ({ fileId: row.fileId, canonical: row.canonical, formatClass: formatClassOf(row.formatClass) }));
 }

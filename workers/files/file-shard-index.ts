@@ -15,7 +15,8 @@ export interface FileShardName {
 /** One base62 digit names the shard. */
 export const MAX_FILE_SHARDS = 62;
 const RANDOM_CHARACTERS = 20;
-const PREFIX = "file_";
+/** What every file id starts with. */
+export const FILE_ID_PREFIX = "file_";
 
 /** The configured file shards per account (FILE_SHARDS_PER_ACCOUNT, a whole number from 1 to 62), 1 when unset. */
 export function fileShardsPerAccount(configured: string | undefined): number {
@@ -26,11 +27,11 @@ export function fileShardsPerAccount(configured: string | undefined): number {
 /** A new file's id, in one of `shards` shards chosen at random. */
 export function newFileId(shards: number): string {
   const shard = crypto.getRandomValues(new Uint32Array(1))[0]! % shards;
-  return `${PREFIX}${encodeBase62(shard, 1)}${randomBase62(RANDOM_CHARACTERS)}`;
+  return `${FILE_ID_PREFIX}${encodeBase62(shard, 1)}${randomBase62(RANDOM_CHARACTERS)}`;
 }
 
 /** The shard a file id names; 0 for an id of the first form (and for anything that is no file id, which no shard holds). */
 export function fileShardOf(fileId: string): number {
-  if (!fileId.startsWith(PREFIX) || fileId.length !== PREFIX.length + 1 + RANDOM_CHARACTERS) return 0;
-  return Math.max(0, base62Digit(fileId[PREFIX.length]!));
+  if (!fileId.startsWith(FILE_ID_PREFIX) || fileId.length !== FILE_ID_PREFIX.length + 1 + RANDOM_CHARACTERS) return 0;
+  return Math.max(0, base62Digit(fileId[FILE_ID_PREFIX.length]!));
 }

@@ -357,8 +357,7 @@ export class AccountShard extends Shard<AccountShardEnv> {
 
   /** This shard's money, in whichever of its account's shards this is: named by its id, or (in an alarm, which may know no name) by the fact its first call noted. */
   private get money(): AccountMoney {
-    const branch = this.ctx.id.name !== undefined ? branchOfShardName(this.ctx.id.name) : Number(this.fact(BRANCH) ?? 0);
-    this.moneyHere ??= new AccountMoney(this.db, this.env.DB, branch, {
+    this.moneyHere ??= new AccountMoney(this.db, this.env.DB, this.ctx.id.name !== undefined ? branchOfShardName(this.ctx.id.name) : Number(this.fact(BRANCH) ?? 0), {
       changed: () => this.feedSoon(),
       peer: (accountId, peer) => this.env.ACCOUNT_SHARDS.get(this.env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, peer))),
     });
