@@ -49,12 +49,15 @@ const FEED_MESSAGES_PER_BATCH = 100;
 const FEED_BATCH: RequestKind = "ledger feed, a batch of 100 messages";
 // Queue messages per request: a job's own message and its webhook's.
 const QUEUE_MESSAGES: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 2, xlsx: 0 };
-// Of each request's account-shard calls, those placed by key or by source
+// Of each request's account-shard calls, those placed by key, source or job id
 // (workers/billing/account-branches.ts), which spread over the account's shards: a file miss keeps
 // its derivative and charges for it in the shard its file's id names, a sync call charges in the
-// one its key hashes to. A job's calls (its creation, claim, progress, end, charge and webhook) all
-// stay in the first shard, with the account's idempotency records.
-const PLACED_ACCOUNT_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 0, xlsx: 1 };
+// one its key hashes to, and a job's calls (its creation, claim, progress, charge, end and webhook
+// attempt) go to the one its id names.
+const PLACED_ACCOUNT_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 8, xlsx: 1 };
+// Calls each of the account's shards takes: a job's input, deleted when the job ends, asks every
+// shard for derivatives drawn with it.
+const EVERY_SHARD_ACCOUNT_CALLS: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 0, optimize: 0, pdfCompress: 1, xlsx: 0 };
 // Requests that count against their key's rate window (hits are not counted).
 const RATE_COUNTED: Record<TrafficKind, number> = { transformHit: 0, transformMiss: 1, optimize: 1, pdfCompress: 1, xlsx: 1 };
 
@@ -90,31 +93,43 @@ function busiestShardCalls(measured: Measured, rates: Record<TrafficKind, number
   return busiestShare * sum(rates, (k) => measured.statements[STATEMENTS_OF[k]].shardCalls[object]);
 }
 
-/** Of the busiest account's shard calls a second, those placed by key or source (PLACED_ACCOUNT_CALLS), spread over its shards. */
+/** Requests a second the busiest key's window takes: its account's counted requests, all on one key. */
+function busiestKeyRate(rates: Record<TrafficKind, number>, busiestShare: number): number {
+  return busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
+}
+
+/** Of the busiest account's shard calls a second, those placed by key, source or job id (PLACED_ACCOUNT_CALLS), spread over its shards. */
 function busiestPlacedCalls(rates: Record<TrafficKind, number>, busiestShare: number): number {
   return busiestShare * sum(rates, (k) => PLACED_ACCOUNT_CALLS[k]);
 }
 
+/** Of the busiest account's shard calls a second, those every one of its shards takes (EVERY_SHARD_ACCOUNT_CALLS). */
+function busiestEveryShardCalls(rates: Record<TrafficKind, number>, busiestShare: number): number {
+  return busiestShare * sum(rates, (k) => EVERY_SHARD_ACCOUNT_CALLS[k]);
+}
+
 /**
- * The busiest account's first shard: every call not placed, and its share of those placed (it is one
- * of the `shards` they spread over). Allotments are left out: a branch asks for one when it has spent
- * its share of the balance, seldom beside the calls it charges for.
+ * The busiest account's first shard: every call neither placed nor sent to every shard, and its
+ * share of those placed (it is one of the `shards` they spread over). Allotments are left out: a
+ * branch asks for one when it has spent its share of the balance, seldom beside the calls it
+ * charges for.
  */
 function busiestFirstShardCalls(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, shards: number): number {
   const placed = busiestPlacedCalls(rates, busiestShare);
   return busiestShardCalls(measured, rates, busiestShare, "account") - placed + placed / shards;
 }
 
-/** The fewest shards an account needs for its first shard to be at `target` of a Durable Object's calls (MAX_FILE_SHARDS when none are enough). */
-function accountShardsFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, target: number): number {
-  const placed = busiestPlacedCalls(rates, busiestShare);
-  const room = target * PUBLISHED_LIMITS.durableObjectRequestsPerSecond - (busiestShardCalls(measured, rates, busiestShare, "account") - placed);
-  return room <= 0 ? MAX_FILE_SHARDS : Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(placed / room)));
+/** A branch of the busiest account's shard: its share of the placed calls, and those every shard takes. */
+function busiestBranchCalls(rates: Record<TrafficKind, number>, busiestShare: number, shards: number): number {
+  return busiestPlacedCalls(rates, busiestShare) / shards + busiestEveryShardCalls(rates, busiestShare);
 }
 
-/** Requests a second the busiest key's window takes: its account's counted requests, all on one key. */
-function busiestKeyRate(rates: Record<TrafficKind, number>, busiestShare: number): number {
-  return busiestShare * sum(rates, (k) => RATE_COUNTED[k]);
+/** The fewest shards an account needs for its first shard and its branches to be at `target` of a Durable Object's calls (MAX_FILE_SHARDS when none are enough). */
+function accountShardsFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number, target: number): number {
+  const placed = busiestPlacedCalls(rates, busiestShare);
+  const limit = target * PUBLISHED_LIMITS.durableObjectRequestsPerSecond;
+  const room = Math.min(limit - (busiestShardCalls(measured, rates, busiestShare, "account") - placed), limit - busiestEveryShardCalls(rates, busiestShare));
+  return room <= 0 ? MAX_FILE_SHARDS : Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(placed / room)));
 }
 
 /**
@@ -205,10 +220,10 @@ export function components(design: Design, measured: Measured, config: Configura
         busiestFirstShardCalls(measured, rates, busiestShare, config.fileShardsPerAccount),
         accountShardsFor(measured, rates, busiestShare, TARGET) < MAX_FILE_SHARDS
           ? `FILE_SHARDS_PER_ACCOUNT = ${accountShardsFor(measured, rates, busiestShare, TARGET)} for ${TARGET * 100}% (the account's shards follow its file shards)`
-          : "none by configuration: its jobs' calls alone fill one object (spread jobs over the shards by job id)",
+          : "none by configuration: past 62 shards an account",
       ),
       ...(config.fileShardsPerAccount > 1
-        ? [shardRow(`busiest account's branch (1 of ${config.fileShardsPerAccount - 1})`, busiestPlacedCalls(rates, busiestShare) / config.fileShardsPerAccount, "FILE_SHARDS_PER_ACCOUNT")]
+        ? [shardRow(`busiest account's branch (1 of ${config.fileShardsPerAccount - 1})`, busiestBranchCalls(rates, busiestShare, config.fileShardsPerAccount), "FILE_SHARDS_PER_ACCOUNT")]
         : []),
       shardRow(`busiest file shard (1 of ${config.fileShardsPerAccount})`, busiestShardCalls(measured, rates, busiestShare, "file") / config.fileShardsPerAccount, `FILE_SHARDS_PER_ACCOUNT = ${needed.fileShardsPerAccount} for ${TARGET * 100}%`),
     );

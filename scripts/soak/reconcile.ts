@@ -21,7 +21,7 @@
 // Sync requests are charged under `req:<request id>`; only the client knows which it got, so
 // their side of the books is checked against client logs (soak-ledger.ts).
 import { createHash } from "node:crypto";
-import { transformChargeKey, transformChargeOverlay, transformChargeSource } from "../../workers/billing/charge-key.ts";
+import { jobOfChargeKey, transformChargeKey, transformChargeOverlay, transformChargeSource } from "../../workers/billing/charge-key.ts";
 import { fedBalances, ledgerRows } from "../../workers/billing/d1-ledger.ts";
 import { orm } from "../../workers/db/orm.ts";
 import { fileRows, liveFileAt } from "../../workers/files/d1-files.ts";
@@ -158,12 +158,12 @@ export async function reconcilePlatform(db: D1Database, bucket: R2Bucket, option
   const deletedOutputs: string[] = [];
   const jobCharged = new Map<string, number>();
   for (const row of ledger) {
-    const jobMatch = /^job:(job_[A-Za-z0-9]+)/.exec(row.charge_key);
-    if (jobMatch) {
-      const job = jobsById.get(jobMatch[1]!);
+    const jobId = jobOfChargeKey(row.charge_key);
+    if (jobId !== null) {
+      const job = jobsById.get(jobId);
       if (!job && since > 0) continue;
       if (!job || job.status !== "succeeded") withoutOutput.push(`${row.charge_key} (job ${job?.status ?? "missing"})`);
-      jobCharged.set(jobMatch[1]!, (jobCharged.get(jobMatch[1]!) ?? 0) + row.amount_micros);
+      jobCharged.set(jobId, (jobCharged.get(jobId) ?? 0) + row.amount_micros);
     } else if (row.charge_key.startsWith("transform:") && !derivativeKeys.has(`${row.account_id} ${row.charge_key}`)) {
       // The charge paid for an output that was served. A deleted file takes its derivatives with it;
       // an origin path's derivatives go with their version once it is no longer the current one.

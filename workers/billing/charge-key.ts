@@ -11,9 +11,16 @@ export function requestChargeKey(requestId: string): string {
   return `${REQUEST_CHARGE_PREFIX}${requestId}`;
 }
 
+const JOB = "job:";
+
 /** An async job: every attempt of the job shares it, so a rerun never charges twice. */
 export function jobChargeKey(jobId: string): string {
-  return `job:${jobId}`;
+  return `${JOB}${jobId}`;
+}
+
+/** The job a job's charge key (or one of its items', itemChargeKey) names; null for any other key. */
+export function jobOfChargeKey(chargeKey: string): string | null {
+  return chargeKey.startsWith(JOB) ? chargeKey.slice(JOB.length).split(":")[0]! : null;
 }
 
 /** One item of a batch charged under `parent` (a request's or a job's key). */

@@ -2,9 +2,9 @@
 // files spread over FILE_SHARDS_PER_ACCOUNT shards, so its busiest second is that many objects'
 // load, not one's. The shard a file went to is written into its id when it is made, so the setting
 // can be raised without moving a file: `file_`, the shard as one base62 digit, then 20 random
-// characters. An id of the first form (`file_` and 20 random characters) is shard 0's, the one
-// every account started with.
-import { base62Digit, encodeBase62, randomBase62 } from "../crypto/base62.ts";
+// characters (../crypto/ids.ts newPlacedId). An id of the first form (`file_` and 20 random
+// characters) is shard 0's, the one every account started with.
+import { MAX_PLACES, newPlacedId, placeOfId } from "../crypto/ids.ts";
 
 /** A file shard: its account, and which of the account's file shards (0 the first). */
 export interface FileShardName {
@@ -13,8 +13,7 @@ export interface FileShardName {
 }
 
 /** One base62 digit names the shard. */
-export const MAX_FILE_SHARDS = 62;
-const RANDOM_CHARACTERS = 20;
+export const MAX_FILE_SHARDS = MAX_PLACES;
 /** What every file id starts with. */
 export const FILE_ID_PREFIX = "file_";
 
@@ -26,12 +25,10 @@ export function fileShardsPerAccount(configured: string | undefined): number {
 
 /** A new file's id, in one of `shards` shards chosen at random. */
 export function newFileId(shards: number): string {
-  const shard = crypto.getRandomValues(new Uint32Array(1))[0]! % shards;
-  return `${FILE_ID_PREFIX}${encodeBase62(shard, 1)}${randomBase62(RANDOM_CHARACTERS)}`;
+  return newPlacedId("file", crypto.getRandomValues(new Uint32Array(1))[0]! % shards);
 }
 
 /** The shard a file id names; 0 for an id of the first form (and for anything that is no file id, which no shard holds). */
 export function fileShardOf(fileId: string): number {
-  if (!fileId.startsWith(FILE_ID_PREFIX) || fileId.length !== FILE_ID_PREFIX.length + 1 + RANDOM_CHARACTERS) return 0;
-  return Math.max(0, base62Digit(fileId[FILE_ID_PREFIX.length]!));
+  return placeOfId("file", fileId);
 }

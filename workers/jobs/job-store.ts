@@ -1,18 +1,23 @@
-// A job as the edge reads and moves it: every job lives in its account's shard (./shard-jobs.ts
-// holds the statements), so each call here is one call to that shard, and a job is named by its
-// account and its id. State changes are compare-and-set inside the shard, so a racing consumer,
+// A job as the edge reads and moves it: every job lives in the one of its account's shards its id
+// names (workers/billing/account-branches.ts; ./shard-jobs.ts holds the statements), so each call
+// here is one call to that shard, and a job is named by its account and its id. State changes are compare-and-set inside the shard, so a racing consumer,
 // cancel or dead-letter handler loses cleanly instead of overwriting.
 import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
-import { newId } from "../crypto/ids.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
+import { jobBranch, newJobId, type BranchEnv } from "../billing/account-branches.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
 import type { ShardDeliveryRow } from "../webhooks/shard-deliveries.ts";
 import type { JobDelivered } from "./job-delivered.ts";
 import type { ShardJobRow } from "./shard-jobs.ts";
 
 export type { JobOperation };
+
+/** The account's shard that keeps the job. */
+export function jobShard(env: AccountShards, accountId: string, jobId: string) {
+  return accountShard(env, accountId, jobBranch(jobId));
+}
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -84,7 +89,7 @@ function deliveryRecordOf(row: ShardDeliveryRow): DeliveryRecord {
 }
 
 export async function createJob(
-  env: AccountShards,
+  env: BranchEnv,
   input: {
     accountId: string;
     keyId: string;
@@ -95,8 +100,9 @@ export async function createJob(
   },
   now = Date.now(),
 ): Promise<JobRecord> {
-  const row = await accountShard(env, input.accountId).createJob(input.accountId, {
-    id: newId("job"),
+  const id = newJobId(env);
+  const row = await jobShard(env, input.accountId, id).createJob(input.accountId, {
+    id,
     keyId: input.keyId,
     operation: input.operation,
     request: input.request,
@@ -109,7 +115,7 @@ export async function createJob(
 
 /** The job with its webhook's attempts; null for no such job in the account. */
 export async function loadJob(env: AccountShards, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] } | null> {
-  const found = await accountShard(env, accountId).job(accountId, jobId);
+  const found = await jobShard(env, accountId, jobId).job(accountId, jobId);
   return found && { job: jobRecordOf(accountId, found.job), deliveries: found.deliveries.map(deliveryRecordOf) };
 }
 
@@ -130,28 +136,28 @@ export type ClaimOutcome =
  * passed (its consumer died). Two deliveries of the same message cannot both win.
  */
 export async function claimJob(env: AccountShards, accountId: string, jobId: string, now: number, leaseMs: number): Promise<ClaimOutcome> {
-  const claim = await accountShard(env, accountId).claimJob(accountId, jobId, now, leaseMs);
+  const claim = await jobShard(env, accountId, jobId).claimJob(accountId, jobId, now, leaseMs);
   return claim.claimed ? { claimed: true, job: jobRecordOf(accountId, claim.job) } : claim;
 }
 
 /** A job that succeeded has done all its work, whether or not its runner counted it; `delivered` is what its result says it charged and delivered. */
 export function succeedJob(env: AccountShards, accountId: string, jobId: string, result: object, delivered: JobDelivered | null, now = Date.now()): Promise<boolean> {
-  return accountShard(env, accountId).finishJob(accountId, jobId, { status: "succeeded", result, delivered }, now);
+  return jobShard(env, accountId, jobId).finishJob(accountId, jobId, { status: "succeeded", result, delivered }, now);
 }
 
 export function failJob(env: AccountShards, accountId: string, jobId: string, problem: ProblemBody, now = Date.now()): Promise<boolean> {
-  return accountShard(env, accountId).finishJob(accountId, jobId, { status: "failed", error: problem }, now);
+  return jobShard(env, accountId, jobId).finishJob(accountId, jobId, { status: "failed", error: problem }, now);
 }
 
 /** Fails a job whatever state it is in, unless it already ended (dead-lettered messages); the failed job, or null. */
 export async function failUnfinishedJob(env: AccountShards, accountId: string, jobId: string, problem: ProblemBody, now = Date.now()): Promise<JobRecord | null> {
-  const row = await accountShard(env, accountId).failUnfinishedJob(accountId, jobId, problem, now);
+  const row = await jobShard(env, accountId, jobId).failUnfinishedJob(accountId, jobId, problem, now);
   return row && jobRecordOf(accountId, row);
 }
 
 /** Hands a running job back to the queue after a transient failure. */
 export async function requeueJob(env: AccountShards, accountId: string, jobId: string): Promise<void> {
-  await accountShard(env, accountId).requeueJob(accountId, jobId);
+  await jobShard(env, accountId, jobId).requeueJob(accountId, jobId);
 }
 
 /**
@@ -159,7 +165,7 @@ export async function requeueJob(env: AccountShards, accountId: string, jobId: s
  * may land out of order, so a count never goes back, except to 0 when a (re)run starts.
  */
 export async function setProgress(env: AccountShards, accountId: string, jobId: string, done: number, total: number): Promise<void> {
-  await accountShard(env, accountId).setJobProgress(accountId, jobId, done, total);
+  await jobShard(env, accountId, jobId).setJobProgress(accountId, jobId, done, total);
 }
 
 /** Only a queued job can be cancelled; the compare-and-set makes a racing consumer lose cleanly. */
@@ -169,7 +175,7 @@ export async function cancelJob(
   jobId: string,
   now = Date.now(),
 ): Promise<{ cancelled: true; job: JobRecord } | { cancelled: false; job: JobRecord }> {
-  const outcome = await accountShard(env, accountId).cancelJob(accountId, jobId, now);
+  const outcome = await jobShard(env, accountId, jobId).cancelJob(accountId, jobId, now);
   if (!outcome.job) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
   const job = jobRecordOf(accountId, outcome.job);
   return outcome.cancelled ? { cancelled: true, job } : { cancelled: false, job };

@@ -1,6 +1,6 @@
 import type { Bindings } from "../env.ts";
 
-const REDELIVER_PATH = /^\/__dev\/jobs\/(job_[A-Za-z0-9]{20})\/redeliver$/;
+const REDELIVER_PATH = /^\/__dev\/jobs\/(job_[A-Za-z0-9]{20,21})\/redeliver$/;
 
 /**
  * Development only (ENVIRONMENT=development): `POST /__dev/jobs/{job_id}/redeliver` sends the job's

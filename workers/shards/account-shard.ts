@@ -89,8 +89,9 @@ type AccountShardEnv = ShardEnv & { ACCOUNT_SHARDS: DurableObjectNamespace<Accou
  *
  * An account's shard is found by the account id (`accountShard` in ./shard-stub.ts). A busy
  * account has branches too (workers/billing/account-branches.ts), each this class under a name of
- * its own: a branch keeps the derivatives of the files its number names and charges for them,
- * and for sync calls, from an allotment of the account's money (workers/billing/account-money.ts).
+ * its own: a branch keeps the derivatives of the files, and the jobs, whose ids name it, and
+ * charges for them, and for sync calls, from an allotment of the account's money
+ * (workers/billing/account-money.ts).
  * The first shard, used by this deployment for the first time, imports what the shared database
  * held for its account, once, before it answers anything: its ledger (and so its balance), its
  * live idempotency records, its derivatives and its jobs; a branch starts empty. Every shard's new

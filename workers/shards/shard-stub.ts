@@ -11,9 +11,9 @@ export interface AccountShards {
 }
 
 /**
- * One of the account's shards (workers/billing/account-branches.ts): the first (0) holds its money,
- * idempotency records and jobs; each branch after it an allotment of that money and the derivatives
- * of its sources.
+ * One of the account's shards (workers/billing/account-branches.ts): the first (0) holds its money
+ * and idempotency records; each branch after it an allotment of that money, and the derivatives and
+ * jobs whose file and job ids name it.
  */
 export function accountShard(env: AccountShards, accountId: string, branch = 0): DurableObjectStub<AccountShard> {
   return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, branch)));

@@ -1,9 +1,8 @@
 import type { Bindings } from "../env.ts";
 import { unseal } from "../crypto/seal.ts";
 import type { QueueMessage } from "../jobs/job-message.ts";
-import { jobRecordOf } from "../jobs/job-store.ts";
+import { jobRecordOf, jobShard } from "../jobs/job-store.ts";
 import { messageAccount } from "../jobs/message-account.ts";
-import { accountShard } from "../shards/shard-stub.ts";
 import { requestFailure } from "../sources/connection-failure.ts";
 import { checkWebhookUrl } from "./webhook-url.ts";
 import { jobEventId, jobEventPayload } from "./job-event.ts";
@@ -43,7 +42,7 @@ export async function deliverJobWebhook(
   }
   const accountId = await messageAccount(env, message);
   if (accountId === null) return "skipped";
-  const shard = accountShard(env, accountId);
+  const shard = jobShard(env, accountId, message.job_id);
   const found = await shard.webhookAttempt(accountId, message.job_id, message.attempt);
   if (!found || found.attempted) return "skipped";
   const job = jobRecordOf(accountId, found.job);
