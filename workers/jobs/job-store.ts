@@ -1,7 +1,8 @@
 // A job as the edge reads and moves it: every job lives in the one of its account's shards its id
 // names (workers/billing/account-branches.ts; ./shard-jobs.ts holds the statements), so each call
-// here is one call to that shard, and a job is named by its account and its id. State changes are compare-and-set inside the shard, so a racing consumer,
-// cancel or dead-letter handler loses cleanly instead of overwriting.
+// here is one call to that shard, and a job is named by its account and its id. State changes are
+// compare-and-set inside the shard, so a racing consumer, cancel or dead-letter handler loses
+// cleanly instead of overwriting.
 import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
