@@ -52,13 +52,16 @@ describe("jobs over an account's several shards", () => {
 
     const message = queued.find((m) => m.body.job_id === jobId)!;
     await consumeJobQueue(createMessageBatch("pixelpress-jobs", [{ id: "x", timestamp: new Date(), attempts: 1, body: message.body }]), { ...env, ...branched }, jobRunners);
-    // A job's view finds it by its id alone.
-    const job = await (await api(`/v1/jobs/${jobId}`, { key: caller })).json<{ status: string; result: { billing: { charged_micros: number } } }>();
+    const view = (key: TestCaller) => new Request(`http://api.test/v1/jobs/${jobId}`, { headers: { Authorization: `Bearer ${key.secret}` } });
+    const job = await (await fetchWithEnv(branched, view(caller))).json<{ status: string; result: { billing: { charged_micros: number } } }>();
     expect(job.status).toBe("succeeded");
     const charged = job.result.billing.charged_micros;
     expect(charged).toBeGreaterThan(0);
     const ledger = await accountShard(env, caller.accountId, branch).ledger(caller.accountId);
     expect(ledger.filter((row) => row.chargeKey === jobChargeKey(jobId)).map((row) => row.amountMicros)).toEqual([charged]);
     expect(await currentBalance({ ...env, ...shards }, caller.accountId)).toBe(100_000 - charged);
+    // An edge that knows one shard an account finds no job in another, and wakes none: a 404.
+    expect((await api(`/v1/jobs/${jobId}`, { key: caller })).status).toBe(404);
+    expect((await api(`/v1/jobs/${jobId}/cancel`, { key: caller, method: "POST" })).status).toBe(404);
   });
 });

@@ -7,7 +7,7 @@ import type { JobOperation } from "../../contracts/operations.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
 import { problemSchema } from "../openapi/problem-schema.ts";
-import { jobBranch, newJobId, type BranchEnv } from "../billing/account-branches.ts";
+import { accountBranches, jobBranch, newJobId, type BranchEnv } from "../billing/account-branches.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
 import type { ShardDeliveryRow } from "../webhooks/shard-deliveries.ts";
 import type { JobDelivered } from "./job-delivered.ts";
@@ -114,14 +114,20 @@ export async function createJob(
   return jobRecordOf(input.accountId, row);
 }
 
+/** Whether a job id names one of the account's shards; one that names another holds no job, and wakes no object. */
+function namesUsedShard(env: BranchEnv, jobId: string): boolean {
+  return jobBranch(jobId) < accountBranches(env);
+}
+
 /** The job with its webhook's attempts; null for no such job in the account. */
-export async function loadJob(env: AccountShards, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] } | null> {
+export async function loadJob(env: BranchEnv, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] } | null> {
+  if (!namesUsedShard(env, jobId)) return null;
   const found = await jobShard(env, accountId, jobId).job(accountId, jobId);
   return found && { job: jobRecordOf(accountId, found.job), deliveries: found.deliveries.map(deliveryRecordOf) };
 }
 
 /** Another account's job is a 404, exactly like a job that does not exist. */
-export async function findJob(env: AccountShards, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] }> {
+export async function findJob(env: BranchEnv, accountId: string, jobId: string): Promise<{ job: JobRecord; deliveries: DeliveryRecord[] }> {
   const found = await loadJob(env, accountId, jobId);
   if (!found) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
   return found;
@@ -171,12 +177,12 @@ export async function setProgress(env: AccountShards, accountId: string, jobId: 
 
 /** Only a queued job can be cancelled; the compare-and-set makes a racing consumer lose cleanly. */
 export async function cancelJob(
-  env: AccountShards,
+  env: BranchEnv,
   accountId: string,
   jobId: string,
   now = Date.now(),
 ): Promise<{ cancelled: true; job: JobRecord } | { cancelled: false; job: JobRecord }> {
-  const outcome = await jobShard(env, accountId, jobId).cancelJob(accountId, jobId, now);
+  const outcome = namesUsedShard(env, jobId) ? await jobShard(env, accountId, jobId).cancelJob(accountId, jobId, now) : { cancelled: false, job: null };
   if (!outcome.job) throw new ProblemError("not_found", `No job ${jobId} in this account.`);
   const job = jobRecordOf(accountId, outcome.job);
   return outcome.cancelled ? { cancelled: true, job } : { cancelled: false, job };
