@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { sharedStatementBudgets } from "../workers/db/statement-budgets.ts";
+import { FEED_QUEUE_BINDINGS } from "../workers/billing/feed-queues.ts";
 import { measureEdgeCosts } from "./bench-capacity/edge-costs.ts";
 import { fileShardsPerAccount } from "../workers/files/file-shard-index.ts";
 import { countersPerKey } from "../workers/rate-limit/fixed-window.ts";
@@ -44,13 +45,14 @@ console.log(`   transform miss ${edge.missCpuMs.toFixed(1)} ms CPU (${edge.misse
 console.log(`   Workers limit ${PUBLISHED_LIMITS.workerCpuMsPerRequest} ms CPU per request (published): hits and misses scale out across isolates`);
 
 const describe = (c: Configuration) =>
-  `${c.originInstances} origin instances, ${c.keyWindowCounters} counter(s) a key, ${c.fileShardsPerAccount} file shard(s) an account, a ${c.feedWindowSeconds} s feed window`;
+  `${c.originInstances} origin instances, ${c.keyWindowCounters} counter(s) a key, ${c.fileShardsPerAccount} file shard(s) an account, a ${c.feedWindowSeconds} s feed window, ${c.feedQueues} feed queue(s)`;
 const wrangler = readFileSync("wrangler.toml", "utf8");
 const configured: Configuration = {
   originInstances: Number(/^max_instances\s*=\s*(\d+)/m.exec(wrangler)?.[1]),
   keyWindowCounters: countersPerKey(/^RATE_WINDOW_COUNTERS_PER_KEY\s*=\s*"(\d+)"/m.exec(wrangler)?.[1]),
   fileShardsPerAccount: fileShardsPerAccount(/^FILE_SHARDS_PER_ACCOUNT\s*=\s*"(\d+)"/m.exec(wrangler)?.[1]),
   feedWindowSeconds: DEFAULT_FEED_WINDOW_SECONDS,
+  feedQueues: FEED_QUEUE_BINDINGS.filter((binding) => new RegExp(`^binding\\s*=\\s*"${binding}"`, "m").test(wrangler)).length,
 };
 const measured: Measured = {
   statements: sharedStatementBudgets,

@@ -1,22 +1,21 @@
-import type { LedgerFeedMessage } from "./billing/ledger-feed.ts";
+import type { FeedQueues } from "./billing/feed-queues.ts";
 import type { QueueMessage } from "./jobs/job-message.ts";
 import type { OriginContainer } from "./origin/origin-container.ts";
 import type { RateWindowCounter } from "./rate-limit/rate-window-counter.ts";
 import type { AccountShard } from "./shards/account-shard.ts";
 import type { FileShard } from "./shards/file-shard.ts";
 
-// Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them.
-export interface Bindings {
+// Every binding and variable the edge worker reads; wrangler.toml and .dev.vars supply them. The
+// ledger feed's queues (LEDGER_FEED and those bound after it) are declared in ./billing/feed-queues.ts.
+export interface Bindings extends FeedQueues {
   DB: D1Database;
   FILES: R2Bucket;
   JOBS: Queue<QueueMessage>;
-  /** Each shard's new ledger rows, on their way to the shared database's report (workers/billing/ledger-feed.ts). */
-  LEDGER_FEED: Queue<LedgerFeedMessage>;
   /** Optional: how long a shard's new ledger rows wait before they are fed (default 1,000 ms). */
   LEDGER_FEED_DELAY_MS?: string;
   /** One fixed-window request counter per subject (an API key, a download's client address or file). */
   RATE_WINDOWS: DurableObjectNamespace<RateWindowCounter>;
-  /** One shard per account: the account's money, idempotency records and derivatives (workers/shards/account-shard.ts). */
+  /** An account's shards: its money, idempotency records, derivatives and jobs (workers/shards/account-shard.ts). */
   ACCOUNT_SHARDS: DurableObjectNamespace<AccountShard>;
   /** One file index per account (workers/shards/file-shard.ts). */
   FILE_SHARDS: DurableObjectNamespace<FileShard>;

@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
-import { consumeLedgerFeed, LEDGER_FEED_QUEUE } from "./billing/ledger-feed.ts";
+import { isFeedQueue } from "./billing/feed-queues.ts";
+import { consumeLedgerFeed } from "./billing/ledger-feed.ts";
 import type { Bindings } from "./env.ts";
 import type { QueueMessage } from "./jobs/job-message.ts";
 import { jobRunners } from "./jobs/job-runners.ts";
@@ -32,7 +33,7 @@ export default {
   },
 
   async queue(batch, env) {
-    if (batch.queue === LEDGER_FEED_QUEUE) await consumeLedgerFeed(batch, env.DB);
+    if (isFeedQueue(batch.queue)) await consumeLedgerFeed(batch, env.DB);
     else if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) await consumeDeadLetters(batch, env);
     else await consumeJobQueue(batch, env, jobRunners);
   },

@@ -4,12 +4,13 @@
 // its shard and its file shards; D1 keeps what is cross-account and the reports the shards feed in
 // queue batches), priced from the statements and shard calls measured in this run.
 import { FEED_DELAY_MS } from "../../workers/billing/ledger-feed.ts";
+import { FEED_QUEUE_BINDINGS } from "../../workers/billing/feed-queues.ts";
 import { MAX_FILE_SHARDS } from "../../workers/files/file-shard-index.ts";
 import { MAX_COUNTERS_PER_KEY } from "../../workers/rate-limit/fixed-window.ts";
 import type { RequestKind, StatementBudget } from "../../workers/db/statement-budgets.ts";
 import { STATEMENTS_BEFORE_THE_MOVE } from "./before-the-move.ts";
 import { PUBLISHED_LIMITS } from "./published-limits.ts";
-import { activeAccounts, TRAFFIC_MIX, type TrafficKind } from "./traffic-mix.ts";
+import { activeShards, TRAFFIC_MIX, type TrafficKind } from "./traffic-mix.ts";
 
 export type Design = "one D1 (before the move)" | "per-account shards (as built)";
 
@@ -19,12 +20,14 @@ export interface Measured {
   originCpuMs: Record<Exclude<TrafficKind, "transformHit">, number>;
 }
 
-/** What an operator sets without changing code: wrangler.toml's max_instances, RATE_WINDOW_COUNTERS_PER_KEY, FILE_SHARDS_PER_ACCOUNT, LEDGER_FEED_DELAY_MS. */
+/** What an operator sets without changing code: wrangler.toml's max_instances, RATE_WINDOW_COUNTERS_PER_KEY, FILE_SHARDS_PER_ACCOUNT, LEDGER_FEED_DELAY_MS and the feed queues it binds. */
 export interface Configuration {
   originInstances: number;
   keyWindowCounters: number;
   fileShardsPerAccount: number;
   feedWindowSeconds: number;
+  /** Feed queues bound (LEDGER_FEED and those after it, workers/billing/feed-queues.ts). */
+  feedQueues: number;
 }
 
 export const DEFAULT_FEED_WINDOW_SECONDS = FEED_DELAY_MS / 1000;
@@ -78,9 +81,9 @@ function originVcpu(measured: Measured, rates: Record<TrafficKind, number>): num
   return sum(rates, (k) => (k === "transformHit" ? 0 : measured.originCpuMs[k] / 1000));
 }
 
-/** Feed messages a second: one per account shard that charged, and one per file shard that changed a file, in a feed window. */
-function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number): number {
-  const active = (perSecond: number) => activeAccounts(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, perSecond, windowSeconds);
+/** Feed messages a second: one per account shard that charged, and one per file shard that changed a file, in a feed window, over `shards` of each an account. */
+function feedMessages(rates: Record<TrafficKind, number>, windowSeconds: number, shards: number): number {
+  const active = (perSecond: number) => activeShards(TRAFFIC_MIX.accounts, TRAFFIC_MIX.zipfExponent, perSecond, windowSeconds, shards);
   return (active(sum(rates, (k) => CHARGED[k])) + active(sum(rates, (k) => FILES_CHANGED[k]))) / windowSeconds;
 }
 
@@ -139,25 +142,30 @@ function accountShardsFor(measured: Measured, rates: Record<TrafficKind, number>
  * the money).
  */
 export function configurationFor(measured: Measured, rates: Record<TrafficKind, number>, busiestShare: number): Configuration {
+  // Every file call of the mix names one file, and a file's id names its shard; the account's own
+  // shards follow the same setting.
+  const shards = Math.max(
+    accountShardsFor(measured, rates, busiestShare, TARGET),
+    Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
+  );
+  // A longer window first (it delays the books, not the money), then more queues.
+  const perQueue = TARGET * PUBLISHED_LIMITS.queueMessagesPerSecond;
   let feedWindowSeconds = DEFAULT_FEED_WINDOW_SECONDS;
-  while (feedWindowSeconds < MAX_FEED_WINDOW_SECONDS && feedMessages(rates, feedWindowSeconds) > TARGET * PUBLISHED_LIMITS.queueMessagesPerSecond) feedWindowSeconds++;
+  while (feedWindowSeconds < MAX_FEED_WINDOW_SECONDS && feedMessages(rates, feedWindowSeconds, shards) > perQueue) feedWindowSeconds++;
+  const feedQueues = Math.min(FEED_QUEUE_BINDINGS.length, Math.max(1, Math.ceil(feedMessages(rates, feedWindowSeconds, shards) / perQueue)));
   return {
     originInstances: Math.ceil(originVcpu(measured, rates) / (PUBLISHED_LIMITS.containerInstanceVcpu * TARGET)),
     keyWindowCounters: Math.min(MAX_COUNTERS_PER_KEY, Math.max(1, Math.ceil(busiestKeyRate(rates, busiestShare) / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
-    // Every file call of the mix names one file, and a file's id names its shard; the account's own
-    // shards follow the same setting.
-    fileShardsPerAccount: Math.max(
-      accountShardsFor(measured, rates, busiestShare, TARGET),
-      Math.min(MAX_FILE_SHARDS, Math.max(1, Math.ceil(busiestShardCalls(measured, rates, busiestShare, "file") / (TARGET * PUBLISHED_LIMITS.durableObjectRequestsPerSecond)))),
-    ),
+    fileShardsPerAccount: shards,
     feedWindowSeconds,
+    feedQueues,
   };
 }
 
 export function components(design: Design, measured: Measured, config: Configuration, rates: Record<TrafficKind, number>, busiestShare: number): Component[] {
   const statements = (kind: TrafficKind) => measured.statements[STATEMENTS_OF[kind]];
   const sharded = design === "per-account shards (as built)";
-  const feed = sharded ? feedMessages(rates, config.feedWindowSeconds) : 0;
+  const feed = sharded ? feedMessages(rates, config.feedWindowSeconds, config.fileShardsPerAccount) : 0;
   const needed = configurationFor(measured, rates, busiestShare);
   const d1PerSecond = sharded
     ? sum(rates, (k) => statements(k).reads + statements(k).writes) + (feed / FEED_MESSAGES_PER_BATCH) * measured.statements[FEED_BATCH].writes
@@ -199,11 +207,11 @@ export function components(design: Design, measured: Measured, config: Configura
   ];
   if (sharded) {
     list.push({
-      name: "ledger feed queue",
-      load: `${feed.toFixed(0)} messages/s`,
+      name: `busiest ledger feed queue (1 of ${config.feedQueues})`,
+      load: `${(feed / config.feedQueues).toFixed(0)} messages/s`,
       limit: `${PUBLISHED_LIMITS.queueMessagesPerSecond}/s`,
-      utilisation: feed / PUBLISHED_LIMITS.queueMessagesPerSecond,
-      remedy: `LEDGER_FEED_DELAY_MS = ${needed.feedWindowSeconds * 1000} (a longer feed window), or one feed queue per group of accounts`,
+      utilisation: feed / config.feedQueues / PUBLISHED_LIMITS.queueMessagesPerSecond,
+      remedy: `LEDGER_FEED_DELAY_MS = ${needed.feedWindowSeconds * 1000} (a longer feed window) and ${needed.feedQueues} feed queue(s) (LEDGER_FEED_1 and on: accounts spread over them by id)`,
     });
     const shardRow = (name: string, calls: number, remedy: string): Component => ({
       name,

@@ -16,15 +16,16 @@ export function busiestAccountShare(accounts: number, exponent: number): number 
 }
 
 /**
- * How many accounts make at least one charge in a window, when `perSecond` charges a second are
- * spread by the Zipf law: each account's charges arrive as a Poisson stream, so account k is
- * active with probability 1 - e^(-rate_k x window). A shard's ledger feed sends one message per
- * active window, so this is the feed's messages a window.
+ * How many of the accounts' shards make at least one change in a window, when `perSecond` changes a
+ * second are spread by the Zipf law over the accounts and evenly over each account's `shards`: each
+ * shard's changes arrive as a Poisson stream, so one of account k's shards is active with
+ * probability 1 - e^(-rate_k / shards x window). A shard's ledger feed sends one message per active
+ * window, so this is the feed's messages a window.
  */
-export function activeAccounts(accounts: number, exponent: number, perSecond: number, windowSeconds: number): number {
+export function activeShards(accounts: number, exponent: number, perSecond: number, windowSeconds: number, shards: number): number {
   let norm = 0;
   for (let rank = 1; rank <= accounts; rank++) norm += rank ** -exponent;
   let active = 0;
-  for (let rank = 1; rank <= accounts; rank++) active += 1 - Math.exp(-((perSecond * rank ** -exponent) / norm) * windowSeconds);
+  for (let rank = 1; rank <= accounts; rank++) active += shards * (1 - Math.exp(-((perSecond * rank ** -exponent) / norm / shards) * windowSeconds));
   return active;
 }

@@ -1,3 +1,4 @@
+import { feedQueueOf } from "../billing/feed-queues.ts";
 import { MAX_DERIVATIVES_PER_FILE } from "../../contracts/limits/derivatives.ts";
 import type { ProblemBody } from "../../contracts/problems/catalogue.ts";
 import { AccountMoney } from "../billing/account-money.ts";
@@ -316,7 +317,7 @@ export class AccountShard extends Shard<AccountShardEnv> {
       const balance = through !== null && lastSeq(this.db) === through ? { micros: balanceMicros(this.db), seq: through, branch: this.money.branch } : null;
       const attempts = deliveriesOfJobs(this.db, jobs.map((job) => job.row.id));
       const jobsWithAttempts = jobs.map((job) => ({ ...job, deliveries: attempts.filter((attempt) => attempt.jobId === job.row.id) }));
-      await this.env.LEDGER_FEED.send(ledgerFeedMessage(accountId, rows, balance, derivatives, jobsWithAttempts));
+      await feedQueueOf(this.env, accountId).send(ledgerFeedMessage(accountId, rows, balance, derivatives, jobsWithAttempts));
       if (through !== null) markFed(this.db, through);
       if (derivatives.length > 0) markDerivativesFed(this.db, derivatives.at(-1)!.seq);
       if (jobs.length > 0) markJobsFed(this.db, jobs.at(-1)!.seq);

@@ -1,3 +1,4 @@
+import { feedQueueOf } from "../billing/feed-queues.ts";
 import { FEED_FILES, FEED_ORIGIN_OBJECTS, fileFeedMessage, originObjectFeedMessage } from "../billing/ledger-feed.ts";
 import { filesBeforeShard } from "../files/d1-files.ts";
 import { fileShardOf, type FileShardName } from "../files/file-shard-index.ts";
@@ -184,13 +185,13 @@ export class FileShard extends Shard<ShardEnv> {
     for (let sent = 0; sent < FEED_MESSAGES_PER_ALARM; sent++) {
       const files = unfedFileChanges(this.db, FEED_FILES);
       if (files.length > 0) {
-        await this.env.LEDGER_FEED.send(fileFeedMessage(accountId, files));
+        await feedQueueOf(this.env, accountId).send(fileFeedMessage(accountId, files));
         markFilesFed(this.db, files.at(-1)!.seq);
         continue;
       }
       const paths = unfedOriginObjectChanges(this.db, FEED_ORIGIN_OBJECTS);
       if (paths.length === 0) return false;
-      await this.env.LEDGER_FEED.send(originObjectFeedMessage(accountId, paths));
+      await feedQueueOf(this.env, accountId).send(originObjectFeedMessage(accountId, paths));
       markOriginObjectsFed(this.db, paths.at(-1)!.seq);
     }
     return unfedFileChanges(this.db, 1).length + unfedOriginObjectChanges(this.db, 1).length > 0;

@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { eq } from "drizzle-orm";
-import { FEED_DELAY_MS, type LedgerFeedMessage } from "../billing/ledger-feed.ts";
+import type { FeedQueues } from "../billing/feed-queues.ts";
+import { FEED_DELAY_MS } from "../billing/ledger-feed.ts";
 import type { ShardDb } from "./shard-db.ts";
 import { migrateShard } from "./shard-migrations.ts";
 import * as shardSchema from "./shard-schema.ts";
@@ -12,11 +13,10 @@ const FEED_RETRY_MS = 30_000;
 export const FEED_MESSAGES_PER_ALARM = 10;
 
 /** What a shard reads besides its own storage: the shared database it imports from, and the feed it reports to. */
-export interface ShardEnv {
+export type ShardEnv = FeedQueues & {
   DB: D1Database;
-  LEDGER_FEED: Queue<LedgerFeedMessage>;
   LEDGER_FEED_DELAY_MS?: string;
-}
+};
 
 /**
  * What every kind of account shard shares: its own SQLite database brought up to its schema's last
