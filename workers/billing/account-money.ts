@@ -35,6 +35,7 @@ export class AccountMoney {
   private topUpLook: Promise<void> | null = null;
   private refilling: Promise<boolean> | null = null;
   private gathering: Promise<void> | null = null;
+  private gatheringExcept: number | null = null;
   // Money reaches a branch only as an allotment: after a recall that found every branch and no
   // allotment was made meanwhile, none holds any, and a refused call need not ask them again.
   private branchesMayHold = true;
@@ -164,10 +165,18 @@ export class AccountMoney {
     return true;
   }
 
-  /** The first shard takes back what the branches hold (but `except`'s, which is asking), one recall at a time. */
+  /**
+   * The first shard takes back what the branches hold (but `except`'s, which is asking), one recall at
+   * a time: a call that finds one under way waits for it, and gathers again after it when that one
+   * left out a branch this call needs.
+   */
   private gather(accountId: string, except: number | null): Promise<void> {
-    if (this.gathering) return this.gathering;
+    if (this.gathering) {
+      const enough = this.gatheringExcept === null || this.gatheringExcept === except;
+      return enough ? this.gathering : this.gathering.then(() => this.gather(accountId, except));
+    }
     if (!this.branchesMayHold || this.allotted().size === 0) return Promise.resolve();
+    this.gatheringExcept = except;
     this.gathering = this.recallBranches(accountId, except).finally(() => {
       this.gathering = null;
     });
