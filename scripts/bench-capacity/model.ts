@@ -228,7 +228,7 @@ export function components(design: Design, measured: Measured, config: Configura
         busiestFirstShardCalls(measured, rates, busiestShare, config.fileShardsPerAccount),
         accountShardsFor(measured, rates, busiestShare, TARGET) < MAX_FILE_SHARDS
           ? `FILE_SHARDS_PER_ACCOUNT = ${accountShardsFor(measured, rates, busiestShare, TARGET)} for ${TARGET * 100}% (the account's shards follow its file shards)`
-          : "none by configuration: past 62 shards an account",
+          : `none by configuration: past ${MAX_FILE_SHARDS} shards an account`,
       ),
       ...(config.fileShardsPerAccount > 1
         ? [shardRow(`busiest account's branch (1 of ${config.fileShardsPerAccount - 1})`, busiestBranchCalls(rates, busiestShare, config.fileShardsPerAccount), "FILE_SHARDS_PER_ACCOUNT")]

@@ -11,7 +11,7 @@
 // request's key names a request that runs once, in one isolate, under one setting; everything else
 // (top-ups, storage) stays in the first shard.
 import { crc32 } from "../crypto/crc32.ts";
-import { FILE_ID_PREFIX, fileShardOf, fileShardsPerAccount } from "../files/file-shard-index.ts";
+import { fileShardOf, fileShardsPerAccount } from "../files/file-shard-index.ts";
 import type { Bindings } from "../env.ts";
 import { accountShard, type AccountShards } from "../shards/shard-stub.ts";
 import { newPlacedId, placeOfId } from "../crypto/ids.ts";
@@ -24,12 +24,12 @@ export function accountBranches(env: Pick<Bindings, "FILE_SHARDS_PER_ACCOUNT">):
   return fileShardsPerAccount(env.FILE_SHARDS_PER_ACCOUNT);
 }
 
-/** The shard that keeps every origin path's derivatives: an origin path's source id names no file shard. */
+/** The shard that keeps every origin path's derivatives: an origin path's source id is no file id, and names the first. */
 export const ORIGIN_PATHS_BRANCH = 0;
 
-/** The shard that keeps a source's derivatives and charges for them: its file's shard digit (an origin path's: ORIGIN_PATHS_BRANCH). */
+/** The shard that keeps a source's derivatives and charges for them: the one its file's id names (an origin path's: ORIGIN_PATHS_BRANCH). */
 export function derivativeBranch(sourceId: string): number {
-  return sourceId.startsWith(FILE_ID_PREFIX) ? fileShardOf(sourceId) : ORIGIN_PATHS_BRANCH;
+  return fileShardOf(sourceId);
 }
 
 /** A new job's id, naming one of the account's shards chosen at random. */

@@ -65,17 +65,20 @@ export function topUpChargeKey(reference: string): string {
 /**
  * Money one of an account's shards moves to another (./shard-transfers.ts): each side records its
  * half under its own key, numbered by the side that asked, so asking again for the same number is
- * answered with the same amount and never moves money twice.
+ * answered with the same amount and never moves money twice. Each half names the branch, since the
+ * report keeps every shard's rows under one account. A key is its kind's prefix for the branch, then
+ * the move's number.
  */
+export const ALLOTTED = "allot:";
 export const transferKeys = {
-  /** The first shard's half of its `grant`th allotment to `branch`. */
-  allotted: (branch: number, grant: number) => `allot:${branch}:${grant}`,
-  /** The branch's half of it (each half names the branch: the report keeps every shard's rows under one account). */
-  received: (branch: number, grant: number) => `allot-in:${branch}:${grant}`,
-  /** The branch's half of the `recall`th return the first shard asked of it. */
-  returned: (branch: number, recall: number) => `return:${branch}:${recall}`,
+  /** The first shard's half of an allotment to `branch`. */
+  allotted: (branch: number) => `${ALLOTTED}${branch}:`,
+  /** The branch's half of it. */
+  received: (branch: number) => `allot-in:${branch}:`,
+  /** The branch's half of a return the first shard asked of it. */
+  returned: (branch: number) => `return:${branch}:`,
   /** The first shard's half of it. */
-  recovered: (branch: number, recall: number) => `return-in:${branch}:${recall}`,
+  recovered: (branch: number) => `return-in:${branch}:`,
 };
 
 /** A UTC day (YYYY-MM-DD) of an account's durable storage: charged once, however many sweeps run that day. */

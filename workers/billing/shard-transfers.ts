@@ -8,7 +8,7 @@
 import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { ShardDb } from "../shards/shard-db.ts";
 import { shardLedger as ledger } from "../shards/shard-schema.ts";
-import { transferKeys } from "./charge-key.ts";
+import { ALLOTTED, transferKeys } from "./charge-key.ts";
 import { recordCharge } from "./shard-ledger.ts";
 
 const TRANSFER = "account.transfer";
@@ -34,19 +34,19 @@ function recordTransfer(db: ShardDb, chargeKey: string, micros: number, now: num
 
 /** The first shard: what its `grant`th allotment to `branch` was; null for one not made. */
 export function allotmentMade(db: ShardDb, branch: number, grant: number): number | null {
-  return amountOf(db, transferKeys.allotted(branch, grant));
+  return amountOf(db, `${transferKeys.allotted(branch)}${grant}`);
 }
 
 /** The first shard: allots `micros` to `branch` (refused as an overdraw, or kept as made before, by recordCharge). */
 export function recordAllotment(db: ShardDb, branch: number, grant: number, micros: number, now: number) {
-  return recordTransfer(db, transferKeys.allotted(branch, grant), micros, now);
+  return recordTransfer(db, `${transferKeys.allotted(branch)}${grant}`, micros, now);
 }
 
 /** The first shard: every branch it has allotted money to, the only ones that may hold any. */
 export function allottedBranches(db: ShardDb): number[] {
-  const prefix = "allot:";
-  const branch = sql<number>`CAST(substr(${ledger.chargeKey}, ${prefix.length + 1}, instr(substr(${ledger.chargeKey}, ${prefix.length + 1}), ':') - 1) AS INTEGER)`.mapWith(Number);
-  return db.selectDistinct({ branch }).from(ledger).where(keyedFrom(prefix)).all().map((row) => row.branch);
+  const start = ALLOTTED.length + 1;
+  const branch = sql<number>`CAST(substr(${ledger.chargeKey}, ${start}, instr(substr(${ledger.chargeKey}, ${start}), ':') - 1) AS INTEGER)`.mapWith(Number);
+  return db.selectDistinct({ branch }).from(ledger).where(keyedFrom(ALLOTTED)).all().map((row) => row.branch);
 }
 
 /** An allotment, by the number its branch asked for it under. */
@@ -57,37 +57,37 @@ export interface Allotment {
 
 /** The first shard: its newest allotment to `branch`, the one a branch may not have recorded yet; null before any. */
 export function lastAllotment(db: ShardDb, branch: number): Allotment | null {
-  const prefix = transferKeys.allotted(branch, 0).slice(0, -1);
+  const prefix = transferKeys.allotted(branch);
   const row = db.select({ key: ledger.chargeKey, micros: ledger.amountMicros }).from(ledger).where(keyedFrom(prefix)).orderBy(desc(ledger.seq)).limit(1).get();
   return row ? { grant: Number(row.key.slice(prefix.length)), micros: row.micros } : null;
 }
 
 /** A branch: the number its next allotment is asked under. */
 export function nextGrant(db: ShardDb, branch: number): number {
-  return countFrom(db, transferKeys.received(branch, 0).slice(0, -1)) + 1;
+  return countFrom(db, transferKeys.received(branch)) + 1;
 }
 
 /** A branch: records an allotment it received (once, however often it is told). */
 export function recordReceipt(db: ShardDb, branch: number, allotment: Allotment, now: number) {
-  return recordTransfer(db, transferKeys.received(branch, allotment.grant), -allotment.micros, now);
+  return recordTransfer(db, `${transferKeys.received(branch)}${allotment.grant}`, -allotment.micros, now);
 }
 
 /** The first shard: the number its next return from `branch` is asked under. */
 export function nextRecall(db: ShardDb, branch: number): number {
-  return countFrom(db, transferKeys.recovered(branch, 0).slice(0, -1)) + 1;
+  return countFrom(db, transferKeys.recovered(branch)) + 1;
 }
 
 /** A branch: what it gave back at the `recall`th return asked of it; null for one not made. */
 export function returnMade(db: ShardDb, branch: number, recall: number): number | null {
-  return amountOf(db, transferKeys.returned(branch, recall));
+  return amountOf(db, `${transferKeys.returned(branch)}${recall}`);
 }
 
 /** A branch: gives back `micros` at the `recall`th return asked of it. */
 export function recordReturn(db: ShardDb, branch: number, recall: number, micros: number, now: number): void {
-  recordTransfer(db, transferKeys.returned(branch, recall), micros, now);
+  recordTransfer(db, `${transferKeys.returned(branch)}${recall}`, micros, now);
 }
 
 /** The first shard: records what `branch` gave back at its `recall`th return (once). */
 export function recordRecovery(db: ShardDb, branch: number, recall: number, micros: number, now: number): void {
-  recordTransfer(db, transferKeys.recovered(branch, recall), -micros, now);
+  recordTransfer(db, `${transferKeys.recovered(branch)}${recall}`, -micros, now);
 }

@@ -14,8 +14,6 @@ export interface FileShardName {
 
 /** One base62 digit names the shard. */
 export const MAX_FILE_SHARDS = MAX_PLACES;
-/** What every file id starts with. */
-export const FILE_ID_PREFIX = "file_";
 
 /** The configured file shards per account (FILE_SHARDS_PER_ACCOUNT, a whole number from 1 to 62), 1 when unset. */
 export function fileShardsPerAccount(configured: string | undefined): number {

@@ -67,7 +67,7 @@ import {
   type ShardDeliveryRow,
 } from "../webhooks/shard-deliveries.ts";
 import { FEED_MESSAGES_PER_ALARM, Shard, type ShardEnv } from "./shard.ts";
-import { accountShardName, branchOfShardName } from "./account-shard-name.ts";
+import { accountShardIn, branchOfShardName } from "./account-shard-name.ts";
 import { ACCOUNT_SHARD_STEPS } from "./shard-migrations.ts";
 
 // What the shard brought over from the shared database once, each recorded as a fact.
@@ -361,7 +361,7 @@ export class AccountShard extends Shard<AccountShardEnv> {
   private get money(): AccountMoney {
     this.moneyHere ??= new AccountMoney(this.db, this.env.DB, this.ctx.id.name !== undefined ? branchOfShardName(this.ctx.id.name) : Number(this.fact(BRANCH) ?? 0), {
       changed: () => this.feedSoon(),
-      peer: (accountId, peer) => this.env.ACCOUNT_SHARDS.get(this.env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, peer))),
+      peer: (accountId, peer) => accountShardIn(this.env.ACCOUNT_SHARDS, accountId, peer),
     });
     return this.moneyHere;
   }

@@ -2,7 +2,7 @@
 // modules never load `cloudflare:workers` (the scripts that build the OpenAPI document in Node
 // import the app).
 import type { AccountShard } from "./account-shard.ts";
-import { accountShardName } from "./account-shard-name.ts";
+import { accountShardIn } from "./account-shard-name.ts";
 import type { FileShard } from "./file-shard.ts";
 
 /** The binding every account's shard is reached through. */
@@ -16,7 +16,7 @@ export interface AccountShards {
  * jobs whose file and job ids name it.
  */
 export function accountShard(env: AccountShards, accountId: string, branch = 0): DurableObjectStub<AccountShard> {
-  return env.ACCOUNT_SHARDS.get(env.ACCOUNT_SHARDS.idFromName(accountShardName(accountId, branch)));
+  return accountShardIn(env.ACCOUNT_SHARDS, accountId, branch);
 }
 
 /** The binding every account's file index is reached through. */
