@@ -2,6 +2,7 @@
 // refuse anything too big before a single pixel is decoded.
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_SOURCE_MAX_BYTES, imageSourceMaxBytes } from "../../contracts/image-options.ts";
+import type { Size } from "../../contracts/image-orientation.ts";
 import type { SniffedFormat } from "../../contracts/sniff.ts";
 import { ANIMATION_LIMITS } from "../../contracts/limits/animation.ts";
 import { ProblemError } from "../../contracts/problems/catalogue.ts";
@@ -44,6 +45,12 @@ export interface SourceImage {
   has_icc_profile: boolean;
   /** Set for a GIF or WebP with more than one frame (a multi-page TIFF is not an animation). */
   animation: Animation | null;
+  /**
+   * The picture's upright size when its decoder delivered it at half that size (a HEIC whose
+   * output needs no more, heic-native.ts): width and height are then the delivered pixels, which
+   * the steps work on, and this is what the reply reports as the original's. Null otherwise.
+   */
+  halvedFrom: Size | null;
 }
 
 // Only these decoders see customer bytes: SVG, PDF and the *magick loaders
@@ -86,7 +93,7 @@ export function checkSourceBytes(bytes: number, format: SniffedFormat | null): v
  * `original` names the file `input` was converted from (foreign-source/): the byte limit and the
  * reported format and size are the original's, the header the one sharp reads.
  */
-export async function inspectSource(input: Uint8Array, original?: { format: ForeignFormat; bytes: number }): Promise<SourceImage> {
+export async function inspectSource(input: Uint8Array, original?: { format: ForeignFormat; bytes: number; halvedFrom: Size | null }): Promise<SourceImage> {
   const sourceBytes = original?.bytes ?? input.byteLength;
   checkSourceBytes(sourceBytes, original?.format ?? null);
   const truncation = truncationOf(input);
@@ -126,6 +133,7 @@ export async function inspectSource(input: Uint8Array, original?: { format: Fore
     is_cmyk: metadata.space === "cmyk",
     has_icc_profile: metadata.hasProfile === true,
     animation,
+    halvedFrom: original?.halvedFrom ?? null,
   };
 }
 

@@ -6,9 +6,11 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { imageOptionsSchema, type ImageOptionsInput } from "../../contracts/image-options.ts";
 import { originTransformSchema } from "../../contracts/origin/image-transform.ts";
+import { openOriginal } from "./open-original.ts";
 import { processImage } from "./process-image.ts";
+import { gridHeic } from "./test-support/heic-fixtures.ts";
 import { photoLikePixels } from "./test-support/synthetic-images.ts";
-import { transformImage } from "./transform-image.ts";
+import { loadTarget, transformImage } from "./transform-image.ts";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(import.meta.dirname, "../../test/fixtures/foreign-images", name)));
 const optimize = (input: Uint8Array, options: ImageOptionsInput = {}) => processImage(input, imageOptionsSchema.parse(options));
@@ -86,5 +88,44 @@ describe("transforms take them too", () => {
     expect([svg.format, svg.width, svg.height]).toEqual(["png", 320, 160]);
     const heic = await transform(fixture("photo.heic"), 48);
     expect([heic.format, heic.width, heic.height]).toEqual(["jpeg", 48, 32]);
+  });
+});
+
+// A phone's 12 MP HEIC shown 1600 px wide need not be converted and resized at 12 MP: its planes
+// convert at half size, as libjpeg decodes a JPEG at half size for sharp. The reply still reports
+// the picture's own size, and nothing that keeps part of the picture gets the halved one.
+describe("a HEIC decoded for an output at most half its size", () => {
+  const photo = async () => gridHeic(new Uint8Array(await sharp(photoLikePixels(200, 120), { raw: { width: 200, height: 120, channels: 3 } }).png().toBuffer()), { tile: 64 }, ["-q", "90"]);
+
+  it("is read at half size, and optimize reports the original's size and matches the whole-size output", async () => {
+    const heic = await photo();
+    const { source } = await openOriginal(heic, { width: 80, whole: true });
+    expect([source.width, source.height, source.halvedFrom]).toEqual([100, 60, { width: 200, height: 120 }]);
+    const halved = await optimize(heic, { width: 80, format: "png" });
+    expect([halved.width, halved.height, halved.stats.original_width, halved.stats.original_height]).toEqual([80, 48, 200, 120]);
+    // The whole-size path, through a PNG of the same decode: the two resizes differ by resampling only.
+    const whole = new Uint8Array(await sharp((await openOriginal(heic)).input).png().toBuffer());
+    const reference = await optimize(whole, { width: 80, format: "png" });
+    const pixels = async (bytes: Uint8Array) => sharp(bytes).removeAlpha().raw().toBuffer();
+    const [a, b] = [await pixels(halved.bytes), await pixels(reference.bytes)];
+    let total = 0;
+    for (let i = 0; i < a.length; i++) total += Math.abs(a[i]! - b[i]!);
+    expect(total / a.length).toBeLessThan(2);
+  });
+
+  it("is read whole for a quarter turn whose turned box needs more than half", async () => {
+    // Turned, the picture is 120 wide: 90 of it needs more than half, though 90 is under half its stored 200.
+    const out = await transformImage(await photo(), originTransformSchema.parse({ quality: 76, output: "png", width: 90, rotate: 90 }));
+    expect([out.width, out.height]).toEqual([90, 150]);
+  });
+
+  it("keeps the whole picture for a crop, a trim, a face's cover crop or the facts, and turns the box with a quarter turn", () => {
+    const target = (options: Record<string, unknown>) => loadTarget(originTransformSchema.parse({ quality: 76, output: "png", ...options }));
+    expect(target({ width: 50 })).toEqual({ width: 50, height: undefined, whole: true });
+    expect(target({ width: 50, rotate: 270 })).toEqual({ width: undefined, height: 50, whole: true });
+    expect(target({ width: 50, crop: { x: 0, y: 0, width: 20, height: 20 } })).toEqual({});
+    expect(target({ width: 50, trim: 10 }).whole).toBe(false);
+    expect(target({ width: 50, height: 50, fit: "cover", gravity: "face" }).whole).toBe(false);
+    expect(target({ width: 50, facts: true }).whole).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
 import { sniffContentType } from "../../contracts/sniff.ts";
 import { checkSourceBytes, IMAGE_INPUT_LIMITS, inspectSource, type SourceImage } from "./decode-limits.ts";
 import { readableSource } from "./foreign-source/readable-source.ts";
-import type { RasterTarget } from "./foreign-source/svg.ts";
+import type { RasterTarget } from "./foreign-source/raster-target.ts";
 
 export interface OpenedOriginal {
   /** What sharp decodes: the original, or the PNG it was converted to. */
@@ -18,6 +18,6 @@ export interface OpenedOriginal {
 export async function openOriginal(original: Uint8Array, target: RasterTarget = {}, page?: number): Promise<OpenedOriginal> {
   checkSourceBytes(original.byteLength, sniffContentType(original)?.format ?? null);
   const readable = await readableSource(original, target, IMAGE_INPUT_LIMITS.max_input_pixels, page);
-  const source = await inspectSource(readable.bytes, readable.foreign ? { format: readable.foreign, bytes: original.byteLength } : undefined);
+  const source = await inspectSource(readable.bytes, readable.foreign ? { format: readable.foreign, bytes: original.byteLength, halvedFrom: readable.halvedFrom } : undefined);
   return { input: readable.bytes, source };
 }

@@ -45,7 +45,7 @@ async function markPixels(bytes: Uint8Array, spec: OverlaySpec, frame: Size): Pr
   let rendered;
   try {
     // An SVG overlay is drawn at the width it will have, not enlarged after.
-    const { input, source } = await openOriginal(bytes, width === undefined ? {} : { width });
+    const { input, source } = await openOriginal(bytes, width === undefined ? {} : { width, whole: true });
     const { image } = await runSteps(input, source, [autoOrient(true), toSrgb]);
     rendered = await image
       .toColourspace("srgb")

@@ -24,7 +24,7 @@ export interface ProcessedImage extends ImageProcessReply {
 }
 
 export async function processImage(sourceBytes: Uint8Array, options: ImageOptions): Promise<ProcessedImage> {
-  const { input, source } = await openOriginal(sourceBytes, { width: options.width ?? undefined, height: options.height ?? undefined }, options.page ?? undefined);
+  const { input, source } = await openOriginal(sourceBytes, { width: options.width ?? undefined, height: options.height ?? undefined, whole: true }, options.page ?? undefined);
   const animated = options.animated && source.animation !== null && keepsAnimation(options.format);
   const pixels = await renderPixels(input, source, options, animated);
   const content = profileContent(pixels);
@@ -93,7 +93,7 @@ function outputStats(source: SourceImage, pixels: RenderedPixels, options: Image
   const qualityTarget = level === null ? null : QUALITY_LEVEL_TARGETS[level];
   // A still lossy output under a level is scored unless the deadline stopped the search first (its fallback): not met.
   const searched = qualityTarget !== null && pixels.animation === null && !target.lossless && target.format !== "png";
-  const original = uprightSize({ ...source, orientation: pixels.orientation_applied });
+  const original = source.halvedFrom ?? uprightSize({ ...source, orientation: pixels.orientation_applied });
   return {
     original_bytes: source.bytes,
     output_bytes: bytes.byteLength,

@@ -8,6 +8,8 @@ import { resolveOutputFormat } from "../../contracts/transform/output-format.ts"
 import { decodeFailure, type SourceImage } from "./decode-limits.ts";
 import { runSteps } from "./image-step.ts";
 import { openOriginal } from "./open-original.ts";
+import type { RasterTarget } from "./foreign-source/raster-target.ts";
+import { FACE_GRAVITIES } from "../../contracts/transform/token-values.ts";
 import { imageFacts } from "./image-facts.ts";
 import { encodeTransformed, transformOutput } from "./transform-encode.ts";
 import { transformSteps, type TransformOptions } from "./transform-steps.ts";
@@ -20,9 +22,7 @@ export interface TransformedImage extends Omit<OriginTransformMeta, "size" | "sh
 }
 
 export async function transformImage(original: Uint8Array, options: TransformOptions, overlayBytes: Uint8Array | null = null): Promise<TransformedImage> {
-  // A crop's pixels are the source's own: an SVG or a PDF page is drawn at its own size, not the output's.
-  const target = options.crop === undefined ? { width: options.width, height: options.height } : {};
-  const { input, source } = await openOriginal(original, target, options.page);
+  const { input, source } = await openOriginal(original, loadTarget(options), options.page);
   if (options.facts) return factsOf(input, source, options, faceSearch(input, options));
   if (options.video !== undefined) return animationToVideo(input, source, { ...options, video: options.video }, overlayBytes);
   try {
@@ -34,6 +34,23 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
   } catch (error) {
     throw decodeFailure(error);
   }
+}
+
+/**
+ * The box the source is drawn or decoded for. A crop's pixels are the source's own: an SVG or a PDF
+ * page is drawn at its own size, not the output's. A quarter turn comes before the fit, so the box
+ * turns with it. A trim or a face's cover crop keeps part of the picture, and the facts report the
+ * stored size, so neither lets a HEIC decode at half size.
+ */
+export function loadTarget(options: TransformOptions): RasterTarget {
+  if (options.crop !== undefined) return {};
+  const turned = options.rotate % 180 !== 0;
+  const faceCrop = FACE_GRAVITIES.includes(options.gravity) && options.fit === "cover";
+  return {
+    width: turned ? options.height : options.width,
+    height: turned ? options.width : options.height,
+    whole: options.trim === undefined && !faceCrop && options.facts !== true,
+  };
 }
 
 // The facts, with the output size of the first frame through the steps an image output would take.

@@ -51,7 +51,7 @@ const decoded = async (png: Uint8Array): Promise<Decoded> => {
 
 /** Both decoders' output: same size and channels, every sample within `tolerance`, the mean within `meanTolerance`. */
 async function expectSamePixels(heic: Uint8Array, tolerance: number, meanTolerance = 0.5, tools?: HeicTools): Promise<Decoded> {
-  const native = await decoded(await nativeHeicToPng(heic, 100_000_000, tools));
+  const native = await decoded((await nativeHeicToPng(heic, 100_000_000, {}, tools)).png);
   const wasm = await decoded(await wasmHeicToPng(heic, 100_000_000));
   expect([native.width, native.height, native.channels]).toEqual([wasm.width, wasm.height, wasm.channels]);
   let worst = 0;
@@ -141,20 +141,77 @@ describe.each([
   });
 });
 
+/** Each 2x2 block of `image` averaged: what a picture decoded at half size should hold. */
+function blockMeans(image: Decoded): Decoded {
+  const [width, height] = [Math.ceil(image.width / 2), Math.ceil(image.height / 2)];
+  const data = Buffer.alloc(width * height * image.channels);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let channel = 0; channel < image.channels; channel++) {
+        const xs = [2 * x, Math.min(2 * x + 1, image.width - 1)];
+        const ys = [2 * y, Math.min(2 * y + 1, image.height - 1)];
+        const sum = ys.reduce((total, py) => total + xs.reduce((row, px) => row + image.data[(py * image.width + px) * image.channels + channel]!, 0), 0);
+        data[(y * width + x) * image.channels + channel] = Math.round(sum / 4);
+      }
+    }
+  }
+  return { data, width, height, channels: image.channels };
+}
+
+// An output at most half the picture's size on every side asked, the whole picture resized into
+// it: the planes convert at half size, a quarter of the pixels for the pipeline to read.
+describe.each([
+  ["ffmpeg", { ffmpeg: ffmpegCommand() }],
+  ["heif-convert, ffmpeg absent", { ffmpeg: null }],
+])("a picture decoded for a box at most half its size, through %s", (_name, tools: HeicTools) => {
+  it("delivers the whole picture halved, each pixel its 2x2 block's mean, and says from what size", async () => {
+    const heic = await gridHeic(await pngOf(photoLikePixels(302, 202), 302, 202), { tile: 128 }, ["-q", "85"]);
+    const halved = await nativeHeicToPng(heic, 100_000_000, { width: 151, whole: true }, tools);
+    expect(halved.halvedFrom).toEqual({ width: 302, height: 202 });
+    const image = await decoded(halved.png);
+    const expected = blockMeans(await decoded((await nativeHeicToPng(heic, 100_000_000, {}, tools)).png));
+    expect([image.width, image.height]).toEqual([expected.width, expected.height]);
+    let total = 0;
+    for (let i = 0; i < image.data.length; i++) total += Math.abs(image.data[i]! - expected.data[i]!);
+    expect(total / image.data.length).toBeLessThan(1.5);
+  });
+
+  it("keeps the whole size when the box needs more than half, or when part of the picture is kept", async () => {
+    const heic = await gridHeic(await pngOf(photoLikePixels(300, 200), 300, 200), { tile: 128 }, ["-q", "85"]);
+    for (const target of [{ width: 151, whole: true }, { height: 101, whole: true }, { width: 100 }, { width: 150, height: 101, whole: true }]) {
+      const { png, halvedFrom } = await nativeHeicToPng(heic, 100_000_000, target, tools);
+      expect(halvedFrom, JSON.stringify(target)).toBeNull();
+      expect((await sharp(png).metadata()).width, JSON.stringify(target)).toBe(300);
+    }
+  });
+
+  it("halves the upright picture: a turned grid's box is read against its turned size", async () => {
+    // 128x64 turned a quarter by orientation 6: upright 64x128, so a box 32 wide halves it and one 40 wide does not.
+    const heic = await gridHeic(await quadrants(128, 64), { tile: 64, orientation: 6 }, ["-q", "90"]);
+    const halved = await nativeHeicToPng(heic, 100_000_000, { width: 32, whole: true }, tools);
+    expect(halved.halvedFrom).toEqual({ width: 64, height: 128 });
+    const image = await decoded(halved.png);
+    expect([image.width, image.height]).toEqual([32, 64]);
+    expect(near(pixel(image, 24, 8), [220, 30, 30]), pixel(image, 24, 8).join(",")).toBe(true);
+    expect(near(pixel(image, 8, 8), [30, 40, 220]), pixel(image, 8, 8).join(",")).toBe(true);
+    expect((await nativeHeicToPng(heic, 100_000_000, { width: 40, whole: true }, tools)).halvedFrom).toBeNull();
+  });
+});
+
 describe("nativeHeicToPng's grid decoder", () => {
   it("hands a phone's grid to the ffmpeg it is given, and a single image to heif-convert", async () => {
     const missing = { ffmpeg: join(mkdtempSync(join(tmpdir(), "pixelpress-no-ffmpeg-")), "ffmpeg") };
     const grid = await gridHeic(await quadrants(128, 64), { tile: 64 });
-    await expect(nativeHeicToPng(grid, 100_000_000, missing)).rejects.toMatchObject({ slug: "image_unreadable" });
+    await expect(nativeHeicToPng(grid, 100_000_000, {}, missing)).rejects.toMatchObject({ slug: "image_unreadable" });
     const single = heifEnc([await pngOf(photoLikePixels(64, 64), 64, 64)]);
-    expect((await sharp(await nativeHeicToPng(single, 100_000_000, missing)).metadata()).width).toBe(64);
+    expect((await sharp((await nativeHeicToPng(single, 100_000_000, {}, missing)).png).metadata()).width).toBe(64);
   });
 
   it("refuses a grid whose tiles hold more than the pixel limit, though its picture is within it", async () => {
     // 128x64 cut into 64 px tiles is exactly covered; 100x64 is cropped from the same two tiles.
     const heic = await gridHeic(await quadrants(100, 64), { tile: 64 });
-    await expect(nativeHeicToPng(heic, 100 * 64, { ffmpeg: ffmpegCommand() })).rejects.toMatchObject({ slug: "image_too_large" });
-    expect((await sharp(await nativeHeicToPng(heic, 128 * 64, { ffmpeg: ffmpegCommand() })).metadata()).width).toBe(100);
+    await expect(nativeHeicToPng(heic, 100 * 64, {}, { ffmpeg: ffmpegCommand() })).rejects.toMatchObject({ slug: "image_too_large" });
+    expect((await sharp((await nativeHeicToPng(heic, 128 * 64, {}, { ffmpeg: ffmpegCommand() })).png).metadata()).width).toBe(100);
   });
 });
 

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Size } from "../../../contracts/image-orientation.ts";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { processingTimeout } from "../../worker-pool/job-ticket.ts";
 import { checkDeadline, secondsLeft } from "../../worker-pool/deadline.ts";
@@ -18,7 +19,8 @@ import { gridPlan, type GridPlan } from "./heic-grid.ts";
 import { heifIccProfile } from "./heif-colour-profile.ts";
 import { heifLayout, withPrimaryOnly } from "./heif-layout.ts";
 import { pngWithProfile } from "./png-with-profile.ts";
-import { y4mFrame, ycbcrToRgb, type YcbcrFrame } from "./y4m-to-rgb.ts";
+import { halfSizeCovers, type RasterTarget } from "./raster-target.ts";
+import { halvedSize, y4mFrame, ycbcrToRgb, ycbcrToRgbHalved, type YcbcrFrame } from "./y4m-to-rgb.ts";
 
 const TOOL = "heif-convert";
 // Outside a call with a deadline (tests, the CLI's local run) a decode still ends.
@@ -106,8 +108,18 @@ async function heifConvert(bytes: Uint8Array, declaredPixels: number, dir: strin
   return readBounded(join(dir, output), Math.ceil(declaredPixels * MAX_OUTPUT_BYTES_PER_PIXEL) + 65_536);
 }
 
-/** `using` names the ffmpeg that decodes grids (null: heif-convert decodes everything); found on PATH unless given. */
-export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number, using: HeicTools = heicTools()): Promise<Uint8Array> {
+/** A HEIC's picture as the pipeline reads it. */
+export interface DecodedHeic {
+  png: Uint8Array;
+  /** The picture's upright size when `png` holds it at half that size (halfSizeCovers); null when at its own. */
+  halvedFrom: Size | null;
+}
+
+/**
+ * `target`: the box the output fills, which may let the picture decode at half size.
+ * `using` names the ffmpeg that decodes grids (null: heif-convert decodes everything); found on PATH unless given.
+ */
+export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number, target: RasterTarget = {}, using: HeicTools = heicTools()): Promise<DecodedHeic> {
   const layout = heifLayout(bytes);
   checkPixels(layout.pixels, maxPixels);
   const matrix = layout.phonePlanes ? layout.matrix : null;
@@ -118,14 +130,18 @@ export async function nativeHeicToPng(bytes: Uint8Array, maxPixels: number, usin
   const dir = await mkdtemp(join(tmpdir(), "pixelpress-heic-"));
   try {
     // The tool's PNG carries the file's ICC profile itself.
-    if (!matrix) return await heifConvert(bytes, layout.pixels, dir, "out.png");
+    if (!matrix) return { png: await heifConvert(bytes, layout.pixels, dir, "out.png"), halvedFrom: null };
     const frame = grid ? await gridFrame(grid, using.ffmpeg!, dir) : y4mFrame(await heifConvert(bytes, layout.pixels, dir, "out.y4m"));
-    const rgb = new Uint8Array(frame.width * frame.height * 3);
-    ycbcrToRgb(frame, matrix, rgb);
-    // Stored, not deflated: a 12 MP picture's zlib pass would cost half its decode. heif-convert
-    // applied the rotation itself; irot turns anticlockwise, sharp clockwise.
+    // heif-convert applied the rotation itself; irot turns anticlockwise, sharp clockwise.
     const clockwise = grid ? (360 - 90 * grid.quarterTurns) % 360 : 0;
-    return await pngWithProfile({ data: rgb, width: frame.width, height: frame.height, channels: 3 }, heifIccProfile(bytes), 0, clockwise as 0 | 90 | 180 | 270);
+    const upright = clockwise % 180 === 0 ? { width: frame.width, height: frame.height } : { width: frame.height, height: frame.width };
+    const halved = halfSizeCovers(target, upright);
+    const size = halved ? halvedSize(frame) : frame;
+    const rgb = new Uint8Array(size.width * size.height * 3);
+    (halved ? ycbcrToRgbHalved : ycbcrToRgb)(frame, matrix, rgb);
+    // Stored, not deflated: a 12 MP picture's zlib pass would cost half its decode.
+    const png = await pngWithProfile({ data: rgb, width: size.width, height: size.height, channels: 3 }, heifIccProfile(bytes), 0, clockwise as 0 | 90 | 180 | 270);
+    return { png, halvedFrom: halved ? upright : null };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

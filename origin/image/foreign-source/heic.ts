@@ -4,8 +4,9 @@
 // but dependency-free, and says so once at start. PIXELPRESS_HEIC_DECODER=wasm forces that one.
 // A phone's grid goes to ffmpeg's HEVC decoder when it runs (heic-native.ts). Either way the
 // container's rotation and mirroring are applied (a phone's EXIF orientation only repeats them) and
-// the pixels leave as a PNG with the file's ICC profile.
-import { heicTools, nativeHeicToPng, nativeHeifConvertPresent } from "./heic-native.ts";
+// the pixels leave as a PNG with the file's ICC profile, at half size when the output needs no more.
+import { heicTools, nativeHeicToPng, nativeHeifConvertPresent, type DecodedHeic } from "./heic-native.ts";
+import type { RasterTarget } from "./raster-target.ts";
 import { wasmHeicToPng } from "./heic-wasm.ts";
 
 export type HeicDecoder = "native" | "wasm";
@@ -22,6 +23,7 @@ if (decoder === "wasm") {
   console.warn("HEIC: ffmpeg (Debian package ffmpeg) is not found; a phone's grid HEIC decodes through heif-convert, about a third more CPU.");
 }
 
-export function heicToPng(bytes: Uint8Array, maxPixels: number): Promise<Uint8Array> {
-  return decoder === "native" ? nativeHeicToPng(bytes, maxPixels) : wasmHeicToPng(bytes, maxPixels);
+/** `target` may let the native decoder deliver the picture at half its size (heic-native.ts). */
+export async function heicToPng(bytes: Uint8Array, maxPixels: number, target: RasterTarget): Promise<DecodedHeic> {
+  return decoder === "native" ? nativeHeicToPng(bytes, maxPixels, target) : { png: await wasmHeicToPng(bytes, maxPixels), halvedFrom: null };
 }

@@ -8,7 +8,7 @@ import { PdfWorkerPool } from "../../pdf/pdf-worker-pool.ts";
 import type { WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
 import { currentTicket, secondsLeft } from "../../worker-pool/deadline.ts";
 import { poolSizes } from "../../worker-pool/pool-sizes.ts";
-import type { RasterTarget } from "./svg.ts";
+import type { RasterTarget } from "./raster-target.ts";
 
 // mupdf's heap only grows: a thread that drew a 100-megapixel page is replaced before the next.
 const PAGE_WORKER_MAX_WASM_HEAP_BYTES = 512 * 1024 * 1024;

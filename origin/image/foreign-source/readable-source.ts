@@ -2,11 +2,13 @@
 // HEIC, JPEG XL and SVG are turned into a lossless PNG here first (at the asked size, for SVG), as
 // are a PDF's page and a TIFF's page other than the first (page.ts), and the pipeline is told what
 // the original was, so its output format and stats follow that.
+import type { Size } from "../../../contracts/image-orientation.ts";
 import { sniffContentType } from "../../../contracts/sniff.ts";
 import { heicToPng } from "./heic.ts";
 import { jxlToPng } from "./jxl.ts";
 import { checkSinglePage, pageRequired, pdfPageToPng, tiffPageToPng } from "./page.ts";
-import { svgToPng, type RasterTarget } from "./svg.ts";
+import type { RasterTarget } from "./raster-target.ts";
+import { svgToPng } from "./svg.ts";
 
 export type ForeignFormat = "heic" | "jxl" | "svg" | "pdf" | "tiff";
 
@@ -15,6 +17,8 @@ export interface ReadableSource {
   bytes: Uint8Array;
   /** The original's format when it was converted, null when `bytes` are the original. */
   foreign: ForeignFormat | null;
+  /** The picture's upright size when `bytes` hold it at half that size (a HEIC, heic-native.ts); null otherwise. */
+  halvedFrom: Size | null;
 }
 
 /** `page` (from 1): the page of a PDF (required) or TIFF to read; any other source has page 1 only. */
@@ -22,18 +26,20 @@ export async function readableSource(input: Uint8Array, target: RasterTarget, ma
   const format = sniffContentType(input)?.format;
   if (format === "pdf") {
     if (page === undefined) throw pageRequired();
-    return { bytes: await pdfPageToPng(input, page, target, maxPixels), foreign: format };
+    return { bytes: await pdfPageToPng(input, page, target, maxPixels), foreign: format, halvedFrom: null };
   }
-  if (format === "tiff" && page !== undefined && page > 1) return { bytes: await tiffPageToPng(input, page, maxPixels), foreign: format };
+  if (format === "tiff" && page !== undefined && page > 1) return { bytes: await tiffPageToPng(input, page, maxPixels), foreign: format, halvedFrom: null };
   if (page !== undefined && format !== "tiff") checkSinglePage(page);
   switch (format) {
-    case "heic":
-      return { bytes: await heicToPng(input, maxPixels), foreign: format };
+    case "heic": {
+      const { png, halvedFrom } = await heicToPng(input, maxPixels, target);
+      return { bytes: png, foreign: format, halvedFrom };
+    }
     case "jxl":
-      return { bytes: await jxlToPng(input, maxPixels), foreign: format };
+      return { bytes: await jxlToPng(input, maxPixels), foreign: format, halvedFrom: null };
     case "svg":
-      return { bytes: await svgToPng(input, target, maxPixels), foreign: format };
+      return { bytes: await svgToPng(input, target, maxPixels), foreign: format, halvedFrom: null };
     default:
-      return { bytes: input, foreign: null };
+      return { bytes: input, foreign: null, halvedFrom: null };
   }
 }

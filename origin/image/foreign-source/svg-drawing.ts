@@ -9,11 +9,7 @@
 import sharp from "sharp";
 import { SVG_FILTER_DRAWING_BUDGET } from "../../../contracts/limits/drawing.ts";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
-
-export interface RasterTarget {
-  width?: number;
-  height?: number;
-}
+import type { RasterTarget } from "./raster-target.ts";
 
 const MAX_NESTING = 256;
 const MAX_SIDE = 16_384;

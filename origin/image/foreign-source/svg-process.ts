@@ -2,7 +2,8 @@
 // outcome. The pool in svg.ts kills the process at the call's deadline; when the origin goes,
 // the IPC channel closes and the process ends with it.
 import { outcomeOf, type JobOutcome } from "../../worker-pool/job-outcome.ts";
-import { drawSvg, type RasterTarget } from "./svg-drawing.ts";
+import type { RasterTarget } from "./raster-target.ts";
+import { drawSvg } from "./svg-drawing.ts";
 
 export interface SvgRequest {
   id: number;

@@ -11,9 +11,7 @@ import { outcomeReplySchema, resultOf } from "../../worker-pool/job-outcome.ts";
 import { poolSizes } from "../../worker-pool/pool-sizes.ts";
 import { WorkerPool, type WorkerPoolLoad } from "../../worker-pool/worker-pool.ts";
 import type { SvgRequest } from "./svg-process.ts";
-import type { RasterTarget } from "./svg-drawing.ts";
-
-export type { RasterTarget };
+import type { RasterTarget } from "./raster-target.ts";
 
 const svgReplySchema = outcomeReplySchema<Uint8Array>();
 

@@ -1,5 +1,7 @@
 // 8-bit 4:2:0 YCbCr (what `heif-convert` writes for a phone's picture as y4m) as 8-bit RGB.
 // Each chroma sample serves its 2x2 block of luma, as libheif's own 4:2:0 conversion does.
+// At half size (a HEIC decoded for an output at most half its size) each chroma sample serves one
+// pixel, its block of luma averaged.
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import type { YcbcrMatrix } from "./heif-layout.ts";
 
@@ -60,6 +62,20 @@ export function y4mFrame(y4m: Uint8Array): YcbcrFrame {
   };
 }
 
+/** The matrix as lookup tables: a luma sample's part, and each chroma sample's part in R, G and B. */
+function conversion(matrix: YcbcrMatrix) {
+  const { kr, kb, fullRange } = matrix;
+  const kg = 1 - kr - kb;
+  const chromaScale = fullRange ? 1 : 255 / 224;
+  return {
+    lumaOf: table((sample) => (fullRange ? sample : ((sample - 16) * 255) / 219) + CLAMP_OFFSET),
+    crToR: table((sample) => 2 * (1 - kr) * chromaScale * (sample - 128)),
+    cbToB: table((sample) => 2 * (1 - kb) * chromaScale * (sample - 128)),
+    cbToG: table((sample) => ((2 * kb * (1 - kb)) / kg) * chromaScale * (sample - 128)),
+    crToG: table((sample) => ((2 * kr * (1 - kr)) / kg) * chromaScale * (sample - 128)),
+  };
+}
+
 /**
  * The frame as RGB into `rgb` (`width * height * 3` samples). It walks the 2x2 blocks a chroma
  * sample serves, so each chroma pair is looked up once for its four pixels: half the time of a
@@ -68,14 +84,7 @@ export function y4mFrame(y4m: Uint8Array): YcbcrFrame {
 export function ycbcrToRgb(frame: YcbcrFrame, matrix: YcbcrMatrix, rgb: Uint8Array): void {
   const { width, height, luma, lumaStride, cb, cr, chromaStride } = frame;
   if (rgb.byteLength < width * height * 3) throw new RangeError(`${rgb.byteLength} bytes cannot hold ${width}x${height} RGB`);
-  const { kr, kb, fullRange } = matrix;
-  const kg = 1 - kr - kb;
-  const chromaScale = fullRange ? 1 : 255 / 224;
-  const lumaOf = table((sample) => (fullRange ? sample : ((sample - 16) * 255) / 219) + CLAMP_OFFSET);
-  const crToR = table((sample) => 2 * (1 - kr) * chromaScale * (sample - 128));
-  const cbToB = table((sample) => 2 * (1 - kb) * chromaScale * (sample - 128));
-  const cbToG = table((sample) => ((2 * kb * (1 - kb)) / kg) * chromaScale * (sample - 128));
-  const crToG = table((sample) => ((2 * kr * (1 - kr)) / kg) * chromaScale * (sample - 128));
+  const { lumaOf, crToR, cbToB, cbToG, crToG } = conversion(matrix);
   const put = (sample: number, pixel: number, toR: number, toG: number, toB: number) => {
     const l = lumaOf[luma[sample]!]!;
     const at = pixel * 3;
@@ -99,6 +108,39 @@ export function ycbcrToRgb(frame: YcbcrFrame, matrix: YcbcrMatrix, rgb: Uint8Arr
       if (right) put(sample + 1, pixel + 1, toR, toG, toB);
       if (below) put(sample + lumaStride, pixel + width, toR, toG, toB);
       if (below && right) put(sample + lumaStride + 1, pixel + width + 1, toR, toG, toB);
+    }
+  }
+}
+
+/** The size of a frame converted by ycbcrToRgbHalved: one pixel per chroma sample. */
+export function halvedSize(frame: Pick<YcbcrFrame, "width" | "height">): { width: number; height: number } {
+  return { width: Math.ceil(frame.width / 2), height: Math.ceil(frame.height / 2) };
+}
+
+/**
+ * The frame at half its size as RGB into `rgb` (halvedSize's pixels): each 2x2 block of luma
+ * averaged, with the chroma sample that serves it, so chroma needs no upsampling and a quarter of
+ * the pixels are converted. A block cut by an odd edge averages the samples it has.
+ */
+export function ycbcrToRgbHalved(frame: YcbcrFrame, matrix: YcbcrMatrix, rgb: Uint8Array): void {
+  const { width, height, luma, lumaStride, cb, cr, chromaStride } = frame;
+  const out = halvedSize(frame);
+  if (rgb.byteLength < out.width * out.height * 3) throw new RangeError(`${rgb.byteLength} bytes cannot hold ${out.width}x${out.height} RGB`);
+  const { lumaOf, crToR, cbToB, cbToG, crToG } = conversion(matrix);
+  let at = 0;
+  for (let row = 0; row < out.height; row++) {
+    const top = 2 * row * lumaStride;
+    const bottom = 2 * row + 1 < height ? top + lumaStride : top;
+    const chromaRow = row * chromaStride;
+    for (let column = 0; column < out.width; column++) {
+      const left = 2 * column;
+      const right = left + 1 < width ? left + 1 : left;
+      const l = lumaOf[(luma[top + left]! + luma[top + right]! + luma[bottom + left]! + luma[bottom + right]! + 2) >> 2]!;
+      const u = cb[chromaRow + column]!;
+      const v = cr[chromaRow + column]!;
+      rgb[at++] = CLAMP[l + crToR[v]!]!;
+      rgb[at++] = CLAMP[l - cbToG[u]! - crToG[v]!]!;
+      rgb[at++] = CLAMP[l + cbToB[u]!]!;
     }
   }
 }

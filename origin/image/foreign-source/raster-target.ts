@@ -1,0 +1,24 @@
+// The box an output is asked to fill, known before the source is decoded: an SVG or a PDF page is
+// drawn at that size rather than enlarged after, and a HEIC may decode at half its size, as libjpeg
+// does for a JPEG (sharp's shrink-on-load), when the whole picture is resized into the box.
+import type { Size } from "../../../contracts/image-orientation.ts";
+
+export interface RasterTarget {
+  width?: number | undefined;
+  height?: number | undefined;
+  /**
+   * Nothing cuts or turns the picture before it is resized into the box (no crop, trim, quarter
+   * turn or face zoom), so every pixel of the output comes from the whole picture scaled down.
+   */
+  whole?: boolean;
+}
+
+/**
+ * Whether the picture at half its size still covers the box on every side asked, so a decoder may
+ * deliver it halved without the output losing a pixel of detail or changing size.
+ */
+export function halfSizeCovers(target: RasterTarget, picture: Size): boolean {
+  if (target.whole !== true || (target.width === undefined && target.height === undefined)) return false;
+  const fits = (asked: number | undefined, side: number) => asked === undefined || asked <= Math.floor(side / 2);
+  return fits(target.width, picture.width) && fits(target.height, picture.height);
+}
