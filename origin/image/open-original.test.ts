@@ -89,6 +89,12 @@ describe("transforms take them too", () => {
     const heic = await transform(fixture("photo.heic"), 48);
     expect([heic.format, heic.width, heic.height]).toEqual(["jpeg", 48, 32]);
   });
+
+  it("draws a quarter-turned SVG for its turned box, not for the box before the turn", async () => {
+    // 32x16 turned is 16x32: 320 wide needs the drawing 320 high, or the turned output stops at 160.
+    const out = await transformImage(logo, originTransformSchema.parse({ quality: 76, output: "png", width: 320, rotate: 90 }));
+    expect([out.width, out.height]).toEqual([320, 640]);
+  });
 });
 
 // A phone's 12 MP HEIC shown 1600 px wide need not be converted and resized at 12 MP: its planes
