@@ -7,15 +7,16 @@ export interface RasterTarget {
   width?: number | undefined;
   height?: number | undefined;
   /**
-   * Nothing cuts or turns the picture before it is resized into the box (no crop, trim, quarter
-   * turn or face zoom), so every pixel of the output comes from the whole picture scaled down.
+   * Nothing cuts the picture before it is resized into the box (no crop, trim or face crop; a
+   * quarter turn is already in the box's sides), so the output is the whole picture scaled down.
    */
   whole?: boolean;
 }
 
 /**
  * Whether the picture at half its size still covers the box on every side asked, so a decoder may
- * deliver it halved without the output losing a pixel of detail or changing size.
+ * deliver it halved: the output is then resized down from the halved picture, as from a JPEG
+ * libjpeg decoded at half size, its sides rounded from the halved ones (a pixel apart at most).
  */
 export function halfSizeCovers(target: RasterTarget, picture: Size): boolean {
   if (target.whole !== true || (target.width === undefined && target.height === undefined)) return false;
