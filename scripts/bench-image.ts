@@ -116,23 +116,35 @@ async function viaService(body: string) {
 }
 
 /** Per image through /v1/image/optimize: the median seconds of ROUNDS after one warm-up, and the pair's mean CPU seconds (null off Linux). */
-async function serviceCost(bytes: Uint8Array, options: ImageOptionsInput): Promise<{ seconds: number; cpu: number | null }> {
-  const body = requestBody(bytes, options);
-  // The warm-up follows a long pause (the inputs' encoding): undici may write it into a keep-alive
-  // socket the server has just closed (EPIPE), and it does not resend a POST itself.
-  await viaService(body).catch(() => viaService(body));
-  const seconds: number[] = [];
-  const cpuBefore = treeCpuSeconds(pair.pid);
-  for (let i = 0; i < ROUNDS; i++) {
-    const started = performance.now();
-    await viaService(body);
-    seconds.push((performance.now() - started) / 1000);
-  }
-  const cpuAfter = treeCpuSeconds(pair.pid);
-  return { seconds: median(seconds), cpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / ROUNDS };
+interface ServiceCost {
+  seconds: number;
+  cpu: number | null;
 }
 
-const serviceSeconds = async (bytes: Uint8Array, options: ImageOptionsInput) => (await serviceCost(bytes, options)).seconds;
+/**
+ * Each body's requests through the service, the bodies taking turns round by round, so a change in
+ * the shared machine's load falls on every one of them alike: the median wall time of each, and the
+ * pair's CPU seconds per request.
+ */
+async function serviceCosts(bodies: Uint8Array[], options: ImageOptionsInput): Promise<ServiceCost[]> {
+  const requests = bodies.map((bytes) => requestBody(bytes, options));
+  // The warm-up follows a long pause (the inputs' encoding): undici may write it into a keep-alive
+  // socket the server has just closed (EPIPE), and it does not resend a POST itself.
+  for (const body of requests) await viaService(body).catch(() => viaService(body));
+  const seconds = requests.map((): number[] => []);
+  const cpu = requests.map((): number | null => 0);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, body] of requests.entries()) {
+      const cpuBefore = treeCpuSeconds(pair.pid);
+      const started = performance.now();
+      await viaService(body);
+      seconds[i]!.push((performance.now() - started) / 1000);
+      const cpuAfter = treeCpuSeconds(pair.pid);
+      cpu[i] = cpuBefore === null || cpuAfter === null || cpu[i] === null ? null : cpu[i]! + cpuAfter - cpuBefore;
+    }
+  }
+  return requests.map((_, i) => ({ seconds: median(seconds[i]!), cpu: cpu[i] === null ? null : cpu[i]! / ROUNDS }));
+}
 
 // A phone's HEIC beside the same picture as a JPEG, through the service to a 1600 px WebP: the
 // target is at most 1.5 times the JPEG's time, in the same run.
@@ -155,16 +167,15 @@ async function foreignInputs(): Promise<void> {
       { name: "12 MP burst of 3 images", jpeg: inputs[0]!.bytes, layout: { burst: 3 }, target: false },
       { name: "24 MP HEIC, 512 px grid", jpeg: photo24, layout: "grid" as const, target: false },
     ];
-    const jpegCosts = new Map<Uint8Array, { seconds: number; cpu: number | null }>();
     for (const row of rows) {
       const heic = await heicOf(row.jpeg, row.layout);
-      if (!jpegCosts.has(row.jpeg)) jpegCosts.set(row.jpeg, await serviceCost(row.jpeg, HEIC_OPTIONS));
-      const jpeg = jpegCosts.get(row.jpeg)!;
-      const cost = await serviceCost(heic, HEIC_OPTIONS).catch((error: unknown) => {
+      // The JPEG is timed again beside each HEIC, in turns with it.
+      const costs = await serviceCosts([row.jpeg, heic], HEIC_OPTIONS).catch((error: unknown) => {
         console.log(`${row.name.padEnd(25)} ${String(heic.byteLength).padStart(10)} failed: ${error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}` : String(error)}`);
         return null;
       });
-      if (cost === null) continue;
+      if (costs === null) continue;
+      const [jpeg, cost] = costs as [ServiceCost, ServiceCost];
       const ratio = cost.seconds / jpeg.seconds;
       const verdict = row.target ? (ratio <= HEIC_TARGET ? `met (<= ${HEIC_TARGET})` : `NOT MET (target <= ${HEIC_TARGET})`) : "(no target)";
       const cpu = jpeg.cpu === null || cost.cpu === null ? "  (no /proc)" : `${fmt(jpeg.cpu, 3)} ${fmt(cost.cpu, 3)} ${fmt(cost.cpu / jpeg.cpu)}`;
@@ -176,7 +187,7 @@ async function foreignInputs(): Promise<void> {
   const engine = async (bytes: Uint8Array) => (await timed(() => processImage(bytes, imageOptionsSchema.parse(options)), ROUNDS)) / ROUNDS;
   const [png, svg] = [inputs[1]!.bytes, graphicSvg(2000, 1500)];
   const [pngEngine, svgEngine] = [await engine(png), await engine(svg)];
-  const [pngService, svgService] = [await serviceSeconds(png, options), await serviceSeconds(svg, options)];
+  const [pngService, svgService] = (await serviceCosts([png, svg], options)).map((cost) => cost.seconds) as [number, number];
   console.log(`3 MP graphic: PNG engine ${pngEngine.toFixed(3)} service ${pngService.toFixed(3)}; SVG engine ${svgEngine.toFixed(3)} (${(svgEngine / pngEngine).toFixed(2)}x) service ${svgService.toFixed(3)} (${(svgService / pngService).toFixed(2)}x)`);
 }
 
