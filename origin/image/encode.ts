@@ -18,6 +18,22 @@ export interface EncodeTarget {
    * never an output. It scores up to a few points below the output at the same quality.
    */
   draft?: boolean;
+  /**
+   * JPEG with `mozjpeg` only: mozjpeg's quantisation table (sharp's `quantisationTable`), MOZJPEG_TABLE
+   * unless an auto-quality search chose a finer one (perceptual-rules.ts, FINER_JPEG_TABLE).
+   */
+  jpegTable?: number;
+}
+
+/** mozjpeg's own quantisation table, which `mozjpeg: true` encodes with. */
+export const MOZJPEG_TABLE = 3;
+/** libjpeg's (JPEG Annex K), which sharp encodes with when no table is named. */
+const LIBJPEG_TABLE = 0;
+
+/** The quantisation table a JPEG encode of `target` uses; null for any other output. */
+export function jpegTableOf(target: EncodeTarget, mozjpeg: boolean): number | null {
+  if (target.format !== "jpeg") return null;
+  return mozjpeg ? (target.jpegTable ?? MOZJPEG_TABLE) : LIBJPEG_TABLE;
 }
 
 /** `chroma_subsampling` null is 4:2:0 (plain for WebP); see `outputChroma`. */
@@ -64,7 +80,7 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
           ? {
               trellisQuantisation: true,
               overshootDeringing: true,
-              quantisationTable: 3,
+              quantisationTable: target.jpegTable ?? MOZJPEG_TABLE,
               // Scan optimisation exists only for progressive JPEG (libvips
               // switches progressive on when it is requested).
               optimiseScans: options.progressive,

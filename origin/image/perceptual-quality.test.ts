@@ -264,6 +264,39 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
   });
 });
 
+describe("where one quality step jumps past the landing window", () => {
+  // A smooth grey ramp under a horizontal colour ramp, 400x400 (every probe is a whole output).
+  // mozjpeg's table 3 quantises DC in steps of 9 over q71-73 and 8 from q74, and the score of
+  // smooth areas follows those steps: no quality lands within 4 of auto:best's 79.
+  const side = 400;
+  const ramp = new Uint8Array(side * side * 3);
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      const grey = 60 + (100 * y) / side + (15 * x) / side;
+      const colour = (130 * x) / side;
+      ramp.set([grey + colour, grey, grey - colour].map((v) => Math.max(0, Math.min(255, Math.round(v)))), (y * side + x) * 3);
+    }
+
+  it("jpeg: lands within 4 of the target on mozjpeg's finer table, reported as stats.jpeg_table, in fewer bytes than the step above", async () => {
+    const source = await losslessPng(ramp, side, side);
+    const target = QUALITY_LEVEL_TARGETS.best;
+    const at = async (quality: number) => (await run(source, { format: "jpeg", quality, chroma_subsampling: "4:2:0" })).bytes;
+    // The premise: table 3 falls short at q73 and lands more than 4 above at q74.
+    const [below, above] = [await at(73), await at(74)];
+    expect(await fullScore(source, below)).toBeLessThan(target);
+    expect(await fullScore(source, above)).toBeGreaterThan(target + 4);
+    const result = await run(source, { format: "jpeg", quality: "auto:best", chroma_subsampling: "4:2:0" });
+    const score = await fullScore(source, result.bytes);
+    expect(result.stats.score).toBeCloseTo(score, 6);
+    expect(score, `q${result.stats.quality} table ${result.stats.jpeg_table}`).toBeGreaterThanOrEqual(target);
+    expect(score, `q${result.stats.quality} table ${result.stats.jpeg_table}`).toBeLessThanOrEqual(target + 4);
+    expect([result.stats.jpeg_table, result.stats.target_met]).toEqual([5, true]);
+    expect(result.bytes.byteLength).toBeLessThan(above.byteLength);
+    // A numeric quality keeps mozjpeg's own table.
+    expect((await run(source, { format: "jpeg", quality: 74 })).stats.jpeg_table).toBe(3);
+  });
+});
+
 describe("the first whole output's landing window", () => {
   // 1024x683: WebP's sample is a mosaic of 128-pixel tiles, and these generated photos' first whole
   // outputs, aimed 2 above the target, land 3.5 and 5.3 above it, between JPEG's slack and past WebP's.

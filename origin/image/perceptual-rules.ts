@@ -95,5 +95,17 @@ export const MAX_DRAFTS = 2;
 // How much faster a draft encodes than the output: the step budget costs the output's encode from
 // a draft's by this.
 export const DRAFT_SPEEDUP = 4;
+// Whole outputs a search may add when its answer lands more than LANDING_LIMIT above the target
+// (perceptual-search.ts, landFiner): on inside a bracket the cap left wider than one quality step,
+// or along the format's finer knob where one step jumps past the window.
+export const MAX_FINER_OUTPUTS = 2;
+// JPEG's finer knob: mozjpeg's table 5 (Klein, Silverstein and Carney) in place of its own table 3.
+// Table 3 quantises the DC of both planes in steps of 11, 10, 9 over q65-67, q68-70, q71-73, and on
+// smooth areas (sky, mist) the score follows those steps: Portrait_0 at 1200x1800 scored 68.66 at
+// q70 and 74.79 at q71 (4:4:4 68.41 and 74.82; without trellis or deringing the same step), while
+// table 5 quantises DC in steps of 7 to 6 there and scored 69.75 at q65 in 17% fewer bytes (167,263
+// against 201,671). Table 2 reached 69.64 at q66; tables 0 and 1 needed more bytes than table 3's
+// answer (scripts/bench-quality/README.md, "Landing where one quality step jumps").
+export const FINER_JPEG_TABLE = 5;
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 export const BEST_EFFORT_TOLERANCE = 1;

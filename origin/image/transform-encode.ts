@@ -39,6 +39,6 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
   if (animation !== null) return encode(image, { format, lossless: false, quality: typicalQuality(format, quality.auto) }, TRANSFORM_ENCODING, animation);
   const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   const rendered = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  const encodeAt = (q: number, chroma: OutputChroma) => encode(rendered(), { format, lossless: false, quality: q }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
+  const encodeAt = (q: number, chroma: OutputChroma, jpegTable?: number) => encode(rendered(), { format, lossless: false, quality: q, jpegTable }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
   return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
 }

@@ -32,7 +32,7 @@ async function profile(format: "jpeg" | "webp", width: number): Promise<Profile>
   await encode(rendered(), { format, lossless: false, quality: 76 }, TRANSFORM_ENCODING);
   const q76Ms = performance.now() - fixedStarted;
   const steps: SearchStep[] = [];
-  const encodeAt = (quality: number, chroma: OutputChroma) => encode(rendered(), { format, lossless: false, quality }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
+  const encodeAt = (quality: number, chroma: OutputChroma, jpegTable?: number) => encode(rendered(), { format, lossless: false, quality, jpegTable }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
   const started = performance.now();
   await searchPerceptualQuality(rendered(), encodeAt, { format, level: "good", encoder: TRANSFORM_ENCODING, onStep: (step) => steps.push(step) });
   return { totalMs: performance.now() - started, q76Ms, steps };

@@ -32,15 +32,15 @@ for (const image of images) {
       const q76Ms = performance.now() - q76Started;
       const steps: SearchStep[] = [];
       const started = performance.now();
-      const found = await searchPerceptualQuality(raw(), (quality: number, chroma: OutputChroma) => encode(raw(), { format, lossless: false, quality }, { ...options, chroma_subsampling: chroma }), {
+      const found = await searchPerceptualQuality(raw(), (quality: number, chroma: OutputChroma, jpegTable?: number) => encode(raw(), { format, lossless: false, quality, jpegTable }, { ...options, chroma_subsampling: chroma }), {
         format,
         level: "good",
         encoder: options,
         onStep: (step) => steps.push(step),
       });
       const searchMs = performance.now() - started;
-      const trail = steps.map((s) => `${{ whole: "W", draft: "D", sample: "s" }[s.of]}${s.chroma === "4:2:0" ? "" : s.chroma[0]}${s.quality}:${s.score.toFixed(1)}/${(s.encodeMs + s.decodeMs + s.scoreMs).toFixed(0)}`).join(" ");
-      console.log(`${format} ${image.name.slice(-28).padEnd(28)} ${size.label.padEnd(8)} q${found.quality} ${found.score?.toFixed(2)} ${found.bytes.byteLength} enc ${found.encodes} ${(searchMs / q76Ms).toFixed(2)}x (${searchMs.toFixed(0)}/${q76Ms.toFixed(0)} ms) ${trail}`);
+      const trail = steps.map((s) => `${{ whole: "W", draft: "D", sample: "s" }[s.of]}${s.chroma === "4:2:0" ? "" : s.chroma[0]}${s.jpegTable === undefined ? "" : `t${s.jpegTable}/`}${s.quality}:${s.score.toFixed(1)}/${(s.encodeMs + s.decodeMs + s.scoreMs).toFixed(0)}`).join(" ");
+      console.log(`${format} ${image.name.slice(-28).padEnd(28)} ${size.label.padEnd(8)} q${found.quality}${found.jpegTable === undefined ? "" : ` t${found.jpegTable}`} ${found.score?.toFixed(2)} ${found.bytes.byteLength} enc ${found.encodes} ${(searchMs / q76Ms).toFixed(2)}x (${searchMs.toFixed(0)}/${q76Ms.toFixed(0)} ms) ${trail}`);
       const total = totals.get(format) ?? { images: 0, encodes: 0, wholes: 0, bytes: 0, ratio: [] };
       total.images++;
       total.encodes += found.encodes;
