@@ -17,7 +17,7 @@ import { coarseRungs, nearestQuality, qualitiesUpTo, withinReach } from "../qual
 import { OutOfTime, StepBudget, type SearchBudget, type StepKind } from "../quality/step-budget.ts";
 import type { WebpCandidate } from "../quality/webp-candidate.ts";
 import { currentDeadline } from "../worker-pool/deadline.ts";
-import { encode, type EncoderOptions } from "./encode.ts";
+import { encode, type EncoderKnob, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
 import {
   AIM_MARGIN,
@@ -29,7 +29,7 @@ import {
   DRAFT_SLACK,
   DRAFT_SPEEDUP,
   DRAFTS_FIRST,
-  FINER_JPEG_TABLE,
+  FINER_KNOBS,
   LANDING_LIMIT,
   landingSlack,
   MAX_DRAFTS,
@@ -45,8 +45,8 @@ export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
   chroma: OutputChroma;
-  /** JPEG: the finer quantisation table the search chose (FINER_JPEG_TABLE); undefined for the encoder's own. */
-  jpegTable?: number;
+  /** The format's finer knob (FINER_KNOBS) when the answer was encoded with it; undefined for the encoder's own settings. */
+  knob?: EncoderKnob;
   /** The output's SSIMULACRA 2, scored whole; null for a fallback the deadline left no time to score. */
   score: number | null;
   /** Whether `score` reaches the level's target. */
@@ -73,8 +73,8 @@ export interface SearchStep {
   of: StepKind | "draft";
   chroma: OutputChroma;
   quality: number;
-  /** JPEG's finer table (FINER_JPEG_TABLE) when the step used it. */
-  jpegTable?: number;
+  /** Encoded with the format's finer knob (FINER_KNOBS). */
+  finer?: boolean;
   /** The whole output's score, or the sample's estimate of it. */
   score: number;
   bytes: number;
@@ -84,8 +84,8 @@ export interface SearchStep {
   scoreMs: number;
 }
 
-/** Encodes the whole image at a quality and chroma, as the output; JPEG with `jpegTable` (encode.ts's EncodeTarget) when given. */
-export type WholeEncoder = (quality: number, chroma: OutputChroma, jpegTable?: number) => Promise<Uint8Array>;
+/** Encodes the whole image at a quality and chroma, as the output; with the format's finer knob (encode.ts's EncodeTarget) when given. */
+export type WholeEncoder = (quality: number, chroma: OutputChroma, knob?: EncoderKnob) => Promise<Uint8Array>;
 
 interface Scored {
   /** What the encoder wrote: one file, or one per tile of a sample encoded tile by tile. */
@@ -100,10 +100,11 @@ interface WholeOutput extends Setting {
   score: number;
 }
 
-/** The settings whose whole outputs one walk moves between: a chroma, and JPEG's table (undefined: the encoder's own). */
+/** The settings whose whole outputs one walk moves between: a chroma, with or without the format's finer knob. */
 interface Curve {
   chroma: OutputChroma;
-  jpegTable?: number;
+  /** Encoded with FINER_KNOBS' knob. */
+  finer?: boolean;
 }
 
 interface Setting extends Curve {
@@ -111,7 +112,7 @@ interface Setting extends Curve {
 }
 
 function onCurve(setting: Curve, curve: Curve): boolean {
-  return setting.chroma === curve.chroma && setting.jpegTable === curve.jpegTable;
+  return setting.chroma === curve.chroma && (setting.finer ?? false) === (curve.finer ?? false);
 }
 
 interface SampleAnswer {
@@ -259,9 +260,9 @@ export class PerceptualSearchRun {
   /**
    * An answer more than LANDING_LIMIT above the target, up to MAX_FINER_OUTPUTS more whole outputs:
    * on along its curve where the whole outputs' cap stopped the walk (a quality at a time inside
-   * the bracket), then, where the quality below fell short, along the format's finer knob from
-   * that quality (JPEG: FINER_JPEG_TABLE, whose steps on smooth areas are finer than the encoder's
-   * own). The answer stays the smallest output reaching the target, whichever curve made it.
+   * the bracket), then, where the quality below fell short, along the format's finer knob
+   * (FINER_KNOBS) from that quality. The answer stays the smallest output reaching the target,
+   * whichever curve made it.
    */
   async #landFiner(): Promise<void> {
     const limit = this.#finals.length + MAX_FINER_OUTPUTS;
@@ -269,7 +270,7 @@ export class PerceptualSearchRun {
     if (answer === undefined || !this.#landsTooHigh(answer)) return;
     await this.#walk(await this.#alongChroma(answer), limit);
     answer = this.#smallestMet()!;
-    const finer = this.#finerKnob(answer);
+    const finer = this.#finerCurve(answer);
     if (!this.#landsTooHigh(answer) || finer === null) return;
     const shortBelow = this.#finals.some((output) => onCurve(output, answer) && output.quality === answer.quality - 1 && output.score < this.#target);
     if (shortBelow) await this.#walk({ ...finer, quality: answer.quality - 1 }, limit);
@@ -280,10 +281,10 @@ export class PerceptualSearchRun {
     return output.score - this.#target > LANDING_LIMIT && output.quality > 1;
   }
 
-  /** The curve of the format's finer knob beside `answer`'s: JPEG with mozjpeg's tables only; null when there is none or it is on it. */
-  #finerKnob(answer: WholeOutput): Curve | null {
-    if (this.#format !== "jpeg" || !this.#search.encoder.mozjpeg || answer.jpegTable !== undefined) return null;
-    return { chroma: answer.chroma, jpegTable: FINER_JPEG_TABLE };
+  /** The curve of the format's finer knob beside `answer`'s (JPEG's with mozjpeg's tables only); null when there is none or it is on it. */
+  #finerCurve(answer: WholeOutput): Curve | null {
+    if (FINER_KNOBS[this.#format] === null || answer.finer === true || (this.#format === "jpeg" && !this.#search.encoder.mozjpeg)) return null;
+    return { chroma: answer.chroma, finer: true };
   }
 
   /** The smallest whole output reaching the target, if any. */
@@ -396,20 +397,20 @@ export class PerceptualSearchRun {
 
   /** The whole output (or its draft) at a setting, encoded and scored once (a probe's, when the probe is the output). */
   async #wholeAt(setting: Setting): Promise<WholeOutput> {
-    const { chroma, quality, jpegTable } = setting;
+    const { chroma, quality, finer } = setting;
     const done = this.#outputs.find((output) => onCurve(output, setting) && output.quality === quality);
     if (done !== undefined) return done;
     let scored: Scored;
-    // The sample's probes are at the encoder's own table.
-    if (this.#image.probeIsOutput && jpegTable === undefined) scored = await this.#probe(chroma, quality);
+    // The sample's probes are at the encoder's own settings.
+    if (this.#image.probeIsOutput && finer !== true) scored = await this.#probe(chroma, quality);
     else {
       // The sample's probes are done, so the lane they used prepares the whole image's coarser scales while the output is encoded.
       if (this.#drafts.length === 0 && this.#finals.length === 0) this.#scorers.whole.prepareOtherLane().catch(() => undefined);
       const channels = this.#image.pixels.channels;
-      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma, jpegTable)];
-      scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality, jpegTable }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
+      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma, finer === true ? FINER_KNOBS[this.#format]! : undefined)];
+      scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality, finer }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
     }
-    const output = { bytes: scored.pieces[0]!, score: scored.score, chroma, quality, jpegTable };
+    const output = { bytes: scored.pieces[0]!, score: scored.score, chroma, quality, finer };
     this.#outputs.push(output);
     return output;
   }
@@ -476,7 +477,7 @@ export class PerceptualSearchRun {
 
   /** Where to go after a whole output: on along its chroma's whole scores, else to the richer chroma; null when the search is done. */
   async #nextTry(last: WholeOutput): Promise<Setting | null> {
-    if (last.jpegTable !== undefined) return this.#alongChroma(last);
+    if (last.finer === true) return this.#alongChroma(last);
     const first = this.#choices[0];
     if (this.#richerAfterWhole() && last.chroma === first && last.score < this.#target && this.#sampleNeverReached(last)) return this.#richerChroma(null);
     const along = await this.#alongChroma(last);
@@ -541,9 +542,9 @@ export class PerceptualSearchRun {
     return this.#outputs.filter((output) => onCurve(output, curve) && output.score >= this.#target).sort((a, b) => a.quality - b.quality);
   }
 
-  /** Where to go after a whole output, from the whole scores of its curve (its chroma, and JPEG's table): null when the search is done. */
+  /** Where to go after a whole output, from the whole scores of its curve (its chroma, with or without the finer knob): null when the search is done. */
   async #alongChroma(last: WholeOutput): Promise<Setting | null> {
-    const curve = { chroma: last.chroma, jpegTable: last.jpegTable };
+    const curve = { chroma: last.chroma, finer: last.finer };
     const target = this.#target;
     const above = this.#metAscending(curve)[0];
     const below = this.#outputs.filter((output) => onCurve(output, curve) && output.score < target).sort((a, b) => b.quality - a.quality)[0];
@@ -556,7 +557,7 @@ export class PerceptualSearchRun {
     }
     if (above !== undefined) return { ...curve, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(this.#downFrom(curve, aim)))) };
     if (below!.quality < this.#ceiling) return { ...curve, quality: Math.min(this.#ceiling, Math.max(below!.quality + 1, Math.round(this.#alongSample(below!, aim)))) };
-    return curve.jpegTable === undefined ? this.#otherChroma(curve.chroma) : null;
+    return curve.finer === true ? null : this.#otherChroma(curve.chroma);
   }
 
   /** A chroma cannot reach the target at the ceiling: the other one, if its sample reached it, else searched now if it was left out. */
@@ -626,7 +627,7 @@ export class PerceptualSearchRun {
 
   #answerOf(eligible: WholeOutput[], targetMet: boolean): PerceptualOutcome {
     const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
-    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, jpegTable: answer.jpegTable, score: answer.score, targetMet, encodes: this.#encodes };
+    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, knob: answer.finer === true ? FINER_KNOBS[this.#format]! : undefined, score: answer.score, targetMet, encodes: this.#encodes };
   }
 }
 

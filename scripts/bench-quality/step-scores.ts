@@ -2,7 +2,8 @@
 // encoder setting: where one quality step jumps past auto quality's landing window, and which knob
 // lands inside it (perceptual-rules.ts, FINER_JPEG_TABLE). JPEG settings: 420 and 444 (mozjpeg's
 // table 3), t0 to t8 (4:2:0 at that table), notrellis, nodering; WebP (effort 4): webp, webp-sharp
-// (smartSubsample), webp-deblock (smartDeblock), and webp-<preset> (photo, picture, drawing, text).
+// (smartSubsample), webp-deblock (smartDeblock), webp-e0 to webp-e6 (that effort), and webp-<preset>
+// (photo, picture, drawing, text).
 //   CORPUS_DIR=... BENCH_STEP_SOURCE=img/exif-orientation/Portrait_0.jpg BENCH_STEP_QUALITIES=66-74 BENCH_STEP_SETTINGS=420,444,t5 node scripts/bench-quality/step-scores.ts
 import fs from "node:fs";
 import sharp, { type JpegOptions, type Sharp, type WebpOptions } from "sharp";
@@ -31,6 +32,7 @@ function webpOptions(setting: string, quality: number): WebpOptions {
   if (setting === "webp") return plain;
   if (setting === "webp-sharp") return { ...plain, smartSubsample: true };
   if (setting === "webp-deblock") return { ...plain, smartDeblock: true };
+  if (/^webp-e[0-6]$/.test(setting)) return { ...plain, effort: Number(setting.slice("webp-e".length)) };
   const preset = setting.slice("webp-".length);
   if (["photo", "picture", "drawing", "text"].includes(preset)) return { ...plain, preset: preset as WebpOptions["preset"] };
   throw new Error(`unknown setting ${setting}`);
