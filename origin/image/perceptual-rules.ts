@@ -111,10 +111,11 @@ export const MAX_FINER_OUTPUTS = 4;
 // against 201,671). Table 2 reached 69.64 at q66; tables 0 and 1 needed more bytes than table 3's
 // answer.
 // WebP: effort 2 in place of 4. On GNOME's wood-l at 1600 px effort 4 scored 61.1 at q68 and 77.5
-// at q69 (sharp YUV, presets photo and picture, efforts 3, 5 and 6: the same cliff; drawing at
-// q60-61), effort 2 rose smoothly, 70.2 at q35 in 40% fewer bytes (22,946 against 38,126), and
-// encodes faster. smartDeblock scored 75-78 from q50 at the same bytes as effort 4 but took ten
-// times its encode. (scripts/bench-quality/README.md, "Landing where one quality step jumps".)
+// at q69 (efforts 3 and 5 the same cliff, sharp YUV a step later, the drawing preset at q60-61;
+// effort 6 and the photo and picture presets still 61-64 at q72), while effort 2 rose smoothly,
+// 70.2 at q35 in 40% fewer bytes (22,946 against 38,126), and encodes faster. smartDeblock scored
+// 75-78 from q50 at effort 4's bytes but took ten times its encode.
+// (scripts/bench-quality/README.md, "Landing where one quality step jumps".)
 export const FINER_KNOBS: Record<LossyFormat, EncoderKnob | null> = { jpeg: { jpegTable: 5 }, webp: { webpEffort: 2 }, avif: null };
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 export const BEST_EFFORT_TOLERANCE = 1;

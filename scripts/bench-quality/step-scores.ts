@@ -1,6 +1,6 @@
 // Bytes and whole scores of one picture (a corpus path or a file) at each quality of a range, per
 // encoder setting: where one quality step jumps past auto quality's landing window, and which knob
-// lands inside it (perceptual-rules.ts, FINER_JPEG_TABLE). JPEG settings: 420 and 444 (mozjpeg's
+// lands inside it (perceptual-rules.ts, FINER_KNOBS). JPEG settings: 420 and 444 (mozjpeg's
 // table 3), t0 to t8 (4:2:0 at that table), notrellis, nodering; WebP (effort 4): webp, webp-sharp
 // (smartSubsample), webp-deblock (smartDeblock), webp-e0 to webp-e6 (that effort), and webp-<preset>
 // (photo, picture, drawing, text).
