@@ -4957,6 +4957,16 @@ export interface components {
              * @enum {string|null}
              */
             chroma_subsampling: "4:2:0" | "4:4:4" | "sharp_yuv" | null;
+            /**
+             * @description JPEG: the quantisation table the output was encoded with (mozjpeg's numbering, 0 to 8): with `mozjpeg` its own 3, or 5 where auto quality found table 3's quality steps jump past the level's target (5 quantises smooth areas in finer steps); 0 (libjpeg's) without `mozjpeg`; null for other formats
+             * @example 3
+             */
+            jpeg_table: number | null;
+            /**
+             * @description WebP: libwebp's effort (method, 0 to 6) the output was encoded with: 4, or 2 where auto quality found effort 4's quality steps jump past the level's target (effort 4's rate-distortion choices can drop fine texture below some quality at once); null for other formats
+             * @example null
+             */
+            webp_effort: number | null;
             lossless: boolean;
             /** @description Encodes made (auto candidates and the max_bytes search included) */
             encodes: number;
@@ -5581,7 +5591,7 @@ export interface components {
              */
             format?: "jpeg" | "webp" | "avif" | "png" | "auto" | "source" | "jpg";
             /**
-             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score`, `stats.quality_level`, `stats.quality_target` and `stats.target_met`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times) until the output reaches the target and lands at most 4 above it; unless `chroma_subsampling` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with `target_met: false`. A search the call's deadline would cut short answers in time instead: the smallest output that reached the target so far, else the level's typical quality unscored (`score` null, `target_met: false`). PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
+             * @description Encoder quality 1 to 100 for JPEG, WebP and AVIF, or `auto` / `auto:<level>` (low, eco, good, best; `auto` is `auto:good`): the lowest quality whose output still scores at least the level's SSIMULACRA 2 target (low 50, eco 60, good 69, best 79; 100 is identical, about 90 visually lossless), reported as `stats.quality` with `stats.score`, `stats.quality_level`, `stats.quality_target` and `stats.target_met`. Auto finds it with a few encodes of a sample of the image, then encodes and scores the whole image (one to five times, up to nine where one quality step jumps past that window: JPEG then tries another quantisation table, WebP another effort, reported as `stats.jpeg_table` and `stats.webp_effort`) until the output reaches the target and lands at most 4 above it; unless `chroma_subsampling` is named it chooses the chroma too. A target no setting reaches answers the smallest output within one point of the best score found, with `target_met: false`. A search the call's deadline would cut short answers in time instead: the smallest output that reached the target so far, else the level's typical quality unscored (`score` null, `target_met: false`). PNG output is lossless and ignores quality, except under `max_bytes`: PNG then falls back to palette quantisation, quality picking the palette size (above 75: 256 colours, 51-75: 16, 26-50: 4, up to 25: 2). With `max_bytes` the quality is the ceiling of the size search: under auto, when auto's answer does not fit, the size search runs up to auto's quality, so the output is the smaller of the two answers. With `format: auto` each lossy candidate is searched to the same target and the smallest wins; lossless candidates are unchanged. An animation kept animated is encoded at the level's typical quality (no score; `stats.score` null).
              * @default 76
              * @example 76
              */

@@ -51,6 +51,16 @@ export const imageStatsSchema = z
         "The chroma of a lossy output: JPEG and AVIF `4:2:0` or `4:4:4`, WebP `4:2:0` or `sharp_yuv` (4:2:0 with sharp RGB-to-YUV conversion). Under auto quality the search's choice unless the request named `chroma_subsampling`; null for lossless output",
       example: "4:2:0",
     }),
+    jpeg_table: z.number().int().nullable().openapi({
+      description:
+        "JPEG: the quantisation table the output was encoded with (mozjpeg's numbering, 0 to 8): with `mozjpeg` its own 3, or 5 where auto quality found table 3's quality steps jump past the level's target (5 quantises smooth areas in finer steps); 0 (libjpeg's) without `mozjpeg`; null for other formats",
+      example: 3,
+    }),
+    webp_effort: z.number().int().nullable().openapi({
+      description:
+        "WebP: libwebp's effort (method, 0 to 6) the output was encoded with: 4, or 2 where auto quality found effort 4's quality steps jump past the level's target (effort 4's rate-distortion choices can drop fine texture below some quality at once); null for other formats",
+      example: null,
+    }),
     lossless: z.boolean(),
     encodes: z.number().int().openapi({ description: "Encodes made (auto candidates and the max_bytes search included)" }),
     orientation_applied: z.number().int().nullable().openapi({ description: "The EXIF orientation applied to the pixels" }),

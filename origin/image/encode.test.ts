@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { ImageOutputFormat } from "../../contracts/image-options.ts";
 import { openSource } from "./decode-limits.ts";
-import { encode, paletteColours, paletteLadder, type EncoderOptions } from "./encode.ts";
+import { encode, jpegTableOf, paletteColours, paletteLadder, webpEffortOf, type EncoderOptions } from "./encode.ts";
 import { hasExifOrXmp, readJpegSegments } from "./test-support/jpeg-markers.ts";
 import { photoLikePixels, pixelDistance } from "./test-support/synthetic-images.ts";
 
@@ -48,6 +48,33 @@ describe("encode: chroma subsampling in the SOF", () => {
   ] as const)("%s gives luma sampling %o and chroma 1x1", async (chroma_subsampling, luma) => {
     const { frame } = readJpegSegments(await jpegWith({ chroma_subsampling }));
     expect(frame.sampling).toEqual([luma, { h: 1, v: 1 }, { h: 1, v: 1 }]);
+  });
+});
+
+describe("encode: JPEG quantisation table", () => {
+  // At q70 mozjpeg's table 3 scales its DC step of 16 to 10 in both planes, table 5 its own to 6.
+  it("mozjpeg encodes with its table 3 unless the target names another; without mozjpeg, libjpeg's table 0", async () => {
+    const at70 = (options: Partial<EncoderOptions>, jpegTable?: number) =>
+      encode(photo(), { format: "jpeg", lossless: false, quality: 70, jpegTable }, { ...defaults, ...options }).then((bytes) => readJpegSegments(bytes).quantTables);
+    const dc = (tables: number[][]) => tables.map((table) => table[0]);
+    expect(dc(await at70({}))).toEqual([10, 10]);
+    expect(dc(await at70({}, 5))).toEqual([6, 6]);
+    // Annex K's tables: luma 16, 11, chroma 17, 18 at their first two steps, scaled to 60%.
+    expect((await at70({ mozjpeg: false })).map((table) => table.slice(0, 2))).toEqual([[10, 7], [10, 11]]);
+    expect([jpegTableOf({ format: "jpeg", lossless: false, quality: 70 }, true), jpegTableOf({ format: "jpeg", lossless: false, quality: 70, jpegTable: 5 }, true)]).toEqual([3, 5]);
+    expect([jpegTableOf({ format: "jpeg", lossless: false, quality: 70 }, false), jpegTableOf({ format: "webp", lossless: false, quality: 70 }, true)]).toEqual([0, null]);
+  });
+});
+
+describe("encode: WebP effort", () => {
+  it("lossy WebP encodes at effort 4 unless the target names another, and reports it", async () => {
+    const webpAt = (webpEffort?: number) => encode(photo(), { format: "webp", lossless: false, quality: 60, webpEffort }, defaults);
+    const [four, two] = [await webpAt(), await webpAt(2)];
+    expect(Buffer.from(four).equals(Buffer.from(await webpAt(4)))).toBe(true);
+    expect(Buffer.from(two).equals(Buffer.from(four))).toBe(false);
+    expect(await pixelDistance(two, await photo().png().toBuffer())).toBeLessThan(8);
+    const lossy = { format: "webp", lossless: false, quality: 60 } as const;
+    expect([webpEffortOf(lossy), webpEffortOf({ ...lossy, webpEffort: 2 }), webpEffortOf({ ...lossy, lossless: true }), webpEffortOf({ ...lossy, format: "avif" })]).toEqual([4, 2, 4, null]);
   });
 });
 

@@ -18,6 +18,35 @@ export interface EncodeTarget {
    * never an output. It scores up to a few points below the output at the same quality.
    */
   draft?: boolean;
+  /**
+   * JPEG with `mozjpeg` only: mozjpeg's quantisation table (sharp's `quantisationTable`), MOZJPEG_TABLE
+   * unless an auto-quality search chose another (perceptual-rules.ts, FINER_KNOBS).
+   */
+  jpegTable?: number;
+  /** Lossy WebP only: libwebp's effort (method), WEBP_EFFORT unless an auto-quality search chose another (FINER_KNOBS). */
+  webpEffort?: number;
+}
+
+/** What an auto-quality search may set besides the quality and the chroma. */
+export type EncoderKnob = Pick<EncodeTarget, "jpegTable" | "webpEffort">;
+
+/** mozjpeg's own quantisation table, which `mozjpeg: true` encodes with. */
+export const MOZJPEG_TABLE = 3;
+// WebP's effort: libwebp's default method.
+const WEBP_EFFORT = 4;
+/** libjpeg's (JPEG Annex K), which sharp encodes with when no table is named. */
+const LIBJPEG_TABLE = 0;
+
+/** The quantisation table a JPEG encode of `target` uses; null for any other output. */
+export function jpegTableOf(target: EncodeTarget, mozjpeg: boolean): number | null {
+  if (target.format !== "jpeg") return null;
+  return mozjpeg ? (target.jpegTable ?? MOZJPEG_TABLE) : LIBJPEG_TABLE;
+}
+
+/** The effort a WebP encode of `target` uses; null for any other output. */
+export function webpEffortOf(target: EncodeTarget): number | null {
+  if (target.format !== "webp") return null;
+  return target.lossless ? WEBP_EFFORT : (target.webpEffort ?? WEBP_EFFORT);
 }
 
 /** `chroma_subsampling` null is 4:2:0 (plain for WebP); see `outputChroma`. */
@@ -64,7 +93,7 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
           ? {
               trellisQuantisation: true,
               overshootDeringing: true,
-              quantisationTable: 3,
+              quantisationTable: target.jpegTable ?? MOZJPEG_TABLE,
               // Scan optimisation exists only for progressive JPEG (libvips
               // switches progressive on when it is requested).
               optimiseScans: options.progressive,
@@ -74,7 +103,9 @@ function applyEncoder(image: Sharp, target: EncodeTarget, options: EncoderOption
       return;
     case "webp":
       image.webp({
-        ...(target.lossless ? { lossless: true, effort: 4 } : { quality: encoderQuality("sharp", target.format, target.quality), effort: 4, smartSubsample: options.chroma_subsampling === "sharp_yuv" }),
+        ...(target.lossless
+          ? { lossless: true, effort: WEBP_EFFORT }
+          : { quality: encoderQuality("sharp", target.format, target.quality), effort: target.webpEffort ?? WEBP_EFFORT, smartSubsample: options.chroma_subsampling === "sharp_yuv" }),
         ...(animation === null ? {} : { delay: animation.delay, loop: animation.loop }),
       });
       return;

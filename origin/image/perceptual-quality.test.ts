@@ -5,7 +5,7 @@ import { QUALITY_LEVEL_TARGETS, QUALITY_LEVELS, type QualityLevel } from "../../
 import type { RawImage } from "../quality/raw-image.ts";
 import { ssimulacra2 } from "../quality/ssimulacra2.ts";
 import { mosaicTiles, type LossyFormat } from "../quality/sample-mosaic.ts";
-import { encode } from "./encode.ts";
+import { encode, type EncoderKnob } from "./encode.ts";
 import { runWithTicket } from "../worker-pool/deadline.ts";
 import { landingSlack, searchPerceptualQuality, typicalQuality, type SearchBudget, type SearchStep } from "./perceptual-quality.ts";
 import { sampleOf } from "../quality/sample-size.ts";
@@ -51,9 +51,9 @@ async function recordedSearch(
 ) {
   const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
   const steps: SearchStep[] = [];
-  const encodeWhole = async (quality: number, asked: OutputChroma) => {
+  const encodeWhole = async (quality: number, asked: OutputChroma, knob?: EncoderKnob) => {
     slowOrigin?.wholeEncode();
-    return encode(image(), { format, lossless: false, quality }, { ...ENCODER, chroma_subsampling: asked });
+    return encode(image(), { format, lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: asked });
   };
   const result = await searchPerceptualQuality(image(), encodeWhole, {
     format,
@@ -261,6 +261,70 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
     expect(steps.filter((step) => step.of === "sample").every((step) => step.chroma === "4:2:0" && step.score < target)).toBe(true);
     expect([result.chroma, result.targetMet]).toEqual(["4:2:0", true]);
     expect(steps.some((step) => step.of === "sample" && step.chroma === "4:4:4")).toBe(false);
+  });
+});
+
+describe("where one quality step jumps past the landing window", () => {
+  // A smooth grey ramp under a horizontal colour ramp, 400x400 (every probe is a whole output).
+  // mozjpeg's table 3 quantises DC in steps of 9 over q71-73 and 8 from q74, and the score of
+  // smooth areas follows those steps: no quality lands within 4 of auto:best's 79.
+  const side = 400;
+  const ramp = new Uint8Array(side * side * 3);
+  for (let y = 0; y < side; y++)
+    for (let x = 0; x < side; x++) {
+      const grey = 60 + (100 * y) / side + (15 * x) / side;
+      const colour = (130 * x) / side;
+      ramp.set([grey + colour, grey, grey - colour].map((v) => Math.max(0, Math.min(255, Math.round(v)))), (y * side + x) * 3);
+    }
+
+  it("jpeg: lands within 4 of the target on mozjpeg's finer table, reported as stats.jpeg_table, in fewer bytes than the step above", async () => {
+    const source = await losslessPng(ramp, side, side);
+    const target = QUALITY_LEVEL_TARGETS.best;
+    const at = async (quality: number) => (await run(source, { format: "jpeg", quality, chroma_subsampling: "4:2:0" })).bytes;
+    // The premise: table 3 falls short at q73 and lands more than 4 above at q74.
+    const [below, above] = [await at(73), await at(74)];
+    expect(await fullScore(source, below)).toBeLessThan(target);
+    expect(await fullScore(source, above)).toBeGreaterThan(target + 4);
+    const result = await run(source, { format: "jpeg", quality: "auto:best", chroma_subsampling: "4:2:0" });
+    const score = await fullScore(source, result.bytes);
+    expect(result.stats.score).toBeCloseTo(score, 6);
+    expect(score, `q${result.stats.quality} table ${result.stats.jpeg_table}`).toBeGreaterThanOrEqual(target);
+    expect(score, `q${result.stats.quality} table ${result.stats.jpeg_table}`).toBeLessThanOrEqual(target + 4);
+    expect([result.stats.jpeg_table, result.stats.target_met]).toEqual([5, true]);
+    expect(result.bytes.byteLength).toBeLessThan(above.byteLength);
+    // A numeric quality keeps mozjpeg's own table.
+    expect((await run(source, { format: "jpeg", quality: 74 })).stats.jpeg_table).toBe(3);
+  });
+});
+
+describe("where one WebP quality step jumps past the landing window", () => {
+  // A scripted cliff, of real encodes: below quality `cliff` the output at effort 4 is the image
+  // blurred (as libwebp's effort 4 dropped wood-l's grain below q69), from it the image itself,
+  // more than 4 above the target; effort 2 encodes the image itself at every quality.
+  it("webp: lands within 4 at effort 2 from the quality that fell short, reported as the answer's knob", async () => {
+    const [w, h] = [1024, 683];
+    const pixels = photoLikePixels(w, h, 7);
+    const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
+    const reference = await losslessPng(pixels, w, h);
+    const target = QUALITY_LEVEL_TARGETS.good;
+    const plain = (quality: number, webpEffort?: number) => encode(image(), { format: "webp", lossless: false, quality, webpEffort }, ENCODER);
+    let cliff = 70;
+    while ((await fullScore(reference, await plain(cliff))) <= target + 4) cliff++;
+    const encodeWhole = async (quality: number, chroma: OutputChroma, knob?: EncoderKnob) =>
+      knob === undefined && quality < cliff
+        ? encode(image().blur(3), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma })
+        : encode(image(), { format: "webp", lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma });
+    const steps: SearchStep[] = [];
+    const result = await searchPerceptualQuality(image(), encodeWhole, { format: "webp", level: "good", encoder: { ...ENCODER, chroma_subsampling: "4:2:0" }, onStep: (step) => steps.push(step) });
+    // The premise: effort 4 at the cliff and the quality below it were both made, and neither lands.
+    const wholes = steps.filter((step) => step.of === "whole");
+    expect(wholes.find((step) => step.quality === cliff && step.finer !== true)!.score).toBeGreaterThan(target + 4);
+    expect(wholes.find((step) => step.quality === cliff - 1 && step.finer !== true)!.score).toBeLessThan(target);
+    expect(result.knob).toEqual({ webpEffort: 2 });
+    expect(result.score! - target, `q${result.quality}`).toBeGreaterThanOrEqual(0);
+    expect(result.score! - target, `q${result.quality}`).toBeLessThanOrEqual(4);
+    expect(await fullScore(reference, result.bytes)).toBeCloseTo(result.score!, 6);
+    expect(Buffer.from(result.bytes).equals(Buffer.from(await plain(result.quality, 2)))).toBe(true);
   });
 });
 

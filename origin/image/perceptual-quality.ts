@@ -19,7 +19,11 @@
 // between them, to the single quality step (perceptual-rules.ts holds the figures). So the answer
 // reaches the target and lands at most LANDING_LIMIT above it, unless the quality below it was
 // tried and fell short; a 4:2:0 output that cannot reach it at the ceiling hands over to the other
-// chroma. Every score reported is the output's own.
+// chroma. An answer landing further above gets up to MAX_FINER_OUTPUTS more whole outputs
+// (landFiner): on inside a bracket the cap of whole outputs left open, and where one quality step
+// jumps past the window, the format's finer knob from the quality that fell short (FINER_KNOBS:
+// JPEG's quantisation table 5, WebP's effort 2; reported as stats.jpeg_table and
+// stats.webp_effort). Every score reported is the output's own.
 //
 // AVIF has no sample search: the mosaic misjudged its whole output by up to 10 points on pictures
 // it was not tuned on. Its steps above move between drafts instead (the whole image encoded at the

@@ -2,6 +2,7 @@
 // chroma, and how far above the target an answer may land. Each figure was measured on the corpus;
 // the runs behind them are in scripts/bench-quality/README.md.
 import type { OutputChroma } from "../../contracts/image-options.ts";
+import type { EncoderKnob } from "./encode.ts";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
 import type { LossyFormat } from "../quality/sample-mosaic.ts";
 import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
@@ -95,5 +96,26 @@ export const MAX_DRAFTS = 2;
 // How much faster a draft encodes than the output: the step budget costs the output's encode from
 // a draft's by this.
 export const DRAFT_SPEEDUP = 4;
+// Whole outputs a search may add when its answer lands more than LANDING_LIMIT above the target
+// (perceptual-search.ts, landFiner): on inside a bracket the cap left wider than one quality step,
+// or along the format's finer knob where one step jumps past the window. Portrait_0 landed with
+// two; wood-l's effort-2 curve is flat (78.5 at q68, 77.0 at q60), and with two it answered q60,
+// 8 above, with four q36 at 70.6 in 32% fewer bytes (each effort-2 output about 0.3 s at 1600 px).
+export const MAX_FINER_OUTPUTS = 4;
+// Each format's finer knob, tried where one quality step jumps past the window.
+// JPEG (with mozjpeg's tables): table 5 (Klein, Silverstein and Carney) in place of its own table 3.
+// Table 3 quantises the DC of both planes in steps of 11, 10, 9 over q65-67, q68-70, q71-73, and on
+// smooth areas (sky, mist) the score follows those steps: Portrait_0 at 1200x1800 scored 68.66 at
+// q70 and 74.79 at q71 (4:4:4 68.41 and 74.82; without trellis or deringing the same step), while
+// table 5 quantises DC in steps of 7 to 6 there and scored 69.75 at q65 in 17% fewer bytes (167,263
+// against 201,671). Table 2 reached 69.64 at q66; tables 0 and 1 needed more bytes than table 3's
+// answer.
+// WebP: effort 2 in place of 4. On GNOME's wood-l at 1600 px effort 4 scored 61.1 at q68 and 77.5
+// at q69 (efforts 3 and 5 the same cliff, sharp YUV a step later, the drawing preset at q60-61;
+// effort 6 and the photo and picture presets still 61-64 at q72), while effort 2 rose smoothly,
+// 70.2 at q35 in 40% fewer bytes (22,946 against 38,126), and encodes faster. smartDeblock scored
+// 75-78 from q50 at effort 4's bytes but took ten times its encode.
+// (scripts/bench-quality/README.md, "Landing where one quality step jumps".)
+export const FINER_KNOBS: Record<LossyFormat, EncoderKnob | null> = { jpeg: { jpegTable: 5 }, webp: { webpEffort: 2 }, avif: null };
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 export const BEST_EFFORT_TOLERANCE = 1;

@@ -2,7 +2,8 @@
 // goes): probe the sample per chroma (sampleAnswers), pick the first whole output (firstTry), move
 // along whole scores (nextTry) until one lands (walk), and answer the smallest output reaching the
 // target (answer), or what the deadline left (answerInTime). AVIF walks drafts of the whole output
-// from its typical quality first, then the outputs from where the drafts point (draftAnswer).
+// from its typical quality first, then the outputs from where the drafts point (draftAnswer). An
+// answer more than LANDING_LIMIT above the target walks on with finer steps (landFiner).
 import sharp, { type Sharp } from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
 import { QUALITY_LEVEL_TARGETS, type QualityLevel } from "../../contracts/perceptual-quality.ts";
@@ -16,7 +17,7 @@ import { coarseRungs, nearestQuality, qualitiesUpTo, withinReach } from "../qual
 import { OutOfTime, StepBudget, type SearchBudget, type StepKind } from "../quality/step-budget.ts";
 import type { WebpCandidate } from "../quality/webp-candidate.ts";
 import { currentDeadline } from "../worker-pool/deadline.ts";
-import { encode, type EncoderOptions } from "./encode.ts";
+import { encode, type EncoderKnob, type EncoderOptions } from "./encode.ts";
 import { searchQualityBoundary } from "./fit-to-bytes.ts";
 import {
   AIM_MARGIN,
@@ -28,9 +29,11 @@ import {
   DRAFT_SLACK,
   DRAFT_SPEEDUP,
   DRAFTS_FIRST,
+  FINER_KNOBS,
   LANDING_LIMIT,
   landingSlack,
   MAX_DRAFTS,
+  MAX_FINER_OUTPUTS,
   MAX_WHOLE_OUTPUTS,
   MAX_WHOLE_STEP,
   SCORE_CURVES,
@@ -42,6 +45,8 @@ export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
   chroma: OutputChroma;
+  /** The format's finer knob (FINER_KNOBS) when the answer was encoded with it; undefined for the encoder's own settings. */
+  knob?: EncoderKnob;
   /** The output's SSIMULACRA 2, scored whole; null for a fallback the deadline left no time to score. */
   score: number | null;
   /** Whether `score` reaches the level's target. */
@@ -68,6 +73,8 @@ export interface SearchStep {
   of: StepKind | "draft";
   chroma: OutputChroma;
   quality: number;
+  /** Encoded with the format's finer knob (FINER_KNOBS). */
+  finer?: boolean;
   /** The whole output's score, or the sample's estimate of it. */
   score: number;
   bytes: number;
@@ -77,8 +84,8 @@ export interface SearchStep {
   scoreMs: number;
 }
 
-/** Encodes the whole image at a quality and chroma, as the output. */
-export type WholeEncoder = (quality: number, chroma: OutputChroma) => Promise<Uint8Array>;
+/** Encodes the whole image at a quality and chroma, as the output; with the format's finer knob (encode.ts's EncodeTarget) when given. */
+export type WholeEncoder = (quality: number, chroma: OutputChroma, knob?: EncoderKnob) => Promise<Uint8Array>;
 
 interface Scored {
   /** What the encoder wrote: one file, or one per tile of a sample encoded tile by tile. */
@@ -88,16 +95,24 @@ interface Scored {
   score: number;
 }
 
-interface WholeOutput {
+interface WholeOutput extends Setting {
   bytes: Uint8Array;
   score: number;
-  quality: number;
-  chroma: OutputChroma;
 }
 
-interface Setting {
+/** The settings whose whole outputs one walk moves between: a chroma, with or without the format's finer knob. */
+interface Curve {
   chroma: OutputChroma;
+  /** Encoded with FINER_KNOBS' knob. */
+  finer?: boolean;
+}
+
+interface Setting extends Curve {
   quality: number;
+}
+
+function onCurve(setting: Curve, curve: Curve): boolean {
+  return setting.chroma === curve.chroma && (setting.finer ?? false) === (curve.finer ?? false);
 }
 
 interface SampleAnswer {
@@ -219,6 +234,7 @@ export class PerceptualSearchRun {
         await this.#sampleAnswers();
         await this.#walk(await this.#firstTry(), MAX_WHOLE_OUTPUTS);
       }
+      await this.#landFiner();
       return this.#answer();
     } catch (error) {
       if (!(error instanceof OutOfTime)) throw error;
@@ -239,6 +255,42 @@ export class PerceptualSearchRun {
       next = await this.#nextTry(output);
     }
     return next;
+  }
+
+  /**
+   * An answer more than LANDING_LIMIT above the target, up to MAX_FINER_OUTPUTS more whole outputs:
+   * on along its curve where the whole outputs' cap stopped the walk (a quality at a time inside
+   * the bracket), then, where the quality below fell short, along the format's finer knob
+   * (FINER_KNOBS) from that quality. The answer stays the smallest output reaching the target,
+   * whichever curve made it.
+   */
+  async #landFiner(): Promise<void> {
+    const limit = this.#finals.length + MAX_FINER_OUTPUTS;
+    let answer = this.#smallestMet();
+    if (answer === undefined || !this.#landsTooHigh(answer)) return;
+    await this.#walk(await this.#alongChroma(answer), limit);
+    answer = this.#smallestMet()!;
+    const finer = this.#finerCurve(answer);
+    if (!this.#landsTooHigh(answer) || finer === null) return;
+    const shortBelow = this.#finals.some((output) => onCurve(output, answer) && output.quality === answer.quality - 1 && output.score < this.#target);
+    if (shortBelow) await this.#walk({ ...finer, quality: answer.quality - 1 }, limit);
+  }
+
+  /** Lands more than LANDING_LIMIT above the target, above the lowest quality. */
+  #landsTooHigh(output: WholeOutput): boolean {
+    return output.score - this.#target > LANDING_LIMIT && output.quality > 1;
+  }
+
+  /** The curve of the format's finer knob beside `answer`'s (JPEG's with mozjpeg's tables only); null when there is none or it is on it. */
+  #finerCurve(answer: WholeOutput): Curve | null {
+    if (FINER_KNOBS[this.#format] === null || answer.finer === true || (this.#format === "jpeg" && !this.#search.encoder.mozjpeg)) return null;
+    return { chroma: answer.chroma, finer: true };
+  }
+
+  /** The smallest whole output reaching the target, if any. */
+  #smallestMet(): WholeOutput | undefined {
+    const met = this.#finals.filter((output) => output.score >= this.#target);
+    return met.length === 0 ? undefined : met.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
   }
 
   /** Where the drafts point the output: the smallest draft reaching the target, else the best-scoring one. */
@@ -344,19 +396,21 @@ export class PerceptualSearchRun {
   }
 
   /** The whole output (or its draft) at a setting, encoded and scored once (a probe's, when the probe is the output). */
-  async #wholeAt({ chroma, quality }: Setting): Promise<WholeOutput> {
-    const done = this.#outputs.find((output) => output.chroma === chroma && output.quality === quality);
+  async #wholeAt(setting: Setting): Promise<WholeOutput> {
+    const { chroma, quality, finer } = setting;
+    const done = this.#outputs.find((output) => onCurve(output, setting) && output.quality === quality);
     if (done !== undefined) return done;
     let scored: Scored;
-    if (this.#image.probeIsOutput) scored = await this.#probe(chroma, quality);
+    // The sample's probes are at the encoder's own settings.
+    if (this.#image.probeIsOutput && finer !== true) scored = await this.#probe(chroma, quality);
     else {
       // The sample's probes are done, so the lane they used prepares the whole image's coarser scales while the output is encoded.
       if (this.#drafts.length === 0 && this.#finals.length === 0) this.#scorers.whole.prepareOtherLane().catch(() => undefined);
       const channels = this.#image.pixels.channels;
-      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma)];
-      scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
+      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma, finer === true ? FINER_KNOBS[this.#format]! : undefined)];
+      scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality, finer }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
     }
-    const output = { bytes: scored.pieces[0]!, score: scored.score, quality, chroma };
+    const output = { bytes: scored.pieces[0]!, score: scored.score, chroma, quality, finer };
     this.#outputs.push(output);
     return output;
   }
@@ -423,11 +477,12 @@ export class PerceptualSearchRun {
 
   /** Where to go after a whole output: on along its chroma's whole scores, else to the richer chroma; null when the search is done. */
   async #nextTry(last: WholeOutput): Promise<Setting | null> {
+    if (last.finer === true) return this.#alongChroma(last);
     const first = this.#choices[0];
     if (this.#richerAfterWhole() && last.chroma === first && last.score < this.#target && this.#sampleNeverReached(last)) return this.#richerChroma(null);
     const along = await this.#alongChroma(last);
     if (along !== null || !this.#richerAfterWhole() || last.chroma !== first) return along;
-    const landed = this.#metAscending(last.chroma)[0];
+    const landed = this.#metAscending(last)[0];
     return landed !== undefined && landed.quality > this.#typical + CHROMA_HEADROOM ? this.#richerChroma(landed.quality) : null;
   }
 
@@ -482,27 +537,27 @@ export class PerceptualSearchRun {
     return atLanding.size * Math.exp(-logBytesPerQuality * drop) < this.#sampleBytes({ chroma: this.#choices[0]!, quality: upTo });
   }
 
-  /** The chroma's whole outputs that reach the target, lowest quality first. */
-  #metAscending(chroma: OutputChroma): WholeOutput[] {
-    return this.#outputs.filter((output) => output.chroma === chroma && output.score >= this.#target).sort((a, b) => a.quality - b.quality);
+  /** The curve's whole outputs that reach the target, lowest quality first. */
+  #metAscending(curve: Curve): WholeOutput[] {
+    return this.#outputs.filter((output) => onCurve(output, curve) && output.score >= this.#target).sort((a, b) => a.quality - b.quality);
   }
 
-  /** Where to go after a whole output, from the whole scores of its chroma: null when the search is done. */
+  /** Where to go after a whole output, from the whole scores of its curve (its chroma, with or without the finer knob): null when the search is done. */
   async #alongChroma(last: WholeOutput): Promise<Setting | null> {
-    const { chroma } = last;
+    const curve = { chroma: last.chroma, finer: last.finer };
     const target = this.#target;
-    const above = this.#metAscending(chroma)[0];
-    const below = this.#outputs.filter((output) => output.chroma === chroma && output.score < target).sort((a, b) => b.quality - a.quality)[0];
+    const above = this.#metAscending(curve)[0];
+    const below = this.#outputs.filter((output) => onCurve(output, curve) && output.score < target).sort((a, b) => b.quality - a.quality)[0];
     const aim = target + AIM_MARGIN;
     const allowed = this.#drafting ? DRAFT_SLACK : this.#outputs.length > 1 ? LANDING_LIMIT : this.#slack;
     if (above !== undefined && (above.score - target <= allowed || above.quality <= 1)) return null;
     if (above !== undefined && below !== undefined) {
       if (below.quality >= above.quality || above.quality - below.quality <= 1) return null;
-      return { chroma, quality: between(below, above, aim) };
+      return { ...curve, quality: between(below, above, aim) };
     }
-    if (above !== undefined) return { chroma, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(this.#downFrom(chroma, aim)))) };
-    if (below!.quality < this.#ceiling) return { chroma, quality: Math.min(this.#ceiling, Math.max(below!.quality + 1, Math.round(this.#alongSample(below!, aim)))) };
-    return this.#otherChroma(chroma);
+    if (above !== undefined) return { ...curve, quality: Math.max(1, above.quality - MAX_WHOLE_STEP, Math.min(above.quality - 1, Math.round(this.#downFrom(curve, aim)))) };
+    if (below!.quality < this.#ceiling) return { ...curve, quality: Math.min(this.#ceiling, Math.max(below!.quality + 1, Math.round(this.#alongSample(below!, aim)))) };
+    return curve.finer === true ? null : this.#otherChroma(curve.chroma);
   }
 
   /** A chroma cannot reach the target at the ceiling: the other one, if its sample reached it, else searched now if it was left out. */
@@ -523,8 +578,8 @@ export class PerceptualSearchRun {
    * shifted through the one. A flat image takes the prior's steep slope for a few qualities a
    * step; its own slope goes there in one.
    */
-  #downFrom(chroma: OutputChroma, aim: number): number {
-    const [lowest, next] = this.#metAscending(chroma);
+  #downFrom(curve: Curve, aim: number): number {
+    const [lowest, next] = this.#metAscending(curve);
     if (next === undefined) return this.#alongSample(lowest!, aim);
     const probe = (output: WholeOutput) => ({ quality: output.quality, value: output, passes: false });
     return predictQuality({ passing: null, failing: probe(lowest!), previousFailing: probe(next) }, aim, SCORE_CURVES[this.#format]);
@@ -572,7 +627,7 @@ export class PerceptualSearchRun {
 
   #answerOf(eligible: WholeOutput[], targetMet: boolean): PerceptualOutcome {
     const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
-    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, score: answer.score, targetMet, encodes: this.#encodes };
+    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, knob: answer.finer === true ? FINER_KNOBS[this.#format]! : undefined, score: answer.score, targetMet, encodes: this.#encodes };
   }
 }
 

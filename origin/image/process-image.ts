@@ -9,7 +9,7 @@ import { autoCandidates, chooseSmallest, profileContent, requestedTarget, type C
 import { keepsAnimation } from "../../contracts/transform/output-format.ts";
 import type { SourceImage } from "./decode-limits.ts";
 import { openOriginal } from "./open-original.ts";
-import { encode, outputChroma, paletteLadder, type EncodeTarget } from "./encode.ts";
+import { encode, jpegTableOf, outputChroma, paletteLadder, webpEffortOf, type EncodeTarget, type EncoderKnob } from "./encode.ts";
 import { fitToBytes, qualityLadder, SIZE_MODELS } from "./fit-to-bytes.ts";
 import { DEFAULT_FLATTEN_BACKGROUND, flattenForFormat, formatHasAlpha } from "./flatten.ts";
 import { buildPipeline, openPixels, renderPixels, type RenderedPixels } from "./pipeline.ts";
@@ -41,13 +41,13 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
       const typical = { ...target, quality: typicalQuality(target.format, level) };
       return { target: typical, chroma, bytes: await encodeTarget(typical), score: null, encodes: 1 };
     }
-    const at = (q: number): EncodeTarget => ({ ...target, quality: q });
-    const found = await searchPerceptualQuality(await encoderInput(input, source, pixels, content, options, target.format), (q, c) => encodeTarget(at(q), c), {
+    const at = (q: number, knob?: EncoderKnob): EncodeTarget => ({ ...target, quality: q, ...knob });
+    const found = await searchPerceptualQuality(await encoderInput(input, source, pixels, content, options, target.format), (q, c, t) => encodeTarget(at(q, t), c), {
       format: target.format,
       level,
       encoder: options,
     });
-    return { target: at(found.quality), chroma: found.chroma, bytes: found.bytes, score: found.score, encodes: found.encodes };
+    return { target: at(found.quality, found.knob), chroma: found.chroma, bytes: found.bytes, score: found.score, encodes: found.encodes };
   };
 
   const chosen =
@@ -107,6 +107,8 @@ function outputStats(source: SourceImage, pixels: RenderedPixels, options: Image
     quality_target: qualityTarget,
     target_met: qualityTarget === null ? null : score === null ? (searched ? false : null) : score >= qualityTarget,
     chroma_subsampling: outputChroma(target, chroma),
+    jpeg_table: jpegTableOf(target, options.mozjpeg),
+    webp_effort: webpEffortOf(target),
     lossless: target.lossless,
     encodes: output.encodes,
     orientation_applied: pixels.orientation_applied,

@@ -4,7 +4,7 @@ import sharp, { type Sharp } from "sharp";
 import type { ImageOutputFormat, OutputChroma } from "../../contracts/image-options.ts";
 import type { Animation, SourceImage } from "./decode-limits.ts";
 import { askedFormat, keepsAnimation, resolveOutputFormat } from "../../contracts/transform/output-format.ts";
-import { encode } from "./encode.ts";
+import { encode, type EncoderKnob } from "./encode.ts";
 import { searchPerceptualQuality, typicalQuality } from "./perceptual-quality.ts";
 import { lqipOf } from "./placeholder.ts";
 import type { TransformOptions } from "./transform-steps.ts";
@@ -39,6 +39,6 @@ async function encodeTransform(image: Sharp, format: ImageOutputFormat, quality:
   if (animation !== null) return encode(image, { format, lossless: false, quality: typicalQuality(format, quality.auto) }, TRANSFORM_ENCODING, animation);
   const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   const rendered = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  const encodeAt = (q: number, chroma: OutputChroma) => encode(rendered(), { format, lossless: false, quality: q }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
+  const encodeAt = (q: number, chroma: OutputChroma, knob?: EncoderKnob) => encode(rendered(), { format, lossless: false, quality: q, ...knob }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
   return (await searchPerceptualQuality(rendered(), encodeAt, { format, level: quality.auto, encoder: TRANSFORM_ENCODING })).bytes;
 }

@@ -7,7 +7,7 @@
 //   CORPUS_DIR=... node scripts/bench-quality/profile-auto.ts
 import sharp from "sharp";
 import type { OutputChroma } from "../../contracts/image-options.ts";
-import { encode } from "../../origin/image/encode.ts";
+import { encode, type EncoderKnob } from "../../origin/image/encode.ts";
 import { searchPerceptualQuality, type SearchStep } from "../../origin/image/perceptual-quality.ts";
 import { TRANSFORM_ENCODING } from "../../origin/image/transform-encode.ts";
 import { corpusPath } from "../../test/support/corpus-dir.ts";
@@ -32,7 +32,7 @@ async function profile(format: "jpeg" | "webp", width: number): Promise<Profile>
   await encode(rendered(), { format, lossless: false, quality: 76 }, TRANSFORM_ENCODING);
   const q76Ms = performance.now() - fixedStarted;
   const steps: SearchStep[] = [];
-  const encodeAt = (quality: number, chroma: OutputChroma) => encode(rendered(), { format, lossless: false, quality }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
+  const encodeAt = (quality: number, chroma: OutputChroma, knob?: EncoderKnob) => encode(rendered(), { format, lossless: false, quality, ...knob }, { ...TRANSFORM_ENCODING, chroma_subsampling: chroma });
   const started = performance.now();
   await searchPerceptualQuality(rendered(), encodeAt, { format, level: "good", encoder: TRANSFORM_ENCODING, onStep: (step) => steps.push(step) });
   return { totalMs: performance.now() - started, q76Ms, steps };

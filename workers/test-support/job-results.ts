@@ -30,6 +30,8 @@ export function optimizedImageResult(chargedMicros: number): JobResult<"image.op
       quality_target: null,
       target_met: null,
       chroma_subsampling: "4:2:0",
+      jpeg_table: 3,
+      webp_effort: null,
       lossless: false,
       encodes: 1,
       orientation_applied: null,

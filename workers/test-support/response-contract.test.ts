@@ -9,7 +9,7 @@ const json = (body: unknown, status = 200, type = "application/json") => new Res
 function imageResult(candidates: unknown) {
   const stats = {
     original_bytes: 100, output_bytes: 50, ratio: 0.5, original_width: 10, original_height: 10, original_format: "png",
-    quality: 76, score: null, quality_level: null, quality_target: null, target_met: null, chroma_subsampling: "4:2:0", lossless: false, encodes: 3, orientation_applied: null, first_frame_only: false, frames: 1, duration_ms: null, format_chosen_by_auto: true, candidates,
+    quality: 76, score: null, quality_level: null, quality_target: null, target_met: null, chroma_subsampling: "4:2:0", jpeg_table: null, webp_effort: 4, lossless: false, encodes: 3, orientation_applied: null, first_frame_only: false, frames: 1, duration_ms: null, format_chosen_by_auto: true, candidates,
   };
   return { file_id: "file_1", url: "https://api.test/x", expires_at: "2026-11-24T00:00:00.000Z", filename: "a.webp", content_type: "image/webp", format: "webp", width: 10, height: 10, stats, billing: { charged_micros: 800 } };
 }
