@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { imageOptionsSchema, type ImageOptionsInput, type OutputChroma } from "../../contracts/image-options.ts";
@@ -333,34 +334,42 @@ describe("auto JPEG at mozjpeg's table 5", () => {
   });
 });
 
-describe("where one WebP quality step jumps past the landing window", () => {
-  // A scripted cliff, of real encodes: below quality `cliff` the output at effort 4 is the image
-  // blurred (as libwebp's effort 4 dropped wood-l's grain below q69), from it the image itself,
-  // more than 4 above the target; effort 2 encodes the image itself at every quality.
-  it("webp: lands within 4 at effort 2 from the quality that fell short, reported as the answer's knob", async () => {
+describe("where one quality step jumps past the landing window, along the format's finer knob", () => {
+  // A scripted cliff, of real encodes: below quality `cliff` the output at the search's own
+  // settings is the image blurred (as libwebp's effort 4 dropped wood-l's grain below q69, and
+  // table 3 Portrait_0's sky below q71), from it the image itself, more than 4 above the target;
+  // the finer knob encodes the image itself at every quality. JPEG's is blurred less: blurred by 3
+  // its outputs scored about 28 below the cliff, and the extra outputs went on one quality at a
+  // time inside the bracket between that and the cliff, none left for the finer knob.
+  const CLIFFS = [
+    { format: "webp", own: undefined, finer: { webpEffort: 2 }, blur: 3 },
+    { format: "jpeg", own: { jpegTable: 5 }, finer: { jpegTable: 2 }, blur: 1.5 },
+  ] as const;
+
+  it.each(CLIFFS)("$format: lands within 4 on $finer from the quality that fell short, reported as the answer's knob", async ({ format, own, finer, blur }) => {
     const [w, h] = [1024, 683];
     const pixels = photoLikePixels(w, h, 7);
     const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
     const reference = await losslessPng(pixels, w, h);
     const target = QUALITY_LEVEL_TARGETS.good;
-    const plain = (quality: number, webpEffort?: number) => encode(image(), { format: "webp", lossless: false, quality, webpEffort }, ENCODER);
+    const plain = (quality: number, knob?: EncoderKnob) => encode(image(), { format, lossless: false, quality, ...knob }, ENCODER);
     let cliff = 70;
-    while ((await fullScore(reference, await plain(cliff))) <= target + 4) cliff++;
+    while ((await fullScore(reference, await plain(cliff, own))) <= target + 4) cliff++;
     const encodeWhole = async (quality: number, chroma: OutputChroma, knob?: EncoderKnob) =>
-      knob === undefined && quality < cliff
-        ? encode(image().blur(3), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma })
-        : encode(image(), { format: "webp", lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma });
+      !isDeepStrictEqual(knob, finer) && quality < cliff
+        ? encode(image().blur(blur), { format, lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma })
+        : encode(image(), { format, lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma });
     const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), encodeWhole, { format: "webp", level: "good", encoder: { ...ENCODER, chroma_subsampling: "4:2:0" }, onStep: (step) => steps.push(step) });
-    // The premise: effort 4 at the cliff and the quality below it were both made, and neither lands.
+    const result = await searchPerceptualQuality(image(), encodeWhole, { format, level: "good", encoder: { ...ENCODER, chroma_subsampling: "4:2:0" }, onStep: (step) => steps.push(step) });
+    // The premise: the own settings at the cliff and the quality below it were both made, and neither lands.
     const wholes = steps.filter((step) => step.of === "whole");
     expect(wholes.find((step) => step.quality === cliff && step.finer !== true)!.score).toBeGreaterThan(target + 4);
     expect(wholes.find((step) => step.quality === cliff - 1 && step.finer !== true)!.score).toBeLessThan(target);
-    expect(result.knob).toEqual({ webpEffort: 2 });
+    expect(result.knob).toEqual(finer);
     expect(result.score! - target, `q${result.quality}`).toBeGreaterThanOrEqual(0);
     expect(result.score! - target, `q${result.quality}`).toBeLessThanOrEqual(4);
     expect(await fullScore(reference, result.bytes)).toBeCloseTo(result.score!, 6);
-    expect(Buffer.from(result.bytes).equals(Buffer.from(await plain(result.quality, 2)))).toBe(true);
+    expect(Buffer.from(result.bytes).equals(Buffer.from(await plain(result.quality, finer)))).toBe(true);
   });
 });
 
