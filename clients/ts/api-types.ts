@@ -4958,7 +4958,7 @@ export interface components {
              */
             chroma_subsampling: "4:2:0" | "4:4:4" | "sharp_yuv" | null;
             /**
-             * @description JPEG: the quantisation table the output was encoded with (mozjpeg's numbering, 0 to 8): with `mozjpeg` its own 3, or 5 where auto quality found table 3's quality steps jump past the level's target (5 quantises smooth areas in finer steps); 0 (libjpeg's) without `mozjpeg`; null for other formats
+             * @description JPEG: the quantisation table the output was encoded with (mozjpeg's numbering, 0 to 8): with `mozjpeg` its own 3 for a numeric quality, 5 under auto quality (it reaches a level's score in fewer bytes, quantising smooth areas in finer steps; `max_bytes` after auto keeps it), or 2 where auto found table 5's quality steps jump past the level's target; 0 (libjpeg's) without `mozjpeg`; null for other formats
              * @example 3
              */
             jpeg_table: number | null;

@@ -20,7 +20,7 @@ export interface EncodeTarget {
   draft?: boolean;
   /**
    * JPEG with `mozjpeg` only: mozjpeg's quantisation table (sharp's `quantisationTable`), MOZJPEG_TABLE
-   * unless an auto-quality search chose another (perceptual-rules.ts, FINER_KNOBS).
+   * unless an auto-quality search chose another (perceptual-rules.ts: searchKnob's 5, FINER_KNOBS).
    */
   jpegTable?: number;
   /** Lossy WebP only: libwebp's effort (method), WEBP_EFFORT unless an auto-quality search chose another (FINER_KNOBS). */

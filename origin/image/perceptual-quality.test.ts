@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { imageOptionsSchema, type ImageOptionsInput, type OutputChroma } from "../../contracts/image-options.ts";
@@ -264,10 +265,20 @@ describe("the richer chroma, after 4:2:0's whole outputs", () => {
   });
 });
 
-describe("where one quality step jumps past the landing window", () => {
+/** The quantisation tables a JPEG carries (luma and chroma). */
+function dqt(bytes: Uint8Array): number[][] {
+  return readJpegSegments(bytes).quantTables;
+}
+
+/** The tables mozjpeg writes for `photo` at a quality with one of its tables. */
+async function tablesAt(quality: number, jpegTable: number): Promise<number[][]> {
+  return dqt(await encode(sharp(photo), { format: "jpeg", lossless: false, quality, jpegTable }, ENCODER));
+}
+
+describe("auto JPEG at mozjpeg's table 5", () => {
   // A smooth grey ramp under a horizontal colour ramp, 400x400 (every probe is a whole output).
   // mozjpeg's table 3 quantises DC in steps of 9 over q71-73 and 8 from q74, and the score of
-  // smooth areas follows those steps: no quality lands within 4 of auto:best's 79.
+  // smooth areas follows those steps: no table-3 quality lands within 4 of auto:best's 79.
   const side = 400;
   const ramp = new Uint8Array(side * side * 3);
   for (let y = 0; y < side; y++)
@@ -277,7 +288,35 @@ describe("where one quality step jumps past the landing window", () => {
       ramp.set([grey + colour, grey, grey - colour].map((v) => Math.max(0, Math.min(255, Math.round(v)))), (y * side + x) * 3);
     }
 
-  it("jpeg: lands within 4 of the target on mozjpeg's finer table, reported as stats.jpeg_table, in fewer bytes than the step above", async () => {
+  it("writes table 5's quantisation, reported as stats.jpeg_table, and reaches the target by the project's SSIMULACRA 2; a numeric quality writes table 3", async () => {
+    const result = await run(photo, { format: "jpeg", quality: "auto:good" });
+    const quality = result.stats.quality!;
+    expect(dqt(result.bytes)).toEqual(await tablesAt(quality, 5));
+    expect(dqt(result.bytes)).not.toEqual(await tablesAt(quality, 3));
+    expect([result.stats.jpeg_table, result.stats.target_met]).toEqual([5, true]);
+    expect(await fullScore(photo, result.bytes)).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS.good);
+    const fixed = await run(photo, { format: "jpeg", quality });
+    expect(dqt(fixed.bytes)).toEqual(await tablesAt(quality, 3));
+    expect(fixed.stats.jpeg_table).toBe(3);
+  });
+
+  it("probes the sample at table 5 too: a small image's probe is the answer, its bytes table 5's", async () => {
+    const small = photoLikePixels(200, 150, 5);
+    const { result, steps } = await recordedSearch(small, 200, 150, "jpeg", "good");
+    expect(steps.every((step) => step.of === "sample")).toBe(true);
+    expect(result.knob).toEqual({ jpegTable: 5 });
+    const atTable5 = await encode(sharp(small, { raw: { width: 200, height: 150, channels: 3 } }), { format: "jpeg", lossless: false, quality: result.quality, jpegTable: 5 }, ENCODER);
+    expect(dqt(result.bytes)).toEqual(dqt(atTable5));
+  });
+
+  it("keeps table 5 under max_bytes below auto's answer, and says so", async () => {
+    const auto = await run(photo, { format: "jpeg", quality: "auto:best" });
+    const fitted = await run(photo, { format: "jpeg", quality: "auto:best", max_bytes: Math.floor(auto.bytes.byteLength * 0.7) });
+    expect(fitted.stats.jpeg_table).toBe(5);
+    expect(dqt(fitted.bytes)).toEqual(await tablesAt(fitted.stats.quality!, 5));
+  });
+
+  it("lands within 4 where table 3's quality step jumps past the window, in fewer bytes than table 3's step above", async () => {
     const source = await losslessPng(ramp, side, side);
     const target = QUALITY_LEVEL_TARGETS.best;
     const at = async (quality: number) => (await run(source, { format: "jpeg", quality, chroma_subsampling: "4:2:0" })).bytes;
@@ -292,39 +331,45 @@ describe("where one quality step jumps past the landing window", () => {
     expect(score, `q${result.stats.quality} table ${result.stats.jpeg_table}`).toBeLessThanOrEqual(target + 4);
     expect([result.stats.jpeg_table, result.stats.target_met]).toEqual([5, true]);
     expect(result.bytes.byteLength).toBeLessThan(above.byteLength);
-    // A numeric quality keeps mozjpeg's own table.
-    expect((await run(source, { format: "jpeg", quality: 74 })).stats.jpeg_table).toBe(3);
   });
 });
 
-describe("where one WebP quality step jumps past the landing window", () => {
-  // A scripted cliff, of real encodes: below quality `cliff` the output at effort 4 is the image
-  // blurred (as libwebp's effort 4 dropped wood-l's grain below q69), from it the image itself,
-  // more than 4 above the target; effort 2 encodes the image itself at every quality.
-  it("webp: lands within 4 at effort 2 from the quality that fell short, reported as the answer's knob", async () => {
+describe("where one quality step jumps past the landing window, along the format's finer knob", () => {
+  // A scripted cliff, of real encodes: below quality `cliff` the output at the search's own
+  // settings is the image blurred (as libwebp's effort 4 dropped wood-l's grain below q69, and
+  // table 3 Portrait_0's sky below q71), from it the image itself, more than 4 above the target;
+  // the finer knob encodes the image itself at every quality. JPEG's is blurred less: blurred by 3
+  // its outputs scored about 28 below the cliff, and the extra outputs went on one quality at a
+  // time inside the bracket between that and the cliff, none left for the finer knob.
+  const CLIFFS = [
+    { format: "webp", own: undefined, finer: { webpEffort: 2 }, blur: 3 },
+    { format: "jpeg", own: { jpegTable: 5 }, finer: { jpegTable: 2 }, blur: 1.5 },
+  ] as const;
+
+  it.each(CLIFFS)("$format: lands within 4 on $finer from the quality that fell short, reported as the answer's knob", async ({ format, own, finer, blur }) => {
     const [w, h] = [1024, 683];
     const pixels = photoLikePixels(w, h, 7);
     const image = () => sharp(pixels, { raw: { width: w, height: h, channels: 3 } });
     const reference = await losslessPng(pixels, w, h);
     const target = QUALITY_LEVEL_TARGETS.good;
-    const plain = (quality: number, webpEffort?: number) => encode(image(), { format: "webp", lossless: false, quality, webpEffort }, ENCODER);
+    const plain = (quality: number, knob?: EncoderKnob) => encode(image(), { format, lossless: false, quality, ...knob }, ENCODER);
     let cliff = 70;
-    while ((await fullScore(reference, await plain(cliff))) <= target + 4) cliff++;
+    while ((await fullScore(reference, await plain(cliff, own))) <= target + 4) cliff++;
     const encodeWhole = async (quality: number, chroma: OutputChroma, knob?: EncoderKnob) =>
-      knob === undefined && quality < cliff
-        ? encode(image().blur(3), { format: "webp", lossless: false, quality }, { ...ENCODER, chroma_subsampling: chroma })
-        : encode(image(), { format: "webp", lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma });
+      !isDeepStrictEqual(knob, finer) && quality < cliff
+        ? encode(image().blur(blur), { format, lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma })
+        : encode(image(), { format, lossless: false, quality, ...knob }, { ...ENCODER, chroma_subsampling: chroma });
     const steps: SearchStep[] = [];
-    const result = await searchPerceptualQuality(image(), encodeWhole, { format: "webp", level: "good", encoder: { ...ENCODER, chroma_subsampling: "4:2:0" }, onStep: (step) => steps.push(step) });
-    // The premise: effort 4 at the cliff and the quality below it were both made, and neither lands.
+    const result = await searchPerceptualQuality(image(), encodeWhole, { format, level: "good", encoder: { ...ENCODER, chroma_subsampling: "4:2:0" }, onStep: (step) => steps.push(step) });
+    // The premise: the own settings at the cliff and the quality below it were both made, and neither lands.
     const wholes = steps.filter((step) => step.of === "whole");
     expect(wholes.find((step) => step.quality === cliff && step.finer !== true)!.score).toBeGreaterThan(target + 4);
     expect(wholes.find((step) => step.quality === cliff - 1 && step.finer !== true)!.score).toBeLessThan(target);
-    expect(result.knob).toEqual({ webpEffort: 2 });
+    expect(result.knob).toEqual(finer);
     expect(result.score! - target, `q${result.quality}`).toBeGreaterThanOrEqual(0);
     expect(result.score! - target, `q${result.quality}`).toBeLessThanOrEqual(4);
     expect(await fullScore(reference, result.bytes)).toBeCloseTo(result.score!, 6);
-    expect(Buffer.from(result.bytes).equals(Buffer.from(await plain(result.quality, 2)))).toBe(true);
+    expect(Buffer.from(result.bytes).equals(Buffer.from(await plain(result.quality, finer)))).toBe(true);
   });
 });
 
@@ -442,13 +487,14 @@ describe("a sample that is the image itself", () => {
   });
 
   it("jpeg 400px: a probe that is the output is the answer up to the landing limit, past the slack of a larger image's whole output", async () => {
-    // Blurred a little, these photos score about 76 at the first probe (q70) and 71.5-72 at the
-    // next: more than JPEG's whole-output slack above the target, within the limit.
+    // Blurred a little, these photos score about 75.4 at the first probe (q64 at table 5), then
+    // 68.9-69.1 at q52, and seeds 1 and 2 72.1-72.5 at q58: more than JPEG's whole-output slack
+    // above the target, within the limit.
     const side = 400;
     const target = QUALITY_LEVEL_TARGETS.good;
     const answers: number[] = [];
     for (const seed of [1, 2, 3, 4]) {
-      const pixels = await sharp(photoLikePixels(side, side, seed), { raw: { width: side, height: side, channels: 3 } }).blur(0.7).raw().toBuffer();
+      const pixels = await sharp(photoLikePixels(side, side, seed), { raw: { width: side, height: side, channels: 3 } }).blur(0.6).raw().toBuffer();
       const { result, steps } = await recordedSearch(pixels, side, side, "jpeg", "good", "4:2:0");
       const landing = steps.findIndex((step) => step.score >= target && step.score - target <= landingSlack("jpeg", true));
       expect(landing, `seed ${seed}`).toBeGreaterThanOrEqual(0);
@@ -466,6 +512,9 @@ describe("under a deadline", () => {
     const { result, steps } = await runWithTicket({ deadlineAt: Date.now() + 200 }, () => recordedSearch(photoPixels, width, height, "jpeg", "eco"));
     expect(steps).toEqual([]);
     expect([result.quality, result.chroma, result.score, result.targetMet, result.encodes]).toEqual([typicalQuality("jpeg", "eco"), "4:2:0", null, false, 1]);
+    // At auto's own table, which the typical quality was measured on.
+    expect(result.knob).toEqual({ jpegTable: 5 });
+    expect(readJpegSegments(result.bytes).quantTables).toEqual(readJpegSegments(await encode(sharp(photoPixels, { raw: { width, height, channels: 3 } }), { format: "jpeg", lossless: false, quality: result.quality, jpegTable: 5 }, ENCODER)).quantTables);
     const { info } = await sharp(result.bytes).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([width, height]);
   });
@@ -561,7 +610,7 @@ describe("sampleOf", () => {
     expect((at(127, 0)[0]! + 1) % 256).not.toBe(at(128, 0)[0]);
   });
 
-  it("encodes WebP's sample tile by tile and JPEG's as one mosaic: each probe's bytes are those encodes'", async () => {
+  it("encodes WebP's sample tile by tile and JPEG's as one mosaic at auto's table 5: each probe's bytes are those encodes'", async () => {
     const w = 1200;
     const h = 800;
     const pixels: RawImage = { data: new Uint8Array(photoLikePixels(w, h, 5)), width: w, height: h, channels: 3 };
@@ -573,7 +622,7 @@ describe("sampleOf", () => {
       const sample = sampleOf(pixels, format);
       const pieces = format === "webp" ? mosaicTiles(sample, 128) : [sample];
       expect(pieces.length).toBe(format === "webp" ? (sample.width / 128) * (sample.height / 128) : 1);
-      const encoded = await Promise.all(pieces.map((piece) => encode(raw(piece), { format, lossless: false, quality: first.quality }, settings)));
+      const encoded = await Promise.all(pieces.map((piece) => encode(raw(piece), { format, lossless: false, quality: first.quality, ...(format === "jpeg" ? { jpegTable: 5 } : {}) }, settings)));
       expect(first.bytes, format).toBe(encoded.reduce((total, bytes) => total + bytes.byteLength, 0));
     }
   });

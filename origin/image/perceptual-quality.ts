@@ -1,5 +1,6 @@
 // quality: "auto": the smallest output that scores at least the level's SSIMULACRA 2 target,
-// over the encoder's quality and, unless the request names it, its chroma (4:2:0 or 4:4:4 for
+// over the encoder's quality (JPEG with mozjpeg's tables at table 5, not a numeric quality's 3:
+// perceptual-rules.ts, searchKnob) and, unless the request names it, its chroma (4:2:0 or 4:4:4 for
 // JPEG and AVIF, plain or sharp RGB-to-YUV for WebP): 4:2:0 caps the score of colourful, smooth
 // pictures below what any quality reaches.
 //
@@ -22,7 +23,7 @@
 // chroma. An answer landing further above gets up to MAX_FINER_OUTPUTS more whole outputs
 // (landFiner): on inside a bracket the cap of whole outputs left open, and where one quality step
 // jumps past the window, the format's finer knob from the quality that fell short (FINER_KNOBS:
-// JPEG's quantisation table 5, WebP's effort 2; reported as stats.jpeg_table and
+// JPEG's quantisation table 2, WebP's effort 2; reported as stats.jpeg_table and
 // stats.webp_effort). Every score reported is the output's own.
 //
 // AVIF has no sample search: the mosaic misjudged its whole output by up to 10 points on pictures

@@ -31,6 +31,7 @@ import {
   DRAFTS_FIRST,
   FINER_KNOBS,
   LANDING_LIMIT,
+  searchKnob,
   landingSlack,
   MAX_DRAFTS,
   MAX_FINER_OUTPUTS,
@@ -45,7 +46,7 @@ export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
   chroma: OutputChroma;
-  /** The format's finer knob (FINER_KNOBS) when the answer was encoded with it; undefined for the encoder's own settings. */
+  /** The knob the answer was encoded with: the search's own (searchKnob: JPEG's table 5) or the format's finer one (FINER_KNOBS); undefined for the encoder's own settings. */
   knob?: EncoderKnob;
   /** The output's SSIMULACRA 2, scored whole; null for a fallback the deadline left no time to score. */
   score: number | null;
@@ -84,7 +85,7 @@ export interface SearchStep {
   scoreMs: number;
 }
 
-/** Encodes the whole image at a quality and chroma, as the output; with the format's finer knob (encode.ts's EncodeTarget) when given. */
+/** Encodes the whole image at a quality and chroma, as the output; with the knob given (encode.ts's EncodeTarget): the search's own or the format's finer one. */
 export type WholeEncoder = (quality: number, chroma: OutputChroma, knob?: EncoderKnob) => Promise<Uint8Array>;
 
 interface Scored {
@@ -178,6 +179,8 @@ export class PerceptualSearchRun {
   readonly #slack: number;
   readonly #choices: OutputChroma[];
   readonly #typical: number;
+  /** What every encode of the search sets besides the quality and chroma, unless on the finer knob's curve. */
+  readonly #knob: EncoderKnob | undefined;
   readonly #budget: StepBudget;
   readonly #scorers: { sample: ReferenceScorer; whole: ReferenceScorer };
   readonly #probes = new Map<OutputChroma, Map<number, Scored>>();
@@ -207,6 +210,7 @@ export class PerceptualSearchRun {
     this.#slack = landingSlack(search.format, image.probeIsOutput);
     this.#choices = chromaChoices(search.format, search.encoder.chroma_subsampling);
     this.#typical = typicalQuality(search.format, search.level);
+    this.#knob = searchKnob(search.format, search.encoder);
     const deadlineAt = currentDeadline();
     const pixelRatio = (image.pixels.width * image.pixels.height) / (image.sample.width * image.sample.height);
     this.#budget = new StepBudget(search.budget ?? (deadlineAt === undefined ? null : { deadlineAt, now: Date.now }), pixelRatio);
@@ -281,6 +285,11 @@ export class PerceptualSearchRun {
     return output.score - this.#target > LANDING_LIMIT && output.quality > 1;
   }
 
+  /** The knob an encode on the finer knob's curve, or off it, is made with. */
+  #knobOf(finer: boolean | undefined): EncoderKnob | undefined {
+    return finer === true ? FINER_KNOBS[this.#format]! : this.#knob;
+  }
+
   /** The curve of the format's finer knob beside `answer`'s (JPEG's with mozjpeg's tables only); null when there is none or it is on it. */
   #finerCurve(answer: WholeOutput): Curve | null {
     if (FINER_KNOBS[this.#format] === null || answer.finer === true || (this.#format === "jpeg" && !this.#search.encoder.mozjpeg)) return null;
@@ -344,7 +353,7 @@ export class PerceptualSearchRun {
     if (known !== undefined) return known;
     const { sample, sampleTiles } = this.#image;
     const settings = { ...this.#search.encoder, chroma_subsampling: chroma, strip_metadata: true };
-    const encodePiece = (piece: RawImage) => encode(rawInput(piece), { format: this.#format, lossless: false, quality }, settings);
+    const encodePiece = (piece: RawImage) => encode(rawInput(piece), { format: this.#format, lossless: false, quality, ...this.#knob }, settings);
     // The score worker decodes a WebP probe itself (quality/webp-candidate.ts).
     const candidateOf = async (pieces: Uint8Array[]): Promise<RawImage | WebpCandidate> =>
       this.#format === "webp"
@@ -401,13 +410,13 @@ export class PerceptualSearchRun {
     const done = this.#outputs.find((output) => onCurve(output, setting) && output.quality === quality);
     if (done !== undefined) return done;
     let scored: Scored;
-    // The sample's probes are at the encoder's own settings.
+    // The sample's probes are at the search's own settings (searchKnob).
     if (this.#image.probeIsOutput && finer !== true) scored = await this.#probe(chroma, quality);
     else {
       // The sample's probes are done, so the lane they used prepares the whole image's coarser scales while the output is encoded.
       if (this.#drafts.length === 0 && this.#finals.length === 0) this.#scorers.whole.prepareOtherLane().catch(() => undefined);
       const channels = this.#image.pixels.channels;
-      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma, finer === true ? FINER_KNOBS[this.#format]! : undefined)];
+      const encodeIt = this.#drafting ? () => this.#encodeDraft(quality, chroma) : async () => [await this.#encodeImage(quality, chroma, this.#knobOf(finer))];
       scored = await this.#encodeAndScore(this.#drafting ? "draft" : "whole", { chroma, quality, finer }, encodeIt, async ([bytes]) => rawRgb(sharp(bytes), channels), this.#scorers.whole);
     }
     const output = { bytes: scored.pieces[0]!, score: scored.score, chroma, quality, finer };
@@ -620,14 +629,14 @@ export class PerceptualSearchRun {
     const quality = Math.min(this.#ceiling, this.#typical);
     const made = this.#finals.find((output) => output.chroma === chroma && output.quality === quality);
     if (made !== undefined) return this.#answerOf([made], false);
-    const bytes = await this.#encodeImage(quality, chroma);
+    const bytes = await this.#encodeImage(quality, chroma, this.#knob);
     this.#encodes++;
-    return { bytes, quality, chroma, score: null, targetMet: false, encodes: this.#encodes };
+    return { bytes, quality, chroma, knob: this.#knob, score: null, targetMet: false, encodes: this.#encodes };
   }
 
   #answerOf(eligible: WholeOutput[], targetMet: boolean): PerceptualOutcome {
     const answer = eligible.reduce((a, b) => (b.bytes.byteLength < a.bytes.byteLength ? b : a));
-    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, knob: answer.finer === true ? FINER_KNOBS[this.#format]! : undefined, score: answer.score, targetMet, encodes: this.#encodes };
+    return { bytes: answer.bytes, quality: answer.quality, chroma: answer.chroma, knob: this.#knobOf(answer.finer), score: answer.score, targetMet, encodes: this.#encodes };
   }
 }
 

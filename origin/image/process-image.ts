@@ -60,7 +60,8 @@ export async function processImage(sourceBytes: Uint8Array, options: ImageOption
   // Under auto the ceiling is auto's answer, so the output is the smaller of the two.
   if (options.max_bytes !== null && bytes.byteLength > options.max_bytes) {
     const ceiling = target.lossless || level === null ? quality : target.quality;
-    const lossy = (q: number): EncodeTarget => ({ format: target.format, lossless: false, quality: q });
+    // The ladder keeps the answer's knob (auto JPEG's table 5): its ceiling is a quality on that knob's scale, and stats say what was encoded.
+    const lossy = (q: number): EncodeTarget => ({ ...target, lossless: false, quality: q });
     const fitted = await fitToBytes((q) => encodeTarget(lossy(q), chroma), options.max_bytes, {
       ladder: target.format === "png" ? paletteLadder(ceiling) : qualityLadder(ceiling),
       known: target.lossless ? undefined : bytes,

@@ -17,6 +17,18 @@ async function rawRgb(bytes: Uint8Array): Promise<RawImage> {
   return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
 }
 
+/** The mozjpeg table (3 or 5) and quality whose quantisation a JPEG carries; null for neither. */
+async function mozjpegTableOf(bytes: Uint8Array): Promise<{ table: number; quality: number } | null> {
+  const written = JSON.stringify(readJpegSegments(bytes).quantTables);
+  const pixel = () => sharp({ create: { width: 16, height: 16, channels: 3, background: "#808080" } });
+  for (const table of [3, 5])
+    for (let quality = 1; quality <= 100; quality++) {
+      const probe = await pixel().jpeg({ quality, quantisationTable: table, trellisQuantisation: true }).toBuffer();
+      if (JSON.stringify(readJpegSegments(new Uint8Array(probe)).quantTables) === written) return { table, quality };
+    }
+  return null;
+}
+
 describe("transformImage", () => {
   it("applies the EXIF orientation, then the clockwise rotation, then sizes the result", async () => {
     // portrait-6 is stored 1800x1200 landscape with orientation 6: upright it is 1200x1800.
@@ -69,10 +81,14 @@ describe("transformImage", () => {
     for (const level of ["eco", "best"] as const) {
       const out = await run(source, { width: 480, output: "jpeg", quality: { auto: level } });
       expect(out.format).toBe("jpeg");
+      // Auto JPEG's own table, as /v1/image/optimize's auto writes.
+      expect((await mozjpegTableOf(out.bytes))?.table).toBe(5);
       expect(ssimulacra2(reference, await rawRgb(out.bytes))).toBeGreaterThanOrEqual(QUALITY_LEVEL_TARGETS[level]);
       sizes.push(out.bytes.byteLength);
     }
     expect(sizes[1]).toBeGreaterThan(sizes[0]!);
+    // A numeric quality keeps mozjpeg's own table: a q_76 derivative matches /v1/image/optimize's quality 76.
+    expect(await mozjpegTableOf((await run(source, { width: 480, output: "jpeg", quality: 76 })).bytes)).toEqual({ table: 3, quality: 76 });
     expect(originTransformSchema.safeParse({ quality: { auto: "great" }, output: "jpeg" }).success).toBe(false);
   });
 

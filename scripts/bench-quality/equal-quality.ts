@@ -3,7 +3,7 @@
 // photo, JPEG q76 about 77). The fair one is the single fixed quality per format whose worst-decile
 // score over the same images equals auto's worst decile; auto's total bytes against that one's.
 import sharp from "sharp";
-import type { EncoderOptions } from "../../origin/image/encode.ts";
+import type { EncoderKnob, EncoderOptions } from "../../origin/image/encode.ts";
 import { encode } from "../../origin/image/encode.ts";
 import type { RawImage } from "../../origin/quality/raw-image.ts";
 import { prepareReference, scoreAgainst } from "../../origin/quality/ssimulacra2.ts";
@@ -24,13 +24,13 @@ export interface LadderPoint {
   score: number;
 }
 
-/** The image encoded at every fixed quality with the request's own encoder settings, each scored whole. */
-export async function fixedLadder(reference: RawImage, format: LossyFormat, encoder: EncoderOptions): Promise<LadderPoint[]> {
+/** The image encoded at every fixed quality with the request's own encoder settings (and `knob`, auto's own: JPEG's table 5), each scored whole. */
+export async function fixedLadder(reference: RawImage, format: LossyFormat, encoder: EncoderOptions, knob?: EncoderKnob): Promise<LadderPoint[]> {
   const prepared = prepareReference(reference);
   const raw = { raw: { width: reference.width, height: reference.height, channels: reference.channels } } as const;
   const points: LadderPoint[] = [];
   for (const quality of FIXED_LADDER) {
-    const bytes = await encode(sharp(reference.data, raw), { format, lossless: false, quality }, encoder);
+    const bytes = await encode(sharp(reference.data, raw), { format, lossless: false, quality, ...knob }, encoder);
     const decoded = await sharp(bytes).removeAlpha().raw().toBuffer();
     points.push({ quality, bytes: bytes.byteLength, score: scoreAgainst(prepared, { ...reference, channels: 3, data: new Uint8Array(decoded) }) });
   }
@@ -73,9 +73,11 @@ export function equalQuality(ladders: readonly LadderPoint[][], autoScores: read
  * The bound on what choosing a quality per image can save at this encoder setting: each image at
  * the lowest quality (interpolated on its ladder) whose score reaches `target`, or its ladder's top
  * when none does, its total bytes against the fixed quality with the same worst-decile score.
+ * `landingLadders` lands each image on another setting's ladder (auto JPEG's table 5) against the
+ * same fixed quality: the bound at auto's own encoder setting.
  */
-export function exactLandingRatio(ladders: readonly LadderPoint[][], target: number): number | null {
-  const landings = ladders.map((ladder) => {
+export function exactLandingRatio(ladders: readonly LadderPoint[][], target: number, landingLadders: readonly LadderPoint[][] = ladders): number | null {
+  const landings = landingLadders.map((ladder) => {
     const index = ladder.findIndex((point) => point.score >= target);
     if (index <= 0) return index === 0 ? ladder[0]! : ladder[ladder.length - 1]!;
     const [below, above] = [ladder[index - 1]!, ladder[index]!];

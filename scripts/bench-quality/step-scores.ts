@@ -14,7 +14,9 @@ import { renderedSizes } from "./rendered-sizes.ts";
 
 const SOURCE = process.env.BENCH_STEP_SOURCE ?? "img/exif-orientation/Portrait_0.jpg";
 const SIZE = process.env.BENCH_QUALITY_SIZES ?? "original";
-const [LOW, HIGH] = (process.env.BENCH_STEP_QUALITIES ?? "66-74").split("-").map(Number) as [number, number];
+// "66-74" every quality of the range; "10-100/10" every tenth.
+const [RANGE, STEP = "1"] = (process.env.BENCH_STEP_QUALITIES ?? "66-74").split("/") as [string, string?];
+const [LOW, HIGH] = RANGE.split("-").map(Number) as [number, number];
 const SETTINGS = (process.env.BENCH_STEP_SETTINGS ?? "420,444").split(",");
 
 function jpegOptions(setting: string, quality: number): JpegOptions {
@@ -49,7 +51,7 @@ if (size === undefined) throw new Error(`${SOURCE} has no ${SIZE} size`);
 const { reference } = size;
 console.log(`${SOURCE} at ${SIZE}: ${reference.width}x${reference.height}; setting quality bytes score`);
 for (const setting of SETTINGS) {
-  for (let quality = LOW; quality <= HIGH; quality++) {
+  for (let quality = LOW; quality <= HIGH; quality += Number(STEP)) {
     const bytes = await encoded(sharp(reference.data, { raw: { width: reference.width, height: reference.height, channels: 3 } }), setting, quality).toBuffer();
     const score = await perceptualScore(reference, await rawRgb(sharp(bytes), 3));
     console.log(`${setting.padEnd(9)} q${quality} ${String(bytes.byteLength).padStart(8)} ${score.toFixed(2)}`);
