@@ -1,5 +1,5 @@
 // The README's CLI example on two 4K wallpapers while a neighbour keeps every core busy and the
-// origin's deadlines are cut to under a sixth (issue #46): a quality search that runs out of time
+// origin's deadlines are cut to a tenth (issue #46): a quality search that runs out of time
 // answers what it has, the deadline follows the pixels processed, and the CLI sends a deadline or
 // a 503 once more, so the work the service can do is done. Before those, this run failed both
 // photos with processing_timeout.
@@ -14,7 +14,9 @@ import { bundleCli } from "../scripts/build-packages.ts";
 import { startServicePair, type ServicePair } from "./support/service-pair.ts";
 
 // The origin's deadlines at this share of their length (ORIGIN_DEADLINE_SCALE): a slowed origin.
-const DEADLINE_SCALE = "0.15";
+// At 0.15 auto JPEG's search on table 5, fewer encodes than table 3's, finished within its deadline
+// on a loaded CI run, so the run no longer reached the deadline it is here to test.
+const DEADLINE_SCALE = "0.1";
 
 const WALLPAPERS = [
   { name: "dunes.jpg", width: 3640, height: 2400 },
