@@ -14,9 +14,12 @@ import { qualityAtScore, type ScoreCurve } from "../quality/score-curve.ts";
 // "Auto JPEG at table 5"). Its probes, outputs and the deadline's fallback all use it.
 const SEARCH_KNOBS: Record<LossyFormat, EncoderKnob | undefined> = { jpeg: { jpegTable: 5 }, webp: undefined, avif: undefined };
 
-/** What every encode of an auto search sets besides quality and chroma: JPEG's table 5 with mozjpeg's tables (libjpeg has only its own). */
+// A JPEG table is a knob only with mozjpeg's tables: libjpeg (mozjpeg: false) has only its own.
+const knobAvailable = (format: LossyFormat, encoder: Pick<EncoderOptions, "mozjpeg">) => format !== "jpeg" || encoder.mozjpeg;
+
+/** What every encode of an auto search sets besides quality and chroma: JPEG's table 5. */
 export function searchKnob(format: LossyFormat, encoder: Pick<EncoderOptions, "mozjpeg">): EncoderKnob | undefined {
-  return format === "jpeg" && !encoder.mozjpeg ? undefined : SEARCH_KNOBS[format];
+  return knobAvailable(format, encoder) ? SEARCH_KNOBS[format] : undefined;
 }
 
 // Typical SSIMULACRA 2 against quality per encoder as auto encodes (JPEG at table 5, WebP effort
@@ -123,6 +126,11 @@ export const MAX_FINER_OUTPUTS = 4;
 // scored 77.9-78.7 at q57 and 82.4-84.3 at q58 against auto:best's 79, where table 2 reached 79.3
 // at q61 and 82.8 at q65 in no more bytes, and table 3 only 84.2-84.9 at q74 in 13% more. No
 // corpus photo or wallpaper jumped past the window at table 5.
-export const FINER_KNOBS: Record<LossyFormat, EncoderKnob | null> = { jpeg: { jpegTable: 2 }, webp: { webpEffort: 2 }, avif: null };
+const FINER_KNOBS: Record<LossyFormat, EncoderKnob | null> = { jpeg: { jpegTable: 2 }, webp: { webpEffort: 2 }, avif: null };
+
+/** The format's finer knob (FINER_KNOBS), tried where one quality step jumps past the window; null when it has none. */
+export function finerKnob(format: LossyFormat, encoder: Pick<EncoderOptions, "mozjpeg">): EncoderKnob | null {
+  return knobAvailable(format, encoder) ? FINER_KNOBS[format] : null;
+}
 // Outputs within this of the best score count as reaching it, when no setting reaches the target.
 export const BEST_EFFORT_TOLERANCE = 1;

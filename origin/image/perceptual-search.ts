@@ -29,7 +29,7 @@ import {
   DRAFT_SLACK,
   DRAFT_SPEEDUP,
   DRAFTS_FIRST,
-  FINER_KNOBS,
+  finerKnob,
   LANDING_LIMIT,
   searchKnob,
   landingSlack,
@@ -46,7 +46,7 @@ export interface PerceptualOutcome {
   bytes: Uint8Array;
   quality: number;
   chroma: OutputChroma;
-  /** The knob the answer was encoded with: the search's own (searchKnob: JPEG's table 5) or the format's finer one (FINER_KNOBS); undefined for the encoder's own settings. */
+  /** The knob the answer was encoded with: the search's own (searchKnob: JPEG's table 5) or the format's finer one (finerKnob); undefined for the encoder's own settings. */
   knob?: EncoderKnob;
   /** The output's SSIMULACRA 2, scored whole; null for a fallback the deadline left no time to score. */
   score: number | null;
@@ -74,7 +74,7 @@ export interface SearchStep {
   of: StepKind | "draft";
   chroma: OutputChroma;
   quality: number;
-  /** Encoded with the format's finer knob (FINER_KNOBS). */
+  /** Encoded with the format's finer knob (finerKnob). */
   finer?: boolean;
   /** The whole output's score, or the sample's estimate of it. */
   score: number;
@@ -104,7 +104,7 @@ interface WholeOutput extends Setting {
 /** The settings whose whole outputs one walk moves between: a chroma, with or without the format's finer knob. */
 interface Curve {
   chroma: OutputChroma;
-  /** Encoded with FINER_KNOBS' knob. */
+  /** Encoded with the format's finer knob (finerKnob). */
   finer?: boolean;
 }
 
@@ -181,6 +181,8 @@ export class PerceptualSearchRun {
   readonly #typical: number;
   /** What every encode of the search sets besides the quality and chroma, unless on the finer knob's curve. */
   readonly #knob: EncoderKnob | undefined;
+  /** The format's finer knob (finerKnob), null when it has none. */
+  readonly #finer: EncoderKnob | null;
   readonly #budget: StepBudget;
   readonly #scorers: { sample: ReferenceScorer; whole: ReferenceScorer };
   readonly #probes = new Map<OutputChroma, Map<number, Scored>>();
@@ -211,6 +213,7 @@ export class PerceptualSearchRun {
     this.#choices = chromaChoices(search.format, search.encoder.chroma_subsampling);
     this.#typical = typicalQuality(search.format, search.level);
     this.#knob = searchKnob(search.format, search.encoder);
+    this.#finer = finerKnob(search.format, search.encoder);
     const deadlineAt = currentDeadline();
     const pixelRatio = (image.pixels.width * image.pixels.height) / (image.sample.width * image.sample.height);
     this.#budget = new StepBudget(search.budget ?? (deadlineAt === undefined ? null : { deadlineAt, now: Date.now }), pixelRatio);
@@ -287,12 +290,12 @@ export class PerceptualSearchRun {
 
   /** The knob an encode on the finer knob's curve, or off it, is made with. */
   #knobOf(finer: boolean | undefined): EncoderKnob | undefined {
-    return finer === true ? FINER_KNOBS[this.#format]! : this.#knob;
+    return finer === true ? (this.#finer ?? undefined) : this.#knob;
   }
 
-  /** The curve of the format's finer knob beside `answer`'s (JPEG's with mozjpeg's tables only); null when there is none or it is on it. */
+  /** The curve of the format's finer knob beside `answer`'s; null when there is none or it is on it. */
   #finerCurve(answer: WholeOutput): Curve | null {
-    if (FINER_KNOBS[this.#format] === null || answer.finer === true || (this.#format === "jpeg" && !this.#search.encoder.mozjpeg)) return null;
+    if (this.#finer === null || answer.finer === true) return null;
     return { chroma: answer.chroma, finer: true };
   }
 
