@@ -40,7 +40,7 @@ export async function transformImage(original: Uint8Array, options: TransformOpt
  * The box the source is drawn or decoded for. A crop's pixels are the source's own: an SVG or a PDF
  * page is drawn at its own size, not the output's. A quarter turn comes before the fit, so the box
  * turns with it. A trim or a face's cover crop keeps part of the picture, and the facts report the
- * stored size, so neither lets a HEIC decode at half size.
+ * stored size, so neither lets a HEIC decode at half size; a drawing is made larger for the trim.
  */
 export function loadTarget(options: TransformOptions): RasterTarget {
   if (options.crop !== undefined) return {};
@@ -50,6 +50,7 @@ export function loadTarget(options: TransformOptions): RasterTarget {
     width: turned ? options.height : options.width,
     height: turned ? options.width : options.height,
     whole: options.trim === undefined && !faceCrop && options.facts !== true,
+    trim: options.trim,
   };
 }
 

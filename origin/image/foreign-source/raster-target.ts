@@ -11,6 +11,8 @@ export interface RasterTarget {
    * quarter turn is already in the box's sides), so the output is the whole picture scaled down.
    */
   whole?: boolean;
+  /** trim_'s tolerance, when the pipeline trims the picture's border before the resize (drawn-for-trim.ts). */
+  trim?: number | undefined;
 }
 
 /**

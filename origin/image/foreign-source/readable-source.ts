@@ -4,6 +4,7 @@
 // the original was, so its output format and stats follow that.
 import type { Size } from "../../../contracts/image-orientation.ts";
 import { sniffContentType } from "../../../contracts/sniff.ts";
+import { drawnForTrim } from "./drawn-for-trim.ts";
 import { heicToPng } from "./heic.ts";
 import { jxlToPng } from "./jxl.ts";
 import { checkSinglePage, pageRequired, pdfPageToPng, tiffPageToPng } from "./page.ts";
@@ -26,7 +27,7 @@ export async function readableSource(input: Uint8Array, target: RasterTarget, ma
   const format = sniffContentType(input)?.format;
   if (format === "pdf") {
     if (page === undefined) throw pageRequired();
-    return { bytes: await pdfPageToPng(input, page, target, maxPixels), foreign: format, halvedFrom: null };
+    return { bytes: await drawnForTrim(target, (box) => pdfPageToPng(input, page, box, maxPixels)), foreign: format, halvedFrom: null };
   }
   if (format === "tiff" && page !== undefined && page > 1) return { bytes: await tiffPageToPng(input, page, maxPixels), foreign: format, halvedFrom: null };
   if (page !== undefined && format !== "tiff") checkSinglePage(page);
@@ -38,7 +39,7 @@ export async function readableSource(input: Uint8Array, target: RasterTarget, ma
     case "jxl":
       return { bytes: await jxlToPng(input, maxPixels), foreign: format, halvedFrom: null };
     case "svg":
-      return { bytes: await svgToPng(input, target, maxPixels), foreign: format, halvedFrom: null };
+      return { bytes: await drawnForTrim(target, (box) => svgToPng(input, box, maxPixels)), foreign: format, halvedFrom: null };
     default:
       return { bytes: input, foreign: null, halvedFrom: null };
   }
