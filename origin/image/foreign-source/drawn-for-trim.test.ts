@@ -107,6 +107,16 @@ describe("drawnForTrim", () => {
     expect(box.width).toBeLessThanOrEqual(72);
   });
 
+  it("draws a mark far smaller than its page no larger than REDRAW_MAX_PIXELS", async () => {
+    const speck = new TextEncoder().encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><rect width="1000" height="1000" fill="#fff"/><rect x="495" y="495" width="10" height="10" fill="#123"/></svg>`,
+    );
+    const { draw, widths } = drawer(speck);
+    await drawnForTrim({ width: 400, trim: 10 }, draw);
+    // Drawn 400 wide the mark is 4 px, which asks 200 times more; 4096 px is the most.
+    expect(widths).toEqual([400, 4096]);
+  });
+
   it("keeps the first drawing when the larger one is over the drawing budget", async () => {
     const refused = drawer(paddedMark, true);
     const png = await drawnForTrim({ width: 400, trim: 10 }, refused.draw);

@@ -2,11 +2,15 @@
 // drawing's border before the resize, so what it keeps would be smaller than the box: a padded
 // 100 px logo drawn for w_400 kept an 80 px mark, which came out 80 px wide, or enlarged and
 // blurred under fit_contain. The first drawing is measured with the trim's own rule and, when the
-// kept part falls short of the box, drawn again larger by as much, within the drawing's limits.
+// kept part falls short of the box, drawn again larger by as much, within REDRAW_MAX_PIXELS.
 import sharp from "sharp";
 import { ProblemError } from "../../../contracts/problems/catalogue.ts";
 import { trimmable, trimmedPicture } from "../trim-box.ts";
 import type { RasterTarget } from "./raster-target.ts";
+
+// The larger drawing's pixels at most: a mark a hundredth of its page's width would otherwise have
+// the page drawn at ten thousand times the box's pixels. Past this the kept part is enlarged after.
+const REDRAW_MAX_PIXELS = 4096 * 4096;
 
 /** `draw` at the target, then, under a trim, again at the size whose trimmed part covers the box. */
 export async function drawnForTrim(target: RasterTarget, draw: (target: RasterTarget) => Promise<Uint8Array>): Promise<Uint8Array> {
@@ -20,9 +24,10 @@ export async function drawnForTrim(target: RasterTarget, draw: (target: RasterTa
   // narrower: a Letter page's mark drawn for w_400 and enlarged by its box came out 394 wide.
   const keptAtLeast = (side: number) => Math.max(1, side - 2);
   const short = Math.max(target.width ? target.width / keptAtLeast(box.width) : 0, target.height ? target.height / keptAtLeast(box.height) : 0);
-  if (!(short > 1)) return first;
+  const larger = Math.min(short, Math.sqrt(REDRAW_MAX_PIXELS / (width * height)));
+  if (!(larger > 1)) return first;
   try {
-    return await draw({ ...target, width: Math.ceil(width * short), height: Math.ceil(height * short) });
+    return await draw({ ...target, width: Math.ceil(width * larger), height: Math.ceil(height * larger) });
   } catch (error) {
     // The larger drawing only sharpens what the first one answers: where its cost is over the
     // drawing budget, the first stands, enlarged after as before.
