@@ -31,6 +31,20 @@ describe("validation problems name what is accepted", () => {
     ]);
   });
 
+  it("tells a number past several bounds the tightest, once, and counts fields, not messages", () => {
+    const result = imageOptionsSchema.safeParse({ width: 1e308, height: -1e308 }, { error: acceptedFormsError });
+    if (result.success) throw new Error("expected the input to be refused");
+    const problem = validationProblem(result.error.issues, "json");
+    expect(problem.errors).toEqual([
+      { pointer: "/width", detail: "Too big: expected number to be <=16384" },
+      { pointer: "/height", detail: "Too small: expected number to be >=1" },
+    ]);
+    expect(problem.message).toBe("2 fields are invalid.");
+    const twice = validationProblem([...result.error.issues, { path: ["width"], message: "is odd", code: "custom" }], "json");
+    expect(twice.errors).toHaveLength(3);
+    expect(twice.message).toBe("2 fields are invalid.");
+  });
+
   it("leaves a union it cannot put in a sentence to zod's own words", () => {
     const rich = z.union([z.object({ a: z.string(), b: z.string() }), z.array(z.string())]);
     expect(details(z.object({ rich }), { rich: 3 })).toEqual([{ pointer: "/rich", detail: "Invalid input" }]);

@@ -8,6 +8,9 @@ interface Issue {
   keys?: string[];
   /** An invalid union's issues, per branch, with paths relative to the union. */
   errors?: Issue[][];
+  /** A too_big issue's bound, a too_small issue's. */
+  maximum?: number | bigint;
+  minimum?: number | bigint;
 }
 
 const TARGET_PREFIX: Record<string, string> = { json: "", query: "/query", param: "/path", header: "/headers" };
@@ -31,13 +34,24 @@ function closestBranch(issue: Issue): Issue[] {
   return closest.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
+/**
+ * A value past several bounds of one field is told the tightest: zod's `int()` adds the safe
+ * integer bound beside the schema's own, and `width: 1e308` was told both 9007199254740991 and 16384.
+ */
+function tightestBounds(issues: Issue[]): Issue[] {
+  const samePath = (a: Issue, b: Issue) => a.path.length === b.path.length && a.path.every((token, i) => token === b.path[i]);
+  const tighter = (other: Issue, issue: Issue) =>
+    (issue.code === "too_big" && Number(other.maximum) < Number(issue.maximum)) || (issue.code === "too_small" && Number(other.minimum) > Number(issue.minimum));
+  return issues.filter((issue) => !issues.some((other) => other !== issue && other.code === issue.code && samePath(other, issue) && tighter(other, issue)));
+}
+
 /** One JSON pointer per invalid field, into the body for JSON and under /query, /path, /headers otherwise. */
 export function validationProblem(issues: readonly Issue[], target: string): ProblemError {
   const prefix = TARGET_PREFIX[target] ?? `/${target}`;
   const pointer = (path: PropertyKey[]) => prefix + path.map((token) => `/${escapePointerToken(token)}`).join("");
   // An unknown field is reported at its own pointer, not at the object that contains it, with the
   // message acceptedFormsError wrote for it (a suggestion of the nearest known field).
-  const errors: FieldError[] = issues.flatMap(closestBranch).flatMap((issue) => {
+  const errors: FieldError[] = tightestBounds(issues.flatMap(closestBranch)).flatMap((issue) => {
     const keys = issue.code === "unrecognized_keys" ? issue.keys : undefined;
     if (keys) {
       const messages = issue.message.split(UNKNOWN_KEY_SEPARATOR);
@@ -52,6 +66,6 @@ export function validationProblem(issues: readonly Issue[], target: string): Pro
     const detail = predicate ? `\`${String(field ?? target)}\` ${issue.message}.` : issue.message;
     return [{ pointer: pointer(issue.path), detail }];
   });
-  const count = errors.length;
+  const count = new Set(errors.map((error) => error.pointer)).size;
   return new ProblemError("validation_failed", `${count} field${count === 1 ? " is" : "s are"} invalid.`, { errors });
 }
