@@ -3,7 +3,7 @@
 // box of what differs from the top-left pixel by more than the tolerance.
 import type { Sharp } from "sharp";
 
-export interface TrimBox {
+interface TrimBox {
   left: number;
   top: number;
   width: number;

@@ -1,7 +1,8 @@
 // The step before every image pipeline: sharp reads JPEG, PNG, WebP, AVIF, GIF and TIFF itself;
-// HEIC, JPEG XL and SVG are turned into a lossless PNG here first (at the asked size, for SVG), as
-// are a PDF's page and a TIFF's page other than the first (page.ts), and the pipeline is told what
-// the original was, so its output format and stats follow that.
+// HEIC, JPEG XL and SVG are turned into a lossless PNG here first (an SVG at the asked size, larger
+// under a trim: drawn-for-trim.ts), as are a PDF's page and a TIFF's page other than the first
+// (page.ts), and the pipeline is told what the original was, so its output format and stats
+// follow that.
 import type { Size } from "../../../contracts/image-orientation.ts";
 import { sniffContentType } from "../../../contracts/sniff.ts";
 import { drawnForTrim } from "./drawn-for-trim.ts";
