@@ -1,12 +1,13 @@
 // Bytes and whole scores of one picture (a corpus path or a file) at each quality of a range, per
 // encoder setting: where one quality step jumps past auto quality's landing window, and which knob
 // lands inside it (perceptual-rules.ts, FINER_KNOBS). JPEG settings: 420 and 444 (mozjpeg's
-// table 3), t0 to t8 (4:2:0 at that table), notrellis, nodering; WebP (effort 4): webp, webp-sharp
+// own table, MOZJPEG_TABLE), t0 to t8 (4:2:0 at that table), notrellis, nodering; WebP (effort 4): webp, webp-sharp
 // (smartSubsample), webp-deblock (smartDeblock), webp-e0 to webp-e6 (that effort), and webp-<preset>
 // (photo, picture, drawing, text).
 //   CORPUS_DIR=... BENCH_STEP_SOURCE=img/exif-orientation/Portrait_0.jpg BENCH_STEP_QUALITIES=66-74 BENCH_STEP_SETTINGS=420,444,t5 node scripts/bench-quality/step-scores.ts
 import fs from "node:fs";
 import sharp, { type JpegOptions, type Sharp, type WebpOptions } from "sharp";
+import { MOZJPEG_TABLE } from "../../origin/image/encode.ts";
 import { rawRgb } from "../../origin/image/raw-rgb.ts";
 import { perceptualScore } from "../../origin/quality/perceptual-score.ts";
 import { corpusPath } from "../../test/support/corpus-dir.ts";
@@ -20,7 +21,7 @@ const [LOW, HIGH] = RANGE.split("-").map(Number) as [number, number];
 const SETTINGS = (process.env.BENCH_STEP_SETTINGS ?? "420,444").split(",");
 
 function jpegOptions(setting: string, quality: number): JpegOptions {
-  const mozjpeg = { quality, chromaSubsampling: "4:2:0", optimiseCoding: true, trellisQuantisation: true, overshootDeringing: true, quantisationTable: 3 };
+  const mozjpeg = { quality, chromaSubsampling: "4:2:0", optimiseCoding: true, trellisQuantisation: true, overshootDeringing: true, quantisationTable: MOZJPEG_TABLE };
   if (setting === "420") return mozjpeg;
   if (setting === "444") return { ...mozjpeg, chromaSubsampling: "4:4:4" };
   if (setting === "notrellis") return { ...mozjpeg, trellisQuantisation: false };
